@@ -1,0 +1,36 @@
+# The venv is created on first use; every target works from a clean clone with only Python installed.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install demo test soak bench reports clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/dsim run --game dragonwake --players 5 --n 1e6 --strategy hero=bayes,cultist=liar --out results/demo
+	$(BIN)/dsim report --out results/demo --to results/demo/report
+	@echo "report: results/demo/report/report.md"
+
+test: $(STAMP)
+	$(BIN)/pytest -q
+
+soak: $(STAMP)
+	$(BIN)/pytest -q -m soak -o addopts=''
+
+bench: $(STAMP)
+	$(BIN)/python -m sim.bench --out reports/bench.md
+
+reports: $(STAMP)
+	for f in experiments/*.toml; do $(BIN)/dsim experiment $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) results build *.egg-info
+	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -1,0 +1,1 @@
+"""Machinery shared by every game: rules, seeding, running, storage, statistics, charts."""

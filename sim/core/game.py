@@ -1,0 +1,122 @@
+"""The thin per-game API every engine implements, and the outcome definitions reports use.
+
+A game package (`sim/games/<name>/`) holds:
+    rules.toml    labelled rule values and named variants
+    rules.py      the frozen dataclass those values load into, with `validate()`
+    records.py    record dtypes, action codes and strategy signatures
+    kernel.py     numba kernels: a batch of games from a seed → record arrays (and optional traces)
+    referee.py    pure Python: replays an action trace, checks every move and the result
+    game.py       a `Game` subclass wiring these together, with its outcomes and report
+and its strategies live in `strategies/<name>.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import polars as pl
+
+from sim.core.errors import DsimError
+from sim.core.rules import RuleSet, build_typed, load_ruleset, parse_set
+from sim.core.strategy import Lineup, StrategyRegistry, parse_lineup
+
+
+class RefereeError(Exception):
+    """A trace contains an illegal move or a wrong result."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Effective rules: the labelled values (provenance) and their typed view (the engine's input)."""
+
+    ruleset: RuleSet
+    typed: Any
+
+    @property
+    def hash(self) -> str:
+        return self.ruleset.hash
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A per-game quantity reports and comparisons use: a rate (0/1) or a mean."""
+
+    name: str
+    kind: str                  # "rate" or "mean"
+    expr: pl.Expr              # computed on the games table
+    label: str = ""
+    headline: bool = False     # shown first, and used by --precision targets
+
+
+@dataclass(frozen=True)
+class BenchCase:
+    label: str
+    players: int
+    lineup: str
+    target: float              # games/s per core the issue asks for
+    unit: str = "games"
+    n: int = 200_000
+
+
+@dataclass
+class Game:
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    roles: tuple[str, ...]
+    default_lineup: dict[str, str]
+    strategies: StrategyRegistry
+    rules_class: type
+    package_dir: Path
+    chunk_size: int = 50_000
+    bench_cases: list[BenchCase] = field(default_factory=list)
+
+    # ---- rules -------------------------------------------------------------------------------
+    def rules_file(self) -> Path:
+        return self.package_dir / "rules.toml"
+
+    def load_rules(self, path: str | Path | None = None, variants=(), sets=()) -> Rules:
+        ruleset = load_ruleset(Path(path) if path else self.rules_file(), self.name)
+        for v in variants:
+            ruleset = ruleset.with_variant(v)
+        overrides = dict(parse_set(s) if isinstance(s, str) else s for s in sets)
+        if overrides:
+            ruleset = ruleset.with_overrides(overrides)
+        return Rules(ruleset, build_typed(self.rules_class, ruleset))
+
+    def check_players(self, rules: Rules, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise DsimError(f"{self.name} plays {self.min_players}-{self.max_players} players, not {players}")
+
+    def lineup(self, text: str | None) -> Lineup:
+        return parse_lineup(text or "default", self.roles, self.strategies, self.default_lineup)
+
+    # ---- engine (each game overrides) ---------------------------------------------------------
+    def simulate(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> dict[str, dict[str, np.ndarray]]:
+        """Play `n` games from `seed` (a uint32); return {table: {column: array}}, `games` first."""
+        raise NotImplementedError
+
+    def traces(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> list:
+        """The same first `n` games as `simulate(seed)` would play, with their action traces."""
+        raise NotImplementedError
+
+    def referee(self, rules: Rules, players: int, trace) -> list[str]:
+        """Replay one trace; return its play-by-play lines, or raise RefereeError on an illegal move."""
+        raise NotImplementedError
+
+    # ---- reporting ---------------------------------------------------------------------------
+    def outcomes(self) -> list[Outcome]:
+        raise NotImplementedError
+
+    def group_columns(self) -> list[str]:
+        """Columns the summary splits by (besides the run's partition columns)."""
+        return []
+
+    def report_sections(self, games: pl.DataFrame, outdir: Path, chart: Callable) -> list[str]:
+        """Game-specific Markdown sections and charts for `dsim report`; `chart(name, fig)` saves a PNG."""
+        return []

@@ -1,0 +1,206 @@
+"""Rules data: a game's TOML file → labelled values → a validated, frozen dataclass.
+
+File layout (every game uses it)::
+
+    [meta]
+    game = "dragonwake"
+
+    [rules.hand_sizes]            # one table per value
+    value = [5, 4, 3, 2]
+    source = "rulebook"           # or "assumed"
+    note = "search cards per player in rounds 1-4"
+
+    [variants.min_reveals]        # a named preset: overrides applied with --variant
+    description = "the FAQ's minimum number of reveals before the dragon counts"
+    set = { min_reveals = 4 }
+
+Overrides (`--set key=value`, variants) keep the type of the value they replace and are labelled
+`override` / `variant:NAME` in the provenance.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import tomllib
+import types
+import typing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from sim.core.errors import RulesError
+
+SOURCES = ("rulebook", "assumed")
+
+
+@dataclass(frozen=True)
+class RuleValue:
+    value: Any
+    source: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The effective rules of a run: every value with where it came from."""
+
+    game: str
+    entries: Mapping[str, RuleValue]
+    variants: tuple[str, ...] = ()
+    path: str = ""
+    available_variants: Mapping[str, dict] = dataclasses.field(default_factory=dict)
+
+    @property
+    def values(self) -> dict[str, Any]:
+        return {k: e.value for k, e in self.entries.items()}
+
+    @property
+    def hash(self) -> str:
+        """Stable hash of the effective values (not of notes, sources or file layout)."""
+        text = json.dumps(self.values, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(f"{self.game}:{text}".encode()).hexdigest()[:12]
+
+    def assumed(self) -> dict[str, Any]:
+        """Values a balance figure rests on that no rulebook gave (assumed or overridden)."""
+        return {k: e.value for k, e in self.entries.items() if e.source != "rulebook"}
+
+    def provenance(self) -> dict:
+        return {
+            "game": self.game,
+            "rules_hash": self.hash,
+            "rules_file": self.path,
+            "variants": list(self.variants),
+            "values": {k: {"value": e.value, "source": e.source} for k, e in self.entries.items()},
+            "assumed": self.assumed(),
+        }
+
+    def with_overrides(self, sets: Mapping[str, Any], label: str = "override") -> "RuleSet":
+        entries = dict(self.entries)
+        for key, value in sets.items():
+            if key not in entries:
+                known = ", ".join(sorted(entries))
+                raise RulesError(f"unknown rule '{key}' for {self.game} (known: {known})")
+            old = entries[key]
+            entries[key] = RuleValue(_coerce_like(key, value, old.value), label, old.note)
+        return dataclasses.replace(self, entries=entries)
+
+    def with_variant(self, name: str) -> "RuleSet":
+        if name not in self.available_variants:
+            known = ", ".join(sorted(self.available_variants)) or "none"
+            raise RulesError(f"unknown variant '{name}' for {self.game} (known: {known})")
+        sets = self.available_variants[name].get("set", {})
+        out = self.with_overrides(sets, label=f"variant:{name}")
+        return dataclasses.replace(out, variants=self.variants + (name,))
+
+
+def load_ruleset(path: Path, game: str) -> RuleSet:
+    """Read and check a rules file's structure (types are checked by the game's dataclass)."""
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise RulesError(f"rules file not found: {path}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise RulesError(f"malformed rules file {path}: {e}") from None
+    file_game = data.get("meta", {}).get("game")
+    if file_game != game:
+        raise RulesError(f"rules file {path} is for game '{file_game}', not '{game}'")
+    rules = data.get("rules")
+    if not isinstance(rules, dict) or not rules:
+        raise RulesError(f"rules file {path} has no [rules.*] tables")
+    entries = {}
+    for key, leaf in rules.items():
+        if not isinstance(leaf, dict) or "value" not in leaf:
+            raise RulesError(f"rules file {path}: rules.{key} needs a 'value'")
+        source = leaf.get("source")
+        if source not in SOURCES:
+            raise RulesError(f"rules file {path}: rules.{key} has source {source!r}, expected rulebook or assumed")
+        entries[key] = RuleValue(leaf["value"], source, str(leaf.get("note", "")))
+    variants = data.get("variants", {})
+    for name, spec in variants.items():
+        if not isinstance(spec, dict) or not isinstance(spec.get("set", {}), dict):
+            raise RulesError(f"rules file {path}: variants.{name} needs a 'set' table")
+    return RuleSet(game=game, entries=entries, path=str(path), available_variants=variants)
+
+
+def parse_set(text: str) -> tuple[str, Any]:
+    """`key=value` with a TOML literal value (`3`, `true`, `[5,4,3]`); bare words become strings."""
+    if "=" not in text:
+        raise RulesError(f"--set expects key=value, got '{text}'")
+    key, raw = (s.strip() for s in text.split("=", 1))
+    try:
+        value = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw
+    return key, value
+
+
+def _coerce_like(key: str, value: Any, like: Any) -> Any:
+    if isinstance(like, bool) or isinstance(value, bool):
+        if isinstance(like, bool) and isinstance(value, bool):
+            return value
+    elif isinstance(like, float) and isinstance(value, (int, float)):
+        return float(value)
+    elif isinstance(like, int) and isinstance(value, int):
+        return value
+    elif isinstance(like, str) and isinstance(value, str):
+        return value
+    elif isinstance(like, list) and isinstance(value, list):
+        return value
+    raise RulesError(f"rule '{key}' must be like {like!r}, got {value!r}")
+
+
+# ---- typed view -------------------------------------------------------------------------------
+
+def build_typed(cls: type, ruleset: RuleSet):
+    """Fill a game's frozen rules dataclass from a rule set, checking every field's type.
+
+    Lists become tuples so the result is hashable; the class's `validate()` (if any) checks ranges.
+    """
+    values = ruleset.values
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    missing = sorted(set(fields) - set(values))
+    extra = sorted(set(values) - set(fields))
+    if missing:
+        raise RulesError(f"{ruleset.game} rules file {ruleset.path} lacks: {', '.join(missing)}")
+    if extra:
+        raise RulesError(f"{ruleset.game} rules file {ruleset.path} has unknown rules: {', '.join(extra)}")
+    hints = typing.get_type_hints(cls)
+    kwargs = {name: _check_type(name, values[name], hints[name]) for name in fields}
+    typed = cls(**kwargs)
+    validate = getattr(typed, "validate", None)
+    if validate is not None:
+        try:
+            validate()
+        except (ValueError, AssertionError) as e:
+            raise RulesError(f"{ruleset.game} rules: {e}") from None
+    return typed
+
+
+def _check_type(name: str, value: Any, hint: Any) -> Any:
+    origin = typing.get_origin(hint)
+    if origin in (tuple, list):
+        args = typing.get_args(hint)
+        if not isinstance(value, (list, tuple)):
+            raise RulesError(f"rule '{name}' must be a list, got {value!r}")
+        inner = args[0] if args else Any
+        return tuple(_check_type(name, v, inner) for v in value)
+    if hint is Any:
+        return value
+    if hint is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if hint is int and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if hint is bool and isinstance(value, bool):
+        return value
+    if hint is str and isinstance(value, str):
+        return value
+    if isinstance(hint, types.UnionType) or origin is typing.Union:
+        for h in typing.get_args(hint):
+            try:
+                return _check_type(name, value, h)
+            except RulesError:
+                pass
+    raise RulesError(f"rule '{name}' must be {getattr(hint, '__name__', hint)}, got {value!r}")

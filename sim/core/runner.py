@@ -1,0 +1,127 @@
+"""Runs a game: split into chunks, play each chunk's kernel (in joblib workers), stream to Parquet."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sim.core import seeding
+from sim.core.errors import DsimError
+from sim.core.game import Game, Rules
+from sim.core.store import RunWriter
+from sim.core.strategy import Lineup, Seat, lineup_label, load_plugin
+from sim.core.version import code_version
+
+
+@dataclass
+class RunSpec:
+    game: Game
+    rules: Rules
+    players: int
+    lineup: Lineup
+    n: int
+    seed: int = 0
+    plugins: tuple[str, ...] = ()
+    chunk_size: int | None = None
+    extra: dict = field(default_factory=dict)   # experiment labels stored in the provenance
+
+    def size(self) -> int:
+        return self.chunk_size or self.game.chunk_size
+
+    def lineup_spec(self) -> dict:
+        return {role: (seat.strategy.name, seat.params.tolist()) for role, seat in self.lineup.items()}
+
+    def partition(self) -> dict:
+        return {"game": self.game.name, "players": self.players, "rules": self.rules.hash,
+                "lineup": lineup_label(self.lineup), "seed": self.seed}
+
+    def provenance(self) -> dict:
+        return {**self.rules.ruleset.provenance(), "players": self.players, "n": self.n, "seed": self.seed,
+                "chunk_size": self.size(), "code_version": code_version(), "plugins": list(self.plugins),
+                "strategies": {r: {"name": s.strategy.name, "params": dict(zip(s.strategy.param_names,
+                                                                                 s.params.tolist()))}
+                               for r, s in self.lineup.items()},
+                **self.extra}
+
+
+def check_n(n: float) -> int:
+    if n != n or n < 1 or n != int(n):
+        raise DsimError(f"--n must be a positive whole number of games, got {n:g}")
+    return int(n)
+
+
+def play_chunk(game_name: str, rules: Rules, players: int, lineup_spec: dict, plugins: tuple,
+               root_seed: int, chunk: int, n: int, first_id: int) -> dict:
+    """One chunk, in any process: rebuild the lineup from names (functions are not pickled)."""
+    from sim.games import get_game
+    for p in plugins:
+        load_plugin(p)
+    game = get_game(game_name)
+    lineup = {role: Seat(game.strategies.get(name, role), np.asarray(params, dtype=np.float64))
+              for role, (name, params) in lineup_spec.items()}
+    tables = game.simulate(rules, players, lineup, seeding.chunk_seed(root_seed, chunk), n)
+    return {name: _with_game_id(columns, first_id, n) for name, columns in tables.items()}
+
+
+def _with_game_id(columns: dict, first_id: int, n: int) -> dict:
+    """Global game ids: the games table has one row per game; finer tables carry a local `game` index."""
+    local = columns.pop("game", None)
+    ids = np.arange(n, dtype=np.int64) if local is None else np.asarray(local, dtype=np.int64)
+    return {"game_id": first_id + ids, **columns}
+
+
+def iter_chunks(spec: RunSpec, jobs: int = 1, start_chunk: int = 0):
+    """Yield (chunk index, games in it, tables) in order, playing chunks on `jobs` processes."""
+    size = spec.size()
+    plan = [c for c in seeding.chunks(spec.n, size) if c[0] >= start_chunk]
+    args = (spec.game.name, spec.rules, spec.players, spec.lineup_spec(), spec.plugins, spec.seed)
+    if jobs == 1:
+        for ci, cn in plan:
+            yield ci, cn, play_chunk(*args, ci, cn, ci * size)
+        return
+    from joblib import Parallel, delayed
+    results = Parallel(n_jobs=jobs, return_as="generator", pre_dispatch="2*n_jobs")(
+        delayed(play_chunk)(*args, ci, cn, ci * size) for ci, cn in plan)
+    for (ci, cn), tables in zip(plan, results):
+        yield ci, cn, tables
+
+
+def run(spec: RunSpec, out: Path, jobs: int = 1, progress: bool = True) -> dict:
+    """Play spec.n games and write them under `out`; returns a small summary of the run."""
+    if jobs < 1:
+        raise DsimError(f"--jobs must be at least 1, got {jobs}")
+    spec.game.check_players(spec.rules, spec.players)
+    writer = RunWriter(out, spec.partition(), spec.provenance())
+    start = time.perf_counter()
+    bar = _progress(progress, spec)
+    try:
+        for ci, cn, tables in iter_chunks(spec, jobs):
+            writer.write_chunk(ci, tables)
+            if bar:
+                done = (ci + 1) * spec.size()
+                rate = f"{min(done, spec.n) / (time.perf_counter() - start):,.0f} games/s"
+                bar[0].update(bar[1], advance=cn, rate=rate)
+        path = writer.commit()
+    except BaseException:
+        writer.abort()
+        raise
+    finally:
+        if bar:
+            bar[0].stop()
+    elapsed = time.perf_counter() - start
+    return {"path": path, "n": spec.n, "seconds": elapsed, "games_per_s": spec.n / max(elapsed, 1e-9)}
+
+
+def _progress(enabled: bool, spec: RunSpec):
+    """A rich progress bar with games/s and ETA (None when disabled)."""
+    if not enabled:
+        return None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    bar = Progress(TextColumn(f"{spec.game.name} {spec.players}p"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), transient=True)
+    task = bar.add_task("games", total=spec.n, rate="")
+    bar.start()
+    return bar, task

@@ -1,0 +1,23 @@
+"""Code version recorded in every result's provenance."""
+
+import functools
+import subprocess
+from pathlib import Path
+
+from sim import __version__
+
+
+@functools.cache
+def code_version() -> str:
+    """Package version plus the git commit when run from a checkout (and '+dirty' if modified)."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        rev = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=10", "HEAD"],
+                             capture_output=True, text=True, timeout=5)
+        if rev.returncode != 0:
+            return __version__
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=5).stdout.strip()
+        return f"{__version__}+{rev.stdout.strip()}{'.dirty' if dirty else ''}"
+    except (OSError, subprocess.SubprocessError):
+        return __version__
