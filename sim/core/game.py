@@ -29,6 +29,14 @@ class RefereeError(Exception):
 
 
 @dataclass(frozen=True)
+class Trace:
+    """One game's action trace (rows of ints, game-specific codes) and its row of the games table."""
+
+    events: np.ndarray
+    record: dict
+
+
+@dataclass(frozen=True)
 class Rules:
     """Effective rules: the labelled values (provenance) and their typed view (the engine's input)."""
 
@@ -101,11 +109,11 @@ class Game:
         """Play `n` games from `seed` (a uint32); return {table: {column: array}}, `games` first."""
         raise NotImplementedError
 
-    def traces(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> list:
+    def traces(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> list[Trace]:
         """The same first `n` games as `simulate(seed)` would play, with their action traces."""
         raise NotImplementedError
 
-    def referee(self, rules: Rules, players: int, trace) -> list[str]:
+    def referee(self, rules: Rules, players: int, trace: Trace) -> list[str]:
         """Replay one trace; return its play-by-play lines, or raise RefereeError on an illegal move."""
         raise NotImplementedError
 

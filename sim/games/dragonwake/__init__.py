@@ -1,0 +1,1 @@
+"""Dragonwake: hidden-role search game, heroes against cultists."""

@@ -1,0 +1,145 @@
+"""Dragonwake's thin API over its rules, kernel and referee."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import polars as pl
+
+from sim.core.errors import DsimError
+from sim.core.game import BenchCase, Game, Outcome, Rules, Trace
+from sim.core.stats import wilson
+from sim.games.dragonwake import kernel, referee
+from sim.games.dragonwake.records import END_NAMES, GAME_COLUMNS, TRACE_WIDTH, trace_steps
+from sim.games.dragonwake.rules import DragonwakeRules
+from strategies.dragonwake import REGISTRY
+
+
+@dataclass
+class DragonwakeGame(Game):
+    def check_players(self, rules: Rules, players: int) -> None:
+        try:
+            rules.typed.check_players(players)
+        except ValueError as e:
+            raise DsimError(str(e)) from None
+
+    def _play(self, rules: Rules, players: int, lineup, seed: int, n: int, n_traced: int, check: bool):
+        r: DragonwakeRules = rules.typed
+        heroes, cultists = r.role_deck(players)
+        out = np.zeros((n, len(GAME_COLUMNS)), np.int64)
+        trace = np.zeros((n_traced, trace_steps(players, len(r.hand_sizes), r.cards_per_player), TRACE_WIDTH),
+                         np.int64)
+        hero, cultist = lineup["hero"], lineup["cultist"]
+        kernel.play_batch(np.uint32(seed), n, players, heroes, cultists, r.relics_per_player, r.dragons,
+                          r.cards_per_player, np.array(r.hand_sizes, np.int64), r.min_reveals, r.self_reveal,
+                          hero.strategy.functions[0], hero.strategy.functions[1],
+                          cultist.strategy.functions[0], cultist.strategy.functions[1],
+                          hero.params, cultist.params, out, trace, check)
+        columns = {name: out[:, i].astype(dtype) for i, (name, dtype) in enumerate(GAME_COLUMNS.items())}
+        return columns, trace
+
+    def simulate(self, rules, players, lineup, seed, n, check=False):
+        columns, _ = self._play(rules, players, lineup, seed, n, 0, check)
+        return {"games": columns}
+
+    def traces(self, rules, players, lineup, seed, n):
+        columns, trace = self._play(rules, players, lineup, seed, n, n, True)
+        return [Trace(trace[g], {k: v[g] for k, v in columns.items()}) for g in range(n)]
+
+    def referee(self, rules, players, trace):
+        return referee.referee(rules.typed, players, trace)
+
+    def outcomes(self):
+        return [
+            Outcome("hero_win", "rate", pl.col("winner") == 0, "heroes win", headline=True),
+            Outcome("win_by_relics", "rate", pl.col("end_mode") == 0, "heroes find every relic"),
+            Outcome("win_by_dragon", "rate", pl.col("end_mode") == 1, "the dragon is found"),
+            Outcome("win_by_time", "rate", pl.col("end_mode") == 2, "time runs out"),
+            Outcome("reveals", "mean", pl.col("reveals"), "reveals to the end"),
+            Outcome("rounds", "mean", pl.col("rounds"), "round reached"),
+            Outcome("lie_rate", "mean", pl.col("claims_false") / (pl.col("claims_true") + pl.col("claims_false"))
+                    .clip(lower_bound=1), "share of claims that were lies"),
+            Outcome("violations", "mean", pl.col("violations"), "strategy moves the kernel had to correct"),
+        ]
+
+    def group_columns(self):
+        return ["n_cultists"]
+
+    def report_sections(self, games: pl.DataFrame, outdir: Path, chart) -> list[str]:
+        return [end_mode_section(games, chart), seat_section(games, chart)]
+
+
+def end_mode_section(games: pl.DataFrame, chart) -> str:
+    """Win modes by player count and cultist count, as a stacked bar chart."""
+    rows = (games.group_by("players", "n_cultists", "end_mode").len()
+            .sort("players", "n_cultists", "end_mode"))
+    keys = rows.select("players", "n_cultists").unique().sort("players", "n_cultists").rows()
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    bottom = np.zeros(len(keys))
+    lines = ["## How games end", "", "| players | cultists | games | relics | dragon | time |", "|---|---|---|---|---|---|"]
+    totals = {k: rows.filter((pl.col("players") == k[0]) & (pl.col("n_cultists") == k[1]))["len"].sum() for k in keys}
+    shares = {}
+    for mode, name in enumerate(END_NAMES):
+        share = []
+        for k in keys:
+            c = rows.filter((pl.col("players") == k[0]) & (pl.col("n_cultists") == k[1]) & (pl.col("end_mode") == mode))["len"].sum()
+            share.append(c / totals[k])
+            shares[(k, mode)] = wilson(int(c), int(totals[k]))
+        ax.bar([f"{p}p/{c}c" for p, c in keys], share, bottom=bottom, label=name)
+        bottom += np.array(share)
+    for k in keys:
+        cells = " | ".join(shares[(k, m)].fmt(pct=True, digits=1) for m in range(3))
+        lines.append(f"| {k[0]} | {k[1]} | {totals[k]:,} | {cells} |")
+    ax.set_ylabel("share of games")
+    ax.set_title("Dragonwake: how games end (players / cultists)")
+    ax.legend(loc="upper right", fontsize=8)
+    lines += ["", chart("end_modes", fig), ""]
+    return "\n".join(lines)
+
+
+def seat_section(games: pl.DataFrame, chart) -> str:
+    """Win rate of each seat (relative to the first runebearer), with Wilson intervals."""
+    lines = ["## Seat effects (seat 0 = first runebearer)", ""]
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    for players in sorted(games["players"].unique().to_list()):
+        g = games.filter(pl.col("players") == players)
+        first = g["first_runebearer"].to_numpy().astype(np.int64)
+        mask = g["cultist_mask"].to_numpy().astype(np.int64)
+        winner = g["winner"].to_numpy()
+        xs, ys, errs = [], [], []
+        for seat in range(players):
+            absolute = (first + seat) % players
+            is_cultist = (mask >> absolute) & 1
+            won = (is_cultist == winner)
+            est = wilson(int(won.sum()), len(won))
+            xs.append(seat)
+            ys.append(est.value)
+            errs.append((est.value - est.lo, est.hi - est.value))
+        ax.errorbar(xs, ys, yerr=np.array(errs).T, marker="o", capsize=3, label=f"{players} players")
+        lines.append(f"- {players} players: " + ", ".join(f"seat {x}: {100 * y:.1f}%" for x, y in zip(xs, ys)))
+    ax.set_xlabel("seat after the first runebearer")
+    ax.set_ylabel("P(seat's side wins)")
+    ax.legend(fontsize=8)
+    lines += ["", chart("seat_wins", fig), ""]
+    return "\n".join(lines)
+
+
+GAME = DragonwakeGame(
+    name="dragonwake",
+    title="Dragonwake (heroes vs cultists)",
+    min_players=3,
+    max_players=10,
+    default_players=5,
+    roles=("hero", "cultist"),
+    default_lineup={"hero": "bayes", "cultist": "liar"},
+    strategies=REGISTRY,
+    rules_class=DragonwakeRules,
+    package_dir=Path(__file__).parent,
+    chunk_size=100_000,
+    bench_cases=[
+        BenchCase("random, 5 players", 5, "random", 1_000_000),
+        BenchCase("honest heroes vs liars, 5 players", 5, "hero=honest,cultist=liar", 200_000),
+        BenchCase("bayes heroes vs liars, 5 players", 5, "hero=bayes,cultist=liar", 200_000),
+    ],
+)

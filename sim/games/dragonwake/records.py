@@ -1,0 +1,88 @@
+"""Dragonwake data layout: card and event codes, output columns, strategy signatures.
+
+Strategies see the game through these arrays (read-only by convention, as at a real table):
+  cards[p, s]  the card in player p's slot s (-1 when empty or revealed). A strategy reads only its own
+               row; for other players it may only test `down[p, s]`.
+  down[p, s]   1 when player p's slot s holds a face-down card.
+  board[p, :]  public facts about player p, columns B_* below.
+  pub[:]       public facts about the game, indices P_* below.
+  memory[me]   a per-game float64 scratch row the strategy of player `me` may keep beliefs in.
+"""
+
+import numpy as np
+from numba import types
+
+GOLD, RELIC, DRAGON = 0, 1, 2
+CARD_NAMES = ("gold", "relic", "dragon")
+HERO, CULTIST = 0, 1
+ROLE_NAMES = ("hero", "cultist")
+
+MAX_PLAYERS = 10
+MAX_HAND = 8
+MEMORY = 2 * MAX_PLAYERS + 8
+
+# board columns (per player, public)
+B_CLAIM_RELICS = 0     # relics claimed this round, -1 when silent
+B_CLAIM_DRAGON = 1     # 1 when the player claimed the dragon this round
+B_SHOWN_GOLD = 2       # cards revealed from this player this round, by kind
+B_SHOWN_RELIC = 3
+B_SHOWN_DRAGON = 4
+B_CAUGHT = 5           # rounds in which this player's reveals contradicted their claim
+B_DOWN = 6             # face-down cards this player holds now
+BOARD_COLS = 7
+
+# pub indices
+P_PLAYERS = 0
+P_ROUND = 1
+P_HAND = 2             # cards dealt to each player this round
+P_REVEALED_ROUND = 3
+P_REVEALED_TOTAL = 4
+P_RELICS_FOUND = 5
+P_RELICS_TOTAL = 6
+P_DRAGON_FOUND = 7
+P_CULTIST_CARDS = 8    # cultist cards in the role deck (some may be undealt)
+P_ROLE_CARDS = 9
+P_RUNEBEARER = 10
+P_FACE_DOWN = 11       # face-down cards on the table now
+PUB_SIZE = 12
+
+# a claim is relics * 2 + dragon, or SILENT
+SILENT = -1
+
+# declare(me, role, cards, pub, params, memory) -> claim code
+DECLARE_SIG = types.int64(types.int64, types.int64, types.int64[:, :], types.int64[:],
+                          types.float64[:], types.float64[:, :])
+# pick(me, role, cards, down, board, pub, params, memory) -> p * MAX_HAND + slot
+PICK_SIG = types.int64(types.int64, types.int64, types.int64[:, :], types.int64[:, :], types.int64[:, :],
+                       types.int64[:], types.float64[:], types.float64[:, :])
+DECLARE_FN = types.FunctionType(DECLARE_SIG)
+PICK_FN = types.FunctionType(PICK_SIG)
+
+# end modes
+END_RELICS, END_DRAGON, END_TIME = 0, 1, 2
+END_NAMES = ("relics", "dragon", "time")
+
+# trace events: rows of TRACE_WIDTH ints, [code, a, b, c, d]
+EV_ROLE = 1      # seat, role
+EV_UNDEALT = 2   # role of the card left undealt, -1 if none
+EV_ROUND = 3     # round, hand size, runebearer
+EV_DEAL = 4      # seat, slot, card
+EV_CLAIM = 5     # seat, claim code
+EV_REVEAL = 6    # runebearer, seat, slot, card
+EV_SWAP = 7      # early dragon counted as gold: round (swapped back in at the shuffle)
+EV_END = 8       # winner, end mode, reveals, rounds
+TRACE_WIDTH = 5
+
+
+def trace_steps(players: int, rounds: int = 4, cards_per_player: int = 5) -> int:
+    """Rows a trace of one game needs at most."""
+    return 2 + players + 1 + rounds * (2 + players * cards_per_player + 3 * players) + 2
+
+
+GAME_COLUMNS = {
+    "n_cultists": np.int8, "cultist_mask": np.int16, "winner": np.int8, "end_mode": np.int8,
+    "reveals": np.int16, "rounds": np.int8, "relics_found": np.int8, "first_runebearer": np.int8,
+    "dragon_finder": np.int8, "finder_role": np.int8, "early_dragons": np.int8,
+    "claims_true": np.int16, "claims_false": np.int16, "claims_silent": np.int16,
+    "cultist_lies": np.int16, "hero_lies": np.int16, "violations": np.int16,
+}

@@ -1,0 +1,164 @@
+"""Dragonwake referee: replays a trace from its deal, checks every move and the result, narrates it."""
+
+from collections import Counter
+
+from sim.core.game import RefereeError, Trace
+from sim.games.dragonwake.records import (
+    CARD_NAMES, CULTIST, DRAGON, END_DRAGON, END_NAMES, END_RELICS, END_TIME, EV_CLAIM, EV_DEAL, EV_END,
+    EV_REVEAL, EV_ROLE, EV_ROUND, EV_SWAP, EV_UNDEALT, GOLD, HERO, RELIC, ROLE_NAMES, SILENT,
+)
+from sim.games.dragonwake.rules import DragonwakeRules
+
+
+def describe_claim(claim: int) -> str:
+    if claim == SILENT:
+        return "stays silent"
+    relics, dragon = divmod(claim, 2)
+    return f"claims {relics} relic{'s' if relics != 1 else ''}" + (" and the dragon" if dragon else "")
+
+
+class Referee:
+    def __init__(self, rules: DragonwakeRules, players: int, trace: Trace):
+        self.rules = rules
+        self.players = players
+        self.events = [tuple(int(x) for x in row) for row in trace.events if row[0] != 0]
+        self.record = trace.record
+        self.pos = 0
+        self.lines: list[str] = []
+
+    # ---- reading -------------------------------------------------------------------------------
+    def next(self, code: int, what: str) -> tuple:
+        if self.pos >= len(self.events):
+            raise RefereeError(f"trace ends early: expected {what}")
+        ev = self.events[self.pos]
+        if ev[0] != code:
+            raise RefereeError(f"step {self.pos}: expected {what}, found event code {ev[0]}")
+        self.pos += 1
+        return ev
+
+    def peek(self) -> int:
+        return self.events[self.pos][0] if self.pos < len(self.events) else 0
+
+    def fail(self, text: str):
+        raise RefereeError(f"step {self.pos - 1}: {text}")
+
+    # ---- the game ------------------------------------------------------------------------------
+    def run(self) -> list[str]:
+        roles = self.deal_roles()
+        n = self.players
+        relics_total = self.rules.relics_per_player * n
+        deck = Counter({RELIC: relics_total, DRAGON: self.rules.dragons,
+                        GOLD: self.rules.cards_per_player * n - relics_total - self.rules.dragons})
+        found = 0
+        reveals = 0
+        runebearer = None
+        winner = mode = None
+        for rnd, hand in enumerate(self.rules.hand_sizes):
+            _, r, h, rb = self.next(EV_ROUND, "a new round")[:4]
+            if r != rnd or h != hand:
+                self.fail(f"round {r} with hands of {h}, expected round {rnd} with {hand}")
+            if runebearer is not None and rb != runebearer:
+                self.fail(f"round starts with runebearer P{rb}, but P{runebearer} received the runestone last")
+            runebearer = rb
+            self.lines.append(f"Round {rnd + 1}: hands of {hand}, runebearer P{rb}")
+            rows = self.deal(hand, deck)
+            self.declare(rows, roles, hand, rb)
+            early = False
+            for _ in range(n):
+                _, who, target, slot, card = self.next(EV_REVEAL, "a reveal")
+                if who != runebearer:
+                    self.fail(f"P{who} reveals but P{runebearer} holds the runestone")
+                if target == who and not self.rules.self_reveal:
+                    self.fail(f"P{who} reveals their own card")
+                if not (0 <= target < n) or rows[target].get(slot) is None:
+                    self.fail(f"P{who} reveals P{target}'s slot {slot}, which holds no face-down card")
+                if rows[target][slot] != card:
+                    self.fail(f"P{target}'s slot {slot} held {CARD_NAMES[rows[target][slot]]}, not {CARD_NAMES[card]}")
+                del rows[target][slot]
+                reveals += 1
+                deck[card] -= 1
+                text = f"  P{who} reveals a card of P{target} ({ROLE_NAMES[roles[target]]}): {CARD_NAMES[card]}"
+                runebearer = target
+                if card == RELIC:
+                    found += 1
+                    text += f" ({found}/{relics_total} relics)"
+                    if found == relics_total:
+                        winner, mode = HERO, END_RELICS
+                elif card == DRAGON:
+                    if reveals >= self.rules.min_reveals:
+                        winner, mode = CULTIST, END_DRAGON
+                    else:
+                        self.next(EV_SWAP, "the early dragon counted as gold")
+                        text += f" (before {self.rules.min_reveals} reveals: counts as gold, goes back in)"
+                        early = True
+                self.lines.append(text)
+                if winner is not None:
+                    break
+            if winner is not None:
+                break
+            if early and deck[GOLD] > 0:
+                deck[GOLD] -= 1
+                deck[DRAGON] += 1
+        if winner is None:
+            winner, mode = CULTIST, END_TIME
+        self.check_end(winner, mode, reveals, found)
+        return self.lines
+
+    def deal_roles(self) -> list[int]:
+        roles = [self.next(EV_ROLE, "a role")[1:3] for _ in range(self.players)]
+        if [seat for seat, _ in roles] != list(range(self.players)):
+            self.fail("roles are not dealt to every seat in order")
+        undealt = self.next(EV_UNDEALT, "the undealt role")[1]
+        heroes, cultists = self.rules.role_deck(self.players)
+        dealt = Counter(r for _, r in roles)
+        if undealt >= 0:
+            dealt[undealt] += 1
+        if dealt != Counter({HERO: heroes, CULTIST: cultists}) - Counter():
+            self.fail(f"roles {dict(dealt)} do not match a deck of {heroes} heroes and {cultists} cultists")
+        names = ", ".join(f"P{s}={ROLE_NAMES[r]}" for s, r in roles)
+        self.lines.append(f"Roles: {names}" + (f"; undealt: {ROLE_NAMES[undealt]}" if undealt >= 0 else ""))
+        return [r for _, r in roles]
+
+    def deal(self, hand: int, deck: Counter) -> list[dict]:
+        rows = [dict() for _ in range(self.players)]
+        for _ in range(self.players * hand):
+            _, seat, slot, card = self.next(EV_DEAL, "a dealt card")[:4]
+            if not (0 <= seat < self.players and 0 <= slot < hand) or slot in rows[seat]:
+                self.fail(f"card dealt to P{seat} slot {slot} is out of place")
+            rows[seat][slot] = card
+        dealt = Counter(c for row in rows for c in row.values())
+        if dealt != +deck:
+            self.fail(f"dealt {dict(dealt)}, but the search deck holds {dict(+deck)}")
+        return rows
+
+    def declare(self, rows, roles, hand, rb):
+        for i in range(self.players):
+            _, seat, claim = self.next(EV_CLAIM, "a declaration")[:3]
+            if seat != (rb + i) % self.players:
+                self.fail(f"P{seat} declares out of turn")
+            if not (claim == SILENT or 0 <= claim <= 2 * hand + 1):
+                self.fail(f"P{seat} makes an impossible claim {claim}")
+            truth = sum(c == RELIC for c in rows[seat].values()) * 2 + any(c == DRAGON for c in rows[seat].values())
+            verdict = "" if claim == SILENT else (" (true)" if claim == truth else " (a lie)")
+            self.lines.append(f"  P{seat} ({ROLE_NAMES[roles[seat]]}) {describe_claim(claim)}{verdict}")
+
+    def check_end(self, winner, mode, reveals, found):
+        _, w, m, r, rounds = self.next(EV_END, "the end of the game")
+        if (w, m, r) != (winner, mode, reveals):
+            self.fail(f"trace says {ROLE_NAMES[w]}s win by {END_NAMES[m]} after {r} reveals; "
+                      f"replay gives {ROLE_NAMES[winner]}s by {END_NAMES[mode]} after {reveals}")
+        rec = self.record
+        if rec:
+            expected = {"winner": winner, "end_mode": mode, "reveals": reveals, "relics_found": found,
+                        "rounds": rounds}
+            for key, value in expected.items():
+                if int(rec[key]) != value:
+                    self.fail(f"games table says {key}={rec[key]}, replay gives {value}")
+            if int(rec["violations"]) != 0:
+                self.fail(f"kernel counted {rec['violations']} invariant violations")
+        why = {END_RELICS: "every relic found", END_DRAGON: "the dragon woke", END_TIME: "time ran out"}[mode]
+        self.lines.append(f"{ROLE_NAMES[winner].capitalize()}s win: {why} ({reveals} reveals, {rounds} rounds)")
+
+
+def referee(rules: DragonwakeRules, players: int, trace: Trace) -> list[str]:
+    return Referee(rules, players, trace).run()

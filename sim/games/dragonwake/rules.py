@@ -1,0 +1,55 @@
+"""Dragonwake rules as a validated, frozen dataclass, and the role deck for a player count."""
+
+from dataclasses import dataclass
+
+from sim.games.dragonwake.records import MAX_HAND, MAX_PLAYERS
+
+
+@dataclass(frozen=True)
+class DragonwakeRules:
+    chart_players: tuple[int, ...]
+    chart_heroes: tuple[int, ...]
+    chart_cultists: tuple[int, ...]
+    allow_formula_counts: bool
+    relics_per_player: int
+    dragons: int
+    cards_per_player: int
+    hand_sizes: tuple[int, ...]
+    min_reveals: int
+    self_reveal: bool
+
+    def validate(self) -> None:
+        if not (len(self.chart_players) == len(self.chart_heroes) == len(self.chart_cultists)):
+            raise ValueError("chart_players, chart_heroes and chart_cultists must have the same length")
+        if not self.hand_sizes or self.hand_sizes[0] != self.cards_per_player:
+            raise ValueError("hand_sizes must start with cards_per_player")
+        # each round reveals one card per player, so hands shrink by exactly one
+        if any(a - b != 1 for a, b in zip(self.hand_sizes, self.hand_sizes[1:])) or min(self.hand_sizes) < 1:
+            raise ValueError("hand_sizes must be positive and go down by one each round")
+        if self.hand_sizes[-1] < 2 and not self.self_reveal:
+            # with one card each, the last reveal of a round could find only the runebearer's own card
+            raise ValueError("the last hand size must be at least 2 (or self_reveal on)")
+        if self.cards_per_player > MAX_HAND:
+            raise ValueError(f"cards_per_player must be at most {MAX_HAND}")
+        if self.dragons not in (0, 1) or self.relics_per_player < 0 or self.min_reveals < 0:
+            raise ValueError("dragons must be 0 or 1; relics_per_player and min_reveals must be >= 0")
+
+    def role_deck(self, players: int) -> tuple[int, int]:
+        """(hero cards, cultist cards) in the role deck for this many players."""
+        if players in self.chart_players:
+            i = self.chart_players.index(players)
+            return self.chart_heroes[i], self.chart_cultists[i]
+        if not self.allow_formula_counts:
+            raise ValueError(f"no role chart entry for {players} players (allow_formula_counts is off)")
+        cultists = (players + 2) // 3
+        return players - cultists + (1 if players % 3 == 1 else 0), cultists
+
+    def check_players(self, players: int) -> None:
+        if not 3 <= players <= MAX_PLAYERS:
+            raise ValueError(f"dragonwake plays 3-{MAX_PLAYERS} players, not {players}")
+        heroes, cultists = self.role_deck(players)
+        if heroes + cultists < players or cultists < 1:
+            raise ValueError(f"role deck {heroes}+{cultists} cannot seat {players} players")
+        relics = self.relics_per_player * players
+        if relics + self.dragons > self.cards_per_player * players:
+            raise ValueError("more relics and dragons than search cards")
