@@ -1,8 +1,9 @@
 """Built-in Dragonwake strategies.
 
-Each strategy is a pair of numba functions, `declare` and `pick`, compiled with the signatures in
-`sim.games.dragonwake.records`. They read only public information plus their own cards (see that
-module's docstring); parameters come in a float64 array so they can be swept and optimised.
+Each strategy is a pair of numba functions, `declare` and `pick`, compiled with `STRATEGY_SIG` from
+`sim.games.dragonwake.records`: `(me, role, state, params, memory) -> int`. They read only public
+information plus their own cards (see that module's docstring); parameters come in a float64 array so
+they can be swept and optimised.
 """
 
 import numpy as np
@@ -10,7 +11,7 @@ from numba import njit
 
 from sim.core.strategy import Strategy, StrategyRegistry
 from sim.games.dragonwake.records import (
-    B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_SHOWN_DRAGON, B_SHOWN_RELIC, CULTIST, DECLARE_SIG,
+    B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_SHOWN_DRAGON, B_SHOWN_RELIC, CULTIST, DECLARE_SIG, views,
     DRAGON, HERO, MAX_HAND, P_CULTIST_CARDS, P_DRAGON_FOUND, P_FACE_DOWN, P_HAND, P_PLAYERS,
     P_RELICS_FOUND, P_RELICS_TOTAL, P_ROLE_CARDS, PICK_SIG, RELIC, SILENT,
 )
@@ -121,25 +122,26 @@ def lying_claim(me, cards, pub, inflate, silent):
 # ---- random ---------------------------------------------------------------------------------------
 
 @njit(DECLARE_SIG, cache=True)
-def silent_declare(me, role, cards, pub, params, memory):
+def silent_declare(me, role, state, params, memory):
     return SILENT
 
 
 @njit(PICK_SIG, cache=True)
-def random_pick(me, role, cards, down, board, pub, params, memory):
-    count = 0
+def random_pick(me, role, state, params, memory):
+    cards, down, board, pub = views(state)
+    # walk the per-player face-down counts first, then the chosen player's slots
+    k = np.random.randint(0, pub[P_FACE_DOWN] - board[me, B_DOWN])
     for p in range(pub[P_PLAYERS]):
-        if p != me:
-            for s in range(MAX_HAND):
-                count += down[p, s]
-    k = np.random.randint(0, count)
-    for p in range(pub[P_PLAYERS]):
-        if p != me:
-            for s in range(MAX_HAND):
-                if down[p, s] == 1:
-                    if k == 0:
-                        return p * MAX_HAND + s
-                    k -= 1
+        if p == me:
+            continue
+        if k >= board[p, B_DOWN]:
+            k -= board[p, B_DOWN]
+            continue
+        for s in range(MAX_HAND):
+            if down[p, s] == 1:
+                if k == 0:
+                    return p * MAX_HAND + s
+                k -= 1
     return -1
 
 
@@ -147,14 +149,16 @@ def random_pick(me, role, cards, down, board, pub, params, memory):
 # params: hide_dragon, dragon_fear
 
 @njit(DECLARE_SIG, cache=True)
-def honest_declare(me, role, cards, pub, params, memory):
+def honest_declare(me, role, state, params, memory):
+    cards, down, board, pub = views(state)
     return truthful_claim(me, cards, pub, params[0])
 
 
 @njit(PICK_SIG, cache=True)
-def trust_pick(me, role, cards, down, board, pub, params, memory):
+def trust_pick(me, role, state, params, memory):
+    cards, down, board, pub = views(state)
     base_relic, base_dragon = base_rates(me, role, cards, board, pub)
-    scores = memory[me, :pub[P_PLAYERS]]
+    scores = memory[:pub[P_PLAYERS]]
     for j in range(pub[P_PLAYERS]):
         r, d = claimed_density(j, board)
         if r < 0:
@@ -167,7 +171,8 @@ def trust_pick(me, role, cards, down, board, pub, params, memory):
 # params: inflate, silent, honest_caught, liar_caught, relic_aversion
 
 @njit(DECLARE_SIG, cache=True)
-def liar_declare(me, role, cards, pub, params, memory):
+def liar_declare(me, role, state, params, memory):
+    cards, down, board, pub = views(state)
     return lying_claim(me, cards, pub, params[0], params[1])
 
 
@@ -192,8 +197,9 @@ def posterior_scores(me, role, cards, board, pub, honest_caught, liar_caught, re
 
 
 @njit(PICK_SIG, cache=True)
-def dragon_pick(me, role, cards, down, board, pub, params, memory):
-    scores = memory[me, :pub[P_PLAYERS]]
+def dragon_pick(me, role, state, params, memory):
+    cards, down, board, pub = views(state)
+    scores = memory[:pub[P_PLAYERS]]
     posterior_scores(me, role, cards, board, pub, params[2], params[3], -params[4], 1.0, scores)
     return pick_best_player(me, down, pub, scores)
 
@@ -202,15 +208,17 @@ def dragon_pick(me, role, cards, down, board, pub, params, memory):
 # params: hide_dragon, dragon_fear, honest_caught, liar_caught, inflate, relic_aversion
 
 @njit(DECLARE_SIG, cache=True)
-def role_declare(me, role, cards, pub, params, memory):
+def role_declare(me, role, state, params, memory):
+    cards, down, board, pub = views(state)
     if role == HERO:
         return truthful_claim(me, cards, pub, params[0])
     return lying_claim(me, cards, pub, params[4], 0.0)
 
 
 @njit(PICK_SIG, cache=True)
-def bayes_pick(me, role, cards, down, board, pub, params, memory):
-    scores = memory[me, :pub[P_PLAYERS]]
+def bayes_pick(me, role, state, params, memory):
+    cards, down, board, pub = views(state)
+    scores = memory[:pub[P_PLAYERS]]
     if role == HERO:
         posterior_scores(me, role, cards, board, pub, params[2], params[3], 1.0, -params[1], scores)
     else:

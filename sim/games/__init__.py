@@ -4,24 +4,28 @@ from __future__ import annotations
 
 import functools
 import importlib
-import pkgutil
+from pathlib import Path
 
 from sim.core.errors import DsimError
 from sim.core.game import Game
 
+HERE = Path(__file__).parent
+
+
+def game_names() -> list[str]:
+    return sorted(p.parent.name for p in HERE.glob("*/game.py"))
+
 
 @functools.cache
-def all_games() -> dict[str, Game]:
-    games = {}
-    for info in pkgutil.iter_modules(__path__):
-        if info.ispkg:
-            module = importlib.import_module(f"{__name__}.{info.name}.game")
-            games[module.GAME.name] = module.GAME
-    return dict(sorted(games.items()))
+def _load(name: str) -> Game:
+    return importlib.import_module(f"{__name__}.{name}.game").GAME
 
 
 def get_game(name: str) -> Game:
-    games = all_games()
-    if name not in games:
-        raise DsimError(f"unknown game '{name}' (known: {', '.join(games)})")
-    return games[name]
+    if name not in game_names():
+        raise DsimError(f"unknown game '{name}' (known: {', '.join(game_names())})")
+    return _load(name)
+
+
+def all_games() -> dict[str, Game]:
+    return {name: _load(name) for name in game_names()}

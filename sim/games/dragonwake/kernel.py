@@ -3,8 +3,9 @@
 import numpy as np
 from numba import njit, types
 
+from sim.core.rng import below, new_state, shuffle
 from sim.games.dragonwake.records import (
-    DECLARE_FN, PICK_FN, B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_SHOWN_DRAGON, B_SHOWN_GOLD, B_SHOWN_RELIC,
+    STATE_WIDTH, STRATEGY_FN, views, B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_SHOWN_DRAGON, B_SHOWN_GOLD, B_SHOWN_RELIC,
     BOARD_COLS, CULTIST, DRAGON, END_DRAGON, END_RELICS, END_TIME, EV_CLAIM, EV_DEAL, EV_END, EV_REVEAL,
     EV_ROLE, EV_ROUND, EV_SWAP, EV_UNDEALT, GOLD, HERO, MAX_HAND, MAX_PLAYERS, MEMORY, P_CULTIST_CARDS,
     P_DRAGON_FOUND, P_FACE_DOWN, P_HAND, P_PLAYERS, P_RELICS_FOUND, P_RELICS_TOTAL, P_REVEALED_ROUND,
@@ -16,16 +17,6 @@ C_N_CULTISTS, C_CULTIST_MASK, C_WINNER, C_END_MODE, C_REVEALS, C_ROUNDS, C_RELIC
 C_FIRST_RB, C_FINDER, C_FINDER_ROLE, C_EARLY, C_TRUE, C_FALSE, C_SILENT = 7, 8, 9, 10, 11, 12, 13
 C_CULTIST_LIES, C_HERO_LIES, C_VIOLATIONS = 14, 15, 16
 N_COLS = 17
-
-
-@njit(cache=True)
-def shuffle(a, n):
-    """Fisher-Yates over the first n entries."""
-    for i in range(n - 1, 0, -1):
-        j = np.random.randint(0, i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
 
 
 @njit(cache=True)
@@ -50,14 +41,14 @@ def is_legal_target(p, s, rb, players, down, self_reveal):
 
 
 @njit(cache=True)
-def random_target(rb, players, down, self_reveal):
-    """Uniform over the face-down cards the runebearer may reveal."""
+def random_target(rng, rb, players, down, self_reveal):
+    """Uniform over the face-down cards the runebearer may reveal (replaces an illegal choice)."""
     count = 0
     for p in range(players):
         if p != rb or self_reveal:
             for s in range(MAX_HAND):
                 count += down[p, s]
-    k = np.random.randint(0, count)
+    k = below(rng, count)
     for p in range(players):
         if p != rb or self_reveal:
             for s in range(MAX_HAND):
@@ -125,7 +116,7 @@ def tally_claim(o, cards, p, hand, role, claim):
 # Declared so that any strategy with the right signatures plugs in without recompiling the kernel.
 PLAY_BATCH_SIG = types.void(
     types.uint32, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
-    types.int64[:], types.int64, types.boolean, DECLARE_FN, PICK_FN, DECLARE_FN, PICK_FN,
+    types.int64[:], types.int64, types.boolean, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
     types.float64[:], types.float64[:], types.int64[:, :], types.int64[:, :, :], types.boolean)
 
 
@@ -134,28 +125,28 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                hand_sizes, min_reveals, self_reveal,
                hero_declare, hero_pick, cultist_declare, cultist_pick, hero_params, cultist_params,
                out, trace, check):
-    np.random.seed(seed)
+    np.random.seed(seed)      # strategies draw from numba's generator
+    rng = new_state(seed)     # the kernel deals with its own, faster one
     role_deck = np.zeros(hero_cards + cultist_cards, np.int64)
     role = np.zeros(players, np.int64)
     deck = np.zeros(cards_per_player * players, np.int64)
-    cards = np.full((MAX_PLAYERS, MAX_HAND), -1, np.int64)
-    down = np.zeros((MAX_PLAYERS, MAX_HAND), np.int64)
-    board = np.zeros((MAX_PLAYERS, BOARD_COLS), np.int64)
+    state = np.zeros((MAX_PLAYERS + 1, STATE_WIDTH), np.int64)
+    cards, down, board, pub = views(state)
+    cards[:, :] = -1
     caught_now = np.zeros(MAX_PLAYERS, np.int64)
-    pub = np.zeros(PUB_SIZE, np.int64)
     memory = np.zeros((MAX_PLAYERS, MEMORY), np.float64)
     relics_total = relics_per_player * players
     n_role = hero_cards + cultist_cards
     for g in range(n):
         step = 0
-        memory[:, :] = 0.0
+        memory[:players, :] = 0.0
         board[:, :] = 0
         o = out[g]
         o[:] = 0
         # roles
         for i in range(n_role):
             role_deck[i] = HERO if i < hero_cards else CULTIST
-        shuffle(role_deck, n_role)
+        shuffle(rng, role_deck, n_role)
         mask = 0
         for p in range(players):
             role[p] = role_deck[p]
@@ -169,9 +160,9 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
         total = cards_per_player * players
         for i in range(total):
             deck[i] = RELIC if i < relics_total else (DRAGON if i < relics_total + dragons else GOLD)
-        shuffle(deck, total)
+        shuffle(rng, deck, total)
         n_deck = total
-        rb = np.random.randint(0, players)
+        rb = below(rng, players)
         o[C_FIRST_RB] = rb
         o[C_FINDER] = -1
         o[C_FINDER_ROLE] = -1
@@ -202,7 +193,7 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                             deck[i] = DRAGON
                             dragon_out = 0
                             break
-                shuffle(deck, n_deck)
+                shuffle(rng, deck, n_deck)
             step = record(trace, g, step, EV_ROUND, rnd, hand, rb, 0)
             k = 0
             for p in range(players):
@@ -229,9 +220,9 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             for i in range(players):
                 p = (rb + i) % players
                 if role[p] == HERO:
-                    claim = hero_declare(p, HERO, cards, pub, hero_params, memory)
+                    claim = hero_declare(p, HERO, state, hero_params, memory[p])
                 else:
-                    claim = cultist_declare(p, CULTIST, cards, pub, cultist_params, memory)
+                    claim = cultist_declare(p, CULTIST, state, cultist_params, memory[p])
                 if claim < SILENT or claim > 2 * hand + 1:
                     o[C_VIOLATIONS] += 1
                     claim = SILENT
@@ -242,14 +233,14 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             # search
             for t in range(players):
                 if role[rb] == HERO:
-                    choice = hero_pick(rb, HERO, cards, down, board, pub, hero_params, memory)
+                    choice = hero_pick(rb, HERO, state, hero_params, memory[rb])
                 else:
-                    choice = cultist_pick(rb, CULTIST, cards, down, board, pub, cultist_params, memory)
+                    choice = cultist_pick(rb, CULTIST, state, cultist_params, memory[rb])
                 p = choice // MAX_HAND
                 s = choice % MAX_HAND
                 if choice < 0 or not is_legal_target(p, s, rb, players, down, self_reveal):
                     o[C_VIOLATIONS] += 1
-                    choice = random_target(rb, players, down, self_reveal)
+                    choice = random_target(rng, rb, players, down, self_reveal)
                     p = choice // MAX_HAND
                     s = choice % MAX_HAND
                 card = cards[p, s]
