@@ -1,0 +1,1 @@
+"""The `dsim` command line: one module per command."""

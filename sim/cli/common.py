@@ -1,0 +1,47 @@
+"""Options every game command shares, and turning them into a RunSpec."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from sim.core.errors import DsimError
+from sim.core.runner import RunSpec, check_n
+from sim.core.strategy import load_plugin
+from sim.games import get_game
+
+GameOpt = Annotated[str, typer.Option("--game", "-g", help="game name (see `dsim games`)")]
+NOpt = Annotated[float, typer.Option("--n", "-n", help="number of games (1e6 works)")]
+PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="player count (game default if omitted)")]
+StrategyOpt = Annotated[Optional[str], typer.Option(
+    "--strategy", "-s", help="one strategy for every role, or per role: hero=bayes,cultist=liar "
+                             "(parameters inline: hero=bayes:dragon_fear=2)")]
+VariantOpt = Annotated[Optional[list[str]], typer.Option("--variant", "-v", help="named rule preset (repeatable)")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="root seed; same seed, same games")]
+JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="worker processes")]
+OutOpt = Annotated[Path, typer.Option("--out", "-o", help="results folder (Parquet)")]
+RulesOpt = Annotated[Optional[Path], typer.Option("--rules", help="your own rules TOML (default: the game's)")]
+SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="override a rule: key=value (repeatable)")]
+PluginOpt = Annotated[Optional[list[str]], typer.Option("--plugin", help="Python file registering strategies")]
+
+
+def load_plugins(plugins) -> tuple[str, ...]:
+    plugins = tuple(str(Path(p).resolve()) for p in (plugins or ()))
+    for p in plugins:
+        load_plugin(p)
+    return plugins
+
+
+def build_spec(game: str, n: float, players, strategy, variant, seed: int, rules, sets, plugins,
+               extra: dict | None = None) -> RunSpec:
+    """Validate every option before anything runs or is written."""
+    g = get_game(game)
+    plugins = load_plugins(plugins)
+    if seed < 0:
+        raise DsimError(f"--seed must be >= 0, got {seed}")
+    r = g.load_rules(rules, variant or (), sets or ())
+    players = g.default_players if players is None else players
+    g.check_players(r, players)
+    return RunSpec(g, r, players, g.lineup(strategy), check_n(n), seed, plugins, extra=extra or {})

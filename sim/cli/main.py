@@ -1,0 +1,59 @@
+"""`dsim` entry point: registers one module per command; user errors become one line and exit 2."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from typer.exceptions import TyperException
+
+from sim.core.errors import DsimError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  rich_markup_mode=None, help="Monte Carlo balance and strategy simulator for dragon card games.")
+
+
+COMMANDS = ("games", "run", "report", "replay", "compare", "sweep", "tournament", "optimize", "experiment")
+
+
+def _register() -> None:
+    import importlib
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"sim.cli.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"sim.cli.{name}":
+                raise
+            continue
+        module.register(app)
+
+
+def main(argv: list[str] | None = None) -> int:
+    _register()
+    try:
+        app(args=argv, standalone_mode=False)
+    except DsimError as e:
+        print(f"dsim: error: {e}", file=sys.stderr)
+        return _exit(2)
+    except TyperException as e:      # bad usage: unknown option, wrong type
+        print(f"dsim: error: {e.format_message()}", file=sys.stderr)
+        return _exit(2)
+    except typer.Exit as e:
+        return _exit(e.exit_code)
+    except typer.Abort:
+        print("dsim: aborted", file=sys.stderr)
+        return _exit(130)
+    except KeyboardInterrupt:
+        print("dsim: interrupted (nothing written)", file=sys.stderr)
+        return _exit(130)
+    return _exit(0)
+
+
+def _exit(code: int) -> int:
+    if __name__ == "__main__" or sys.argv and sys.argv[0].endswith("dsim"):
+        sys.exit(code)
+    return code
+
+
+if __name__ == "__main__":
+    main()

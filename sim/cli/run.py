@@ -1,0 +1,43 @@
+"""`dsim run`: play games, stream them to Parquet, print the outcomes with intervals."""
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import polars as pl
+import typer
+from rich.console import Console
+
+from sim.cli.common import (GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
+                            StrategyOpt, VariantOpt, build_spec)
+from sim.core import runner, store
+from sim.core.precision import run_to_precision
+from sim.core.summary import print_table, summarize
+
+
+def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = None, strategy: StrategyOpt = None,
+        variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
+        rules: RulesOpt = None, set_: SetOpt = None, plugin: PluginOpt = None,
+        precision: Annotated[Optional[float], typer.Option(
+            help="keep playing until every headline interval's half-width is at most this (with --n as the cap)")] = None,
+        progress: Annotated[bool, typer.Option(help="show a progress bar")] = True) -> None:
+    """Play N games of one configuration and summarise them."""
+    spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin)
+    console = Console(stderr=True)
+    if precision is not None:
+        result = run_to_precision(spec, out, precision, jobs=jobs, progress=progress)
+        console.print(f"stopped after {result['n']:,} games: {result['reason']}")
+    else:
+        result = runner.run(spec, out, jobs=jobs, progress=progress)
+    console.print(f"{result['n']:,} games in {result['seconds']:.1f}s ({result['games_per_s']:,.0f} games/s) "
+                  f"→ {result['path']}")
+    part = spec.partition()
+    lf = store.scan(out).filter(*[pl.col(k) == v for k, v in part.items()])
+    rows = summarize(spec.game, lf, [])
+    assumed = spec.rules.ruleset.assumed()
+    print_table(rows, [], f"{spec.game.name}, {spec.players} players, {part['lineup']}, rules {part['rules']}")
+    if assumed:
+        Console().print(f"[dim]rests on {len(assumed)} assumed values: {', '.join(sorted(assumed))}[/dim]")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("run")(run)

@@ -1,0 +1,94 @@
+"""Precision targets: keep playing until every headline interval is narrow enough, validly.
+
+Looking at an interval after every chunk and stopping when it is narrow enough would make a plain 95%
+interval too optimistic. Look k (k = 1, 2, ...) therefore uses level alpha_k = alpha * 6 / (pi^2 k^2):
+the levels sum to alpha, so by the union bound every interval reported at any look covers the truth
+with probability at least 1 - alpha jointly (a simple confidence sequence). The reported interval at
+the stop is the adjusted one.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from scipy import stats as st
+
+from sim.core.runner import RunSpec, iter_chunks
+from sim.core.stats import Estimate
+from sim.core.store import RunWriter
+
+
+def look_z(k: int, alpha: float = 0.05) -> float:
+    """Two-sided normal quantile for look k of the sequence."""
+    return float(st.norm.isf(alpha * 6 / (math.pi ** 2 * k * k) / 2))
+
+
+def adjusted(total: float, total_sq: float, n: int, kind: str, z: float) -> Estimate:
+    """Interval at quantile z: Wilson for rates, normal for means."""
+    if n < 2:
+        return Estimate(float("nan"), -math.inf, math.inf, n)
+    m = total / n
+    if kind == "rate":
+        denom = 1 + z * z / n
+        centre = (m + z * z / (2 * n)) / denom
+        half = z * math.sqrt(max(m * (1 - m), 0.0) / n + z * z / (4 * n * n)) / denom
+        return Estimate(m, max(0.0, centre - half), min(1.0, centre + half), n)
+    var = max(0.0, (total_sq - n * m * m) / (n - 1))
+    half = z * math.sqrt(var / n)
+    return Estimate(m, m - half, m + half, n)
+
+
+class Tracker:
+    """Running sums of the headline outcomes and the stopping rule."""
+
+    def __init__(self, outcomes, target: float, alpha: float = 0.05):
+        self.outcomes = [o for o in outcomes if o.headline] or list(outcomes)[:1]
+        self.target = target
+        self.alpha = alpha
+        self.sums = np.zeros((len(self.outcomes), 2))
+        self.n = 0
+        self.looks = 0
+
+    def add(self, columns: dict) -> None:
+        frame = pl.DataFrame(columns)
+        for i, o in enumerate(self.outcomes):
+            x = frame.select(o.expr.cast(pl.Float64)).to_series().fill_null(0).to_numpy()
+            self.sums[i] += (x.sum(), (x * x).sum())
+        self.n += len(frame)
+
+    def estimates(self) -> dict[str, Estimate]:
+        z = look_z(max(self.looks, 1), self.alpha)
+        return {o.name: adjusted(s[0], s[1], self.n, o.kind, z) for o, s in zip(self.outcomes, self.sums)}
+
+    def done(self) -> bool:
+        self.looks += 1
+        return all(e.half_width() <= self.target for e in self.estimates().values())
+
+
+def run_to_precision(spec: RunSpec, out: Path, target: float, jobs: int = 1, progress: bool = False,
+                     alpha: float = 0.05) -> dict:
+    """Play chunks of spec (spec.n is the cap) until the headline intervals reach ± target."""
+    tracker = Tracker(spec.game.outcomes(), target, alpha)
+    writer = RunWriter(out, spec.partition(), spec.provenance())
+    start = time.perf_counter()
+    reason = f"reached the cap of {spec.n:,} games before ±{target:g}"
+    try:
+        for ci, cn, tables in iter_chunks(spec, jobs):
+            writer.write_chunk(ci, tables)
+            tracker.add(tables["games"])
+            if tracker.done():
+                reason = f"every headline interval within ±{target:g} at look {tracker.looks} (sequentially adjusted)"
+                break
+        writer.provenance.update(n=tracker.n, n_cap=spec.n, precision_target=target, stop_reason=reason,
+                                 looks=tracker.looks)
+        path = writer.commit()
+    except BaseException:
+        writer.abort()
+        raise
+    elapsed = time.perf_counter() - start
+    return {"path": path, "n": tracker.n, "seconds": elapsed, "games_per_s": tracker.n / max(elapsed, 1e-9),
+            "reason": reason, "estimates": tracker.estimates()}

@@ -1,0 +1,131 @@
+"""`dsim report`: Markdown + HTML balance reports with matplotlib charts, from Parquet results."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import polars as pl  # noqa: E402
+
+from sim.core import store  # noqa: E402
+from sim.core.summary import markdown_table, summarize  # noqa: E402
+from sim.games import get_game  # noqa: E402
+
+GROUP = ["players", "lineup", "rules"]
+
+
+class ChartSaver:
+    """Saves figures as PNGs in the report folder and returns the Markdown that shows them."""
+
+    def __init__(self, folder: Path, prefix: str):
+        self.folder = folder
+        self.prefix = prefix
+        self.files: list[Path] = []
+
+    def __call__(self, name: str, fig) -> str:
+        path = self.folder / f"{self.prefix}_{name}.png"
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        self.files.append(path)
+        return f"![{name}]({path.name})"
+
+
+def headline_chart(game, rows: list[dict], chart: ChartSaver) -> str:
+    """Headline rate per configuration with its interval, as horizontal error bars."""
+    head = [r for r in rows if r["headline"]]
+    if not head:
+        return ""
+    fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * len(head)))
+    labels = [f"{r['players']}p {r['lineup']} {r['rules'][:6]}" for r in head]
+    values = [r["estimate"].value for r in head]
+    errs = [[r["estimate"].value - r["estimate"].lo for r in head], [r["estimate"].hi - r["estimate"].value for r in head]]
+    ax.errorbar(values, range(len(head)), xerr=errs, fmt="o", capsize=4)
+    ax.set_yticks(range(len(head)), labels, fontsize=8)
+    ax.set_xlabel(f"{head[0]['label']} (95% CI)")
+    ax.set_title(f"{game.title}: headline")
+    ax.grid(axis="x", alpha=0.3)
+    return chart("headline", fig)
+
+
+def provenance_section(runs: list[dict]) -> str:
+    lines = ["## Provenance", "", "| rules | players | lineup | seed | games | code | assumed values |", "|---|---|---|---|---|---|---|"]
+    for r in runs:
+        strategies = ", ".join(f"{role}={s['name']}" for role, s in r.get("strategies", {}).items())
+        assumed = ", ".join(f"{k}={v}" for k, v in sorted(r.get("assumed", {}).items()))
+        lines.append(f"| {r['rules_hash']} {'+'.join(r.get('variants', []))} | {r['players']} | {strategies} | "
+                     f"{r['seed']} | {r['n']:,} | {r['code_version']} | {assumed} |")
+    return "\n".join(lines)
+
+
+def game_report(game_name: str, out: Path, to: Path) -> Path:
+    game = get_game(game_name)
+    lf = store.scan(out).filter(pl.col("game") == game_name)
+    rows = summarize(game, lf, GROUP)
+    chart = ChartSaver(to, game_name)
+    runs = [r for r in store.runs(out) if r["game"] == game_name]
+    parts = [f"# {game.title}: balance report", "",
+             "Every rate is shown with its 95% Wilson interval, every mean with its 95% t interval.", "",
+             headline_chart(game, rows, chart), "", "## Outcomes", "", markdown_table(rows, GROUP), ""]
+    extra = game.group_columns()
+    if extra:
+        parts += [f"## Outcomes by {', '.join(extra)}", "",
+                  markdown_table(summarize(game, lf, GROUP + extra), GROUP + extra), ""]
+    games = lf.collect()
+    parts += game.report_sections(games, to, chart)
+    parts += ["", provenance_section(runs), ""]
+    path = to / f"{game_name}.md"
+    path.write_text("\n".join(parts))
+    (to / f"{game_name}.html").write_text(markdown_to_html("\n".join(parts), game.title))
+    return path
+
+
+def build(out: Path, to: Path, game: str | None = None) -> list[Path]:
+    """Write one report per game found under `out` (or just `game`), plus an index."""
+    to.mkdir(parents=True, exist_ok=True)
+    names = sorted(store.scan(out).select("game").unique().collect()["game"].to_list())
+    if game:
+        names = [n for n in names if n == game]
+    paths = [game_report(n, out, to) for n in names]
+    index = ["# dsim reports", ""] + [f"- [{p.stem}]({p.name})" for p in paths]
+    (to / "report.md").write_text("\n".join(index) + "\n")
+    return paths
+
+
+def markdown_to_html(text: str, title: str) -> str:
+    """Just enough Markdown (headings, tables, images, lists, paragraphs) for the reports."""
+    body = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("|"):
+            rows = []
+            while i < len(lines) and lines[i].startswith("|"):
+                if not re.fullmatch(r"\|(-+\|)+", lines[i].replace(" ", "")):
+                    rows.append([html.escape(c.strip()) for c in lines[i].strip("|").split("|")])
+                i += 1
+            body.append("<table>" + "".join(
+                "<tr>" + "".join(f"<{'th' if r == 0 else 'td'}>{c}</{'th' if r == 0 else 'td'}>" for c in row) + "</tr>"
+                for r, row in enumerate(rows)) + "</table>")
+            continue
+        m = re.fullmatch(r"(#+) (.*)", line)
+        img = re.fullmatch(r"!\[(.*)\]\((.*)\)", line.strip())
+        if m:
+            body.append(f"<h{len(m[1])}>{html.escape(m[2])}</h{len(m[1])}>")
+        elif img:
+            body.append(f'<img alt="{html.escape(img[1])}" src="{html.escape(img[2])}">')
+        elif line.startswith("- "):
+            body.append(f"<li>{html.escape(line[2:])}</li>")
+        elif line.strip():
+            body.append(f"<p>{html.escape(line)}</p>")
+        i += 1
+    style = "body{font-family:sans-serif;max-width:1000px;margin:auto}table{border-collapse:collapse}" \
+            "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}img{max-width:100%}"
+    return f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>" \
+           f"<style>{style}</style></head><body>{''.join(body)}</body></html>"

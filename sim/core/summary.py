@@ -1,0 +1,56 @@
+"""Outcome estimates with intervals from results, computed lazily (any number of games)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from sim.core.game import Game
+from sim.core.stats import Estimate, mean_from_moments, wilson
+
+
+def summarize(game: Game, games: pl.LazyFrame, by: list[str]) -> list[dict]:
+    """One row per (group, outcome): value, 95% interval and games, rates by Wilson, means by t."""
+    outcomes = game.outcomes()
+    aggs = []
+    for o in outcomes:
+        x = o.expr.cast(pl.Float64)
+        aggs += [x.sum().alias(f"{o.name}__s"), (x * x).sum().alias(f"{o.name}__ss")]
+    grouped = games.group_by(by).agg(pl.len().alias("__n"), *aggs) if by else games.select(
+        pl.len().alias("__n"), *aggs)
+    table = grouped.sort(by).collect() if by else grouped.collect()
+    rows = []
+    for rec in table.iter_rows(named=True):
+        n = int(rec["__n"])
+        for o in outcomes:
+            s = rec[f"{o.name}__s"] or 0.0
+            est = wilson(int(round(s)), n) if o.kind == "rate" else mean_from_moments(s, rec[f"{o.name}__ss"] or 0.0, n)
+            rows.append({**{k: rec[k] for k in by}, "outcome": o.name, "label": o.label, "kind": o.kind,
+                         "headline": o.headline, "estimate": est})
+    return rows
+
+
+def fmt(est: Estimate, kind: str) -> str:
+    return est.fmt(pct=True, digits=2) if kind == "rate" else est.fmt(digits=3)
+
+
+def markdown_table(rows: list[dict], by: list[str]) -> str:
+    head = "| " + " | ".join([*by, "outcome", "estimate [95% CI]", "games"]) + " |"
+    lines = [head, "|" + "---|" * (len(by) + 3)]
+    for r in rows:
+        cells = [str(r[k]) for k in by] + [r["label"] or r["outcome"], fmt(r["estimate"], r["kind"]),
+                                           f"{r['estimate'].n:,}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def print_table(rows: list[dict], by: list[str], title: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    table = Table(title=title)
+    for k in [*by, "outcome", "estimate [95% CI]", "games"]:
+        table.add_column(k, justify="right" if k in ("games",) else "left")
+    for r in rows:
+        style = "bold" if r["headline"] else None
+        table.add_row(*[str(r[k]) for k in by], r["label"] or r["outcome"], fmt(r["estimate"], r["kind"]),
+                      f"{r['estimate'].n:,}", style=style)
+    Console().print(table)

@@ -1,0 +1,153 @@
+"""Drachensachen's thin API over its rules, kernel and referee, with its outcomes and report."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from sim.core.errors import DsimError
+from sim.core.game import BenchCase, Game, Outcome, Rules
+from sim.games.drachensachen import kernel, referee
+from sim.games.drachensachen.records import (
+    C_ROUNDS, C_TRACE, GAME_COLUMNS, MAX_PLAYERS, N_GAME_COLS, N_PLAYER_COLS, N_ROUND_COLS, PLAYER_COLUMNS,
+    ROUND_COLUMNS, TRACE_WIDTH,
+)
+from sim.games.drachensachen.rules import DrachensachenRules
+from strategies.drachensachen import REGISTRY
+
+try:  # the core's trace type, when it has one
+    from sim.core.game import Trace
+except ImportError:  # pragma: no cover
+    @dataclass(frozen=True)
+    class Trace:
+        events: np.ndarray
+        record: dict
+
+ROUNDS_PER_GAME_GUESS = 12
+TRACE_ROWS_PER_GAME_GUESS = 2_000
+
+
+def seat_functions(lineup: dict, players: int):
+    """Per decision point, a 6-tuple of the seats' functions (empty seats repeat seat 0), and the params."""
+    seats = [lineup[f"seat{i}"] for i in range(players)]
+    width = max(len(s.params) for s in seats)
+    params = np.zeros((MAX_PLAYERS, width), np.float64)
+    for i, s in enumerate(seats):
+        params[i, :len(s.params)] = s.params
+    fns = []
+    for d in range(3):
+        row = [s.strategy.functions[d] for s in seats]
+        fns.append(tuple(row + [row[0]] * (MAX_PLAYERS - players)))
+    return fns, params
+
+
+def play(rules: Rules, players: int, lineup: dict, seed: int, n: int, n_traced: int = 0, check: bool = False,
+         preset: np.ndarray | None = None):
+    """Run the kernel; returns (games, players, rounds) arrays and the traces (rows, start offsets)."""
+    r: DrachensachenRules = rules.typed
+    fns, params = seat_functions(lineup, players)
+    rounds_cap = max(64, n * ROUNDS_PER_GAME_GUESS)
+    trace_cap = n_traced * TRACE_ROWS_PER_GAME_GUESS
+    preset = np.zeros(0, np.int64) if preset is None else np.asarray(preset, np.int64)
+    while True:
+        games = np.zeros((n, N_GAME_COLS), np.int64)
+        seats = np.zeros((n, players, N_PLAYER_COLS), np.int64)
+        rounds = np.zeros((rounds_cap, N_ROUND_COLS), np.int64)
+        trace = np.zeros((trace_cap, TRACE_WIDTH), np.int16)
+        starts = np.zeros(n_traced + 1, np.int64)
+        counters = np.zeros(4, np.int64)
+        kernel.play_batch(int(seed), n, players, r.ints(), r.counts(), r.coins(), preset, fns[0], fns[1], fns[2],
+                          params, games, seats, rounds, trace, starts, counters, bool(check))
+        # the buffers were guesses: play the same games again with room for all of them
+        if counters[C_ROUNDS] <= rounds_cap and counters[C_TRACE] <= trace_cap:
+            return games, seats, rounds[:counters[C_ROUNDS]], trace, starts
+        rounds_cap = max(rounds_cap, int(counters[C_ROUNDS]))
+        trace_cap = max(trace_cap, int(counters[C_TRACE]))
+
+
+def tables(players: int, games: np.ndarray, seats: np.ndarray, rounds: np.ndarray) -> dict:
+    n = len(games)
+    out = {"games": {name: games[:, i].astype(dtype) for i, (name, dtype) in enumerate(GAME_COLUMNS.items())}}
+    per_player = {"game": np.repeat(np.arange(n, dtype=np.int64), players),
+                  "seat": np.tile(np.arange(players, dtype=np.int8), n)}
+    flat = seats.reshape(n * players, N_PLAYER_COLS)
+    for i, (name, dtype) in enumerate(list(PLAYER_COLUMNS.items())[1:]):
+        per_player[name] = flat[:, i].astype(dtype)
+    out["players"] = per_player
+    per_round = {"game": rounds[:, 0].astype(np.int64)}
+    for i, (name, dtype) in enumerate(ROUND_COLUMNS.items()):
+        if name.startswith("pos_lost") and int(name[8:]) >= players:
+            continue
+        per_round[name] = rounds[:, i + 1].astype(dtype)
+    out["rounds"] = per_round
+    return out
+
+
+@dataclass
+class DrachensachenGame(Game):
+    def check_players(self, rules: Rules, players: int) -> None:
+        try:
+            rules.typed.check_players(players)
+        except ValueError as e:
+            raise DsimError(str(e)) from None
+
+    def simulate(self, rules, players, lineup, seed, n, check=False):
+        games, seats, rounds, _, _ = play(rules, players, lineup, seed, n, 0, check)
+        return tables(players, games, seats, rounds)
+
+    def traces(self, rules, players, lineup, seed, n):
+        games, _, _, trace, starts = play(rules, players, lineup, seed, n, n, False)
+        names = list(GAME_COLUMNS)
+        return [Trace(trace[starts[g]:starts[g + 1]].copy(), dict(zip(names, games[g].tolist())))
+                for g in range(n)]
+
+    def referee(self, rules, players, trace):
+        return referee.referee(rules.typed, players, trace)
+
+    def outcomes(self):
+        per_round = pl.col("rounds").cast(pl.Float64)
+        decided = (pl.col("rounds") - pl.col("stalemate_rounds")).cast(pl.Float64).clip(lower_bound=1)
+        return [
+            Outcome("seat0_win", "rate", pl.col("winner") == 0, "seat 0 wins the game", headline=True),
+            Outcome("seat0_lost", "mean", pl.col("lost0"), "coins seat 0 lost"),
+            Outcome("starter_out", "mean", pl.col("starter_out") / decided,
+                    "share of decided rounds the round's starter went out first", headline=True),
+            Outcome("stalemate_round", "mean", pl.col("stalemate_rounds") / per_round,
+                    "share of rounds that hit the turn cap", headline=True),
+            Outcome("stalemate_game", "rate", pl.col("stalemate") == 1, "games that hit the round cap"),
+            Outcome("any_stalemate", "rate", pl.col("stalemate_rounds") > 0, "games with a stalemate round"),
+            Outcome("rounds", "mean", pl.col("rounds"), "rounds per game", headline=True),
+            Outcome("turns_per_round", "mean", pl.col("turns") / per_round, "turns per round"),
+            Outcome("pickups_per_round", "mean", pl.col("pickups") / per_round, "pile pick-ups per round"),
+            Outcome("burns_per_round", "mean", pl.col("burns") / per_round, "four-in-a-row burns per round"),
+            Outcome("exterminos_per_round", "mean", pl.col("exterminos") / per_round, "Exterminos per round"),
+            Outcome("cards_drawn_per_round", "mean", pl.col("cards_drawn") / per_round,
+                    "cards drawn because of 4s per round"),
+            Outcome("skips_per_round", "mean", pl.col("skips") / per_round, "missed turns per round"),
+            Outcome("winner_lost", "mean", pl.col("winner_lost"), "coins the winner lost"),
+            Outcome("loser_lost", "mean", pl.col("loser_lost"), "coins the loser lost"),
+            Outcome("violations", "mean", pl.col("violations"), "strategy answers the kernel had to correct"),
+        ]
+
+    def report_sections(self, games: pl.DataFrame, outdir: Path, chart) -> list[str]:
+        return []
+
+
+GAME = DrachensachenGame(
+    name="drachensachen",
+    title="Drachensachen (shedding over rounds to 21 coins)",
+    min_players=2,
+    max_players=MAX_PLAYERS,
+    default_players=4,
+    roles=tuple(f"seat{i}" for i in range(MAX_PLAYERS)),
+    default_lineup={f"seat{i}": "low-first" for i in range(MAX_PLAYERS)},
+    strategies=REGISTRY,
+    rules_class=DrachensachenRules,
+    package_dir=Path(__file__).parent,
+    chunk_size=50_000,
+    bench_cases=[
+        BenchCase("low-first, 4 players", 4, "low-first", 100_000, unit="rounds", n=100_000),
+        BenchCase("weighted, 4 players", 4, "weighted", 100_000, unit="rounds", n=100_000),
+    ],
+)

@@ -1,0 +1,3 @@
+"""Drachensachen referee (stub)."""
+def referee(rules, players, trace):
+    raise NotImplementedError

@@ -1,0 +1,207 @@
+"""Drako's shared vocabulary: codes, the layout of the game-state vector, trace events, output
+columns and the numba signature every strategy decision function has.
+
+The kernel, the strategies and the referee all import these names. numba freezes module constants
+into compiled code and its disk cache does not notice edits here: after changing a number in this
+file, clear the numba cache (`__pycache__` / `NUMBA_CACHE_DIR`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+
+# ---- sides, figures, dragon ability areas -----------------------------------------------------
+DRAGON, DWARVES = 0, 1
+SIDE_NAMES = ("dragon", "dwarves")
+
+FIG_DRAGON, FIG_FURY, FIG_NET, FIG_ARCHER = 0, 1, 2, 3   # dwarf figure = 1 + dwarf index
+N_FIGS = 4
+FIG_NAMES = ("dragon", "Fury dwarf", "Net dwarf", "archer")
+
+AREA_ARMOUR, AREA_FLIGHT, AREA_FIRE, AREA_MOVE = 0, 1, 2, 3
+AREA_NAMES = ("armour", "flight", "fire", "movement")
+
+# ---- card symbols (one code per option kind; "move"/"attack" are one figure for either side) ----
+SYM_NONE, SYM_DEFENSE, SYM_MOVE, SYM_FLIGHT, SYM_ATTACK, SYM_FIRE = 0, 1, 2, 3, 4, 5
+SYM_MOVE_TWO, SYM_ATTACK_TWO, SYM_CROSSBOW, SYM_NET = 6, 7, 8, 9
+N_SYM = 10
+SYM_NAMES = ("none", "defense", "move", "flight", "attack", "fire",
+             "move_two", "attack_two", "crossbow", "net")
+SYM_HAS_VALUE = (False, False, True, False, True, True, True, True, True, False)
+SIDE_SYMBOLS = (
+    (SYM_DEFENSE, SYM_MOVE, SYM_FLIGHT, SYM_ATTACK, SYM_FIRE),
+    (SYM_DEFENSE, SYM_MOVE, SYM_MOVE_TWO, SYM_ATTACK, SYM_ATTACK_TWO, SYM_CROSSBOW, SYM_NET),
+)
+
+MAX_TYPES = 16          # card kinds per deck
+MAX_DECK = 128          # cards per deck
+# card table: cards[side, type, :] = count, symbol 1, value 1, symbol 2, value 2
+CARD_COUNT, CARD_SYM0, CARD_VAL0, CARD_SYM1, CARD_VAL1 = 0, 1, 2, 3, 4
+
+# ---- hex directions (axial) ------------------------------------------------------------------
+DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+# ---- configuration vector: rules as integers for the kernel ----------------------------------
+(C_HEXES, C_NTYPES_D, C_NTYPES_W, C_DECK_D, C_DECK_W, C_HAND_LIMIT, C_OPENING, C_DRAW, C_ACTIONS,
+ C_FIRST_ACTIONS, C_FURY_ACTIONS, C_FURY_WOUND, C_FURY_LETHAL, C_TURN_CAP, C_MULLIGAN,
+ C_FREE_PLACEMENT, C_FIRE_RANGE, C_FIRE_NEEDS_TARGET, C_CROSSBOW_MIN, C_NET_STAYS, C_STUCK_DISCARD,
+ C_THROUGH, C_DRAGON_START) = range(23)
+C_START = 23          # 3 dwarves' first-game hexes
+C_CAP = 26            # 4 figures' wound spaces (dragon: all areas)
+C_ACAP = 30           # 4 dragon areas' spaces
+C_CHECK = 34          # 1: verify invariants after every move
+N_CFG = 35
+
+# ---- the state vector the kernel keeps and strategies read ----------------------------------
+S_SIDE = 0            # side making the current decision
+S_TURN = 1            # turns begun, both sides counted
+S_ACTIONS = 2         # actions left in this turn, the current one included
+S_TURN_ACTIONS = 3    # actions this turn started with
+S_NETTED = 4
+S_FURY_USED = 5
+S_FURY_NOW = 6
+S_OVER = 7
+S_WINNER = 8          # 0 dragon, 1 dwarves, 2 nobody (stalemate)
+S_END = 9             # END_* code
+S_POS = 10            # 4 figures: hex index, -1 once killed
+S_WOUND = 14          # 4 figures: wound markers (dragon: all areas together)
+S_CAP = 18            # 4 figures: wound spaces
+S_AREA = 22           # 4 dragon areas: markers
+S_ACAP = 26           # 4 dragon areas: spaces
+S_HAND_N = 30         # 2 sides: cards in hand
+S_DECK_N = 32         # 2 sides: cards left in deck
+S_GONE = 34           # 2 sides: cards played or discarded
+S_SYM = 36            # 2 x N_SYM: cards in hand showing each symbol
+S_HAND = S_SYM + 2 * N_SYM            # 2 x MAX_TYPES: cards in hand of each kind
+S_DECK_TOP = S_HAND + 2 * MAX_TYPES   # 2 sides: index of the next card to draw
+S_DECK_LEN = S_DECK_TOP + 2           # 2 sides: cards in the deck order (deck size)
+# counters reported per game
+T_USE = S_DECK_LEN + 2                # 2 x N_SYM: options played (defense = blocks)
+T_DRAWS = T_USE + 2 * N_SYM           # 2 sides: draw actions
+T_DISCARDS = T_DRAWS + 2              # 2 sides: cards discarded to the hand limit
+T_DUDS = T_DISCARDS + 2               # 2 sides: cards thrown away for want of a legal action
+T_PASSES = T_DUDS + 2                 # 2 sides: actions passed
+T_MULLIGANS = T_PASSES + 2            # 2 sides
+T_WOUNDS_DRAGON = T_MULLIGANS + 2     # markers placed on the dragon
+T_WOUNDS_DWARVES = T_WOUNDS_DRAGON + 1  # markers the dragon placed on dwarves
+T_FURY_WOUNDS = T_WOUNDS_DWARVES + 1
+T_ESCAPES = T_FURY_WOUNDS + 1
+T_FURY_TURN = T_ESCAPES + 1
+T_NET_TURNS = T_FURY_TURN + 1         # dragon turns begun under the net
+T_ATTACKS = T_NET_TURNS + 1           # 2 sides: attacks made (each hit of a fire line counts)
+T_BLOCKED = T_ATTACKS + 2             # 2 sides: of those, blocked
+T_VIOLATIONS = T_BLOCKED + 2          # invariant failures (check mode)
+T_BAD_CHOICES = T_VIOLATIONS + 1      # strategy answers out of range (replaced by option 0)
+N_STATE = T_BAD_CHOICES + 1
+
+# ---- decisions: kinds of question a strategy answers, and the option rows it sees ------------
+# Every decision function has the signature below: (kind, options, n_options, state, geo, params)
+# → index of the chosen row in options[:n_options]. geo has 3*H rows: [0, H) hex distances,
+# [H, 2H) the direction (0-5) from hex a to hex b when they share a straight line else -1,
+# [2H, 3H) the six neighbours of each hex (-1 off the board).
+OPT_WIDTH = 8
+MAX_OPTS = 512
+
+# answered by `act`
+K_MAIN = 0            # rows: action, card kind, option 0/1, symbol, value, reach, other symbol, other value
+# answered by `target`
+K_DRAGON_MOVE = 1     # rows: hex
+K_FLIGHT = 2          # rows: hex
+K_VICTIM = 3          # rows: dwarf figure
+K_FIRE = 4            # rows: direction, dwarves hit, first hex
+K_DWARF_MOVE = 5      # rows: dwarf figure, hex   (one-dwarf move, and the first of a two-dwarf move)
+K_DWARF_MOVE2 = 6     # rows: dwarf figure, hex   (second dwarf of a two-dwarf move; staying = not moving)
+# answered by `react`
+K_BLOCK = 7           # rows: block 0/1, card kind, attack value, target figure, attacker figure
+K_WOUND = 8           # rows: dragon area (the dwarf player places a wound beyond the armour)
+K_DISCARD = 9         # rows: card kind, copies in hand (hand limit, or a throw-away when stuck)
+# answered by `setup`
+K_MULLIGAN = 10       # rows: 0 keep, 1 exchange
+K_PLACE = 11          # rows: hex, dwarf figure
+K_FURY = 12           # rows: 0 no, 1 declare Fury now
+KIND_NAMES = ("main", "dragon move", "flight", "victim", "fire", "dwarf move", "second dwarf move",
+              "block", "wound", "discard", "mulligan", "place", "fury")
+
+# main action codes (column 0 of K_MAIN rows)
+A_DRAW, A_PLAY, A_ESCAPE, A_DUD, A_PASS = 0, 1, 2, 3, 4
+ACTION_NAMES = ("draw", "play", "escape", "throw away", "pass")
+
+# strategy function slots (Strategy.functions order)
+F_ACT, F_TARGET, F_REACT, F_SETUP = 0, 1, 2, 3
+FUNCTION_NAMES = ("act", "target", "react", "setup")
+
+DECISION_SIG = types.int64(types.int64, types.int64[:, :], types.int64, types.int64[:],
+                           types.int64[:, :], types.float64[:])
+DECISION_FN = types.FunctionType(DECISION_SIG)
+
+# ---- end of game ------------------------------------------------------------------------------
+END_DRAGON_SLAIN, END_DWARVES_SLAIN, END_OUT_OF_CARDS, END_STALEMATE = 0, 1, 2, 3
+END_NAMES = ("dragon slain", "dwarves slain", "dwarves out of cards", "stalemate")
+WIN_DRAGON, WIN_DWARVES, WIN_NOBODY = 0, 1, 2
+
+# ---- trace: one int16 row of TRACE_WIDTH per event --------------------------------------------
+TRACE_WIDTH = 8
+EV_DECK = 1       # side, position, card kind            (a deck's order, before dealing)
+EV_MULLIGAN = 2   # side                                 (hand returned; EV_DECK rows follow)
+EV_PLACE = 3      # dwarf figure, hex
+EV_TURN = 4       # side, turn number, actions
+EV_FURY = 5       # (the Fury dwarf takes its wound; EV_WOUND/EV_KILL rows follow)
+EV_DRAW = 6       # side, cards drawn
+EV_DISCARD = 7    # side, card kind                      (down to the hand limit)
+EV_PLAY = 8       # side, card kind, option, a, b, c, d  (see below)
+EV_DUD = 9        # side, card kind                      (thrown away: no legal action)
+EV_ESCAPE = 10
+EV_PASS = 11      # side, 1 = whole turn (no cards), 0 = one action
+EV_ATTACK = 12    # attacker figure, target figure, value
+EV_BLOCK = 13     # side, card kind
+EV_WOUND = 14     # figure, area (dragon) or 0, markers
+EV_KILL = 15      # figure
+EV_END = 16       # winner, end mode, turns
+EVENT_NAMES = {EV_DECK: "deck", EV_MULLIGAN: "mulligan", EV_PLACE: "place", EV_TURN: "turn",
+               EV_FURY: "fury", EV_DRAW: "draw", EV_DISCARD: "discard", EV_PLAY: "play",
+               EV_DUD: "throw away", EV_ESCAPE: "escape", EV_PASS: "pass", EV_ATTACK: "attack",
+               EV_BLOCK: "block", EV_WOUND: "wound", EV_KILL: "kill", EV_END: "end"}
+# EV_PLAY details by symbol: move/flight (dragon): a = hex; attack (dragon): a = dwarf figure;
+# fire: a = direction; move (dwarf): a = figure, b = hex; move_two: a, b, c, d = figure, hex, figure
+# (-1 when one dwarf moves), hex; attack / attack_two: a, b = attacking figures (-1 when one);
+# crossbow: a = archer; net: nothing.
+
+# ---- per-game output columns ------------------------------------------------------------------
+# (column, dtype). The kernel fills an int32 table in this order; game.py narrows the types.
+GAME_COLUMNS = [
+    ("dragon_win", np.int8), ("winner", np.int8), ("end", np.int8), ("turns", np.int16),
+    ("wounds_to_dragon", np.int8), ("wounds_to_dwarves", np.int8), ("fury_wounds", np.int8),
+    ("armour_wounds", np.int8), ("flight_wounds", np.int8), ("fire_wounds", np.int8),
+    ("move_wounds", np.int8),
+    ("flight_lost", np.int8), ("fire_lost", np.int8), ("move_lost", np.int8),
+    ("fury_dwarf_dead", np.int8), ("net_dwarf_dead", np.int8), ("archer_dead", np.int8),
+    ("dwarves_dead", np.int8),
+    ("fury_turn", np.int16), ("escapes", np.int8), ("net_turns", np.int8),
+    ("dragon_cards_left", np.int8), ("dwarf_cards_left", np.int8),
+    ("dragon_draws", np.int8), ("dwarf_draws", np.int8),
+    ("dragon_discards", np.int8), ("dwarf_discards", np.int8),
+    ("dragon_duds", np.int8), ("dwarf_duds", np.int8),
+    ("dragon_passes", np.int16), ("dwarf_passes", np.int16),
+    ("dragon_mulligan", np.int8), ("dwarf_mulligan", np.int8),
+    ("dragon_attacks", np.int8), ("dwarf_attacks", np.int8),
+    ("dragon_attacks_blocked", np.int8), ("dwarf_attacks_blocked", np.int8),
+] + [(f"dragon_{SYM_NAMES[s]}", np.int8) for s in SIDE_SYMBOLS[DRAGON]] \
+  + [(f"dwarf_{SYM_NAMES[s]}", np.int8) for s in SIDE_SYMBOLS[DWARVES]] \
+  + [("violations", np.int32), ("bad_choices", np.int32)]
+COL = {name: i for i, (name, _) in enumerate(GAME_COLUMNS)}
+N_COLS = len(GAME_COLUMNS)
+# usage columns: (state index, column index) pairs for the kernel
+USE_COLUMNS = np.array(
+    [(T_USE + DRAGON * N_SYM + s, COL[f"dragon_{SYM_NAMES[s]}"]) for s in SIDE_SYMBOLS[DRAGON]]
+    + [(T_USE + DWARVES * N_SYM + s, COL[f"dwarf_{SYM_NAMES[s]}"]) for s in SIDE_SYMBOLS[DWARVES]],
+    dtype=np.int64)
+
+# match play adds, per match, the second leg (same deals, the two strategies' sides swapped)
+MATCH_COLUMNS = [
+    ("leg2_winner", np.int8), ("leg2_end", np.int8), ("leg2_turns", np.int16),
+    ("leg2_wounds_to_dragon", np.int8), ("leg2_wounds_to_dwarves", np.int8),
+    ("a_legs", np.int8), ("b_legs", np.int8), ("a_wounds", np.int16), ("b_wounds", np.int16),
+    ("match_winner", np.int8),
+]
+MATCH_A, MATCH_B, MATCH_TIE = 0, 1, 2

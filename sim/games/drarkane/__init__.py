@@ -1,0 +1,1 @@
+"""Drarkane: contracts, tricks and a battle zone of dragons (every variant)."""

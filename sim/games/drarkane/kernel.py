@@ -1,0 +1,1221 @@
+"""Drarkane numba kernel: whole batches of games (normal, Fallen King, solo; teams and Treasures).
+
+`play_batch` plays n games from one seed and fills the games and rounds tables; the first
+`trace.shape[0]` games also write their action trace. Game state lives in a few preallocated int64
+arrays: `gs` (scalars, GS_*), `ps` (per seat, PS_*), `zone` (dragons in the battle zone: id, damage),
+`tr` (the trick: card, mode, seat). Nothing is allocated inside the per-game loop.
+"""
+
+import numpy as np
+from numba import njit, types
+
+from sim.games.drarkane.records import (
+    ARCANA, C_DEFEAT_COLOUR, C_DEFEAT_IN_TRICK, C_DEFEAT_RESISTANCE, C_DRAGON_COLOURS, C_DRAGONS_REACHED,
+    C_EXACT_AT_LEAST, C_EXACT_CONTRACT_OF, C_FEWEST_TRICKS, C_MOST_DRAGONS, C_MOST_TERROR, C_MOST_TRICKS,
+    C_NO_DRAGON_TRICKS, C_NO_TRICKS, C_OFF_BY, C_TRICKS_REACHED, C_WIN_BOTH_WIZARDS, C_WIN_IN_A_ROW,
+    C_WIN_TRICK_NUMBER, C_WIN_WITH_AT_MOST, C_WIN_WITH_TRUMPS, C_WIN_WITH_VALUE, C_WON_LAST_TRICK, CARD_COLS,
+    CF_AUTO_CARDS, CF_AUTO_MERC_HIGH, CF_AUTO_TERROR, CF_CHECK, CF_CONTRACT_MAX, CF_DECK_N, CF_EGG_LOW,
+    CF_HALF_UP, CF_HAND, CF_MODE, CF_N_DRAGONS, CF_N_OBJECTIVES, CF_NEAR, CF_OBJ_PER_PLAYER, CF_OPEN_EXCHANGE,
+    CF_PLAYERS, CF_PTS_DRAGON, CF_PTS_TRICK, CF_RANK_1, CF_ROUNDS, CF_SEATS, CF_START_DRAGONS, CF_TEAMS,
+    CF_TREASURES, CF_TRICK_CAP, CF_TRICK_EXCHANGE, CF_TRUMP, CF_ZONE_LIMIT, CTX_OFFER, CTX_OPENING, CTX_REPLY,
+    EGG, EV_BID, EV_DECK, EV_DEFEAT, EV_DISCARD, EV_DRAFT, EV_DRAGON_DECK, EV_DRAW, EV_FINAL, EV_GAME_END,
+    EV_GIVE, EV_OBJ_DECK, EV_OBJ_DONE, EV_OFFER, EV_OVERFLOW, EV_PLACE, EV_PLAY, EV_REPLY, EV_RESHUFFLE,
+    EV_REVEAL, EV_ROUND, EV_ROUND_END, EV_SCORE, EV_TRICK, G, INSTANT, M_CARD, M_COLOUR, M_KIND, M_MODE,
+    M_SLOT, M_VALUE, M_WINS, MAX_CARDS, MAX_DRAGONS, MAX_HAND, MAX_MOVES, MAX_OBJECTIVES, MAX_PAIRS,
+    MAX_SEATS, MAX_ZONE, MERCENARY, MODE_FALLEN_KING, MODE_SOLO, O_COND, O_ID, O_PARAM, O_POINTS, O_TIMING,
+    OBJ_COLS, OBSCURE, P_CARD, P_COLOUR, P_DAMAGE, P_DEFEATS, P_DRAGON, P_LEFT, P_POS, P_RESIST, P_STRENGTH,
+    P_TERROR, PLACE_COLS, R, REG_HIGH, REG_LOW, REG_STD, S_BID, S_BIDS_SUM, S_CONTEXT, S_CONTRACT_MAX, S_DEALT, S_DRAGONS,
+    S_DRAGONS_LEFT, S_HAND_N, S_LAST, S_LED, S_MODE, S_N_BIDS, S_OFFER, S_PARTNER, S_PARTNER_BID,
+    S_PARTNER_TRICKS, S_PLAYERS, S_POOL, S_POS, S_REGIME, S_ROUND, S_SEAT, S_SEATS, S_TRICK, S_TRICKS,
+    S_TRUMP, S_WINNER, S_WINNER_PARTNER, S_ZONE_LIMIT, S_ZONE_N, SEAT_FNS, STATE_SIZE, WIZ_HIGH, WIZ_LOW,
+)
+
+# ---- scalar game state (gs) -----------------------------------------------------------------------
+GS_ZONE_N = 0       # dragons in the zone
+GS_POOL = 1         # Terror pool of the round
+GS_TRICK = 2        # tricks played this round
+GS_DPTR = 3         # next dragon card in the deck
+GS_PILE = 4         # solo: next card of the draw pile
+GS_PILE_N = 5       # solo: cards in the draw pile
+GS_DISC = 6         # solo: cards in the discard pile
+GS_AUTO_TERROR = 7  # Terror of dragons the Demon defeated
+GS_LOST = 8         # the round ended with a full zone
+GS_TS = 9           # trace row
+GS_BAD = 10         # strategy answers out of range
+GS_VIOL = 11        # invariant failures
+GS_AUTO_PTR = 12    # Fallen King: next card of its deck
+GS_TN = 13          # cards in the trick
+GS_ROUND = 14
+GS_FIRST = 15       # first player of the round
+GS_TG = 16          # traced game index, -1 when not tracing
+GS_BIDS_SUM = 17
+GS_N_BIDS = 18
+GS_ZOBJ_N = 19      # objectives in the Treasure zone
+GS_LAST_WINNER = 20
+GS_AUTO_TRICKS = 21
+GS_DEF_TRICK = 22   # dragons defeated in this trick
+GS_MAXRES_TRICK = 23
+GS_COLS_TRICK = 24  # colours (bit mask) defeated in this trick
+GS_STALEMATE = 25
+GS_OBJ_DONE = 26    # objectives completed in the game
+GS_PLAYED = 27      # cards played this round (invariant)
+GS_AUTO_DEF = 28    # dragons the Fallen King or the Demon defeated this round
+GS_SIZE = 32
+
+# ---- per seat (ps) ----------------------------------------------------------------------------
+PS_BID = 0
+PS_TRICKS = 1
+PS_DEF = 2          # dragons defeated this round
+PS_TERROR = 3       # Terror of those dragons
+PS_COLOURS = 4      # colours of those dragons (bit mask)
+PS_STREAK = 5       # tricks won in a row
+PS_TREASURE = 6     # Treasure points earned this round (paid if the round is not lost)
+PS_TOTAL = 7        # game score
+PS_OBJ = 8          # personal objective, -1 if none
+PS_OBJ_DONE = 9
+PS_SCORE = 10       # round score
+PS_EXACT = 11       # exact contracts in the game
+PS_WON_LAST = 12
+PS_SIZE = 16
+
+# zone columns
+Z_ID, Z_DMG = 0, 1
+# trick columns
+T_CARD, T_MODE, T_SEAT = 0, 1, 2
+
+BIG_BID = 1000     # solo: the player always wants more tricks
+
+G_MODE, G_SEATS, G_ROUNDS, G_STALEMATE = G["mode"], G["seats"], G["rounds"], G["stalemate"]
+G_CONTRACTS, G_EXACT, G_NEAR, G_MISSED = G["contracts"], G["exact"], G["near"], G["missed"]
+G_LOST, G_TRICKS, G_DEFEATED, G_TERROR = G["lost_rounds"], G["tricks"], G["defeated"], G["terror"]
+G_TREASURE, G_OBJ_DONE, G_WINNER, G_N_WINNERS = G["treasure"], G["objectives_done"], G["winner"], G["n_winners"]
+G_TOP, G_SPREAD, G_TEAM_WINNER, G_AUTO_TRICKS = G["top_score"], G["score_spread"], G["team_winner"], G["automaton_tricks"]
+G_SOLO_SCORE, G_SOLO_RANK, G_SOLO_TRICKS = G["solo_score"], G["solo_rank"], G["solo_tricks"]
+G_SCORE0, G_RANK0, G_EXACT0 = G["score_s0"], G["rank_s0"], G["exact_s0"]
+G_VIOL, G_BAD = G["violations"], G["bad_decisions"]
+
+R_ROUND, R_SEAT, R_POSITION, R_TEAM, R_DEALT = R["round"], R["seat"], R["position"], R["team"], R["dealt"]
+R_BID, R_TRICKS, R_DIFF, R_EXACT, R_NEAR, R_MISSED = R["bid"], R["tricks"], R["diff"], R["exact"], R["near"], R["missed"]
+R_DRAGONS, R_TERROR_OWN, R_POOL, R_TERROR_PTS = R["dragons"], R["terror_own"], R["pool"], R["terror_points"]
+R_TREASURE, R_SCORE, R_LOST, R_TRICKS_PLAYED = R["treasure"], R["score"], R["lost"], R["tricks_played"]
+
+
+# ---- small helpers ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def shuffle(a, n):
+    for i in range(n - 1, 0, -1):
+        j = np.random.randint(0, i + 1)
+        a[i], a[j] = a[j], a[i]
+
+
+@njit(cache=True)
+def rec(trace, gs, code, a, b, c, d):
+    """Append one trace row for the traced game (no-op otherwise)."""
+    g = gs[GS_TG]
+    if g < 0:
+        return
+    t = gs[GS_TS]
+    last = trace.shape[1] - 1
+    if t >= last:
+        trace[g, last, 0] = EV_OVERFLOW
+        return
+    trace[g, t, 0] = code
+    trace[g, t, 1] = a
+    trace[g, t, 2] = b
+    trace[g, t, 3] = c
+    trace[g, t, 4] = d
+    gs[GS_TS] = t + 1
+
+
+@njit(cache=True)
+def regime_of(nlow, nhigh):
+    if nlow > 0 and nhigh == 0:
+        return REG_LOW
+    if nhigh > 0 and nlow == 0:
+        return REG_HIGH
+    return REG_STD     # no Wizard, or both (they cancel)
+
+
+@njit(cache=True)
+def card_key(c, m, reg, led, kind, colour, value, trump, egg_low):
+    """How strongly a played card claims the trick under a regime; -1 when it cannot win."""
+    k = kind[c]
+    if k == WIZ_LOW or k == WIZ_HIGH:
+        return -1
+    if k == EGG or (k == MERCENARY and m == 1):
+        if reg == REG_LOW and egg_low == 0:
+            return 1000     # value 0 is the lowest of all
+        return -1
+    v = value[c]
+    if reg == REG_LOW:
+        return 1000 - v
+    if reg == REG_HIGH:
+        return v
+    if k == OBSCURE or k == MERCENARY:
+        return 3000 + v
+    s = colour[c]
+    if s == trump:
+        return 2000 + v
+    if s == led:
+        return 1000 + v
+    return -1
+
+
+@njit(cache=True)
+def trick_eval(tr, tn, kind, colour, value, trump, egg_low):
+    """(winner position, best key, first non-Wizard position, regime, led colour) of the trick so far."""
+    nlow = 0
+    nhigh = 0
+    led = -1
+    for i in range(tn):
+        k = kind[tr[i, T_CARD]]
+        if k == WIZ_LOW:
+            nlow += 1
+        elif k == WIZ_HIGH:
+            nhigh += 1
+        elif k == ARCANA and led < 0:
+            led = colour[tr[i, T_CARD]]
+    reg = regime_of(nlow, nhigh)
+    best = -1
+    bkey = -1
+    fnw = -1
+    for i in range(tn):
+        c = tr[i, T_CARD]
+        if fnw < 0 and kind[c] != WIZ_LOW and kind[c] != WIZ_HIGH:
+            fnw = i
+        key = card_key(c, tr[i, T_MODE], reg, led, kind, colour, value, trump, egg_low)
+        if key > bkey:
+            bkey = key
+            best = i
+    if best < 0:
+        best = fnw if fnw >= 0 else 0
+    return best, bkey, fnw, reg, led
+
+
+@njit(cache=True)
+def legal_moves(hand, hand_n, s, led, kind, colour, value, moves):
+    """Fill `moves` with the cards seat s may play (the Mercenary twice: as 14 and as 0)."""
+    has_led = False
+    if led >= 0:
+        for i in range(hand_n[s]):
+            c = hand[s, i]
+            if kind[c] == ARCANA and colour[c] == led:
+                has_led = True
+                break
+    n = 0
+    for i in range(hand_n[s]):
+        c = hand[s, i]
+        k = kind[c]
+        if has_led and k == ARCANA and colour[c] != led:
+            continue
+        moves[n, M_CARD] = c
+        moves[n, M_MODE] = 0
+        moves[n, M_KIND] = k
+        moves[n, M_COLOUR] = colour[c]
+        moves[n, M_VALUE] = value[c]
+        moves[n, M_WINS] = 0
+        moves[n, M_SLOT] = i
+        n += 1
+        if k == MERCENARY:
+            moves[n, M_CARD] = c
+            moves[n, M_MODE] = 1
+            moves[n, M_KIND] = k
+            moves[n, M_COLOUR] = -1
+            moves[n, M_VALUE] = 0
+            moves[n, M_WINS] = 0
+            moves[n, M_SLOT] = i
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def hand_rows(hand, hand_n, s, kind, colour, value, moves):
+    """Seat s's hand as option rows (bids and exchanges)."""
+    for i in range(hand_n[s]):
+        c = hand[s, i]
+        moves[i, M_CARD] = c
+        moves[i, M_MODE] = 0
+        moves[i, M_KIND] = kind[c]
+        moves[i, M_COLOUR] = colour[c]
+        moves[i, M_VALUE] = value[c]
+        moves[i, M_WINS] = 0
+        moves[i, M_SLOT] = i
+    return hand_n[s]
+
+
+@njit(cache=True)
+def remove_slot(hand, hand_n, s, i):
+    last = hand_n[s] - 1
+    hand[s, i] = hand[s, last]
+    hand_n[s] = last
+
+
+@njit(cache=True)
+def partner_of(cf, s):
+    if cf[CF_TEAMS] == 0:
+        return -1
+    half = cf[CF_PLAYERS] // 2
+    return (s + half) % cf[CF_PLAYERS]
+
+
+@njit(cache=True)
+def fill_state(state, s, cf, gs, ps, hand_n, dealt):
+    """The public facts every decision sees."""
+    state[S_SEAT] = s
+    state[S_PLAYERS] = cf[CF_PLAYERS]
+    state[S_SEATS] = cf[CF_SEATS]
+    state[S_ROUND] = gs[GS_ROUND]
+    state[S_TRICK] = gs[GS_TRICK]
+    state[S_HAND_N] = hand_n[s]
+    state[S_DEALT] = dealt
+    state[S_BID] = ps[s, PS_BID]
+    state[S_TRICKS] = ps[s, PS_TRICKS]
+    state[S_POS] = 0
+    state[S_LAST] = 0
+    state[S_LED] = -1
+    state[S_WINNER] = -1
+    state[S_WINNER_PARTNER] = 0
+    state[S_REGIME] = REG_STD
+    state[S_ZONE_N] = gs[GS_ZONE_N]
+    state[S_ZONE_LIMIT] = cf[CF_ZONE_LIMIT]
+    state[S_DRAGONS_LEFT] = cf[CF_N_DRAGONS] - gs[GS_DPTR]
+    state[S_POOL] = gs[GS_POOL]
+    state[S_BIDS_SUM] = gs[GS_BIDS_SUM]
+    state[S_N_BIDS] = gs[GS_N_BIDS]
+    state[S_CONTEXT] = 0
+    state[S_OFFER] = -1
+    p = partner_of(cf, s)
+    state[S_PARTNER] = p
+    state[S_PARTNER_BID] = ps[p, PS_BID] if p >= 0 else -1
+    state[S_PARTNER_TRICKS] = ps[p, PS_TRICKS] if p >= 0 else -1
+    state[S_MODE] = cf[CF_MODE]
+    state[S_TRUMP] = cf[CF_TRUMP]
+    state[S_DRAGONS] = ps[s, PS_DEF]
+    state[S_CONTRACT_MAX] = cf[CF_CONTRACT_MAX]
+
+
+@njit(cache=True)
+def checked(i, lo, hi, gs):
+    """A strategy's answer, or `lo` (counted as a bad decision) when out of range."""
+    if i < lo or i >= hi:
+        gs[GS_BAD] += 1
+        return lo
+    return i
+
+
+@njit(cache=True)
+def reveal(zone, gs, ddeck, cf, trace):
+    """Turn the next dragon into the zone; False when the deck is empty."""
+    if gs[GS_DPTR] >= cf[CF_N_DRAGONS]:
+        return False
+    d = ddeck[gs[GS_DPTR]]
+    gs[GS_DPTR] += 1
+    z = gs[GS_ZONE_N]
+    zone[z, Z_ID] = d
+    zone[z, Z_DMG] = 0
+    gs[GS_ZONE_N] = z + 1
+    rec(trace, gs, EV_REVEAL, d, z + 1, 0, 0)
+    return True
+
+
+# ---- placement ------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def placeable(c, m, kind):
+    k = kind[c]
+    return k == ARCANA or k == OBSCURE or (k == MERCENARY and m == 0)
+
+
+@njit(cache=True)
+def fits(c, d, kind, colour, dr):
+    return kind[c] != ARCANA or colour[c] == dr[d, 0]
+
+
+@njit(cache=True)
+def auto_place(pairs, n):
+    """The automaton's placement: finish the dragon closest to defeat, with the least strength wasted."""
+    best = 0
+    bkey = 1 << 40
+    for i in range(n):
+        left = pairs[i, P_LEFT]
+        key = left if left > 0 else -1000 - left
+        if key < bkey:
+            bkey = key
+            best = i
+    return best
+
+
+@njit(cache=True)
+def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, state, hand_n, card_loc,
+                discard, place_fns, params, trace):
+    """The trick winner puts every card it can on a dragon of its colour (wild: any); the rest is discarded."""
+    tn = gs[GS_TN]
+    done = 0        # bit mask of trick positions already placed or discarded
+    for i in range(tn):
+        if not placeable(tr[i, T_CARD], tr[i, T_MODE], kind):
+            done |= 1 << i
+            discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
+    gs[GS_DEF_TRICK] = 0
+    gs[GS_MAXRES_TRICK] = 0
+    gs[GS_COLS_TRICK] = 0
+    while True:
+        n = 0
+        for i in range(tn):
+            if done & (1 << i):
+                continue
+            c = tr[i, T_CARD]
+            start = n
+            for z in range(gs[GS_ZONE_N]):
+                d = zone[z, Z_ID]
+                if not fits(c, d, kind, colour, dr):
+                    continue
+                pairs[n, P_POS] = i
+                pairs[n, P_CARD] = c
+                pairs[n, P_STRENGTH] = value[c]
+                pairs[n, P_DRAGON] = d
+                pairs[n, P_COLOUR] = dr[d, 0]
+                pairs[n, P_RESIST] = dr[d, 1]
+                pairs[n, P_DAMAGE] = zone[z, Z_DMG]
+                pairs[n, P_TERROR] = dr[d, 2]
+                left = dr[d, 1] - zone[z, Z_DMG] - value[c]
+                pairs[n, P_LEFT] = left
+                pairs[n, P_DEFEATS] = 1 if left <= 0 else 0
+                n += 1
+            if n == start:      # no dragon of its colour is left: discarded
+                done |= 1 << i
+                discard_card(c, card_loc, discard, gs, trace)
+        if n == 0:
+            break
+        if w == auto:
+            k = auto_place(pairs, n)
+        else:
+            fill_state(state, w, cf, gs, ps, hand_n, 0)
+            k = checked(place_fns[w](pairs, n, state, params[w]), 0, n, gs)
+        i = pairs[k, P_POS]
+        c = pairs[k, P_CARD]
+        d = pairs[k, P_DRAGON]
+        done |= 1 << i
+        rec(trace, gs, EV_PLACE, c, d, 0, 0)
+        card_loc[c] = d
+        for z in range(gs[GS_ZONE_N]):
+            if zone[z, Z_ID] == d:
+                zone[z, Z_DMG] += value[c]
+                if zone[z, Z_DMG] >= dr[d, 1]:
+                    defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace)
+                break
+
+
+@njit(cache=True)
+def discard_card(c, card_loc, discard, gs, trace):
+    card_loc[c] = -2
+    discard[gs[GS_DISC]] = c
+    gs[GS_DISC] += 1
+    rec(trace, gs, EV_DISCARD, c, 0, 0, 0)
+
+
+@njit(cache=True)
+def defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace):
+    """Dragon in slot z falls to seat w: trophy, Terror, its cards to the discard pile."""
+    d = zone[z, Z_ID]
+    last = gs[GS_ZONE_N] - 1
+    zone[z, Z_ID] = zone[last, Z_ID]
+    zone[z, Z_DMG] = zone[last, Z_DMG]
+    gs[GS_ZONE_N] = last
+    rec(trace, gs, EV_DEFEAT, d, w, 0, 0)
+    terror = dr[d, 2]
+    gs[GS_DEF_TRICK] += 1
+    if dr[d, 1] > gs[GS_MAXRES_TRICK]:
+        gs[GS_MAXRES_TRICK] = dr[d, 1]
+    gs[GS_COLS_TRICK] |= 1 << dr[d, 0]
+    if w == auto:
+        gs[GS_AUTO_DEF] += 1
+        if cf[CF_MODE] == MODE_SOLO:
+            gs[GS_AUTO_TERROR] += terror
+        elif cf[CF_AUTO_TERROR] != 0:
+            gs[GS_POOL] += terror
+    else:
+        ps[w, PS_DEF] += 1
+        ps[w, PS_TERROR] += terror
+        ps[w, PS_COLOURS] |= 1 << dr[d, 0]
+        gs[GS_POOL] += terror
+    for c in range(card_loc.shape[0]):
+        if card_loc[c] == d:
+            card_loc[c] = -2
+            discard[gs[GS_DISC]] = c
+            gs[GS_DISC] += 1
+
+
+# ---- playing a trick --------------------------------------------------------------------------------
+
+@njit(cache=True)
+def play_card(s, slot, c, m, hand, hand_n, gs, tr, played, cf, trace):
+    tn = gs[GS_TN]
+    tr[tn, T_CARD] = c
+    tr[tn, T_MODE] = m
+    tr[tn, T_SEAT] = s
+    gs[GS_TN] = tn + 1
+    if slot >= 0:
+        remove_slot(hand, hand_n, s, slot)
+    rec(trace, gs, EV_PLAY, s, c, m, 0)
+    if cf[CF_CHECK] != 0 and cf[CF_MODE] != MODE_SOLO:
+        if played[c] != 0:
+            gs[GS_VIOL] += 1
+        played[c] = 1
+        gs[GS_PLAYED] += 1
+
+
+@njit(cache=True)
+def choose_card(s, cf, kind, colour, value, hand, hand_n, gs, ps, tr, moves, state, play_fns, params, dealt):
+    """Ask seat s's play strategy for a legal card; returns the move row."""
+    tn = gs[GS_TN]
+    trump = cf[CF_TRUMP]
+    egg_low = cf[CF_EGG_LOW]
+    best, bkey, fnw, reg, led = trick_eval(tr, tn, kind, colour, value, trump, egg_low)
+    n = legal_moves(hand, hand_n, s, led, kind, colour, value, moves)
+    for i in range(n):
+        c = moves[i, M_CARD]
+        k = kind[c]
+        if tn == 0:
+            moves[i, M_WINS] = 1
+        elif k == WIZ_LOW or k == WIZ_HIGH:
+            moves[i, M_WINS] = 0
+        else:
+            lc = led if led >= 0 or k != ARCANA else colour[c]
+            key = card_key(c, moves[i, M_MODE], reg, lc, kind, colour, value, trump, egg_low)
+            moves[i, M_WINS] = 1 if key > bkey or (key == -1 and bkey == -1 and fnw < 0) else 0
+    fill_state(state, s, cf, gs, ps, hand_n, dealt)
+    state[S_POS] = tn
+    state[S_LAST] = 1 if tn == cf[CF_SEATS] - 1 else 0
+    state[S_LED] = led
+    if tn > 0:
+        ws = tr[best, T_SEAT]
+        state[S_WINNER] = ws
+        state[S_WINNER_PARTNER] = 1 if ws == state[S_PARTNER] else 0
+    state[S_REGIME] = reg
+    return checked(play_fns[s](moves, n, state, params[s]), 0, n, gs)
+
+
+@njit(cache=True)
+def instant_met(cond, p, w, c, m, both_wiz, trumps, gs, ps, value):
+    """Whether the trick winner w has just met an instant objective."""
+    v = 0 if (m == 1) else value[c]
+    if cond == C_WIN_WITH_VALUE:
+        return v == p
+    if cond == C_WIN_WITH_AT_MOST:
+        return v <= p
+    if cond == C_DEFEAT_IN_TRICK:
+        return gs[GS_DEF_TRICK] >= p
+    if cond == C_DEFEAT_RESISTANCE:
+        return gs[GS_DEF_TRICK] > 0 and gs[GS_MAXRES_TRICK] >= p
+    if cond == C_WIN_BOTH_WIZARDS:
+        return both_wiz
+    if cond == C_WIN_IN_A_ROW:
+        return ps[w, PS_STREAK] >= p
+    if cond == C_WIN_TRICK_NUMBER:
+        return gs[GS_TRICK] == p
+    if cond == C_WIN_WITH_TRUMPS:
+        return trumps >= p
+    if cond == C_DRAGONS_REACHED:
+        return ps[w, PS_DEF] >= p
+    if cond == C_TRICKS_REACHED:
+        return ps[w, PS_TRICKS] >= p
+    if cond == C_DEFEAT_COLOUR:
+        return (gs[GS_COLS_TRICK] >> p) & 1 == 1
+    return False
+
+
+@njit(cache=True)
+def check_instant(w, wpos, cf, kind, colour, value, ob, gs, ps, tr, zobj, trace):
+    """Instant objectives the trick winner completes now: its own, then those in the Treasure zone."""
+    c = tr[wpos, T_CARD]
+    m = tr[wpos, T_MODE]
+    nlow = 0
+    nhigh = 0
+    trumps = 0
+    for i in range(gs[GS_TN]):
+        k = kind[tr[i, T_CARD]]
+        if k == WIZ_LOW:
+            nlow += 1
+        elif k == WIZ_HIGH:
+            nhigh += 1
+        elif k == ARCANA and colour[tr[i, T_CARD]] == cf[CF_TRUMP]:
+            trumps += 1
+    both = nlow > 0 and nhigh > 0
+    o = ps[w, PS_OBJ]
+    if w < cf[CF_PLAYERS] and o >= 0 and ps[w, PS_OBJ_DONE] == 0 and ob[o, 0] == INSTANT:
+        if instant_met(ob[o, 1], ob[o, 2], w, c, m, both, trumps, gs, ps, value):
+            ps[w, PS_OBJ_DONE] = 1
+            ps[w, PS_TREASURE] += ob[o, 3]
+            gs[GS_OBJ_DONE] += 1
+            rec(trace, gs, EV_OBJ_DONE, w, o, 0, 0)
+    for j in range(gs[GS_ZOBJ_N]):
+        o = zobj[j, 0]
+        if zobj[j, 1] >= 0 or ob[o, 0] != INSTANT:
+            continue
+        if instant_met(ob[o, 1], ob[o, 2], w, c, m, both, trumps, gs, ps, value):
+            zobj[j, 1] = w
+            if w < cf[CF_PLAYERS]:
+                ps[w, PS_TREASURE] += ob[o, 3]
+                gs[GS_OBJ_DONE] += 1
+            rec(trace, gs, EV_OBJ_DONE, w, o, 0, 0)
+
+
+@njit(cache=True)
+def end_met(cond, p, s, cf, ps):
+    """Whether seat s meets an end-of-round objective (the Fallen King has no contract)."""
+    seats = cf[CF_SEATS]
+    real = s < cf[CF_PLAYERS]
+    t = ps[s, PS_TRICKS]
+    diff = abs(t - ps[s, PS_BID])
+    if cond == C_MOST_TRICKS or cond == C_FEWEST_TRICKS or cond == C_MOST_DRAGONS or cond == C_MOST_TERROR:
+        col = PS_TRICKS if cond == C_MOST_TRICKS or cond == C_FEWEST_TRICKS else (
+            PS_DEF if cond == C_MOST_DRAGONS else PS_TERROR)
+        mine = ps[s, col]
+        for o in range(seats):
+            if cond == C_FEWEST_TRICKS:
+                if ps[o, col] < mine:
+                    return False
+            elif ps[o, col] > mine:
+                return False
+        return cond == C_FEWEST_TRICKS or mine > 0
+    if cond == C_EXACT_CONTRACT_OF:
+        return real and diff == 0 and ps[s, PS_BID] == p
+    if cond == C_EXACT_AT_LEAST:
+        return real and diff == 0 and ps[s, PS_BID] >= p
+    if cond == C_NO_DRAGON_TRICKS:
+        return ps[s, PS_DEF] == 0 and t >= p
+    if cond == C_OFF_BY:
+        return real and diff == p
+    if cond == C_WON_LAST_TRICK:
+        return ps[s, PS_WON_LAST] != 0
+    if cond == C_DRAGON_COLOURS:
+        n = 0
+        for k in range(4):
+            n += (ps[s, PS_COLOURS] >> k) & 1
+        return n >= p
+    if cond == C_NO_TRICKS:
+        return t == 0
+    return False
+
+
+@njit(cache=True)
+def check_end_objectives(cf, ob, gs, ps, zobj, trace):
+    players = cf[CF_PLAYERS]
+    for s in range(players):
+        o = ps[s, PS_OBJ]
+        if o >= 0 and ps[s, PS_OBJ_DONE] == 0 and ob[o, 0] != INSTANT:
+            if end_met(ob[o, 1], ob[o, 2], s, cf, ps):
+                ps[s, PS_OBJ_DONE] = 1
+                ps[s, PS_TREASURE] += ob[o, 3]
+                gs[GS_OBJ_DONE] += 1
+                rec(trace, gs, EV_OBJ_DONE, s, o, 0, 0)
+    for j in range(gs[GS_ZOBJ_N]):
+        o = zobj[j, 0]
+        if ob[o, 0] == INSTANT:
+            continue
+        for s in range(cf[CF_SEATS]):
+            if end_met(ob[o, 1], ob[o, 2], s, cf, ps):
+                if s < players:
+                    ps[s, PS_TREASURE] += ob[o, 3]
+                    gs[GS_OBJ_DONE] += 1
+                rec(trace, gs, EV_OBJ_DONE, s, o, 0, 0)
+
+
+# ---- one round of the table game ------------------------------------------------------------------
+
+@njit(cache=True)
+def draft(cf, ob, gs, ps, odeck, zobj, objopt, state, hand_n, draft_fns, params, trace):
+    """Deal objectives to the players and draft them in turn order; leftovers form the Treasure zone."""
+    players = cf[CF_PLAYERS]
+    seats = cf[CF_SEATS]
+    no = cf[CF_N_OBJECTIVES]
+    for i in range(no):
+        odeck[i] = i
+    shuffle(odeck, no)
+    for i in range(no):
+        rec(trace, gs, EV_OBJ_DECK, i, odeck[i], 0, 0)
+    k = cf[CF_OBJ_PER_PLAYER]
+    carry = 0       # objectives passed on, stored in zobj[:carry, 0]
+    dealt = 0
+    for j in range(seats):
+        s = (gs[GS_FIRST] + j) % seats
+        if s >= players:
+            continue
+        n = 0
+        for i in range(carry):
+            objopt[n, O_ID] = zobj[i, 0]
+            n += 1
+        for i in range(k):
+            objopt[n, O_ID] = odeck[dealt]
+            dealt += 1
+            n += 1
+        for i in range(n):
+            o = objopt[i, O_ID]
+            objopt[i, O_TIMING] = ob[o, 0]
+            objopt[i, O_COND] = ob[o, 1]
+            objopt[i, O_PARAM] = ob[o, 2]
+            objopt[i, O_POINTS] = ob[o, 3]
+        fill_state(state, s, cf, gs, ps, hand_n, cf[CF_HAND])
+        pick = checked(draft_fns[s](objopt, n, state, params[s]), 0, n, gs)
+        ps[s, PS_OBJ] = objopt[pick, O_ID]
+        ps[s, PS_OBJ_DONE] = 0
+        rec(trace, gs, EV_DRAFT, s, objopt[pick, O_ID], 0, 0)
+        carry = 0
+        for i in range(n):
+            if i != pick:
+                zobj[carry, 0] = objopt[i, O_ID]
+                carry += 1
+    gs[GS_ZOBJ_N] = carry
+    for i in range(carry):
+        zobj[i, 1] = -1
+
+
+@njit(cache=True)
+def opening_exchange(cf, kind, colour, value, hand, hand_n, gs, ps, moves, state, give_fns, params, trace):
+    """Partners each pass one card; the one earlier in turn order gives first."""
+    players = cf[CF_PLAYERS]
+    half = players // 2
+    for t in range(half):
+        a = t
+        b = t + half
+        if (a - gs[GS_FIRST]) % players > (b - gs[GS_FIRST]) % players:
+            a, b = b, a
+        for step in range(2):
+            giver = a if step == 0 else b
+            taker = b if step == 0 else a
+            # the second giver may not hand back the card just received (it sits last)
+            n = hand_rows(hand, hand_n, giver, kind, colour, value, moves) - step
+            if n <= 0:
+                continue
+            fill_state(state, giver, cf, gs, ps, hand_n, cf[CF_HAND])
+            state[S_CONTEXT] = CTX_OPENING
+            i = checked(give_fns[giver](moves, n, state, params[giver]), 0, n, gs)
+            c = hand[giver, i]
+            remove_slot(hand, hand_n, giver, i)
+            hand[taker, hand_n[taker]] = c
+            hand_n[taker] += 1
+            rec(trace, gs, EV_GIVE, giver, taker, c, 0)
+
+
+@njit(cache=True)
+def trick_exchange(w, cf, kind, colour, value, hand, hand_n, gs, ps, moves, state, give_fns, params, trace):
+    """The trick winner may offer a card; the partner returns it or swaps one of theirs for it."""
+    p = partner_of(cf, w)
+    if hand_n[w] == 0 or hand_n[p] == 0:
+        return
+    n = hand_rows(hand, hand_n, w, kind, colour, value, moves)
+    fill_state(state, w, cf, gs, ps, hand_n, cf[CF_HAND])
+    state[S_CONTEXT] = CTX_OFFER
+    i = give_fns[w](moves, n, state, params[w])
+    if i < 0:
+        rec(trace, gs, EV_OFFER, w, -1, 0, 0)
+        return
+    i = checked(i, 0, n, gs)
+    c = hand[w, i]
+    rec(trace, gs, EV_OFFER, w, c, 0, 0)
+    n = hand_rows(hand, hand_n, p, kind, colour, value, moves)
+    fill_state(state, p, cf, gs, ps, hand_n, cf[CF_HAND])
+    state[S_CONTEXT] = CTX_REPLY
+    state[S_OFFER] = c
+    j = give_fns[p](moves, n, state, params[p])
+    if j < 0:
+        rec(trace, gs, EV_REPLY, p, -1, 0, 0)
+        return
+    j = checked(j, 0, n, gs)
+    back = hand[p, j]
+    rec(trace, gs, EV_REPLY, p, back, 0, 0)
+    hand[p, j] = c
+    hand[w, i] = back
+
+
+@njit(cache=True)
+def play_round(cf, kind, colour, value, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr, moves, pairs,
+               objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
+               bid_fns, play_fns, place_fns, give_fns, draft_fns, params, trace):
+    """Deal, draft, exchange, bid and play tricks until the hands are empty or the zone is full."""
+    mode = cf[CF_MODE]
+    players = cf[CF_PLAYERS]
+    seats = cf[CF_SEATS]
+    H = cf[CF_HAND]
+    auto = 2 if mode == MODE_FALLEN_KING else -1
+    first = gs[GS_FIRST]
+    rec(trace, gs, EV_ROUND, gs[GS_ROUND], first, H, 0)
+    nd = cf[CF_DECK_N]
+    for i in range(nd):
+        deck[i] = deck_cards[i]
+        card_loc[deck_cards[i]] = -1
+        played[deck_cards[i]] = 0
+    shuffle(deck, nd)
+    for i in range(nd):
+        rec(trace, gs, EV_DECK, i, deck[i], 0, 0)
+    pos = 0
+    for s in range(seats):
+        cnt = H if s < players else cf[CF_AUTO_CARDS]
+        for i in range(cnt):
+            hand[s, i] = deck[pos]
+            pos += 1
+        hand_n[s] = cnt
+        for k in range(PS_SIZE):
+            if k != PS_TOTAL and k != PS_EXACT:
+                ps[s, k] = 0
+        ps[s, PS_OBJ] = -1
+    nd_dr = cf[CF_N_DRAGONS]
+    for i in range(nd_dr):
+        ddeck[i] = i
+    shuffle(ddeck, nd_dr)
+    for i in range(nd_dr):
+        rec(trace, gs, EV_DRAGON_DECK, i, ddeck[i], 0, 0)
+    gs[GS_ZONE_N] = 0
+    gs[GS_DPTR] = 0
+    gs[GS_POOL] = 0
+    gs[GS_TRICK] = 0
+    gs[GS_LOST] = 0
+    gs[GS_AUTO_PTR] = 0
+    gs[GS_BIDS_SUM] = 0
+    gs[GS_N_BIDS] = 0
+    gs[GS_ZOBJ_N] = 0
+    gs[GS_DISC] = 0
+    gs[GS_PLAYED] = 0
+    gs[GS_AUTO_DEF] = 0
+    for i in range(cf[CF_START_DRAGONS]):
+        reveal(zone, gs, ddeck, cf, trace)
+    if cf[CF_TREASURES] != 0:
+        draft(cf, ob, gs, ps, odeck, zobj, objopt, state, hand_n, draft_fns, params, trace)
+    if cf[CF_TEAMS] != 0 and cf[CF_OPEN_EXCHANGE] != 0:
+        opening_exchange(cf, kind, colour, value, hand, hand_n, gs, ps, moves, state, give_fns, params, trace)
+    # contract phase, in turn order from the first player
+    for j in range(seats):
+        s = (first + j) % seats
+        if s >= players:
+            continue
+        n = hand_rows(hand, hand_n, s, kind, colour, value, moves)
+        fill_state(state, s, cf, gs, ps, hand_n, H)
+        b = bid_fns[s](moves, n, state, params[s])
+        if b < 0 or b > cf[CF_CONTRACT_MAX]:
+            gs[GS_BAD] += 1
+            b = 0 if b < 0 else cf[CF_CONTRACT_MAX]
+        ps[s, PS_BID] = b
+        gs[GS_BIDS_SUM] += b
+        gs[GS_N_BIDS] += 1
+        rec(trace, gs, EV_BID, s, b, 0, 0)
+    leader = first
+    last_winner = first
+    for t in range(H):
+        if t > 0:
+            reveal(zone, gs, ddeck, cf, trace)
+            if gs[GS_ZONE_N] >= cf[CF_ZONE_LIMIT]:
+                gs[GS_LOST] = 1
+                break
+        gs[GS_TN] = 0
+        for k in range(seats):
+            s = (leader + k) % seats
+            if s == auto:
+                c = hand[s, gs[GS_AUTO_PTR]]
+                gs[GS_AUTO_PTR] += 1
+                hand_n[s] -= 1
+                m = 1 if kind[c] == MERCENARY and cf[CF_AUTO_MERC_HIGH] == 0 else 0
+                play_card(s, -1, c, m, hand, hand_n, gs, tr, played, cf, trace)
+            else:
+                i = choose_card(s, cf, kind, colour, value, hand, hand_n, gs, ps, tr, moves, state, play_fns,
+                                params, H)
+                play_card(s, moves[i, M_SLOT], moves[i, M_CARD], moves[i, M_MODE], hand, hand_n, gs, tr, played,
+                          cf, trace)
+        wpos = trick_eval(tr, gs[GS_TN], kind, colour, value, cf[CF_TRUMP], cf[CF_EGG_LOW])[0]
+        w = tr[wpos, T_SEAT]
+        gs[GS_TRICK] = t + 1
+        for s in range(seats):
+            if s != w:
+                ps[s, PS_STREAK] = 0
+        ps[w, PS_TRICKS] += 1
+        ps[w, PS_STREAK] += 1
+        if w == auto:
+            gs[GS_AUTO_TRICKS] += 1
+        rec(trace, gs, EV_TRICK, w, t + 1, 0, 0)
+        place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, state, hand_n, card_loc,
+                    discard, place_fns, params, trace)
+        if cf[CF_TREASURES] != 0:
+            check_instant(w, wpos, cf, kind, colour, value, ob, gs, ps, tr, zobj, trace)
+        if cf[CF_TEAMS] != 0 and cf[CF_TRICK_EXCHANGE] != 0 and t < H - 1:
+            trick_exchange(w, cf, kind, colour, value, hand, hand_n, gs, ps, moves, state, give_fns, params,
+                           trace)
+        if cf[CF_CHECK] != 0:
+            check_trick(cf, dr, zone, gs, hand_n, players, auto, H)
+        leader = w
+        last_winner = w
+    ps[last_winner, PS_WON_LAST] = 1
+    gs[GS_LAST_WINNER] = last_winner
+    if cf[CF_TREASURES] != 0 and gs[GS_LOST] == 0:
+        check_end_objectives(cf, ob, gs, ps, zobj, trace)
+    score_round(cf, gs, ps, trace)
+
+
+@njit(cache=True)
+def check_trick(cf, dr, zone, gs, hand_n, players, auto, H):
+    """Invariants after a trick: cards conserved, zone below its limit, damage below resistance."""
+    left = 0
+    for s in range(cf[CF_SEATS]):
+        left += hand_n[s]
+    dealt = H * players + (cf[CF_AUTO_CARDS] if auto >= 0 else 0)
+    if left + gs[GS_PLAYED] != dealt:
+        gs[GS_VIOL] += 1
+    if gs[GS_ZONE_N] >= cf[CF_ZONE_LIMIT]:
+        gs[GS_VIOL] += 1
+    for z in range(gs[GS_ZONE_N]):
+        if zone[z, Z_DMG] >= dr[zone[z, Z_ID], 1] or zone[z, Z_DMG] < 0:
+            gs[GS_VIOL] += 1
+
+
+@njit(cache=True)
+def terror_share(diff, pool, cf):
+    d = abs(diff)
+    if d == 0:
+        return pool
+    if d <= cf[CF_NEAR]:
+        return (pool + cf[CF_HALF_UP]) // 2
+    return 0
+
+
+@njit(cache=True)
+def score_round(cf, gs, ps, trace):
+    pool = gs[GS_POOL]
+    lost = gs[GS_LOST]
+    for s in range(cf[CF_PLAYERS]):
+        diff = ps[s, PS_TRICKS] - ps[s, PS_BID]
+        treasure = ps[s, PS_TREASURE] if lost == 0 else 0
+        ps[s, PS_TREASURE] = treasure
+        score = (cf[CF_PTS_TRICK] * ps[s, PS_TRICKS] + cf[CF_PTS_DRAGON] * ps[s, PS_DEF]
+                 + terror_share(diff, pool, cf) + treasure)
+        ps[s, PS_SCORE] = score
+        ps[s, PS_TOTAL] += score
+        if diff == 0:
+            ps[s, PS_EXACT] += 1
+    rec(trace, gs, EV_ROUND_END, gs[GS_ROUND], lost, gs[GS_TRICK], pool)
+    for s in range(cf[CF_PLAYERS]):
+        rec(trace, gs, EV_SCORE, s, ps[s, PS_SCORE], ps[s, PS_TREASURE], 0)
+    if cf[CF_CHECK] != 0:
+        tricks = 0
+        terror = 0
+        defeated = 0
+        for s in range(cf[CF_SEATS]):
+            tricks += ps[s, PS_TRICKS]
+            if s < cf[CF_PLAYERS]:
+                terror += ps[s, PS_TERROR]
+                defeated += ps[s, PS_DEF]
+        if tricks != gs[GS_TRICK] or gs[GS_TRICK] > cf[CF_HAND]:
+            gs[GS_VIOL] += 1
+        if cf[CF_AUTO_TERROR] == 0 and terror != pool:
+            gs[GS_VIOL] += 1
+        if defeated + gs[GS_AUTO_DEF] + gs[GS_ZONE_N] != gs[GS_DPTR]:
+            gs[GS_VIOL] += 1
+
+
+# ---- solo against the Demon --------------------------------------------------------------------------
+
+@njit(cache=True)
+def solo_next_card(deck, discard, gs, card_loc, trace):
+    """Top card of the draw pile, shuffling the discard pile into a new pile when it runs out; -1 if none."""
+    if gs[GS_PILE] >= gs[GS_PILE_N]:
+        n = gs[GS_DISC]
+        if n == 0:
+            return -1
+        for i in range(n):
+            deck[i] = discard[i]
+        shuffle(deck, n)
+        for i in range(n):
+            rec(trace, gs, EV_RESHUFFLE, i, deck[i], 0, 0)
+            card_loc[deck[i]] = -1
+        gs[GS_PILE] = 0
+        gs[GS_PILE_N] = n
+        gs[GS_DISC] = 0
+    c = deck[gs[GS_PILE]]
+    gs[GS_PILE] += 1
+    return c
+
+
+@njit(cache=True)
+def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, ps, tr, moves, pairs, state, deck,
+              ddeck, card_loc, discard, played, play_fns, place_fns, params, trace):
+    """One solo game: the player (seat 0) against the Demon (seat 1), who plays the top card of the pile."""
+    H = cf[CF_HAND]
+    nd = cf[CF_DECK_N]
+    rec(trace, gs, EV_ROUND, 0, 0, H, 0)
+    for i in range(nd):
+        deck[i] = deck_cards[i]
+        card_loc[deck_cards[i]] = -1
+    shuffle(deck, nd)
+    for i in range(nd):
+        rec(trace, gs, EV_DECK, i, deck[i], 0, 0)
+    for i in range(H):
+        hand[0, i] = deck[i]
+    hand_n[0] = H
+    hand_n[1] = 0
+    gs[GS_PILE] = H
+    gs[GS_PILE_N] = nd
+    gs[GS_DISC] = 0
+    for s in range(2):
+        for k in range(PS_SIZE):
+            ps[s, k] = 0
+        ps[s, PS_OBJ] = -1
+    ps[0, PS_BID] = BIG_BID
+    nd_dr = cf[CF_N_DRAGONS]
+    for i in range(nd_dr):
+        ddeck[i] = i
+    shuffle(ddeck, nd_dr)
+    for i in range(nd_dr):
+        rec(trace, gs, EV_DRAGON_DECK, i, ddeck[i], 0, 0)
+    gs[GS_ZONE_N] = 0
+    gs[GS_DPTR] = 0
+    gs[GS_POOL] = 0
+    gs[GS_AUTO_TERROR] = 0
+    gs[GS_TRICK] = 0
+    gs[GS_LOST] = 0
+    for i in range(cf[CF_START_DRAGONS]):
+        reveal(zone, gs, ddeck, cf, trace)
+    leader = 0
+    ended = False
+    for t in range(cf[CF_TRICK_CAP]):
+        if hand_n[0] == 0 or (gs[GS_PILE] >= gs[GS_PILE_N] and gs[GS_DISC] == 0):
+            break       # nothing left to play (cards all stuck on dragons): a stalemate
+        gs[GS_TN] = 0
+        for k in range(2):
+            s = (leader + k) % 2
+            if s == 1:
+                c = solo_next_card(deck, discard, gs, card_loc, trace)
+                m = 1 if kind[c] == MERCENARY and cf[CF_AUTO_MERC_HIGH] == 0 else 0
+                play_card(1, -1, c, m, hand, hand_n, gs, tr, played, cf, trace)
+            else:
+                i = choose_card(0, cf, kind, colour, value, hand, hand_n, gs, ps, tr, moves, state, play_fns,
+                                params, H)
+                play_card(0, moves[i, M_SLOT], moves[i, M_CARD], moves[i, M_MODE], hand, hand_n, gs, tr, played,
+                          cf, trace)
+        wpos = trick_eval(tr, 2, kind, colour, value, cf[CF_TRUMP], cf[CF_EGG_LOW])[0]
+        w = tr[wpos, T_SEAT]
+        gs[GS_TRICK] = t + 1
+        ps[w, PS_TRICKS] += 1
+        if w == 1:
+            gs[GS_AUTO_TRICKS] += 1
+        rec(trace, gs, EV_TRICK, w, t + 1, 0, 0)
+        place_trick(w, 1, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, state, hand_n, card_loc,
+                    discard, place_fns, params, trace)
+        c = solo_next_card(deck, discard, gs, card_loc, trace)
+        if c >= 0:
+            hand[0, hand_n[0]] = c
+            hand_n[0] += 1
+            rec(trace, gs, EV_DRAW, 0, c, 0, 0)
+        if w == 1 or gs[GS_DEF_TRICK] > 0:
+            if not reveal(zone, gs, ddeck, cf, trace):
+                ended = True
+                break
+            if gs[GS_ZONE_N] >= cf[CF_ZONE_LIMIT]:
+                gs[GS_LOST] = 1
+                ended = True
+                break
+        if cf[CF_CHECK] != 0:
+            check_solo(cf, dr, zone, gs, hand_n, card_loc, nd, deck_cards)
+        leader = w
+    if not ended:
+        gs[GS_STALEMATE] = 1
+    score = ps[0, PS_TERROR] - gs[GS_AUTO_TERROR]
+    rank = 0
+    for k in range(4):
+        if score >= cf[CF_RANK_1 + k]:
+            rank = k + 1
+    ps[0, PS_SCORE] = score
+    ps[0, PS_TOTAL] = score
+    rec(trace, gs, EV_ROUND_END, 0, gs[GS_LOST], gs[GS_TRICK], ps[0, PS_TERROR] + gs[GS_AUTO_TERROR])
+    rec(trace, gs, EV_SCORE, 0, score, 0, 0)
+    return rank
+
+
+@njit(cache=True)
+def check_solo(cf, dr, zone, gs, hand_n, card_loc, nd, deck_cards):
+    """Every card is in the hand, the pile, the discard pile or on a dragon of the zone."""
+    on = 0
+    for i in range(nd):
+        d = card_loc[deck_cards[i]]
+        if d >= 0:
+            on += 1
+            found = False
+            for z in range(gs[GS_ZONE_N]):
+                found = found or zone[z, Z_ID] == d
+            if not found:
+                gs[GS_VIOL] += 1
+    if hand_n[0] + (gs[GS_PILE_N] - gs[GS_PILE]) + gs[GS_DISC] + on != nd:
+        gs[GS_VIOL] += 1
+    if hand_n[0] != cf[CF_HAND] and gs[GS_PILE_N] - gs[GS_PILE] + gs[GS_DISC] > 0:
+        gs[GS_VIOL] += 1
+    for z in range(gs[GS_ZONE_N]):
+        if zone[z, Z_DMG] >= dr[zone[z, Z_ID], 1]:
+            gs[GS_VIOL] += 1
+
+
+# ---- the batch ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def finish_game(g, cf, gs, ps, games, trace):
+    """Final scores, ranks and the game row."""
+    players = cf[CF_PLAYERS]
+    top = -(1 << 30)
+    low = 1 << 30
+    for s in range(players):
+        top = max(top, ps[s, PS_TOTAL])
+        low = min(low, ps[s, PS_TOTAL])
+    n_top = 0
+    winner = -1
+    for s in range(players):
+        rank = 1
+        for o in range(players):
+            if ps[o, PS_TOTAL] > ps[s, PS_TOTAL]:
+                rank += 1
+        games[g, G_SCORE0 + s] = ps[s, PS_TOTAL]
+        games[g, G_RANK0 + s] = rank
+        games[g, G_EXACT0 + s] = ps[s, PS_EXACT]
+        rec(trace, gs, EV_FINAL, s, ps[s, PS_TOTAL], rank, 0)
+        if ps[s, PS_TOTAL] == top:
+            n_top += 1
+            winner = s
+    for s in range(players, MAX_SEATS):
+        games[g, G_SCORE0 + s] = -1
+        games[g, G_RANK0 + s] = -1
+        games[g, G_EXACT0 + s] = -1
+    games[g, G_WINNER] = winner if n_top == 1 else -1
+    games[g, G_N_WINNERS] = n_top
+    games[g, G_TOP] = top
+    games[g, G_SPREAD] = top - low
+    games[g, G_TEAM_WINNER] = -1
+    if cf[CF_TEAMS] != 0:
+        half = players // 2
+        best = -(1 << 30)
+        n_best = 0
+        for t in range(half):
+            v = ps[t, PS_TOTAL] + ps[t + half, PS_TOTAL]
+            if v > best:
+                best = v
+                n_best = 1
+                games[g, G_TEAM_WINNER] = t
+            elif v == best:
+                n_best += 1
+        if n_best > 1:
+            games[g, G_TEAM_WINNER] = -1
+
+
+@njit(cache=True)
+def record_round(row, cf, gs, ps, rounds, s):
+    players = cf[CF_PLAYERS]
+    diff = ps[s, PS_TRICKS] - ps[s, PS_BID]
+    rounds[row, R_ROUND] = gs[GS_ROUND]
+    rounds[row, R_SEAT] = s
+    rounds[row, R_POSITION] = (s - gs[GS_FIRST]) % cf[CF_SEATS]
+    rounds[row, R_TEAM] = s % (players // 2) if cf[CF_TEAMS] != 0 else -1
+    rounds[row, R_DEALT] = cf[CF_HAND]
+    rounds[row, R_TRICKS] = ps[s, PS_TRICKS]
+    rounds[row, R_DRAGONS] = ps[s, PS_DEF]
+    rounds[row, R_TERROR_OWN] = ps[s, PS_TERROR]
+    rounds[row, R_TREASURE] = ps[s, PS_TREASURE]
+    rounds[row, R_SCORE] = ps[s, PS_SCORE]
+    rounds[row, R_LOST] = gs[GS_LOST]
+    rounds[row, R_TRICKS_PLAYED] = gs[GS_TRICK]
+    if cf[CF_MODE] == MODE_SOLO:
+        rounds[row, R_BID] = -1
+        rounds[row, R_DIFF] = 0
+        rounds[row, R_EXACT] = 0
+        rounds[row, R_NEAR] = 0
+        rounds[row, R_MISSED] = 0
+        rounds[row, R_POOL] = ps[0, PS_TERROR] + gs[GS_AUTO_TERROR]
+        rounds[row, R_TERROR_PTS] = ps[0, PS_SCORE]
+        return
+    ad = abs(diff)
+    rounds[row, R_BID] = ps[s, PS_BID]
+    rounds[row, R_DIFF] = diff
+    rounds[row, R_EXACT] = 1 if ad == 0 else 0
+    rounds[row, R_NEAR] = 1 if 0 < ad <= cf[CF_NEAR] else 0
+    rounds[row, R_MISSED] = 1 if ad > cf[CF_NEAR] else 0
+    rounds[row, R_POOL] = gs[GS_POOL]
+    rounds[row, R_TERROR_PTS] = terror_share(diff, gs[GS_POOL], cf)
+
+
+KERNEL_SIG = types.void(
+    types.int64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
+    types.int64[::1], types.int64[:, ::1], types.int64[:, ::1], SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS,
+    types.float64[:, ::1], types.int32[:, ::1], types.int32[:, ::1], types.int16[:, :, ::1])
+
+
+@njit(KERNEL_SIG, cache=True)
+def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
+               draft_fns, params, games, rounds, trace):
+    np.random.seed(seed)
+    hand = np.zeros((MAX_SEATS, MAX_HAND + 2), np.int64)
+    hand_n = np.zeros(MAX_SEATS, np.int64)
+    zone = np.zeros((MAX_ZONE + 1, 2), np.int64)
+    gs = np.zeros(GS_SIZE, np.int64)
+    ps = np.zeros((MAX_SEATS, PS_SIZE), np.int64)
+    tr = np.zeros((MAX_SEATS, 3), np.int64)
+    moves = np.zeros((MAX_MOVES, CARD_COLS), np.int64)
+    pairs = np.zeros((MAX_PAIRS, PLACE_COLS), np.int64)
+    objopt = np.zeros((MAX_OBJECTIVES, OBJ_COLS), np.int64)
+    state = np.zeros(STATE_SIZE, np.int64)
+    deck = np.zeros(MAX_CARDS, np.int64)
+    ddeck = np.zeros(MAX_DRAGONS, np.int64)
+    odeck = np.zeros(MAX_OBJECTIVES, np.int64)
+    zobj = np.zeros((MAX_OBJECTIVES, 2), np.int64)
+    card_loc = np.full(MAX_CARDS, -1, np.int64)
+    discard = np.zeros(MAX_CARDS, np.int64)
+    played = np.zeros(MAX_CARDS, np.int64)
+    mode = cf[CF_MODE]
+    players = cf[CF_PLAYERS]
+    n_rounds = cf[CF_ROUNDS]
+    n_traced = trace.shape[0]
+    for g in range(n):
+        gs[:] = 0
+        gs[GS_TG] = g if g < n_traced else -1
+        for s in range(MAX_SEATS):
+            ps[s, PS_TOTAL] = 0
+            ps[s, PS_EXACT] = 0
+        row = games[g]
+        row[:] = 0
+        if mode == MODE_SOLO:
+            rank = play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, ps, tr, moves, pairs,
+                             state, deck, ddeck, card_loc, discard, played, play_fns, place_fns, params, trace)
+            record_round(g, cf, gs, ps, rounds, 0)
+            row[G_SOLO_SCORE] = ps[0, PS_SCORE]
+            row[G_SOLO_RANK] = rank
+            row[G_SOLO_TRICKS] = ps[0, PS_TRICKS]
+            row[G_DEFEATED] = ps[0, PS_DEF]
+            row[G_TERROR] = ps[0, PS_TERROR]
+            row[G_TRICKS] = gs[GS_TRICK]
+            row[G_LOST] = gs[GS_LOST]
+            row[G_ROUNDS] = 1
+            rec(trace, gs, EV_GAME_END, gs[GS_STALEMATE], ps[0, PS_SCORE], rank, 0)
+        else:
+            for r in range(n_rounds):
+                gs[GS_ROUND] = r
+                play_round(cf, kind, colour, value, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr, moves,
+                           pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
+                           bid_fns, play_fns, place_fns, give_fns, draft_fns, params, trace)
+                for s in range(players):
+                    record_round((g * n_rounds + r) * players + s, cf, gs, ps, rounds, s)
+                    d = abs(ps[s, PS_TRICKS] - ps[s, PS_BID])
+                    row[G_CONTRACTS] += 1
+                    if d == 0:
+                        row[G_EXACT] += 1
+                    elif d <= cf[CF_NEAR]:
+                        row[G_NEAR] += 1
+                    else:
+                        row[G_MISSED] += 1
+                    row[G_DEFEATED] += ps[s, PS_DEF]
+                    row[G_TREASURE] += ps[s, PS_TREASURE]
+                row[G_LOST] += gs[GS_LOST]
+                row[G_TRICKS] += gs[GS_TRICK]
+                row[G_TERROR] += gs[GS_POOL]
+                gs[GS_FIRST] = gs[GS_LAST_WINNER]
+            row[G_ROUNDS] = n_rounds
+            rec(trace, gs, EV_GAME_END, 0, 0, 0, 0)
+            finish_game(g, cf, gs, ps, games, trace)
+        row[G_MODE] = mode
+        row[G_SEATS] = cf[CF_SEATS]
+        row[G_STALEMATE] = gs[GS_STALEMATE]
+        row[G_AUTO_TRICKS] = gs[GS_AUTO_TRICKS]
+        row[G_OBJ_DONE] = gs[GS_OBJ_DONE]
+        row[G_VIOL] = gs[GS_VIOL]
+        row[G_BAD] = gs[GS_BAD]
