@@ -117,6 +117,7 @@ def seat_section(games: pl.DataFrame, chart) -> str:
             ys.append(est.value)
             errs.append((est.value - est.lo, est.hi - est.value))
         ax.errorbar(xs, ys, yerr=np.array(errs).T, marker="o", capsize=3, label=f"{players} players")
+        ax.set_xticks(range(max(xs) + 1))
         lines.append(f"- {players} players: " + ", ".join(f"seat {x}: {100 * y:.1f}%" for x, y in zip(xs, ys)))
     ax.set_xlabel("seat after the first runebearer")
     ax.set_ylabel("P(seat's side wins)")
