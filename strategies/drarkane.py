@@ -1,0 +1,231 @@
+"""Built-in Drarkane strategies.
+
+A strategy is five numba functions, one per decision point (bid, play, place, exchange, draft), all
+compiled with `CHOOSE_SIG` from `sim.games.drarkane.records`: `choose(options, n, state, params) -> int`.
+They see their own hand, the trick so far (through the M_WINS column the kernel fills) and public facts.
+
+Heuristic parameters (one array shared by the heuristic bundles, so a sweep can vary any of them):
+  w_obscure, w_trump_high, w_trump_low, w_suit_high, w_suit_mid, w_wizard
+        expected tricks each card class is worth in a full-length round (bid estimator)
+  round_share   share of a hand's tricks actually played before the zone fills (dragons cut rounds short)
+  bias          added to the estimate before rounding
+  terror_weight greedy placement: how much a dragon's Terror counts against the resistance left on it
+  offer         teams: 1 = a winner whose contract is made offers its best card to a partner still short
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.core.strategy import Strategy, StrategyRegistry
+from sim.games.drarkane.records import (
+    ARCANA, CHOOSE_SIG, CTX_OFFER, CTX_OPENING, M_COLOUR, M_KIND, M_MODE, M_VALUE, M_WINS, MAX_SEATS, MERCENARY,
+    O_POINTS, OBSCURE, P_DEFEATS, P_LEFT, P_TERROR, S_BID, S_CONTEXT, S_CONTRACT_MAX, S_OFFER,
+    S_LAST, S_PARTNER, S_PARTNER_BID, S_PARTNER_TRICKS, S_POS, S_TRICKS, S_TRUMP, WIZ_HIGH, WIZ_LOW,
+)
+
+REGISTRY = StrategyRegistry("drarkane")
+ROLES = tuple(f"seat{k}" for k in range(MAX_SEATS))
+
+W_OBSCURE, W_TRUMP_HIGH, W_TRUMP_LOW, W_SUIT_HIGH, W_SUIT_MID, W_WIZARD = 0, 1, 2, 3, 4, 5
+ROUND_SHARE, BIAS, TERROR_WEIGHT, OFFER = 6, 7, 8, 9
+PARAM_NAMES = ("w_obscure", "w_trump_high", "w_trump_low", "w_suit_high", "w_suit_mid", "w_wizard",
+               "round_share", "bias", "terror_weight", "offer")
+DEFAULTS = (0.95, 0.75, 0.3, 0.35, 0.1, 0.05, 0.55, 0.0, 0.3, 1.0)
+BOUNDS = ((0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0),
+          (0.1, 1.0), (-3.0, 3.0), (0.0, 3.0), (0.0, 1.0))
+
+
+# ---- helpers ----------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def power(options, i, trump):
+    """A card's raw strength, context-free: Obscure > trump > other colours; Egg, 0 and Wizards at the bottom."""
+    k = options[i, M_KIND]
+    if k == OBSCURE or (k == MERCENARY and options[i, M_MODE] == 0):
+        return 20 + options[i, M_VALUE]
+    if k == ARCANA:
+        if options[i, M_COLOUR] == trump:
+            return 10 + options[i, M_VALUE]
+        return options[i, M_VALUE]
+    return 0
+
+
+@njit(cache=True)
+def extreme(options, n, trump, wins, want, highest):
+    """Index of the highest/lowest-power option whose M_WINS equals `want` (any when want < 0); -1 if none."""
+    best = -1
+    bp = 0
+    for i in range(n):
+        if want >= 0 and options[i, M_WINS] != want:
+            continue
+        p = power(options, i, trump)
+        if best < 0 or (p > bp if highest else p < bp):
+            best = i
+            bp = p
+    return best
+
+
+# ---- bids -----------------------------------------------------------------------------------------
+
+@njit(CHOOSE_SIG, cache=True)
+def bid_random(options, n, state, params):
+    return np.random.randint(0, state[S_CONTRACT_MAX] + 1)
+
+
+@njit(CHOOSE_SIG, cache=True)
+def bid_estimate(options, n, state, params):
+    """Sum of per-class trick values, scaled by the share of the round expected to be played."""
+    trump = state[S_TRUMP]
+    total = 0.0
+    for i in range(n):
+        k = options[i, M_KIND]
+        v = options[i, M_VALUE]
+        if k == OBSCURE or k == MERCENARY:
+            total += params[W_OBSCURE]
+        elif k == ARCANA and options[i, M_COLOUR] == trump:
+            total += params[W_TRUMP_HIGH] if v >= 7 else params[W_TRUMP_LOW]
+        elif k == ARCANA:
+            if v >= 9:
+                total += params[W_SUIT_HIGH]
+            elif v >= 6:
+                total += params[W_SUIT_MID]
+        elif k == WIZ_LOW or k == WIZ_HIGH:
+            total += params[W_WIZARD]
+    b = int(np.floor(total * params[ROUND_SHARE] + params[BIAS] + 0.5))
+    return min(max(b, 0), state[S_CONTRACT_MAX])
+
+
+# ---- play -----------------------------------------------------------------------------------------
+
+@njit(CHOOSE_SIG, cache=True)
+def play_random(options, n, state, params):
+    return np.random.randint(0, n)
+
+
+@njit(CHOOSE_SIG, cache=True)
+def play_seeker(options, n, state, params):
+    """Win while under the contract (cheapest sure winner when last, strongest otherwise); duck once made."""
+    trump = state[S_TRUMP]
+    need = state[S_BID] - state[S_TRICKS]
+    if state[S_POS] == 0:
+        return extreme(options, n, trump, 0, -1, need > 0)
+    if need > 0:
+        i = extreme(options, n, trump, 0, 1, state[S_LAST] == 0)
+        if i >= 0:
+            return i
+        return extreme(options, n, trump, 0, -1, False)
+    i = extreme(options, n, trump, 0, 0, True)
+    if i >= 0:
+        return i
+    return extreme(options, n, trump, 0, -1, False)
+
+
+# ---- placement --------------------------------------------------------------------------------------
+
+@njit(CHOOSE_SIG, cache=True)
+def place_random(options, n, state, params):
+    return np.random.randint(0, n)
+
+
+@njit(CHOOSE_SIG, cache=True)
+def place_greedy(options, n, state, params):
+    """Finish the dragon closest to defeat (least strength wasted), favouring Terror-rich dragons."""
+    best = 0
+    bkey = 1e300
+    for i in range(n):
+        left = options[i, P_LEFT]
+        key = float(left) if left > 0 else -1000.0 - left
+        key -= params[TERROR_WEIGHT] * options[i, P_TERROR]
+        if key < bkey:
+            bkey = key
+            best = i
+    return best
+
+
+@njit(CHOOSE_SIG, cache=True)
+def place_spread(options, n, state, params):
+    """Spread strength over the dragons furthest from defeat; defeat one only when nothing else is left."""
+    best = 0
+    bkey = -1e300
+    for i in range(n):
+        left = options[i, P_LEFT]
+        key = float(left) if options[i, P_DEFEATS] == 0 else -1000.0 + left
+        if key > bkey:
+            bkey = key
+            best = i
+    return best
+
+
+@njit(CHOOSE_SIG, cache=True)
+def place_saboteur(options, n, state, params):
+    """Greedy while the contract is open; once it is made, let the dragons pile up."""
+    if state[S_TRICKS] >= state[S_BID]:
+        return place_spread(options, n, state, params)
+    return place_greedy(options, n, state, params)
+
+
+# ---- team exchanges ---------------------------------------------------------------------------------
+
+@njit(CHOOSE_SIG, cache=True)
+def give_random(options, n, state, params):
+    if state[S_CONTEXT] != CTX_OPENING and np.random.random() < 0.5:
+        return -1
+    return np.random.randint(0, n)
+
+
+@njit(CHOOSE_SIG, cache=True)
+def give_team(options, n, state, params):
+    """Open with the weakest card; offer the best card to a partner still short once my contract is made;
+    accept an offer only while short myself, giving back my weakest card."""
+    trump = state[S_TRUMP]
+    ctx = state[S_CONTEXT]
+    if ctx == CTX_OPENING:
+        return extreme(options, n, trump, 0, -1, False)
+    if ctx == CTX_OFFER:
+        made = state[S_TRICKS] >= state[S_BID]
+        partner_short = state[S_PARTNER] >= 0 and state[S_PARTNER_TRICKS] < state[S_PARTNER_BID]
+        if params[OFFER] > 0.5 and made and partner_short:
+            return extreme(options, n, trump, 0, -1, True)
+        return -1
+    if state[S_TRICKS] < state[S_BID] and state[S_OFFER] >= 0:
+        return extreme(options, n, trump, 0, -1, False)
+    return -1
+
+
+# ---- objective draft ------------------------------------------------------------------------------
+
+@njit(CHOOSE_SIG, cache=True)
+def draft_random(options, n, state, params):
+    return np.random.randint(0, n)
+
+
+@njit(CHOOSE_SIG, cache=True)
+def draft_points(options, n, state, params):
+    best = 0
+    for i in range(1, n):
+        if options[i, O_POINTS] > options[best, O_POINTS]:
+            best = i
+    return best
+
+
+# ---- bundles ----------------------------------------------------------------------------------------
+
+REGISTRY.register(Strategy(
+    "random", ROLES, (bid_random, play_random, place_random, give_random, draft_random),
+    "uniform contract 0..hand size; uniformly random legal card, placement, exchange and objective"))
+REGISTRY.register(Strategy(
+    "seeker", ROLES, (bid_estimate, play_seeker, place_greedy, give_team, draft_points),
+    "hand-strength contract; wins tricks while under it and ducks once made; finishes the closest dragons",
+    PARAM_NAMES, DEFAULTS, BOUNDS))
+REGISTRY.register(Strategy(
+    "saboteur", ROLES, (bid_estimate, play_seeker, place_saboteur, give_team, draft_points),
+    "plays like the seeker, but once its contract is made spreads the trick's cards so the dragons pile up",
+    PARAM_NAMES, DEFAULTS, BOUNDS))
+REGISTRY.register(Strategy(
+    "spread", ROLES, (bid_estimate, play_seeker, place_spread, give_team, draft_points),
+    "plays like the seeker but always spreads cards over the dragons furthest from defeat",
+    PARAM_NAMES, DEFAULTS, BOUNDS))
+REGISTRY.register(Strategy(
+    "random_bid", ROLES, (bid_random, play_seeker, place_greedy, give_team, draft_points),
+    "the seeker's play with a uniformly random contract (isolates the value of the bid estimator)",
+    PARAM_NAMES, DEFAULTS, BOUNDS))
