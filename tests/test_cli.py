@@ -1,0 +1,74 @@
+"""The dsim command line end to end: run, report, replay, errors."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from sim.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def dsim(*args):
+    return main([str(a) for a in args])
+
+
+def test_run_report_replay(tmp_path, capsys):
+    out = tmp_path / "res"
+    assert dsim("run", "--game", "dragonwake", "--n", "2e4", "--out", out, "--no-progress", "--seed", 5) == 0
+    assert dsim("run", "--game", "dragonwake", "--n", "1e4", "--players", 7, "--out", out, "--no-progress",
+                "--strategy", "random") == 0
+    captured = capsys.readouterr().out
+    assert "heroes win" in captured and "%" in captured
+    games = pl.scan_parquet(out / "games" / "**" / "*.parquet", hive_partitioning=True).collect()
+    assert games.height == 30_000 and set(games["players"].unique()) == {5, 7}
+    assert dsim("report", "--out", out) == 0
+    report = (out / "report" / "dragonwake.md").read_text()
+    assert "[" in report and "assumed values" in report
+    assert (out / "report" / "dragonwake_end_modes.png").stat().st_size > 5000
+    assert dsim("replay", "--game", "dragonwake", "--seed", 5, "--game-id", 12345) == 0
+    text = capsys.readouterr().out
+    assert "Round 1" in text and "referee: every move legal" in text
+
+
+def test_user_plugin_strategy(tmp_path):
+    plugin = tmp_path / "mine.py"
+    readme = (ROOT / "strategies" / "README.md").read_text()
+    plugin.write_text(readme.split("```python\n")[1].split("```")[0])
+    out = tmp_path / "res"
+    assert dsim("run", "--game", "dragonwake", "--n", 5000, "--plugin", plugin, "--strategy",
+                "cultist=bluffer:n=3", "--out", out, "--no-progress") == 0
+    prov = (next((out / "runs").rglob("run.json"))).read_text()
+    assert '"bluffer"' in prov and '"n": 3.0' in prov
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run", "--n", "-5"], "--n must be a positive"),
+    (["run", "--game", "nope"], "unknown game 'nope'"),
+    (["run", "--strategy", "hero=nope"], "unknown strategy 'nope'"),
+    (["run", "--strategy", "wizard=random"], "unknown role 'wizard'"),
+    (["run", "--variant", "nope"], "unknown variant"),
+    (["run", "--set", "hand_sizes=[5,5]"], "hand_sizes"),
+    (["run", "--players", "2"], "3-10 players"),
+    (["run", "--jobs", "0"], "--jobs"),
+    (["run", "--bogus"], "No such option"),
+    (["run", "--rules", "/nonexistent.toml"], "not found"),
+    (["replay", "--game-id", "-1"], "--game-id"),
+])
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, args, message):
+    out = tmp_path / "res"
+    assert dsim(*args, *(["--out", out] if args[0] == "run" else [])) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0]
+    assert not out.exists()
+
+
+def test_the_installed_command_exits_2_without_traceback(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "sim.cli.main", "run", "--n", "-5", "--out", str(tmp_path / "x")],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "dsim: error: --n must be a positive whole number of games, got -5"
+    assert not (tmp_path / "x").exists()
