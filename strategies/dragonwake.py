@@ -11,7 +11,7 @@ from numba import njit
 
 from sim.core.strategy import Strategy, StrategyRegistry
 from sim.games.dragonwake.records import (
-    B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_SHOWN_DRAGON, B_SHOWN_RELIC, CULTIST, DECLARE_SIG, views,
+    B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_SHOWN_DRAGON, B_SHOWN_RELIC, CULTIST, DECLARE_SIG, chance, draw, views,
     DRAGON, HERO, MAX_HAND, P_CULTIST_CARDS, P_DRAGON_FOUND, P_FACE_DOWN, P_HAND, P_PLAYERS,
     P_RELICS_FOUND, P_RELICS_TOTAL, P_ROLE_CARDS, PICK_SIG, RELIC, SILENT,
 )
@@ -33,7 +33,7 @@ def own_hand(me, cards):
 
 
 @njit(cache=True)
-def pick_best_player(me, down, pub, scores):
+def pick_best_player(me, state, down, pub, scores):
     """A random face-down card of the other player with the highest score (ties broken at random)."""
     best = -1e300
     chosen = -1
@@ -52,12 +52,12 @@ def pick_best_player(me, down, pub, scores):
             ties = 1
         elif abs(scores[p] - best) <= 1e-12:
             ties += 1
-            if np.random.randint(0, ties) == 0:
+            if draw(state, ties) == 0:
                 chosen = p
     count = 0
     for s in range(MAX_HAND):
         count += down[chosen, s]
-    k = np.random.randint(0, count)
+    k = draw(state, count)
     for s in range(MAX_HAND):
         if down[chosen, s] == 1:
             if k == 0:
@@ -103,16 +103,16 @@ def claimed_density(j, board):
 
 
 @njit(cache=True)
-def truthful_claim(me, cards, pub, hide_dragon):
+def truthful_claim(me, state, cards, hide_dragon):
     relics, dragons = own_hand(me, cards)
-    if dragons > 0 and np.random.random() < hide_dragon:
+    if dragons > 0 and chance(state) < hide_dragon:
         return 0           # "only gold": keeps searchers away from the dragon, at the cost of relics
     return relics * 2 + dragons
 
 
 @njit(cache=True)
-def lying_claim(me, cards, pub, inflate, silent):
-    if np.random.random() < silent:
+def lying_claim(me, state, cards, pub, inflate, silent):
+    if chance(state) < silent:
         return SILENT
     relics, _ = own_hand(me, cards)
     hand = pub[P_HAND]
@@ -130,7 +130,7 @@ def silent_declare(me, role, state, params, memory):
 def random_pick(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     # walk the per-player face-down counts first, then the chosen player's slots
-    k = np.random.randint(0, pub[P_FACE_DOWN] - board[me, B_DOWN])
+    k = draw(state, pub[P_FACE_DOWN] - board[me, B_DOWN])
     for p in range(pub[P_PLAYERS]):
         if p == me:
             continue
@@ -151,7 +151,7 @@ def random_pick(me, role, state, params, memory):
 @njit(DECLARE_SIG, cache=True)
 def honest_declare(me, role, state, params, memory):
     cards, down, board, pub = views(state)
-    return truthful_claim(me, cards, pub, params[0])
+    return truthful_claim(me, state, cards, params[0])
 
 
 @njit(PICK_SIG, cache=True)
@@ -164,7 +164,7 @@ def trust_pick(me, role, state, params, memory):
         if r < 0:
             r, d = base_relic, base_dragon
         scores[j] = r - params[1] * d
-    return pick_best_player(me, down, pub, scores)
+    return pick_best_player(me, state, down, pub, scores)
 
 
 # ---- lying cultists: inflate relics, hide the dragon, hunt for it ----------------------------------
@@ -173,7 +173,7 @@ def trust_pick(me, role, state, params, memory):
 @njit(DECLARE_SIG, cache=True)
 def liar_declare(me, role, state, params, memory):
     cards, down, board, pub = views(state)
-    return lying_claim(me, cards, pub, params[0], params[1])
+    return lying_claim(me, state, cards, pub, params[0], params[1])
 
 
 @njit(cache=True)
@@ -201,7 +201,7 @@ def dragon_pick(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     scores = memory[:pub[P_PLAYERS]]
     posterior_scores(me, role, cards, board, pub, params[2], params[3], -params[4], 1.0, scores)
-    return pick_best_player(me, down, pub, scores)
+    return pick_best_player(me, state, down, pub, scores)
 
 
 # ---- bayes: either role; truthful or lying claims by role, posterior picks ------------------------
@@ -211,8 +211,8 @@ def dragon_pick(me, role, state, params, memory):
 def role_declare(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     if role == HERO:
-        return truthful_claim(me, cards, pub, params[0])
-    return lying_claim(me, cards, pub, params[4], 0.0)
+        return truthful_claim(me, state, cards, params[0])
+    return lying_claim(me, state, cards, pub, params[4], 0.0)
 
 
 @njit(PICK_SIG, cache=True)
@@ -223,7 +223,7 @@ def bayes_pick(me, role, state, params, memory):
         posterior_scores(me, role, cards, board, pub, params[2], params[3], 1.0, -params[1], scores)
     else:
         posterior_scores(me, role, cards, board, pub, params[2], params[3], -params[5], 1.0, scores)
-    return pick_best_player(me, down, pub, scores)
+    return pick_best_player(me, state, down, pub, scores)
 
 
 REGISTRY.register(Strategy(

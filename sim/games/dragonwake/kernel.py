@@ -3,13 +3,13 @@
 import numpy as np
 from numba import njit, types
 
-from sim.core.rng import below, new_state, shuffle
+from sim.core.rng import below, mix, shuffle
 from sim.games.dragonwake.records import (
     STATE_WIDTH, STRATEGY_FN, views, B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_SHOWN_DRAGON, B_SHOWN_GOLD, B_SHOWN_RELIC,
     BOARD_COLS, CULTIST, DRAGON, END_DRAGON, END_RELICS, END_TIME, EV_CLAIM, EV_DEAL, EV_END, EV_REVEAL,
     EV_ROLE, EV_ROUND, EV_SWAP, EV_UNDEALT, GOLD, HERO, MAX_HAND, MAX_PLAYERS, MEMORY, P_CULTIST_CARDS,
     P_DRAGON_FOUND, P_FACE_DOWN, P_HAND, P_PLAYERS, P_RELICS_FOUND, P_RELICS_TOTAL, P_REVEALED_ROUND,
-    P_REVEALED_TOTAL, P_ROLE_CARDS, P_ROUND, P_RUNEBEARER, PUB_SIZE, RELIC, SILENT,
+    P_REVEALED_TOTAL, P_RNG, P_ROLE_CARDS, P_ROUND, P_RUNEBEARER, PUB_ROW, RELIC, SILENT,
 )
 
 # output columns, in records.GAME_COLUMNS order
@@ -125,19 +125,20 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                hand_sizes, min_reveals, self_reveal,
                hero_declare, hero_pick, cultist_declare, cultist_pick, hero_params, cultist_params,
                out, trace, check):
-    np.random.seed(seed)      # strategies draw from numba's generator
-    rng = new_state(seed)     # the kernel deals with its own, faster one
+    np.random.seed(seed)      # for user strategies that draw from np.random
     role_deck = np.zeros(hero_cards + cultist_cards, np.int64)
     role = np.zeros(players, np.int64)
     deck = np.zeros(cards_per_player * players, np.int64)
     state = np.zeros((MAX_PLAYERS + 1, STATE_WIDTH), np.int64)
     cards, down, board, pub = views(state)
+    rng = state[PUB_ROW, P_RNG:P_RNG + 1]     # the game's own stream, shared with the strategies
     cards[:, :] = -1
     caught_now = np.zeros(MAX_PLAYERS, np.int64)
     memory = np.zeros((MAX_PLAYERS, MEMORY), np.float64)
     relics_total = relics_per_player * players
     n_role = hero_cards + cultist_cards
     for g in range(n):
+        rng[0] = mix(seed, g)
         step = 0
         memory[:players, :] = 0.0
         board[:, :] = 0

@@ -14,6 +14,8 @@ One packed array rather than four keeps the indirect strategy call cheap (~5 ns,
 import numpy as np
 from numba import njit, types
 
+from sim.core.rng import below, uniform
+
 GOLD, RELIC, DRAGON = 0, 1, 2
 CARD_NAMES = ("gold", "relic", "dragon")
 HERO, CULTIST = 0, 1
@@ -46,7 +48,8 @@ P_CULTIST_CARDS = 8    # cultist cards in the role deck (some may be undealt)
 P_ROLE_CARDS = 9
 P_RUNEBEARER = 10
 P_FACE_DOWN = 11       # face-down cards on the table now
-PUB_SIZE = 12
+P_RNG = 12             # this game's random stream (use `draw`, `chance`)
+PUB_SIZE = 13
 
 # the packed state: one row per player, then the pub row
 CARDS0 = 0
@@ -62,6 +65,22 @@ def views(state):
     """(cards, down, board, pub) views of the packed state."""
     return (state[:MAX_PLAYERS, CARDS0:CARDS0 + MAX_HAND], state[:MAX_PLAYERS, DOWN0:DOWN0 + MAX_HAND],
             state[:MAX_PLAYERS, BOARD0:BOARD0 + BOARD_COLS], state[PUB_ROW, :PUB_SIZE])
+
+
+@njit(cache=True)
+def draw(state, n):
+    """A uniform integer in [0, n) from the game's own random stream.
+
+    Every game is seeded from (chunk seed, game index), so strategies drawing from here keep variants
+    compared on the same seeds paired game by game.
+    """
+    return below(state[PUB_ROW, P_RNG:P_RNG + 1], n)
+
+
+@njit(cache=True)
+def chance(state):
+    """A uniform float in [0, 1) from the game's own random stream."""
+    return uniform(state[PUB_ROW, P_RNG:P_RNG + 1])
 
 
 # a claim is relics * 2 + dragon, or SILENT

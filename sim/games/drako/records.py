@@ -42,7 +42,8 @@ CARD_COUNT, CARD_SYM0, CARD_VAL0, CARD_SYM1, CARD_VAL1 = 0, 1, 2, 3, 4
 # ---- hex directions (axial) ------------------------------------------------------------------
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
-# ---- configuration vector: rules as integers for the kernel ----------------------------------
+# ---- the kernel's work array: configuration, board, decks, scratch (fixed offsets) ------------
+MAX_HEX = 128
 (C_HEXES, C_NTYPES_D, C_NTYPES_W, C_DECK_D, C_DECK_W, C_HAND_LIMIT, C_OPENING, C_DRAW, C_ACTIONS,
  C_FIRST_ACTIONS, C_FURY_ACTIONS, C_FURY_WOUND, C_FURY_LETHAL, C_TURN_CAP, C_MULLIGAN,
  C_FREE_PLACEMENT, C_FIRE_RANGE, C_FIRE_NEEDS_TARGET, C_CROSSBOW_MIN, C_NET_STAYS, C_STUCK_DISCARD,
@@ -50,8 +51,18 @@ DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 C_START = 23          # 3 dwarves' first-game hexes
 C_CAP = 26            # 4 figures' wound spaces (dragon: all areas)
 C_ACAP = 30           # 4 dragon areas' spaces
-C_CHECK = 34          # 1: verify invariants after every move
+C_CHECK = 34          # 1: verify invariants after every action
 N_CFG = 35
+W_RNG = 64            # deal generator state (uint64 bits)
+W_TROW = 65           # next trace row
+W_TRACING = 66        # 1 while the current game is traced
+W_TOVER = 67          # 1 once the trace buffer overflowed
+W_BOARD = 128         # MAX_HEX: figure on each hex, -1 when empty
+W_DECKS = W_BOARD + MAX_HEX           # 2 x MAX_DECK: shuffled decks
+W_GONE = W_DECKS + 2 * MAX_DECK       # 2 x MAX_TYPES: cards played or discarded, by kind
+W_CARDS = W_GONE + 2 * MAX_TYPES      # 2 x MAX_TYPES x 5: the card table
+W_SCR = W_CARDS + 2 * MAX_TYPES * 5   # 3 x MAX_HEX: scratch for path searches
+W_SIZE = W_SCR + 3 * MAX_HEX
 
 # ---- the state vector the kernel keeps and strategies read ----------------------------------
 S_SIDE = 0            # side making the current decision
@@ -93,7 +104,28 @@ T_ATTACKS = T_NET_TURNS + 1           # 2 sides: attacks made (each hit of a fir
 T_BLOCKED = T_ATTACKS + 2             # 2 sides: of those, blocked
 T_VIOLATIONS = T_BLOCKED + 2          # invariant failures (check mode)
 T_BAD_CHOICES = T_VIOLATIONS + 1      # strategy answers out of range (replaced by option 0)
-N_STATE = T_BAD_CHOICES + 1
+# the kernel's own registers (where the rules stopped to ask, and what they were doing)
+R_PHASE = T_BAD_CHOICES + 1
+R_NOPTS = R_PHASE + 1                 # rows offered in the pending decision
+R_ROW = R_NOPTS + 1                   # 8: copy of the chosen row
+R_MOVER = R_ROW + 8                   # side whose turn it is
+R_USED = R_MOVER + 1                  # actions the current action uses up
+R_CARD = R_USED + 1
+R_OPT = R_CARD + 1
+R_SYM = R_OPT + 1
+R_VAL = R_SYM + 1
+R_TARGET = R_VAL + 1
+R_ATTACKER = R_TARGET + 1
+R_SECOND = R_ATTACKER + 1
+R_IN_FIRE = R_SECOND + 1
+R_FIRE_DIR = R_IN_FIRE + 1
+R_FIRE_AT = R_FIRE_DIR + 1
+R_FIRE_K = R_FIRE_AT + 1
+R_WOUNDS_LEFT = R_FIRE_K + 1
+R_MOVE_FIG = R_WOUNDS_LEFT + 1
+R_MOVE_HEX = R_MOVE_FIG + 1
+R_INDEX = R_MOVE_HEX + 1              # dwarf being placed / side deciding on a mulligan
+N_STATE = R_INDEX + 1
 
 # ---- decisions: kinds of question a strategy answers, and the option rows it sees ------------
 # Every decision function has the signature below: (kind, options, n_options, state, geo, params)

@@ -190,25 +190,6 @@ class DrakoRules:
         return geo
 
     @functools.cache
-    def lines(self) -> np.ndarray:
-        """lines[h, d] = hexes met walking from h in direction d (h excluded), then -1s.
-
-        A line stops at the first gap in the board, so an irregular board cannot be shot across.
-        """
-        hexes = self.hexes()
-        h = len(hexes)
-        index = {qr: i for i, qr in enumerate(hexes)}
-        out = np.full((h, 6, h), -1, dtype=np.int64)
-        for a, (q, r) in enumerate(hexes):
-            for d, (eq, er) in enumerate(R.DIRECTIONS):
-                k, (x, y) = 0, (q + eq, r + er)
-                while (x, y) in index:
-                    out[a, d, k] = index[(x, y)]
-                    k, x, y = k + 1, x + eq, y + er
-        out.setflags(write=False)
-        return out
-
-    @functools.cache
     def cards(self) -> np.ndarray:
         out = np.zeros((2, R.MAX_TYPES, 5), dtype=np.int64)
         for side in (R.DRAGON, R.DWARVES):

@@ -1,7 +1,8 @@
 """Drarkane numba kernel: whole batches of games (normal, Fallen King, solo; teams and Treasures).
 
 `play_batch` plays n games from one seed and fills the games and rounds tables; the first
-`trace.shape[0]` games also write their action trace. Game state lives in a few preallocated int64
+`trace.shape[0]` games also write their action trace. Small helpers are inlined at numba's IR level
+(`inline='always'`): as separate calls, their array arguments cost reference counting on every call. Game state lives in a few preallocated int64
 arrays: `gs` (scalars, GS_*), `ps` (per seat, PS_*), `zone` (dragons in the battle zone: id, damage),
 `tr` (the trick: card, mode, seat). Nothing is allocated inside the per-game loop.
 """
@@ -109,7 +110,7 @@ def shuffle(a, n):
         a[i], a[j] = a[j], a[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def rec(trace, gs, code, a, b, c, d):
     """Append one trace row for the traced game (no-op otherwise)."""
     g = gs[GS_TG]
@@ -128,7 +129,7 @@ def rec(trace, gs, code, a, b, c, d):
     gs[GS_TS] = t + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def regime_of(nlow, nhigh):
     if nlow > 0 and nhigh == 0:
         return REG_LOW
@@ -137,7 +138,7 @@ def regime_of(nlow, nhigh):
     return REG_STD     # no Wizard, or both (they cancel)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def card_key(c, m, reg, led, kind, colour, value, trump, egg_low):
     """How strongly a played card claims the trick under a regime; -1 when it cannot win."""
     k = kind[c]
@@ -162,7 +163,7 @@ def card_key(c, m, reg, led, kind, colour, value, trump, egg_low):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def trick_eval(tr, tn, kind, colour, value, trump, egg_low):
     """(winner position, best key, first non-Wizard position, regime, led colour) of the trick so far."""
     nlow = 0
@@ -193,7 +194,7 @@ def trick_eval(tr, tn, kind, colour, value, trump, egg_low):
     return best, bkey, fnw, reg, led
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def legal_moves(hand, hand_n, s, led, kind, colour, value, moves):
     """Fill `moves` with the cards seat s may play (the Mercenary twice: as 14 and as 0)."""
     has_led = False
@@ -229,7 +230,7 @@ def legal_moves(hand, hand_n, s, led, kind, colour, value, moves):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def hand_rows(hand, hand_n, s, kind, colour, value, moves):
     """Seat s's hand as option rows (bids and exchanges)."""
     for i in range(hand_n[s]):
@@ -244,14 +245,14 @@ def hand_rows(hand, hand_n, s, kind, colour, value, moves):
     return hand_n[s]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def remove_slot(hand, hand_n, s, i):
     last = hand_n[s] - 1
     hand[s, i] = hand[s, last]
     hand_n[s] = last
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def partner_of(cf, s):
     if cf[CF_TEAMS] == 0:
         return -1
@@ -259,7 +260,7 @@ def partner_of(cf, s):
     return (s + half) % cf[CF_PLAYERS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def fill_state(state, s, cf, gs, ps, hand_n, dealt):
     """The public facts every decision sees."""
     state[S_SEAT] = s
@@ -295,7 +296,7 @@ def fill_state(state, s, cf, gs, ps, hand_n, dealt):
     state[S_CONTRACT_MAX] = cf[CF_CONTRACT_MAX]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def checked(i, lo, hi, gs):
     """A strategy's answer, or `lo` (counted as a bad decision) when out of range."""
     if i < lo or i >= hi:
@@ -304,7 +305,7 @@ def checked(i, lo, hi, gs):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def reveal(zone, gs, ddeck, cf, trace):
     """Turn the next dragon into the zone; False when the deck is empty."""
     if gs[GS_DPTR] >= cf[CF_N_DRAGONS]:
@@ -321,18 +322,18 @@ def reveal(zone, gs, ddeck, cf, trace):
 
 # ---- placement ------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def placeable(c, m, kind):
     k = kind[c]
     return k == ARCANA or k == OBSCURE or (k == MERCENARY and m == 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def fits(c, d, kind, colour, dr):
     return kind[c] != ARCANA or colour[c] == dr[d, 0]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def auto_place(pairs, n):
     """The automaton's placement: finish the dragon closest to defeat, with the least strength wasted."""
     best = 0
@@ -406,7 +407,7 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
                 break
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def discard_card(c, card_loc, discard, gs, trace):
     card_loc[c] = -2
     discard[gs[GS_DISC]] = c
@@ -448,7 +449,7 @@ def defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace):
 
 # ---- playing a trick --------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def play_card(s, slot, c, m, hand, hand_n, gs, tr, played, cf, trace):
     tn = gs[GS_TN]
     tr[tn, T_CARD] = c
@@ -866,7 +867,7 @@ def check_trick(cf, dr, zone, gs, hand_n, players, auto, H):
             gs[GS_VIOL] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def terror_share(diff, pool, cf):
     d = abs(diff)
     if d == 0:

@@ -1,0 +1,30 @@
+"""`dsim compare`: rule variants on the same seeds, with paired differences and tests."""
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from sim.cli.common import (GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
+                            StrategyOpt, build_spec)
+from sim.core.compare import compare as run_compare
+
+
+def compare(variant: Annotated[list[str], typer.Option(
+                "--variant", "-v", help="'base', a preset name, or overrides 'key=value;key=value' (two or more)")],
+            game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = None,
+            strategy: StrategyOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
+            rules: RulesOpt = None, set_: SetOpt = None, plugin: PluginOpt = None,
+            precision: Annotated[Optional[float], typer.Option(
+                help="play until every headline difference is within ± this (--n is the cap)")] = None,
+            to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
+    """Compare rule variants game by game on common random numbers."""
+    spec = build_spec(game, n, players, strategy, None, seed, rules, set_, plugin)
+    path = run_compare(spec.game, spec, variant, Path(out), to or Path(out) / "report", jobs, precision,
+                       rules, tuple(set_ or ()))
+    Console().print(path.read_text(), markup=False, highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("compare")(compare)

@@ -1,0 +1,154 @@
+"""Paired comparison of rule variants: both play the same seeds, game by game.
+
+Common random numbers: every variant's chunk i is seeded from the same child of the root seed, so the
+deals and shuffles are the same until the rules make the games diverge. Each outcome is compared on
+the per-game differences (McNemar for rates, paired t for means), and the report says how many games
+independent runs would have needed for the same precision.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+
+from sim.core import store  # noqa: E402
+from sim.core.errors import DsimError  # noqa: E402
+from sim.core.game import Game, Rules  # noqa: E402
+from sim.core.precision import look_z  # noqa: E402
+from sim.core.report import ChartSaver, markdown_to_html  # noqa: E402
+from sim.core.rules import parse_set  # noqa: E402
+from sim.core.runner import RunSpec, iter_chunks, run  # noqa: E402
+from sim.core.stats import PairedResult, paired  # noqa: E402
+from sim.core.store import RunWriter  # noqa: E402
+
+
+def variant_rules(game: Game, text: str, rules_file=None, base_sets=()) -> Rules:
+    """`base` (the rules as given), a preset name, or overrides `key=value;key=value`."""
+    if text == "base":
+        return game.load_rules(rules_file, (), base_sets)
+    if "=" in text:
+        return game.load_rules(rules_file, (), [*base_sets, *[s for s in text.split(";") if s.strip()]])
+    return game.load_rules(rules_file, (text,), base_sets)
+
+
+def arm_games(out: Path, spec: RunSpec) -> pl.DataFrame:
+    part = spec.partition()
+    return (store.scan(out).filter(*[pl.col(k) == v for k, v in part.items()])
+            .sort("game_id").collect())
+
+
+def compare_frames(game: Game, a: pl.DataFrame, b: pl.DataFrame) -> list[tuple]:
+    """(name, kind, paired result, label, headline) for every outcome, on the games both arms played."""
+    n = min(a.height, b.height)
+    a, b = a.head(n), b.head(n)
+    if not np.array_equal(a["game_id"].to_numpy(), b["game_id"].to_numpy()):
+        raise DsimError("the two arms did not play the same game ids; cannot pair them")
+    rows = []
+    for o in game.outcomes():
+        xa = a.select(o.expr.cast(pl.Float64)).to_series().fill_null(0).to_numpy()
+        xb = b.select(o.expr.cast(pl.Float64)).to_series().fill_null(0).to_numpy()
+        rows.append((o.name, o.kind, paired(xa, xb, o.kind), o.label, o.headline))
+    return rows
+
+
+def run_arms(specs: list[RunSpec], out: Path, jobs: int, precision: float | None) -> int:
+    """Play every arm; with a precision target, in lockstep until the headline differences are narrow."""
+    if precision is None:
+        for s in specs:
+            run(s, out, jobs=jobs, progress=False)
+        return specs[0].n
+    writers = [RunWriter(out, s.partition(), s.provenance()) for s in specs]
+    played = 0
+    try:
+        streams = [iter_chunks(s, jobs) for s in specs]
+        for looks, chunks in enumerate(zip(*streams), start=1):
+            for w, (ci, cn, tables) in zip(writers, chunks):
+                w.write_chunk(ci, tables)
+            played += chunks[0][1]
+            if _differences_narrow(writers, specs, out, precision, looks):
+                break
+        for w in writers:
+            w.provenance.update(n=played, n_cap=specs[0].n, precision_target=precision)
+            w.commit()
+    except BaseException:
+        for w in writers:
+            w.abort()
+        raise
+    return played
+
+
+def _differences_narrow(writers, specs, out, precision, looks) -> bool:
+    """Sequentially adjusted half-width of each headline difference (arm k against arm 0)."""
+    z = look_z(looks)
+    frames = []
+    for w in writers:
+        files = sorted((w.staging / "games").rglob("*.parquet"))
+        frames.append(pl.read_parquet(files).sort("game_id"))
+    head = [o for o in specs[0].game.outcomes() if o.headline]
+    for f in frames[1:]:
+        for o in head:
+            d = (f.select(o.expr.cast(pl.Float64)).to_series().fill_null(0).to_numpy()
+                 - frames[0].select(o.expr.cast(pl.Float64)).to_series().fill_null(0).to_numpy())
+            if len(d) < 2 or z * d.std(ddof=1) / np.sqrt(len(d)) > precision:
+                return False
+    return True
+
+
+def compare(game: Game, base: RunSpec, variants: list[str], out: Path, to: Path, jobs: int = 1,
+            precision: float | None = None, rules_file=None, base_sets=()) -> Path:
+    if len(variants) < 2:
+        raise DsimError("compare needs at least two --variant options (use 'base' for the rules as given)")
+    specs = [dataclasses.replace(base, rules=variant_rules(game, v, rules_file, base_sets), extra={"arm": v})
+             for v in variants]
+    n = run_arms(specs, out, jobs, precision)
+    frames = [arm_games(out, s) for s in specs]
+    to.mkdir(parents=True, exist_ok=True)
+    chart = ChartSaver(to, f"compare_{game.name}")
+    lines = [f"# {game.title}: {' vs '.join(variants)}", "",
+             f"{n:,} games per arm, {base.players} players, lineup {specs[0].partition()['lineup']}, seed "
+             f"{base.seed}; every arm played the same seeds (common random numbers), so each difference is "
+             "paired game by game.", ""]
+    for v, s, f in zip(variants[1:], specs[1:], frames[1:]):
+        rows = compare_frames(game, frames[0], f)
+        lines += [f"## {v} against {variants[0]}", "",
+                  "| outcome | " + variants[0] + " | " + v + " | difference [95% CI] | p | test | games unpaired would need |",
+                  "|---|---|---|---|---|---|---|"]
+        for name, kind, r, label, _ in rows:
+            pct = kind == "rate"
+            diff = r.diff.fmt(pct=pct, digits=2 if pct else 3)
+            lines.append(f"| {label or name} | {r.a.fmt(pct=pct, digits=2 if pct else 3)} | "
+                         f"{r.b.fmt(pct=pct, digits=2 if pct else 3)} | {diff} | {r.p_value:.3g} | {r.test} | "
+                         f"{_unpaired(r)} |")
+        lines += ["", difference_chart(game, v, variants[0], rows, chart), ""]
+    path = to / f"compare_{game.name}.md"
+    path.write_text("\n".join(lines) + "\n")
+    (to / f"compare_{game.name}.html").write_text(markdown_to_html("\n".join(lines), game.title))
+    return path
+
+
+def _unpaired(r: PairedResult) -> str:
+    if r.n_unpaired >= 10**12:
+        return "∞ (pairing removes all noise)"
+    return f"{r.n_unpaired:,} ({r.saving():.1f}×)"
+
+
+def difference_chart(game, v, base, rows, chart) -> str:
+    rates = [(label or name, r) for name, kind, r, label, _ in rows if kind == "rate"]
+    if not rates:
+        return ""
+    fig, ax = plt.subplots(figsize=(7, 0.6 + 0.45 * len(rates)))
+    for i, (label, r) in enumerate(rates):
+        ax.errorbar([100 * r.diff.value], [i], xerr=[[100 * (r.diff.value - r.diff.lo)], [100 * (r.diff.hi - r.diff.value)]],
+                    fmt="o", capsize=4, color="tab:red" if r.p_value < 0.05 else "tab:gray")
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(range(len(rates)), [lab for lab, _ in rates], fontsize=8)
+    ax.set_xlabel(f"{v} minus {base} (percentage points, paired 95% CI)")
+    ax.set_title(f"{game.title}: effect of {v}")
+    return chart(f"{v}_vs_{base}".replace("=", "-").replace(";", "_"), fig)

@@ -1,0 +1,283 @@
+"""Drarkane's thin API over its rules, kernel and referee, with its outcomes and report sections."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+
+from sim.core.errors import DsimError  # noqa: E402
+from sim.core.game import BenchCase, Game, Outcome, Rules, Trace  # noqa: E402
+from sim.core.stats import wilson  # noqa: E402
+from sim.games.drarkane import kernel, referee  # noqa: E402
+from sim.games.drarkane.records import (  # noqa: E402
+    DECISIONS, GAME_COLUMNS, MAX_SEATS, MODE_SOLO, ROUND_COLUMNS, TRACE_WIDTH, trace_steps,
+)
+from sim.games.drarkane.rules import DrarkaneRules  # noqa: E402
+from strategies.drarkane import REGISTRY  # noqa: E402
+
+SOLO_RANKS = ("Burned Villager", "Flame Runner", "Scale Slayer", "Scourge of the Skies", "Legend of Drarkane")
+
+
+@dataclass
+class DrarkaneGame(Game):
+    def check_players(self, rules: Rules, players: int) -> None:
+        try:
+            rules.typed.check_players(players)
+        except ValueError as e:
+            raise DsimError(str(e)) from None
+
+    def _play(self, rules: Rules, players: int, lineup, seed: int, n: int, n_traced: int, check: bool):
+        self.check_players(rules, players)
+        r: DrarkaneRules = rules.typed
+        mode, seats, hand, _ = r.table(players)
+        cf = r.config(players, check)
+        kind, colour, value = r.card_arrays()
+        seat_list = [lineup[f"seat{k}"] for k in range(MAX_SEATS)]
+        fns = [tuple(seat.strategy.functions[d] for seat in seat_list) for d in range(len(DECISIONS))]
+        width = max(len(seat.params) for seat in seat_list)
+        params = np.zeros((MAX_SEATS, width), np.float64)
+        for k, seat in enumerate(seat_list):
+            params[k, :len(seat.params)] = seat.params
+        rows_per_game = 1 if mode == MODE_SOLO else r.rounds * players
+        games = np.zeros((n, len(GAME_COLUMNS)), np.int32)
+        rounds = np.zeros((n * rows_per_game, len(ROUND_COLUMNS)), np.int32)
+        steps = trace_steps(mode, seats, hand, r.solo_trick_cap) if n_traced else 1
+        trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int16)
+        kernel.play_batch(int(seed) & 0xFFFFFFFF, n, cf, kind, colour, value, r.deck(players), r.dragon_array(),
+                          r.objective_array(), *fns, params, games, rounds, trace)
+        game_cols = {name: games[:, i].astype(dtype) for i, (name, dtype) in enumerate(GAME_COLUMNS.items())}
+        game_cols["first_win_share"] = first_win_share(game_cols, players)
+        round_cols = {"game": np.repeat(np.arange(n, dtype=np.int64), rows_per_game)}
+        round_cols.update({name: rounds[:, i].astype(dtype) for i, (name, dtype) in enumerate(ROUND_COLUMNS.items())})
+        return {"games": game_cols, "rounds": round_cols}, trace
+
+    def simulate(self, rules, players, lineup, seed, n, check=False):
+        tables, _ = self._play(rules, players, lineup, seed, n, 0, check)
+        return tables
+
+    def traces(self, rules, players, lineup, seed, n):
+        tables, trace = self._play(rules, players, lineup, seed, n, n, True)
+        games = tables["games"]
+        return [Trace(trace[g], {k: v[g] for k, v in games.items()}) for g in range(n)]
+
+    def referee(self, rules, players, trace):
+        return referee.referee(rules.typed, players, trace)
+
+    def outcomes(self):
+        contracts = pl.col("contracts").cast(pl.Float64)
+        per_contract = pl.when(contracts > 0)
+        return [
+            Outcome("exact_rate", "mean", per_contract.then(pl.col("exact") / contracts),
+                    "contracts hit exactly", headline=True),
+            Outcome("near_rate", "mean", per_contract.then(pl.col("near") / contracts), "contracts missed by one"),
+            Outcome("missed_rate", "mean", per_contract.then(pl.col("missed") / contracts),
+                    "contracts missed by two or more"),
+            Outcome("lost_round_share", "mean", pl.col("lost_rounds") / pl.col("rounds").cast(pl.Float64),
+                    "rounds ended by the seventh dragon"),
+            Outcome("first_player_win", "mean", pl.col("first_win_share"),
+                    "first player's share of wins (fair: 1/players)"),
+            Outcome("tie", "rate", pl.col("n_winners") > 1, "games with a shared top score"),
+            Outcome("top_score", "mean", pl.col("top_score"), "winning score"),
+            Outcome("score_spread", "mean", pl.col("score_spread"), "winner minus last"),
+            Outcome("dragons_defeated", "mean", pl.col("defeated"), "dragons defeated per game"),
+            Outcome("terror", "mean", pl.col("terror"), "Terror pool per game"),
+            Outcome("treasure", "mean", pl.col("treasure"), "Treasure points per game"),
+            Outcome("solo_score", "mean", pl.col("solo_score"), "solo: Terror won minus the Demon's"),
+            Outcome("solo_slayer", "rate", pl.col("solo_rank") >= 2, "solo: Scale Slayer or better"),
+            Outcome("stalemate", "rate", pl.col("stalemate") > 0, "solo games stopped by the trick cap"),
+            Outcome("violations", "mean", pl.col("violations"), "kernel invariant failures"),
+            Outcome("bad_decisions", "mean", pl.col("bad_decisions"), "strategy answers out of range"),
+        ]
+
+    def group_columns(self):
+        return ["mode"]
+
+    def report_sections(self, games: pl.DataFrame, outdir: Path, chart, rounds: pl.DataFrame | None = None):
+        sections = []
+        table = games.filter(pl.col("mode") != MODE_SOLO) if "mode" in games.columns else games
+        if len(table):
+            sections += [hit_rate_section(table, chart), seat_section(table, chart), score_section(table, chart)]
+        solo = games.filter(pl.col("mode") == MODE_SOLO) if "mode" in games.columns else games.head(0)
+        if len(solo):
+            sections.append(solo_section(solo, chart))
+        if rounds is None:
+            rounds = find_rounds(outdir, games)
+        if rounds is not None and len(rounds):
+            sections.append(bid_section(rounds, chart))
+        else:
+            sections.append("## Bids against tricks\n\nThe per-round table was not available to this report; "
+                            "`sim.games.drarkane.game.bid_section(rounds, chart)` draws it from the `rounds` table.\n")
+        return sections
+
+
+def first_win_share(cols: dict, players: int) -> np.ndarray:
+    """Seat 0 (first player of round 1)'s share of the win: 1/k when k players tie for the top."""
+    won = cols["rank_s0"] == 1
+    share = np.where(won, 1.0 / np.maximum(cols["n_winners"], 1), 0.0).astype(np.float32)
+    if players == 1:
+        share[:] = np.nan
+    return share
+
+
+def _players(df: pl.DataFrame) -> list[int]:
+    return sorted(df["players"].unique().to_list()) if "players" in df.columns else [int(df["seats"].max())]
+
+
+def _by_players(df: pl.DataFrame, p: int) -> pl.DataFrame:
+    return df.filter(pl.col("players") == p) if "players" in df.columns else df
+
+
+def hit_rate_section(games: pl.DataFrame, chart) -> str:
+    lines = ["## Contract hit rates", "",
+             "| players | contracts | exact | ±1 | missed | rounds lost to the 7th dragon | seat 0 wins (fair) |",
+             "|---|---|---|---|---|---|---|"]
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    ps = _players(games)
+    for j, p in enumerate(ps):
+        g = _by_players(games, p)
+        c = int(g["contracts"].sum())
+        rounds = int(g["rounds"].sum())
+        est = [wilson(int(g[k].sum()), c) for k in ("exact", "near", "missed")]
+        lost = wilson(int(g["lost_rounds"].sum()), rounds)
+        first = float(g["first_win_share"].mean())
+        lines.append(f"| {p} | {c:,} | " + " | ".join(e.fmt(pct=True, digits=1) for e in est)
+                     + f" | {lost.fmt(pct=True, digits=1)} | {100 * first:.1f}% ({100 / p:.1f}%) |")
+        bottom = 0.0
+        for k, (e, label) in enumerate(zip(est, ("exact", "±1", "missed"))):
+            ax.bar(j, e.value, bottom=bottom, color=f"C{k}", label=label if j == 0 else None)
+            bottom += e.value
+    ax.set_xticks(range(len(ps)), [f"{p} players" for p in ps])
+    ax.set_ylabel("share of contracts")
+    ax.set_title("Drarkane: contract results")
+    ax.legend(fontsize=8)
+    lines += ["", chart("contract_results", fig), ""]
+    return "\n".join(lines)
+
+
+def seat_section(games: pl.DataFrame, chart) -> str:
+    """Exact-hit rate and win share by seat (seat 0 opens round 1)."""
+    lines = ["## Seats (seat 0 is the first player of round 1)", ""]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.5))
+    for p in _players(games):
+        g = _by_players(games, p)
+        rounds = int(g["rounds"].sum())
+        xs, hit, err, wins = [], [], [], []
+        for s in range(min(p, MAX_SEATS)):
+            e = wilson(int(g[f"exact_s{s}"].sum()), rounds)
+            won = np.where(g[f"rank_s{s}"].to_numpy() == 1, 1.0 / np.maximum(g["n_winners"].to_numpy(), 1), 0.0)
+            xs.append(s)
+            hit.append(e.value)
+            err.append((e.value - e.lo, e.hi - e.value))
+            wins.append(float(won.mean()))
+        axes[0].errorbar(xs, hit, yerr=np.array(err).T, marker="o", capsize=3, label=f"{p} players")
+        axes[1].plot(xs, wins, marker="o", label=f"{p} players")
+        axes[1].axhline(1 / p, ls=":", lw=0.8, color="grey")
+        lines.append(f"- {p} players, exact hits: " + ", ".join(f"seat {x}: {100 * y:.1f}%" for x, y in zip(xs, hit))
+                     + "; win share: " + ", ".join(f"{100 * w:.1f}%" for w in wins))
+    axes[0].set_title("exact contracts by seat")
+    axes[1].set_title("share of wins by seat")
+    for ax in axes:
+        ax.set_xlabel("seat")
+        ax.legend(fontsize=8)
+    lines += ["", chart("seats", fig), ""]
+    return "\n".join(lines)
+
+
+def score_section(games: pl.DataFrame, chart) -> str:
+    lines = ["## Final scores", ""]
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    for p in _players(games):
+        g = _by_players(games, p)
+        scores = np.concatenate([g[f"score_s{s}"].to_numpy() for s in range(min(p, MAX_SEATS))])
+        top = g["top_score"].to_numpy()
+        ax.hist(scores, bins=40, histtype="step", density=True, label=f"{p} players: all")
+        ax.hist(top, bins=40, histtype="step", density=True, ls="--", label=f"{p} players: winner")
+        lines.append(f"- {p} players: mean score {scores.mean():.1f} (sd {scores.std():.1f}), "
+                     f"mean winning score {top.mean():.1f}, winner's margin over last {g['score_spread'].mean():.1f}")
+    ax.set_xlabel("final score")
+    ax.legend(fontsize=7)
+    lines += ["", chart("scores", fig), ""]
+    return "\n".join(lines)
+
+
+def solo_section(solo: pl.DataFrame, chart) -> str:
+    n = len(solo)
+    counts = [int((solo["solo_rank"] == k).sum()) for k in range(len(SOLO_RANKS))]
+    lines = ["## Solo against the Demon", "", "| rank | games | share |", "|---|---|---|"]
+    for name, c in zip(SOLO_RANKS, counts):
+        lines.append(f"| {name} | {c:,} | {wilson(c, n).fmt(pct=True, digits=1)} |")
+    stale = int(solo["stalemate"].sum())
+    lines += ["", f"Mean solo score {solo['solo_score'].mean():.1f}; games lost to the 7th dragon "
+              f"{wilson(int(solo['lost_rounds'].sum()), n).fmt(pct=True, digits=1)}; stalemates (trick cap) {stale:,}."]
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    ax.bar(range(len(SOLO_RANKS)), [c / n for c in counts])
+    ax.set_xticks(range(len(SOLO_RANKS)), SOLO_RANKS, fontsize=7)
+    ax.set_ylabel("share of solo games")
+    ax.set_title("Drarkane solo: rank reached")
+    lines += ["", chart("solo_ranks", fig), ""]
+    return "\n".join(lines)
+
+
+def bid_section(rounds: pl.DataFrame, chart) -> str:
+    """Bid against tricks taken (heat-map per player count) and the exact-hit rate by bid."""
+    r = rounds.filter(pl.col("bid") >= 0)
+    lines = ["## Bids against tricks", ""]
+    ps = sorted(r["players"].unique().to_list()) if "players" in r.columns else [None]
+    fig, axes = plt.subplots(1, len(ps), figsize=(4.5 * len(ps), 4), squeeze=False)
+    for ax, p in zip(axes[0], ps):
+        g = r.filter(pl.col("players") == p) if p is not None else r
+        size = int(max(g["bid"].max(), g["tricks"].max())) + 1
+        grid = np.zeros((size, size))
+        counts = g.group_by("bid", "tricks").len()
+        for b, t, c in counts.iter_rows():
+            grid[b, t] = c
+        share = grid / np.maximum(grid.sum(axis=1, keepdims=True), 1)
+        ax.imshow(share, origin="lower", cmap="viridis", aspect="auto")
+        ax.plot([0, size - 1], [0, size - 1], color="white", lw=0.6, ls=":")
+        ax.set_xlabel("tricks taken")
+        ax.set_ylabel("contract")
+        ax.set_title(f"{p} players" if p is not None else "all")
+        by_bid = g.group_by("bid").agg(pl.len().alias("n"), pl.col("exact").sum().alias("hits")).sort("bid")
+        cells = [f"bid {b}: {wilson(int(h), int(n)).fmt(pct=True, digits=1)} (n={n:,})"
+                 for b, n, h in by_bid.iter_rows()]
+        lines.append(f"- {p} players, exact rate by contract: " + "; ".join(cells))
+    fig.suptitle("Drarkane: tricks taken for each contract (row-normalised)")
+    lines += ["", chart("bid_vs_tricks", fig), ""]
+    return "\n".join(lines)
+
+
+def find_rounds(outdir: Path, games: pl.DataFrame) -> pl.DataFrame | None:
+    """The per-round table of the runs in `games`, when it sits next to the report folder (results/<run>)."""
+    for base in (Path(outdir).parent, Path(outdir), Path(outdir).parent.parent):
+        root = base / "rounds"
+        if root.is_dir() and any(root.rglob("*.parquet")):
+            df = pl.scan_parquet(root / "**" / "*.parquet", hive_partitioning=True).collect()
+            if df.schema.get("game") == pl.String:
+                df = df.filter(pl.col("game") == "drarkane")
+            return df
+    return None
+
+
+GAME = DrarkaneGame(
+    name="drarkane",
+    title="Drarkane (contracts, tricks and a battle zone of dragons)",
+    min_players=1,
+    max_players=6,
+    default_players=4,
+    roles=tuple(f"seat{k}" for k in range(MAX_SEATS)),
+    default_lineup={f"seat{k}": "seeker" for k in range(MAX_SEATS)},
+    strategies=REGISTRY,
+    rules_class=DrarkaneRules,
+    package_dir=Path(__file__).parent,
+    chunk_size=50_000,
+    bench_cases=[
+        BenchCase("seeker, 4 players", 4, "seeker", 50_000),
+        BenchCase("random, 4 players", 4, "random", 50_000),
+        BenchCase("saboteur vs seekers, 4 players", 4, "seat0=saboteur", 50_000),
+    ],
+)
