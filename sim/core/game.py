@@ -121,6 +121,14 @@ class Game:
     def outcomes(self) -> list[Outcome]:
         raise NotImplementedError
 
+    def active_roles(self, players: int) -> tuple[str, ...]:
+        """Roles that take part with this many players (seat games use fewer seats than roles)."""
+        return self.roles
+
+    def role_scores(self, games: pl.DataFrame, players: int) -> dict[str, np.ndarray]:
+        """Each active role's result per game in [0, 1] (1 = won): what tournaments and optimisation score."""
+        raise NotImplementedError(f"{self.name} does not score roles yet")
+
     def group_columns(self) -> list[str]:
         """Columns the summary splits by (besides the run's partition columns)."""
         return []

@@ -63,6 +63,10 @@ class DragonwakeGame(Game):
             Outcome("violations", "mean", pl.col("violations"), "strategy moves the kernel had to correct"),
         ]
 
+    def role_scores(self, games, players):
+        hero_won = (games["winner"].to_numpy() == 0).astype(np.float64)
+        return {"hero": hero_won, "cultist": 1.0 - hero_won}
+
     def group_columns(self):
         return ["n_cultists"]
 

@@ -27,7 +27,7 @@ from sim.games.drako.records import (
     C_FIRE_NEEDS_TARGET, C_FIRE_RANGE, C_FIRST_ACTIONS, C_FREE_PLACEMENT, C_FURY_ACTIONS,
     C_FURY_LETHAL, C_FURY_WOUND, C_HAND_LIMIT, C_HEXES, C_MULLIGAN, C_NET_STAYS, C_NTYPES_D,
     C_OPENING, C_START, C_STUCK_DISCARD, C_THROUGH, C_TURN_CAP, CARD_SYM0, CARD_SYM1,
-    CARD_VAL0, DECISION_FN, DRAGON, DWARVES, END_DRAGON_SLAIN, END_DWARVES_SLAIN,
+    CARD_VAL0, CARD_VAL1, DECISION_FN, DRAGON, DWARVES, END_DRAGON_SLAIN, END_DWARVES_SLAIN,
     END_OUT_OF_CARDS, END_STALEMATE, EV_ATTACK, EV_BLOCK, EV_DECK, EV_DISCARD, EV_DRAW, EV_DUD,
     EV_END, EV_ESCAPE, EV_FURY, EV_KILL, EV_MULLIGAN, EV_PASS, EV_PLACE, EV_PLAY, EV_TURN,
     EV_WOUND, F_ACT, F_REACT, F_SETUP, F_TARGET, FIG_ARCHER, FIG_DRAGON, FIG_FURY, FIG_NET,
@@ -440,7 +440,8 @@ def list_main(w, st, opts, geo, side):
         if st[S_HAND_N + side] > 0 and w[C_STUCK_DISCARD] == 1:
             for t in range(w[C_NTYPES_D + side]):
                 if st[S_HAND + side * MAX_TYPES + t] > 0:
-                    set_row(opts, n, A_DUD, t, -1, 0, 0, 0, 0, 0)
+                    set_row(opts, n, A_DUD, t, -1, card(w, side, t, CARD_SYM0), card(w, side, t, CARD_VAL0),
+                            0, card(w, side, t, CARD_SYM1), card(w, side, t, CARD_VAL1))
                     n += 1
         else:
             set_row(opts, n, A_PASS, -1, -1, 0, 0, 0, 0, 0)
@@ -466,26 +467,33 @@ def list_dwarf_moves(w, st, opts, geo, value, skip):
 
 @njit(**FAST)
 def list_blocks(w, st, opts, side, value, target, attacker):
-    """Rows: block 0/1, card kind, value, target, attacker; 0 when the side holds no Defense."""
+    """Rows: block 0/1, card kind, attack value, target, attacker, the card's other symbol and
+    value (none for a pure Defense card); no rows when the side holds no Defense."""
     if st[S_SYM + side * N_SYM + SYM_DEFENSE] == 0:
         return 0
-    set_row(opts, 0, 0, -1, value, target, attacker, 0, 0, 0)
+    set_row(opts, 0, 0, -1, value, target, attacker, SYM_NONE, 0, 0)
     n = 1
     for t in range(w[C_NTYPES_D + side]):
         if st[S_HAND + side * MAX_TYPES + t] > 0 and has_symbol(w, side, t, SYM_DEFENSE):
-            set_row(opts, n, 1, t, value, target, attacker, 0, 0, 0)
+            other = card(w, side, t, CARD_SYM0)
+            value_other = card(w, side, t, CARD_VAL0)
+            if other == SYM_DEFENSE:
+                other = card(w, side, t, CARD_SYM1)
+                value_other = card(w, side, t, CARD_VAL1)
+            set_row(opts, n, 1, t, value, target, attacker, other, value_other, 0)
             n += 1
     return n
 
 
 @njit(**FAST)
 def list_hand(w, st, opts, side):
-    """Rows: card kind, copies in hand."""
+    """Rows: card kind, copies in hand, symbol 1, value 1, symbol 2, value 2."""
     n = 0
     for t in range(w[C_NTYPES_D + side]):
         c = st[S_HAND + side * MAX_TYPES + t]
         if c > 0:
-            set_row(opts, n, t, c, 0, 0, 0, 0, 0, 0)
+            set_row(opts, n, t, c, card(w, side, t, CARD_SYM0), card(w, side, t, CARD_VAL0),
+                    card(w, side, t, CARD_SYM1), card(w, side, t, CARD_VAL1), 0, 0)
             n += 1
     return n
 

@@ -136,7 +136,9 @@ OPT_WIDTH = 8
 MAX_OPTS = 512
 
 # answered by `act`
-K_MAIN = 0            # rows: action, card kind, option 0/1, symbol, value, reach, other symbol, other value
+K_MAIN = 0            # rows: action, card kind, option 0/1, symbol, value, ways, other symbol, other value
+#                       (ways: 1 for moves, adjacent dwarves for attacks, most dwarves on a fire line;
+#                       throw-away rows: A_DUD, kind, -1, symbol 1, value 1, 0, symbol 2, value 2)
 # answered by `target`
 K_DRAGON_MOVE = 1     # rows: hex
 K_FLIGHT = 2          # rows: hex
@@ -145,9 +147,10 @@ K_FIRE = 4            # rows: direction, dwarves hit, first hex
 K_DWARF_MOVE = 5      # rows: dwarf figure, hex   (one-dwarf move, and the first of a two-dwarf move)
 K_DWARF_MOVE2 = 6     # rows: dwarf figure, hex   (second dwarf of a two-dwarf move; staying = not moving)
 # answered by `react`
-K_BLOCK = 7           # rows: block 0/1, card kind, attack value, target figure, attacker figure
+K_BLOCK = 7           # rows: block 0/1, card kind, attack value, target figure, attacker figure,
+#                       the card's other symbol, its value (row 0 is "no block")
 K_WOUND = 8           # rows: dragon area (the dwarf player places a wound beyond the armour)
-K_DISCARD = 9         # rows: card kind, copies in hand (hand limit, or a throw-away when stuck)
+K_DISCARD = 9         # rows: card kind, copies in hand, symbol 1, value 1, symbol 2, value 2
 # answered by `setup`
 K_MULLIGAN = 10       # rows: 0 keep, 1 exchange
 K_PLACE = 11          # rows: hex, dwarf figure

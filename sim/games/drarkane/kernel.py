@@ -429,6 +429,9 @@ def defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace):
     if dr[d, 1] > gs[GS_MAXRES_TRICK]:
         gs[GS_MAXRES_TRICK] = dr[d, 1]
     gs[GS_COLS_TRICK] |= 1 << dr[d, 0]
+    ps[w, PS_DEF] += 1
+    ps[w, PS_TERROR] += terror
+    ps[w, PS_COLOURS] |= 1 << dr[d, 0]
     if w == auto:
         gs[GS_AUTO_DEF] += 1
         if cf[CF_MODE] == MODE_SOLO:
@@ -436,9 +439,6 @@ def defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace):
         elif cf[CF_AUTO_TERROR] != 0:
             gs[GS_POOL] += terror
     else:
-        ps[w, PS_DEF] += 1
-        ps[w, PS_TERROR] += terror
-        ps[w, PS_COLOURS] |= 1 << dr[d, 0]
         gs[GS_POOL] += terror
     for c in range(card_loc.shape[0]):
         if card_loc[c] == d:

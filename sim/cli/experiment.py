@@ -1,0 +1,21 @@
+"""`dsim experiment FILE`: rerun an experiment spec from `experiments/`."""
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from sim.core.experiment import run_experiment
+
+
+def experiment(file: Annotated[Path, typer.Argument(help="experiment spec (TOML)")],
+               to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default: the spec's)")] = None,
+               results: Annotated[Optional[Path], typer.Option("--results", help="Parquet folder")] = None) -> None:
+    """Run an experiment spec and write its report."""
+    paths = run_experiment(file, results, to)
+    Console(stderr=True).print("wrote " + ", ".join(str(p) for p in paths))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("experiment")(experiment)

@@ -1,0 +1,28 @@
+"""`dsim sweep`: a grid over rule parameters with a result table and interval-band charts."""
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from sim.cli.common import (GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
+                            StrategyOpt, VariantOpt, build_spec)
+from sim.core.sweep import sweep as run_sweep
+
+
+def sweep(param: Annotated[list[str], typer.Option(
+              "--param", help="key=a:b[:step] or key=v1|v2|v3 (repeat for a grid)")],
+          game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = None, strategy: StrategyOpt = None,
+          variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
+          rules: RulesOpt = None, set_: SetOpt = None, plugin: PluginOpt = None,
+          to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
+    """Play every point of a rule-parameter grid on the same seeds."""
+    spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin)
+    path = run_sweep(spec.game, spec, param, Path(out), to or Path(out) / "report", jobs, rules,
+                     tuple(variant or ()), tuple(set_ or ()))
+    Console().print(path.read_text(), markup=False, highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("sweep")(sweep)

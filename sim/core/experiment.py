@@ -1,0 +1,113 @@
+"""Experiment specs: a TOML file describing a run, comparison, sweep, tournament or optimisation.
+
+    [experiment]
+    kind = "compare"                  # run | compare | sweep | tournament | optimize
+    game = "dragonwake"
+    title = "Does the FAQ's fuse help the heroes?"
+    n = 200000
+    players = 5                       # or a list, for kind = "run": one run per player count
+    strategy = "hero=bayes,cultist=liar"
+    seed = 1
+    variants = ["base", "min_reveals"]    # compare
+    params = ["min_reveals=0:10:5"]       # sweep
+    strategies = ["random", "bayes"]      # tournament
+    role = "hero"                         # optimize (with strategy = the one to tune, field = the rest)
+    set = ["hand_sizes=[5,4,3,2]"]        # rule overrides for every arm
+    report = "reports/dragonwake"         # where the Markdown, charts and tables go
+
+`dsim experiment FILE` reruns it; results (Parquet) go to `results/experiments/<file stem>`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import tomllib
+from pathlib import Path
+
+from sim.core import report as reporting
+from sim.core.compare import compare
+from sim.core.errors import DsimError
+from sim.core.optimize import optimize
+from sim.core.runner import RunSpec, check_n, run
+from sim.core.strategy import load_plugin
+from sim.core.sweep import sweep
+from sim.core.tournament import tournament
+from sim.games import get_game
+
+KINDS = ("run", "compare", "sweep", "tournament", "optimize")
+KEYS = {"kind", "game", "title", "n", "players", "strategy", "seed", "jobs", "variants", "variant", "params",
+        "strategies", "role", "field", "set", "report", "rules", "iters", "plugins", "precision"}
+
+
+def load_spec(path: Path) -> dict:
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise DsimError(f"experiment file not found: {path}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise DsimError(f"malformed experiment file {path}: {e}") from None
+    spec = data.get("experiment")
+    if not isinstance(spec, dict):
+        raise DsimError(f"experiment file {path} has no [experiment] table")
+    unknown = sorted(set(spec) - KEYS)
+    if unknown:
+        raise DsimError(f"experiment file {path}: unknown keys {', '.join(unknown)}")
+    if spec.get("kind") not in KINDS:
+        raise DsimError(f"experiment file {path}: kind must be one of {', '.join(KINDS)}")
+    if "game" not in spec:
+        raise DsimError(f"experiment file {path}: 'game' is required")
+    return spec
+
+
+def base_spec(spec: dict, players: int | None = None) -> RunSpec:
+    game = get_game(spec["game"])
+    for p in spec.get("plugins", []):
+        load_plugin(p)
+    rules = game.load_rules(spec.get("rules"), tuple(spec.get("variant", [])), tuple(spec.get("set", [])))
+    players = players or spec.get("players") or game.default_players
+    if isinstance(players, list):
+        players = players[0]
+    game.check_players(rules, players)
+    lineup = game.lineup(spec.get("field") if spec["kind"] == "optimize" else spec.get("strategy"))
+    return RunSpec(game, rules, players, lineup, check_n(float(spec.get("n", 100_000))), int(spec.get("seed", 0)),
+                   tuple(spec.get("plugins", [])))
+
+
+def run_experiment(path: Path, results: Path | None = None, to: Path | None = None) -> list[Path]:
+    """Run an experiment spec; returns the report files written."""
+    spec = load_spec(path)
+    name = Path(path).stem
+    results = results or Path("results") / "experiments" / name
+    to = Path(to or spec.get("report") or Path("reports") / name)
+    if results.exists():
+        shutil.rmtree(results)       # an experiment is rerun from scratch, so its figures match its spec
+    kind = spec["kind"]
+    jobs = int(spec.get("jobs", 1))
+    base = base_spec(spec)
+    game = base.game
+    sets = tuple(spec.get("set", []))
+    if kind == "run":
+        counts = spec.get("players") if isinstance(spec.get("players"), list) else [base.players]
+        for p in counts:
+            game.check_players(base.rules, p)
+        for p in counts:
+            run(dataclasses.replace(base, players=p), results, jobs=jobs, progress=False)
+        paths = reporting.build(results, to, game.name)
+    elif kind == "compare":
+        paths = [compare(game, base, list(spec.get("variants", [])), results, to, jobs, spec.get("precision"),
+                         spec.get("rules"), sets)]
+    elif kind == "sweep":
+        paths = [sweep(game, base, list(spec.get("params", [])), results, to, jobs, spec.get("rules"),
+                       tuple(spec.get("variant", [])), sets)]
+    elif kind == "tournament":
+        paths = [tournament(game, base, list(spec.get("strategies", [])), results, to, jobs)]
+    else:
+        if "strategy" not in spec or "role" not in spec:
+            raise DsimError(f"experiment file {path}: optimize needs 'strategy' and 'role'")
+        paths = [optimize(game, base, spec["strategy"], spec["role"], to, iters=int(spec.get("iters", 8)))]
+    if spec.get("title"):
+        for p in paths:
+            head, _, rest = p.read_text().partition("\n")
+            p.write_text(f"{head}\n\n*{spec['title']}* (spec: `{path}`)\n{rest}")
+    return paths

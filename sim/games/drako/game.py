@@ -1,0 +1,189 @@
+"""Drako wired into the core: simulate, traces, referee, outcomes and report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import polars as pl
+
+from sim.core.errors import DsimError
+from sim.core.game import BenchCase, Game, Outcome, Rules
+from sim.core.strategy import Lineup, Seat
+from sim.games.drako import kernel
+from sim.games.drako import records as R
+from sim.games.drako.rules import DrakoRules
+from strategies.drako import REGISTRY
+
+TRACE_ROWS_PER_GAME = 512     # first guess; doubled until the batch fits
+
+
+@dataclass(frozen=True)
+class DrakoTrace:
+    """One game's event rows (records.EV_*) and the result the kernel recorded for it."""
+
+    game: int
+    rows: np.ndarray           # int16 (k, TRACE_WIDTH)
+    state: np.ndarray          # int32 final state vector (records.S_* / T_*)
+    dragon: str                # strategy labels, for the play-by-play header
+    dwarves: str
+
+
+# ---- running the kernel ------------------------------------------------------------------------
+
+
+def play(rules: DrakoRules, dragon: Seat, dwarves: Seat, seed: int, n: int, n_traced: int = 0,
+         check: bool = False):
+    """Play n games; returns (final states (n, N_STATE) int32, [trace rows per traced game])."""
+    w, st, opts, geo = kernel.new_work(rules, check)
+    out = np.zeros((n, R.N_STATE), dtype=np.int32)
+    fd, fw = dragon.strategy.functions, dwarves.strategy.functions
+    pd = np.ascontiguousarray(dragon.params, dtype=np.float64)
+    pw = np.ascontiguousarray(dwarves.params, dtype=np.float64)
+    rows = max(1, n_traced) * TRACE_ROWS_PER_GAME
+    while True:
+        trace = np.zeros((rows if n_traced else 1, R.TRACE_WIDTH), dtype=np.int16)
+        starts = np.zeros(n_traced + 1, dtype=np.int64)
+        overflow = kernel.play_batch(int(seed) & 0xFFFFFFFF, n, w, st, opts, geo, *fd, *fw, pd, pw,
+                                     out, trace, starts, n_traced)
+        if not overflow:
+            break
+        rows *= 2
+    traces = [trace[starts[i]:starts[i + 1]].copy() for i in range(n_traced)]
+    return out, traces
+
+
+def columns(states: np.ndarray) -> dict[str, np.ndarray]:
+    """The games table from final state vectors (one row each)."""
+    s = states.astype(np.int64)
+    winner, end = s[:, R.S_WINNER], s[:, R.S_END]
+    dead = [(s[:, R.S_POS + f] < 0).astype(np.int64) for f in (R.FIG_FURY, R.FIG_NET, R.FIG_ARCHER)]
+    area = {a: s[:, R.S_AREA + a] for a in range(4)}
+    lost = {a: (area[a] >= s[:, R.S_ACAP + a]).astype(np.int64) for a in range(4)}
+    hand_deck = [s[:, R.S_HAND_N + k] + s[:, R.S_DECK_N + k] for k in (R.DRAGON, R.DWARVES)]
+    values = {
+        "dragon_win": winner == R.WIN_DRAGON, "winner": winner, "end": end, "turns": s[:, R.S_TURN],
+        "wounds_to_dragon": s[:, R.T_WOUNDS_DRAGON], "wounds_to_dwarves": s[:, R.T_WOUNDS_DWARVES],
+        "fury_wounds": s[:, R.T_FURY_WOUNDS],
+        "armour_wounds": area[R.AREA_ARMOUR], "flight_wounds": area[R.AREA_FLIGHT],
+        "fire_wounds": area[R.AREA_FIRE], "move_wounds": area[R.AREA_MOVE],
+        "flight_lost": lost[R.AREA_FLIGHT], "fire_lost": lost[R.AREA_FIRE], "move_lost": lost[R.AREA_MOVE],
+        "fury_dwarf_dead": dead[0], "net_dwarf_dead": dead[1], "archer_dead": dead[2],
+        "dwarves_dead": dead[0] + dead[1] + dead[2],
+        "fury_turn": s[:, R.T_FURY_TURN], "escapes": s[:, R.T_ESCAPES], "net_turns": s[:, R.T_NET_TURNS],
+        "dragon_cards_left": hand_deck[0], "dwarf_cards_left": hand_deck[1],
+        "violations": s[:, R.T_VIOLATIONS], "bad_choices": s[:, R.T_BAD_CHOICES],
+    }
+    for k, who in ((R.DRAGON, "dragon"), (R.DWARVES, "dwarf")):
+        for name, at in (("draws", R.T_DRAWS), ("discards", R.T_DISCARDS), ("duds", R.T_DUDS),
+                         ("passes", R.T_PASSES), ("mulligan", R.T_MULLIGANS), ("attacks", R.T_ATTACKS),
+                         ("attacks_blocked", R.T_BLOCKED)):
+            values[f"{who}_{name}"] = s[:, at + k]
+        for sym in R.SIDE_SYMBOLS[k]:
+            values[f"{who}_{R.SYM_NAMES[sym]}"] = s[:, R.T_USE + k * R.N_SYM + sym]
+    return {name: np.asarray(values[name]).astype(dtype) for name, dtype in R.GAME_COLUMNS}
+
+
+def match_columns(leg1: np.ndarray, leg2: np.ndarray | None) -> dict[str, np.ndarray]:
+    """Second-leg and match columns; player A is the first leg's dragon, B its dwarves."""
+    n = len(leg1)
+    if leg2 is None:
+        empty = {name: np.full(n, -1 if name in ("leg2_winner", "leg2_end", "match_winner") else 0,
+                               dtype=dtype) for name, dtype in R.MATCH_COLUMNS}
+        empty["leg2_turns"][:] = 0
+        return empty
+    w1, w2 = leg1[:, R.S_WINNER], leg2[:, R.S_WINNER]
+    a_legs = (w1 == R.WIN_DRAGON).astype(np.int64) + (w2 == R.WIN_DWARVES)
+    b_legs = (w1 == R.WIN_DWARVES).astype(np.int64) + (w2 == R.WIN_DRAGON)
+    a_wounds = leg1[:, R.T_WOUNDS_DWARVES].astype(np.int64) + leg2[:, R.T_WOUNDS_DRAGON]
+    b_wounds = leg1[:, R.T_WOUNDS_DRAGON].astype(np.int64) + leg2[:, R.T_WOUNDS_DWARVES]
+    winner = np.where(a_legs > b_legs, R.MATCH_A, np.where(b_legs > a_legs, R.MATCH_B, R.MATCH_TIE))
+    tie = a_legs == b_legs
+    winner = np.where(tie & (a_wounds > b_wounds), R.MATCH_A, winner)
+    winner = np.where(tie & (b_wounds > a_wounds), R.MATCH_B, winner)
+    values = {"leg2_winner": w2, "leg2_end": leg2[:, R.S_END], "leg2_turns": leg2[:, R.S_TURN],
+              "leg2_wounds_to_dragon": leg2[:, R.T_WOUNDS_DRAGON],
+              "leg2_wounds_to_dwarves": leg2[:, R.T_WOUNDS_DWARVES],
+              "a_legs": a_legs, "b_legs": b_legs, "a_wounds": a_wounds, "b_wounds": b_wounds,
+              "match_winner": winner}
+    return {name: np.asarray(values[name]).astype(dtype) for name, dtype in R.MATCH_COLUMNS}
+
+
+# ---- the game ----------------------------------------------------------------------------------
+
+
+@dataclass
+class DrakoGame(Game):
+    def simulate(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int):
+        typed: DrakoRules = rules.typed
+        states, _ = play(typed, lineup["dragon"], lineup["dwarves"], seed, n)
+        leg2 = None
+        if typed.match_play:
+            self._check_match(lineup)
+            leg2, _ = play(typed, lineup["dwarves"], lineup["dragon"], seed, n)
+        return {"games": {**columns(states), **match_columns(states, leg2)}}
+
+    def traces(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> list:
+        dragon, dwarves = lineup["dragon"], lineup["dwarves"]
+        states, rows = play(rules.typed, dragon, dwarves, seed, n, n_traced=n)
+        return [DrakoTrace(i, rows[i], states[i], dragon.label(), dwarves.label()) for i in range(n)]
+
+    def referee(self, rules: Rules, players: int, trace) -> list[str]:
+        from sim.games.drako.referee import replay
+        return replay(rules.typed, trace)
+
+    def _check_match(self, lineup: Lineup) -> None:
+        for role in ("dragon", "dwarves"):
+            s = lineup[role].strategy
+            if set(s.roles) != {"dragon", "dwarves"}:
+                both = ", ".join(n for n in self.strategies.names("dragon") if n in self.strategies.names("dwarves"))
+                raise DsimError(f"match play needs strategies that play both sides; '{s.name}' plays "
+                                f"only {', '.join(s.roles)} (both sides: {both})")
+
+    # ---- reporting ---------------------------------------------------------------------------
+    def outcomes(self) -> list[Outcome]:
+        end = pl.col("end")
+        return [
+            Outcome("dragon_win", "rate", pl.col("dragon_win").cast(pl.Float64), "dragon wins", headline=True),
+            Outcome("dragon_slain", "rate", (end == R.END_DRAGON_SLAIN).cast(pl.Float64), "dragon slain"),
+            Outcome("dwarves_slain", "rate", (end == R.END_DWARVES_SLAIN).cast(pl.Float64), "dwarves slain"),
+            Outcome("out_of_cards", "rate", (end == R.END_OUT_OF_CARDS).cast(pl.Float64),
+                    "dwarves out of cards"),
+            Outcome("stalemate", "rate", (end == R.END_STALEMATE).cast(pl.Float64), "stalemate (turn cap)"),
+            Outcome("turns", "mean", pl.col("turns").cast(pl.Float64), "game length (turns, both sides)"),
+            Outcome("wounds_to_dragon", "mean", pl.col("wounds_to_dragon").cast(pl.Float64),
+                    "wounds dealt to the dragon"),
+            Outcome("wounds_to_dwarves", "mean", pl.col("wounds_to_dwarves").cast(pl.Float64),
+                    "wounds the dragon dealt"),
+            Outcome("flight_lost", "rate", pl.col("flight_lost").cast(pl.Float64), "dragon lost flight"),
+            Outcome("fire_lost", "rate", pl.col("fire_lost").cast(pl.Float64), "dragon lost fire"),
+            Outcome("move_lost", "rate", pl.col("move_lost").cast(pl.Float64), "dragon lost walking"),
+            Outcome("fury_used", "rate", (pl.col("fury_turn") >= 0).cast(pl.Float64), "Fury declared"),
+            Outcome("match_a_win", "rate", (pl.col("match_winner") == R.MATCH_A).cast(pl.Float64),
+                    "match play: the first leg's dragon player wins the match"),
+        ]
+
+    def group_columns(self) -> list[str]:
+        return []
+
+    def report_sections(self, games: pl.DataFrame, outdir: Path, chart: Callable) -> list[str]:
+        from sim.games.drako.report import sections
+        return sections(games, outdir, chart)
+
+
+GAME = DrakoGame(
+    name="drako",
+    title="Drako",
+    min_players=2,
+    max_players=2,
+    default_players=2,
+    roles=("dragon", "dwarves"),
+    default_lineup={"dragon": "kiter", "dwarves": "coordinated"},
+    strategies=REGISTRY,
+    rules_class=DrakoRules,
+    package_dir=Path(__file__).parent,
+    chunk_size=50_000,
+    bench_cases=[BenchCase("kiter vs coordinated", 2, "dragon=kiter,dwarves=coordinated", 50_000)],
+)
