@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from sim.core.errors import DsimError
+
+# Strategies are first-class functions by design (see the module docstring); numba flags the feature.
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,155 @@
+"""Experiment layer: pairing, sweeps, tournaments, optimisation, precision targets, specs."""
+
+import numpy as np
+import polars as pl
+import pytest
+
+from sim.cli.main import main
+from sim.core import stats
+from sim.core.compare import arm_games, compare_frames, variant_rules
+from sim.core.errors import DsimError
+from sim.core.experiment import run_experiment
+from sim.core.precision import run_to_precision
+from sim.core.runner import RunSpec, run
+from sim.core.sweep import parse_param
+from sim.core.tournament import bradley_terry, rotations
+from sim.games import all_games, get_game
+
+DW = get_game("dragonwake")
+
+
+def base(game, n=4000, seed=7, players=None, lineup=None):
+    rules = game.load_rules()
+    return RunSpec(game, rules, players or game.default_players, game.lineup(lineup), n, seed)
+
+
+@pytest.mark.parametrize("name", sorted(all_games()))
+def test_a_variant_compared_to_itself_differs_by_exactly_zero(tmp_path, name):
+    game = get_game(name)
+    spec = base(game, n=3000)
+    run(spec, tmp_path / "a", progress=False)
+    run(spec, tmp_path / "b", progress=False)
+    rows = compare_frames(game, arm_games(tmp_path / "a", spec), arm_games(tmp_path / "b", spec))
+    assert rows
+    for _, _, r, _, _ in rows:
+        assert r.diff.value == 0 and r.diff.lo == 0 and r.diff.hi == 0
+
+
+def test_pairing_saves_games_on_a_real_rule_change(tmp_path):
+    spec = base(DW, n=40_000)
+    a = spec
+    b = RunSpec(DW, variant_rules(DW, "min_reveals"), 5, spec.lineup, spec.n, spec.seed)
+    run(a, tmp_path, progress=False)
+    run(b, tmp_path, progress=False)
+    rows = {name: r for name, _, r, _, _ in compare_frames(DW, arm_games(tmp_path, a), arm_games(tmp_path, b))}
+    hero = rows["hero_win"]
+    assert hero.p_value < 1e-6 and hero.diff.lo > 0           # the fuse helps heroes
+    assert hero.saving() > 3                                   # same deals: far fewer games needed
+
+
+def test_compare_command_writes_report_and_chart(tmp_path, capsys):
+    assert main(["compare", "--game", "dragonwake", "--variant", "base", "--variant", "min_reveals=3",
+                 "--n", "5000", "--out", str(tmp_path)]) == 0
+    text = (tmp_path / "report" / "compare_dragonwake.md").read_text()
+    assert "McNemar" in text and "min_reveals=3 against base" in text
+    assert list((tmp_path / "report").glob("*.png"))
+    assert main(["compare", "--game", "dragonwake", "--variant", "base", "--out", str(tmp_path)]) == 2
+
+
+def test_compare_with_precision_target_stops_early(tmp_path):
+    assert main(["compare", "--game", "dragonwake", "--variant", "base", "--variant", "min_reveals",
+                 "--n", "1e6", "--precision", "0.01", "--out", str(tmp_path)]) == 0
+    games = pl.scan_parquet(tmp_path / "games" / "**" / "*.parquet", hive_partitioning=True).collect()
+    assert 0 < games.height < 2_000_000
+
+
+def test_run_to_precision_stops_and_says_why(tmp_path):
+    spec = base(DW, n=2_000_000)
+    spec.chunk_size = 20_000
+    result = run_to_precision(spec, tmp_path, 0.005)
+    assert result["n"] < 2_000_000 and "look" in result["reason"]
+    assert result["estimates"]["hero_win"].half_width() <= 0.005
+
+
+def test_parse_param():
+    assert parse_param("min_reveals=0:10:5") == ("min_reveals", [0, 5, 10])
+    assert parse_param("players=4:6") == ("players", [4, 5, 6])
+    assert parse_param("hand_sizes=[5,4,3,2]|[6,5,4,3,2]") == ("hand_sizes", [[5, 4, 3, 2], [6, 5, 4, 3, 2]])
+    with pytest.raises(DsimError):
+        parse_param("x=5:1")
+
+
+def test_sweep_command(tmp_path):
+    assert main(["sweep", "--game", "dragonwake", "--param", "min_reveals=0:10:10", "--param", "players=4|6",
+                 "--n", "3000", "--out", str(tmp_path)]) == 0
+    table = pl.read_parquet(tmp_path / "report" / "sweep_dragonwake.parquet")
+    hero = table.filter(pl.col("outcome") == "hero_win")
+    assert hero.height == 4 and (hero["lo"] <= hero["value"]).all() and (hero["value"] <= hero["hi"]).all()
+    assert (tmp_path / "report" / "sweep_dragonwake_hero_win.png").exists()
+    assert main(["sweep", "--game", "dragonwake", "--param", "nope=1:2", "--out", str(tmp_path / "x")]) == 2
+    assert not (tmp_path / "x").exists()
+
+
+def test_rotations_balance_seats():
+    assert rotations(("hero", "cultist")) == [(True, False), (False, True)]
+    r = rotations(tuple(f"seat{i}" for i in range(5)))
+    assert [sum(x) for x in r] == [3, 2] and all(a != b for a, b in zip(*r))
+
+
+def test_bradley_terry_recovers_known_strengths():
+    truth = np.array([0.8, 0.0, -0.8])
+    n = 20_000
+    wins = np.zeros((3, 3))
+    games = np.zeros((3, 3))
+    rng = np.random.default_rng(0)
+    for i in range(3):
+        for j in range(i + 1, 3):
+            w = rng.binomial(n, 1 / (1 + np.exp(-(truth[i] - truth[j]))))
+            wins[i, j], wins[j, i] = w, n - w
+            games[i, j] = games[j, i] = n
+    r, se = bradley_terry(["a", "b", "c"], wins, games)
+    assert np.all(np.abs(r - truth) < 4 * se) and np.all(se < 0.05)
+
+
+def test_tournament_command(tmp_path):
+    assert main(["tournament", "--game", "dragonwake", "--strategies", "random,bayes", "--n", "5000",
+                 "--out", str(tmp_path)]) == 0
+    table = pl.read_parquet(tmp_path / "report" / "tournament_dragonwake.parquet")
+    assert table.height == 1 and table["games"][0] == 10_000
+    # bayes (reads claims) beats random in both seats
+    assert table["a"][0] == "random" and table["hi"][0] < 0.5
+    assert main(["tournament", "--game", "dragonwake", "--strategies", "random,honest",
+                 "--out", str(tmp_path / "x")]) == 2
+
+
+def test_optimize_finds_weights_at_least_as_good(tmp_path):
+    assert main(["optimize", "--game", "dragonwake", "--strategy", "honest", "--role", "hero", "--field",
+                 "cultist=liar", "--n", "3000", "--iters", "2", "--out", str(tmp_path)]) == 0
+    table = pl.read_parquet(next((tmp_path / "report").glob("optimize_*.parquet")))
+    assert table["score"].max() >= table["score"][0]
+    assert "fresh seeds" in next((tmp_path / "report").glob("optimize_*.md")).read_text()
+
+
+def test_experiment_specs(tmp_path):
+    spec = tmp_path / "e.toml"
+    spec.write_text('[experiment]\nkind = "run"\ngame = "dragonwake"\nn = 3000\nplayers = [4, 6]\n')
+    paths = run_experiment(spec, tmp_path / "res", tmp_path / "rep")
+    assert "| 6 |" in paths[0].read_text()
+    spec.write_text('[experiment]\nkind = "dance"\ngame = "dragonwake"\n')
+    with pytest.raises(DsimError, match="kind"):
+        run_experiment(spec, tmp_path / "res2", tmp_path / "rep2")
+    spec.write_text('[experiment]\nkind = "run"\ngame = "dragonwake"\nplayerz = 4\n')
+    with pytest.raises(DsimError, match="playerz"):
+        run_experiment(spec, tmp_path / "res3", tmp_path / "rep3")
+    assert not (tmp_path / "res2").exists() and not (tmp_path / "res3").exists()
+
+
+def test_paired_intervals_cover_a_known_difference():
+    """Coverage of the paired difference interval at its nominal rate (known answer: p_b - p_a = 0.02)."""
+    rng = np.random.default_rng(5)
+    covered = 0
+    for _ in range(400):
+        u = rng.random(2000)
+        r = stats.paired((u < 0.30).astype(float), (u < 0.32).astype(float), "rate")
+        covered += r.diff.lo <= 0.02 <= r.diff.hi
+    assert covered / 400 >= 0.93
