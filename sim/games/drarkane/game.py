@@ -94,6 +94,16 @@ class DrarkaneGame(Game):
             Outcome("bad_decisions", "mean", pl.col("bad_decisions"), "strategy answers out of range"),
         ]
 
+    def active_roles(self, players: int) -> tuple[str, ...]:
+        return tuple(f"seat{k}" for k in range(players))
+
+    def role_scores(self, games: pl.DataFrame, players: int) -> dict[str, np.ndarray]:
+        """Each seat's share of the win (1/k when k seats tie); solo: reaching Scale Slayer or better."""
+        if players == 1:
+            return {"seat0": (games["solo_rank"].to_numpy() >= 2).astype(np.float64)}
+        ties = np.maximum(games["n_winners"].to_numpy(), 1)
+        return {f"seat{k}": np.where(games[f"rank_s{k}"].to_numpy() == 1, 1.0 / ties, 0.0) for k in range(players)}
+
     def group_columns(self):
         return ["mode"]
 

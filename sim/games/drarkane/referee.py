@@ -7,6 +7,8 @@ RefereeError at the first step that disagrees. It returns the game as readable l
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.core.game import RefereeError, Trace
 from sim.games.drarkane.records import (
     ARCANA, C_DEFEAT_COLOUR, C_DEFEAT_IN_TRICK, C_DEFEAT_RESISTANCE, C_DRAGON_COLOURS, C_DRAGONS_REACHED,
@@ -94,17 +96,20 @@ def trick_winner(rules: DrarkaneRules, trick) -> int:
 # ---- the replay ----------------------------------------------------------------------------------
 
 class Replay:
-    def __init__(self, rules: DrarkaneRules, players: int, trace: Trace):
+    def __init__(self, rules: DrarkaneRules, players: int, trace: Trace, verbose: bool = True):
+        self.verbose = verbose
         self.r = rules
         self.players = players
         self.mode, self.seats, self.hand_size, self.auto = rules.table(players)
         events = trace.events
-        self.rows = [tuple(int(x) for x in row) for row in events]
-        if any(row[0] == EV_OVERFLOW for row in self.rows):
+        if len(events) and events[-1][0] == EV_OVERFLOW:
             raise RefereeError("trace truncated (the trace buffer overflowed)")
+        used = np.flatnonzero(events[:, 0]) if len(events) else []
+        self.rows = [tuple(row) for row in events[:used[-1] + 1].tolist()] if len(used) else []
         self.record = trace.record
         self.i = 0
         self.out: list[str] = []
+        self.deck_cards = set(rules.deck(players).tolist())
         self.teams = rules.teams and self.mode == 0
         self.treasures = rules.treasures and self.mode != MODE_SOLO
 
@@ -126,6 +131,11 @@ class Replay:
     def say(self, text: str):
         self.out.append(text)
 
+    def tell(self, make, *args):
+        """Add a play-by-play line built only when the lines are wanted (tests replay without them)."""
+        if self.verbose:
+            self.out.append(make(*args))
+
     def name(self, seat: int) -> str:
         if seat == self.auto:
             return "the Fallen King" if self.mode == MODE_FALLEN_KING else "the Demon"
@@ -133,12 +143,11 @@ class Replay:
 
     # shared pieces
     def read_order(self, code: int, size: int, expected: set, what: str) -> list[int]:
-        order = []
-        for k in range(size):
-            pos, item, *_ = self.next(code, what)
-            if pos != k:
-                self.fail(f"{what}: position {pos}, expected {k}")
-            order.append(item)
+        rows = self.rows[self.i:self.i + size]
+        if len(rows) != size or any(row[0] != code or row[1] != k for k, row in enumerate(rows)):
+            self.fail(f"{what}: expected {size} rows in order")
+        self.i += size
+        order = [row[2] for row in rows]
         if set(order) != expected or len(set(order)) != len(order):
             self.fail(f"{what} is not a shuffle of the expected cards")
         return order
@@ -151,7 +160,7 @@ class Replay:
         zone[d] = 0
         if count != len(zone):
             self.fail(f"zone holds {len(zone)} dragons, trace says {count}")
-        self.say(f"  reveal {dragon_name(self.r, d)} ({len(zone)} in the zone)")
+        self.tell(lambda: f"  reveal {dragon_name(self.r, d)} ({len(zone)} in the zone)")
 
     def play_trick(self, leader: int, hands: dict, auto_deck: list, tricks_no: int, solo_pile=None):
         trick = []
@@ -181,8 +190,9 @@ class Replay:
         w, number, *_ = self.next(EV_TRICK, "the trick's winner")
         if w != winner or number != tricks_no:
             self.fail(f"trick {tricks_no} won by {self.name(winner)}, trace says {self.name(w)} (trick {number})")
-        cards = ", ".join(f"{self.name(s)} {card_name(self.r, c, m)}" for s, c, m in trick)
-        self.say(f"  trick {tricks_no}: {cards} -> {self.name(winner)} wins")
+        self.tell(lambda: f"  trick {tricks_no}: "
+                  + ", ".join(f"{self.name(s)} {card_name(self.r, c, m)}" for s, c, m in trick)
+                  + f" -> {self.name(winner)} wins")
         return trick, pos
 
     def place(self, trick, winner: int, zone: dict, on_dragon: dict, discard: list, won: dict) -> list[int]:
@@ -211,7 +221,7 @@ class Replay:
             zone[d] += self.r.cards[card][2]
             on_dragon.setdefault(d, []).append(card)
             resist = self.r.dragons[d][1]
-            self.say(f"    {card_name(self.r, card)} on {dragon_name(self.r, d)}: {zone[d]}/{resist}")
+            self.tell(lambda: f"    {card_name(self.r, card)} on {dragon_name(self.r, d)}: {zone[d]}/{resist}")
             if zone[d] >= resist:
                 dd, seat, *_ = self.next(EV_DEFEAT, "the defeat of a dragon")
                 if dd != d or seat != winner:
@@ -220,7 +230,7 @@ class Replay:
                 discard.extend(on_dragon.pop(d, []))
                 defeated.append(d)
                 won.setdefault(winner, []).append(d)
-                self.say(f"    {self.name(winner)} defeats {dragon_name(self.r, d)}")
+                self.tell(lambda: f"    {self.name(winner)} defeats {dragon_name(self.r, d)}")
         if todo:
             self.fail(f"cards left unplaced: {[card_name(self.r, trick[p][1]) for p in todo]}")
         if self.peek() == EV_DEFEAT:
@@ -268,7 +278,7 @@ class Replay:
         if rr != rnd or f != first or h != H:
             self.fail(f"round {rnd} should start with seat {first} and {H} cards, trace says {rr}/{f}/{h}")
         self.say(f"Round {rnd + 1}: {self.name(first)} leads")
-        deck = self.read_order(EV_DECK, len(r.deck(self.players)), set(r.deck(self.players).tolist()), "the deck")
+        deck = self.read_order(EV_DECK, len(self.deck_cards), self.deck_cards, "the deck")
         hands, pos = {}, 0
         for s in range(self.seats):
             count = H if s < self.players else r.fallen_king_deck
@@ -618,8 +628,8 @@ class Replay:
             self.fail(f"unexpected event {EVENT_NAMES.get(self.peek(), self.peek())} after the end")
 
 
-def referee(rules: DrarkaneRules, players: int, trace: Trace) -> list[str]:
-    replay = Replay(rules, players, trace)
+def referee(rules: DrarkaneRules, players: int, trace: Trace, verbose: bool = True) -> list[str]:
+    replay = Replay(rules, players, trace, verbose)
     if replay.mode == MODE_SOLO:
         return replay.run_solo()
     return replay.run_table()
