@@ -7,7 +7,8 @@ They see their own hand, the trick so far (through the M_WINS column the kernel 
 Heuristic parameters (one array shared by the heuristic bundles, so a sweep can vary any of them):
   w_obscure, w_trump_high, w_trump_low, w_suit_high, w_suit_mid, w_wizard
         expected tricks each card class is worth in a full-length round (bid estimator)
-  round_share   share of a hand's tricks actually played before the zone fills (dragons cut rounds short)
+  round_share   scales the estimate (rounds cut short by the zone, tricks lost to stronger hands)
+  seat_exponent the estimate is multiplied by (4 / seats) ** seat_exponent: more rivals, fewer tricks each
   bias          added to the estimate before rounding
   terror_weight greedy placement: how much a dragon's Terror counts against the resistance left on it
   offer         teams: 1 = a winner whose contract is made offers its best card to a partner still short
@@ -20,19 +21,20 @@ from sim.core.strategy import Strategy, StrategyRegistry
 from sim.games.drarkane.records import (
     ARCANA, CHOOSE_SIG, CTX_OFFER, CTX_OPENING, M_COLOUR, M_KIND, M_MODE, M_VALUE, M_WINS, MAX_SEATS, MERCENARY,
     O_POINTS, OBSCURE, P_DEFEATS, P_LEFT, P_TERROR, S_BID, S_CONTEXT, S_CONTRACT_MAX, S_OFFER,
-    S_LAST, S_PARTNER, S_PARTNER_BID, S_PARTNER_TRICKS, S_POS, S_TRICKS, S_TRUMP, WIZ_HIGH, WIZ_LOW,
+    S_LAST, S_PARTNER, S_PARTNER_BID, S_PARTNER_TRICKS, S_POS, S_SEATS, S_TRICKS, S_TRUMP, WIZ_HIGH, WIZ_LOW,
 )
 
 REGISTRY = StrategyRegistry("drarkane")
 ROLES = tuple(f"seat{k}" for k in range(MAX_SEATS))
 
 W_OBSCURE, W_TRUMP_HIGH, W_TRUMP_LOW, W_SUIT_HIGH, W_SUIT_MID, W_WIZARD = 0, 1, 2, 3, 4, 5
-ROUND_SHARE, BIAS, TERROR_WEIGHT, OFFER = 6, 7, 8, 9
+ROUND_SHARE, BIAS, TERROR_WEIGHT, OFFER, SEAT_EXPONENT = 6, 7, 8, 9, 10
 PARAM_NAMES = ("w_obscure", "w_trump_high", "w_trump_low", "w_suit_high", "w_suit_mid", "w_wizard",
-               "round_share", "bias", "terror_weight", "offer")
-DEFAULTS = (0.95, 0.75, 0.3, 0.35, 0.1, 0.05, 0.55, 0.0, 0.3, 1.0)
+               "round_share", "bias", "terror_weight", "offer", "seat_exponent")
+# round_share and seat_exponent were tuned on 3, 4 and 6 players (exact-hit rate of seekers against seekers)
+DEFAULTS = (0.95, 0.75, 0.3, 0.35, 0.1, 0.05, 0.85, 0.0, 0.3, 1.0, 0.7)
 BOUNDS = ((0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0),
-          (0.1, 1.0), (-3.0, 3.0), (0.0, 3.0), (0.0, 1.0))
+          (0.1, 1.5), (-3.0, 3.0), (0.0, 3.0), (0.0, 1.0), (0.0, 2.0))
 
 
 # ---- helpers ----------------------------------------------------------------------------------------
@@ -91,7 +93,8 @@ def bid_estimate(options, n, state, params):
                 total += params[W_SUIT_MID]
         elif k == WIZ_LOW or k == WIZ_HIGH:
             total += params[W_WIZARD]
-    b = int(np.floor(total * params[ROUND_SHARE] + params[BIAS] + 0.5))
+    rivals = (4.0 / state[S_SEATS]) ** params[SEAT_EXPONENT]
+    b = int(np.floor(total * params[ROUND_SHARE] * rivals + params[BIAS] + 0.5))
     return min(max(b, 0), state[S_CONTRACT_MAX])
 
 
