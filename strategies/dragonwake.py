@@ -17,6 +17,7 @@ from sim.games.dragonwake.records import (
 )
 
 REGISTRY = StrategyRegistry("dragonwake")
+RANDOM_ID = 0      # the kernel calls the random strategy's functions directly
 
 
 # ---- helpers (plain njit, inlined into the strategies) ---------------------------------------------
@@ -228,7 +229,7 @@ def bayes_pick(me, role, state, params, memory):
 
 REGISTRY.register(Strategy(
     "random", ("hero", "cultist"), (silent_declare, random_pick),
-    "stays silent; reveals a uniformly random legal card"))
+    "stays silent; reveals a uniformly random legal card", builtin=RANDOM_ID))
 REGISTRY.register(Strategy(
     "honest", ("hero",), (honest_declare, trust_pick),
     "tells the truth (may hide a held dragon); takes every claim at face value",

@@ -32,6 +32,7 @@ class Strategy:
     param_names: tuple[str, ...] = ()
     defaults: tuple[float, ...] = ()
     bounds: tuple[tuple[float, float], ...] = ()   # search box for `dsim optimize`
+    builtin: int = -1        # >= 0: the kernel may call these functions directly (no indirect call)
 
     def params(self, values=None) -> np.ndarray:
         """Parameter array: defaults, or `values` (a sequence or a name→value mapping) over them."""

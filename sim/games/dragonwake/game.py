@@ -35,7 +35,8 @@ class DragonwakeGame(Game):
                           r.cards_per_player, np.array(r.hand_sizes, np.int64), r.min_reveals, r.self_reveal,
                           hero.strategy.functions[0], hero.strategy.functions[1],
                           cultist.strategy.functions[0], cultist.strategy.functions[1],
-                          hero.params, cultist.params, out, trace, check)
+                          hero.params, cultist.params, hero.strategy.builtin, cultist.strategy.builtin,
+                          out, trace, check)
         columns = {name: out[:, i].astype(dtype) for i, (name, dtype) in enumerate(GAME_COLUMNS.items())}
         return columns, trace
 

@@ -4,6 +4,7 @@ import numpy as np
 from numba import njit, types
 
 from sim.core.rng import below, mix, shuffle
+from strategies.dragonwake import RANDOM_ID, random_pick, silent_declare
 from sim.games.dragonwake.records import (
     STATE_WIDTH, STRATEGY_FN, views, B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_SHOWN_DRAGON, B_SHOWN_GOLD, B_SHOWN_RELIC,
     BOARD_COLS, CULTIST, DRAGON, END_DRAGON, END_RELICS, END_TIME, EV_CLAIM, EV_DEAL, EV_END, EV_REVEAL,
@@ -117,14 +118,17 @@ def tally_claim(o, cards, p, hand, role, claim):
 PLAY_BATCH_SIG = types.void(
     types.uint32, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
     types.int64[:], types.int64, types.boolean, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
-    types.float64[:], types.float64[:], types.int64[:, :], types.int64[:, :, :], types.boolean)
+    types.float64[:], types.float64[:], types.int64, types.int64, types.int64[:, :], types.int64[:, :, :],
+    types.boolean)
 
 
 @njit(PLAY_BATCH_SIG, cache=True)
 def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
                hand_sizes, min_reveals, self_reveal,
                hero_declare, hero_pick, cultist_declare, cultist_pick, hero_params, cultist_params,
-               out, trace, check):
+               hero_builtin, cultist_builtin, out, trace, check):
+    """Play n games; a strategy whose builtin id is RANDOM_ID is called directly (same code, no
+    indirect call: the random baseline makes few other costs)."""
     np.random.seed(seed)      # for user strategies that draw from np.random
     role_deck = np.zeros(hero_cards + cultist_cards, np.int64)
     role = np.zeros(players, np.int64)
@@ -221,7 +225,12 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             for i in range(players):
                 p = (rb + i) % players
                 if role[p] == HERO:
-                    claim = hero_declare(p, HERO, state, hero_params, memory[p])
+                    if hero_builtin == RANDOM_ID:
+                        claim = silent_declare(p, HERO, state, hero_params, memory[p])
+                    else:
+                        claim = hero_declare(p, HERO, state, hero_params, memory[p])
+                elif cultist_builtin == RANDOM_ID:
+                    claim = silent_declare(p, CULTIST, state, cultist_params, memory[p])
                 else:
                     claim = cultist_declare(p, CULTIST, state, cultist_params, memory[p])
                 if claim < SILENT or claim > 2 * hand + 1:
@@ -234,7 +243,12 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             # search
             for t in range(players):
                 if role[rb] == HERO:
-                    choice = hero_pick(rb, HERO, state, hero_params, memory[rb])
+                    if hero_builtin == RANDOM_ID:
+                        choice = random_pick(rb, HERO, state, hero_params, memory[rb])
+                    else:
+                        choice = hero_pick(rb, HERO, state, hero_params, memory[rb])
+                elif cultist_builtin == RANDOM_ID:
+                    choice = random_pick(rb, CULTIST, state, cultist_params, memory[rb])
                 else:
                     choice = cultist_pick(rb, CULTIST, state, cultist_params, memory[rb])
                 p = choice // MAX_HAND
