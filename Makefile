@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/dsim run --game dragonwake --players 5 --n 1e6 --strategy hero=bayes,cultist=liar --out results/demo
+	$(BIN)/dsim run --game dragonwake --players 5 --n 1e6 --strategy hero=bayes,cultist=liar --jobs 2 --out results/demo
 	$(BIN)/dsim report --out results/demo --to results/demo/report
 	@echo "report: results/demo/report/report.md"
 
