@@ -12,7 +12,7 @@ from numba import njit
 from sim.core.strategy import Strategy, StrategyRegistry
 from sim.games.dragonwake.records import (
     B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_SHOWN_DRAGON, B_SHOWN_RELIC, CULTIST, DECLARE_SIG, chance, draw, views,
-    DRAGON, HERO, MAX_HAND, P_CULTIST_CARDS, P_DRAGON_FOUND, P_FACE_DOWN, P_HAND, P_PLAYERS,
+    DRAGON, ECLIPSE, HERO, MAX_HAND, P_EVENT, P_CULTIST_CARDS, P_DRAGON_FOUND, P_FACE_DOWN, P_HAND, P_PLAYERS,
     P_RELICS_FOUND, P_RELICS_TOTAL, P_ROLE_CARDS, PICK_SIG, RELIC, SILENT,
 )
 
@@ -23,8 +23,10 @@ RANDOM_ID = 0      # the kernel calls the random strategy's functions directly
 # ---- helpers (plain njit, inlined into the strategies) ---------------------------------------------
 
 @njit(cache=True)
-def own_hand(me, cards):
-    """(relics, dragons) among my own face-down cards (revealed slots hold -1)."""
+def own_hand(me, cards, pub):
+    """(relics, dragons) among my own face-down cards (revealed slots hold -1); unknown under Eclipse."""
+    if pub[P_EVENT] == ECLIPSE:
+        return 0, 0
     relics = 0
     dragons = 0
     for s in range(MAX_HAND):
@@ -70,8 +72,8 @@ def pick_best_player(me, state, down, pub, scores):
 @njit(cache=True)
 def base_rates(me, role, cards, board, pub):
     """Chance that an unknown face-down card (not mine) is a relic / the dragon."""
-    my_relics, my_dragons = own_hand(me, cards)
-    unknown = pub[P_FACE_DOWN] - board[me, B_DOWN]
+    my_relics, my_dragons = own_hand(me, cards, pub)
+    unknown = pub[P_FACE_DOWN] - (board[me, B_DOWN] if pub[P_EVENT] != ECLIPSE else 0)
     if unknown <= 0:
         return 0.0, 0.0
     relics = pub[P_RELICS_TOTAL] - pub[P_RELICS_FOUND] - my_relics
@@ -104,8 +106,10 @@ def claimed_density(j, board):
 
 
 @njit(cache=True)
-def truthful_claim(me, state, cards, hide_dragon):
-    relics, dragons = own_hand(me, cards)
+def truthful_claim(me, state, cards, pub, hide_dragon):
+    if pub[P_EVENT] == ECLIPSE:
+        return SILENT      # nobody has seen their cards: an honest player has nothing to say
+    relics, dragons = own_hand(me, cards, pub)
     if dragons > 0 and chance(state) < hide_dragon:
         return 0           # "only gold": keeps searchers away from the dragon, at the cost of relics
     return relics * 2 + dragons
@@ -115,7 +119,7 @@ def truthful_claim(me, state, cards, hide_dragon):
 def lying_claim(me, state, cards, pub, inflate, silent):
     if chance(state) < silent:
         return SILENT
-    relics, _ = own_hand(me, cards)
+    relics, _ = own_hand(me, cards, pub)
     hand = pub[P_HAND]
     return min(hand, relics + int(inflate)) * 2   # never admit the dragon
 
@@ -152,7 +156,7 @@ def random_pick(me, role, state, params, memory):
 @njit(DECLARE_SIG, cache=True)
 def honest_declare(me, role, state, params, memory):
     cards, down, board, pub = views(state)
-    return truthful_claim(me, state, cards, params[0])
+    return truthful_claim(me, state, cards, pub, params[0])
 
 
 @njit(PICK_SIG, cache=True)
@@ -212,7 +216,7 @@ def dragon_pick(me, role, state, params, memory):
 def role_declare(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     if role == HERO:
-        return truthful_claim(me, state, cards, params[0])
+        return truthful_claim(me, state, cards, pub, params[0])
     return lying_claim(me, state, cards, pub, params[4], 0.0)
 
 

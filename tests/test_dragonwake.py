@@ -7,7 +7,8 @@ from sim.core.errors import DsimError, RulesError
 from sim.core.game import RefereeError, Trace
 from sim.games import get_game
 from sim.games.dragonwake.records import (
-    CARDS0, DOWN0, DRAGON, END_DRAGON, END_RELICS, END_TIME, EV_CLAIM, EV_REVEAL, EV_ROUND, GOLD,
+    CARDS0, DOWN0, DRAGON, ECLIPSE, END_DRAGON, END_RELICS, END_TIME, EV_ASIDE, EV_CLAIM, EV_EVENT, EV_REVEAL,
+    EV_ROUND, GLUTTONY, GOLD,
     MAX_HAND, MAX_PLAYERS, P_HAND, P_PLAYERS, PUB_ROW, RELIC, STATE_WIDTH,
 )
 from strategies import dragonwake as strat
@@ -118,6 +119,35 @@ def test_formula_extends_the_chart_and_can_be_turned_off():
     assert g["violations"].sum() == 0
 
 
+def test_events_eclipse_silences_honest_claims_and_gluttony_sets_cards_aside():
+    rules = GAME.load_rules(variants=["events"])
+    traces = GAME.traces(rules, 5, GAME.lineup("hero=honest,cultist=liar"), 21, 400)
+    seen = {ECLIPSE: 0, GLUTTONY: 0}
+    for t in traces:
+        events = [tuple(int(x) for x in r) for r in t.events if r[0] != 0]
+        for i, e in enumerate(events):
+            if e[0] != EV_EVENT:
+                continue
+            assert e[1] < len(RULES.typed.hand_sizes) - 1 or e[2] == 0     # never in the last round
+            round_events = events[i + 1:]
+            nxt = next((k for k, x in enumerate(round_events) if x[0] == EV_ROUND), len(round_events))
+            round_events = round_events[:nxt]
+            if e[2] == ECLIPSE:
+                seen[ECLIPSE] += 1
+                roles = {x[1]: x[2] for x in events if x[0] == 1}
+                claims = [x for x in round_events if x[0] == EV_CLAIM and roles[x[1]] == 0]
+                assert claims and all(x[2] == -1 for x in claims)
+            if e[2] == GLUTTONY:
+                seen[GLUTTONY] += 1
+                aside = [(x[1], x[2]) for x in round_events if x[0] == EV_ASIDE]
+                assert len(aside) == 1
+                revealed = [(x[2], x[3]) for x in round_events if x[0] == EV_REVEAL]
+                assert aside[0] not in revealed
+    assert seen[ECLIPSE] > 50 and seen[GLUTTONY] > 50
+    g = play(5, "hero=bayes,cultist=liar", n=100_000, rules=rules, check=True)
+    assert g["violations"].sum() == 0
+
+
 # ---- referee -----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("lineup", LINEUPS)
@@ -132,7 +162,7 @@ def test_referee_accepts_random_games(lineup):
 
 
 def test_referee_accepts_variants():
-    for variant in ("min_reveals", "long_fuse", "five_rounds"):
+    for variant in ("min_reveals", "long_fuse", "five_rounds", "events"):
         rules = GAME.load_rules(variants=[variant])
         for t in GAME.traces(rules, 5, GAME.lineup("hero=bayes,cultist=liar"), 3, 1000):
             GAME.referee(rules, 5, t)

@@ -33,6 +33,7 @@ class DragonwakeGame(Game):
         hero, cultist = lineup["hero"], lineup["cultist"]
         kernel.play_batch(np.uint32(seed), n, players, heroes, cultists, r.relics_per_player, r.dragons,
                           r.cards_per_player, np.array(r.hand_sizes, np.int64), r.min_reveals, r.self_reveal,
+                          r.events, np.array(r.event_deck() or [0], np.int64), r.gluttony_cards,
                           hero.strategy.functions[0], hero.strategy.functions[1],
                           cultist.strategy.functions[0], cultist.strategy.functions[1],
                           hero.params, cultist.params, hero.strategy.builtin, cultist.strategy.builtin,

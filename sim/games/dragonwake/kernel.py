@@ -6,7 +6,7 @@ from numba import njit, types
 from sim.core.rng import below, mix, shuffle
 from strategies.dragonwake import RANDOM_ID, random_pick, silent_declare
 from sim.games.dragonwake.records import (
-    STATE_WIDTH, STRATEGY_FN, views, B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_SHOWN_DRAGON, B_SHOWN_GOLD, B_SHOWN_RELIC,
+    STATE_WIDTH, STRATEGY_FN, views, B_CAUGHT, EV_ASIDE, EV_EVENT, GLUTTONY, NO_EVENT, P_ASIDE, P_EVENT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_SHOWN_DRAGON, B_SHOWN_GOLD, B_SHOWN_RELIC,
     BOARD_COLS, CULTIST, DRAGON, END_DRAGON, END_RELICS, END_TIME, EV_CLAIM, EV_DEAL, EV_END, EV_REVEAL,
     EV_ROLE, EV_ROUND, EV_SWAP, EV_UNDEALT, GOLD, HERO, MAX_HAND, MAX_PLAYERS, MEMORY, P_CULTIST_CARDS,
     P_DRAGON_FOUND, P_FACE_DOWN, P_HAND, P_PLAYERS, P_RELICS_FOUND, P_RELICS_TOTAL, P_REVEALED_ROUND,
@@ -73,11 +73,14 @@ def claim_contradicted(board, p, hand):
 
 @njit(cache=True)
 def count_violations(cards, down, players, hand, reveals_round, relics_total, relics_found,
-                     dragons, dragon_gone):
-    """Cards conserved: what is face down plus what was found equals the deck's contents."""
+                     dragons, dragon_gone, aside, n_aside):
+    """Cards conserved: face down plus set aside plus found equals the deck's contents."""
     relics = 0
     dragon = 0
     face_down = 0
+    for i in range(n_aside):
+        relics += aside[i] == RELIC
+        dragon += aside[i] == DRAGON
     for p in range(players):
         for s in range(MAX_HAND):
             if down[p, s] == 1:
@@ -87,7 +90,7 @@ def count_violations(cards, down, players, hand, reveals_round, relics_total, re
             elif cards[p, s] != -1:
                 return 1
     bad = 0
-    bad += face_down != players * hand - reveals_round
+    bad += face_down != players * hand - reveals_round - n_aside
     bad += relics + relics_found != relics_total
     bad += dragon + dragon_gone != dragons
     return bad
@@ -117,14 +120,15 @@ def tally_claim(o, cards, p, hand, role, claim):
 # Declared so that any strategy with the right signatures plugs in without recompiling the kernel.
 PLAY_BATCH_SIG = types.void(
     types.uint32, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
-    types.int64[:], types.int64, types.boolean, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
+    types.int64[:], types.int64, types.boolean, types.boolean, types.int64[:], types.int64,
+    STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
     types.float64[:], types.float64[:], types.int64, types.int64, types.int64[:, :], types.int64[:, :, :],
     types.boolean)
 
 
 @njit(PLAY_BATCH_SIG, cache=True)
 def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
-               hand_sizes, min_reveals, self_reveal,
+               hand_sizes, min_reveals, self_reveal, events, event_cards, gluttony_cards,
                hero_declare, hero_pick, cultist_declare, cultist_pick, hero_params, cultist_params,
                hero_builtin, cultist_builtin, out, trace, check):
     """Play n games; a strategy whose builtin id is RANDOM_ID is called directly (same code, no
@@ -138,6 +142,8 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
     rng = state[PUB_ROW, P_RNG:P_RNG + 1]     # the game's own stream, shared with the strategies
     cards[:, :] = -1
     caught_now = np.zeros(MAX_PLAYERS, np.int64)
+    event_deck = event_cards.copy()
+    aside = np.zeros(max(1, gluttony_cards), np.int64)
     memory = np.zeros((MAX_PLAYERS, MEMORY), np.float64)
     relics_total = relics_per_player * players
     n_role = hero_cards + cultist_cards
@@ -178,6 +184,9 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
         pub[P_REVEALED_TOTAL] = 0
         pub[P_RELICS_FOUND] = 0
         pub[P_DRAGON_FOUND] = 0
+        if events:
+            shuffle(rng, event_deck, len(event_deck))
+        n_aside = 0
         winner = -1
         mode = -1
         dragon_out = 0        # an early dragon waiting to be swapped back in
@@ -192,6 +201,10 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                         if down[p, s] == 1:
                             deck[n_deck] = cards[p, s]
                             n_deck += 1
+                for i in range(n_aside):       # Gluttony's cards come back for the shuffle
+                    deck[n_deck] = aside[i]
+                    n_deck += 1
+                n_aside = 0
                 if dragon_out == 1:
                     for i in range(n_deck):
                         if deck[i] == GOLD:
@@ -200,6 +213,12 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                             break
                 shuffle(rng, deck, n_deck)
             step = record(trace, g, step, EV_ROUND, rnd, hand, rb, 0)
+            event = NO_EVENT
+            if events:
+                if rnd < len(hand_sizes) - 1 and rnd < len(event_deck):
+                    event = event_deck[rnd]
+                step = record(trace, g, step, EV_EVENT, rnd, event, 0, 0)
+            pub[P_EVENT] = event
             k = 0
             for p in range(players):
                 for s in range(MAX_HAND):
@@ -220,6 +239,19 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             pub[P_HAND] = hand
             pub[P_REVEALED_ROUND] = 0
             pub[P_FACE_DOWN] = players * hand
+            if event == GLUTTONY:
+                for i in range(gluttony_cards):
+                    choice = random_target(rng, -1, players, down, True)
+                    p = choice // MAX_HAND
+                    s = choice % MAX_HAND
+                    aside[n_aside] = cards[p, s]
+                    n_aside += 1
+                    step = record(trace, g, step, EV_ASIDE, p, s, cards[p, s], 0)
+                    cards[p, s] = -1
+                    down[p, s] = 0
+                    board[p, B_DOWN] -= 1
+                    pub[P_FACE_DOWN] -= 1
+            pub[P_ASIDE] = n_aside
             pub[P_RUNEBEARER] = rb
             # declarations, from the runebearer clockwise
             for i in range(players):
@@ -289,7 +321,7 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                 if check:
                     o[C_VIOLATIONS] += count_violations(cards, down, players, hand, pub[P_REVEALED_ROUND],
                                                         relics_total, pub[P_RELICS_FOUND], dragons,
-                                                        pub[P_DRAGON_FOUND] + dragon_out)
+                                                        pub[P_DRAGON_FOUND] + dragon_out, aside, n_aside)
                 rb = p
                 pub[P_RUNEBEARER] = rb
                 if winner >= 0:

@@ -49,7 +49,13 @@ P_ROLE_CARDS = 9
 P_RUNEBEARER = 10
 P_FACE_DOWN = 11       # face-down cards on the table now
 P_RNG = 12             # this game's random stream (use `draw`, `chance`)
-PUB_SIZE = 13
+P_EVENT = 13           # this round's event (EVENT_*), advanced game only
+P_ASIDE = 14           # cards set aside this round (Gluttony): untouchable
+PUB_SIZE = 15
+
+# events (advanced game): only these two have effects the FAQ pins down
+NO_EVENT, ECLIPSE, GLUTTONY = 0, 1, 2
+EVENT_NAMES = ("none", "Eclipse", "Gluttony")
 
 # the packed state: one row per player, then the pub row
 CARDS0 = 0
@@ -105,12 +111,14 @@ EV_CLAIM = 5     # seat, claim code
 EV_REVEAL = 6    # runebearer, seat, slot, card
 EV_SWAP = 7      # early dragon counted as gold: round (swapped back in at the shuffle)
 EV_END = 8       # winner, end mode, reveals, rounds
+EV_EVENT = 9     # round, event
+EV_ASIDE = 10    # seat, slot, card: set aside by Gluttony for the round
 TRACE_WIDTH = 5
 
 
 def trace_steps(players: int, rounds: int = 4, cards_per_player: int = 5) -> int:
     """Rows a trace of one game needs at most."""
-    return 2 + players + 1 + rounds * (2 + players * cards_per_player + 3 * players) + 2
+    return 2 + players + 1 + rounds * (3 + players * cards_per_player * 2 + 3 * players) + 2
 
 
 GAME_COLUMNS = {

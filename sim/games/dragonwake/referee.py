@@ -4,8 +4,9 @@ from collections import Counter
 
 from sim.core.game import RefereeError, Trace
 from sim.games.dragonwake.records import (
-    CARD_NAMES, CULTIST, DRAGON, END_DRAGON, END_NAMES, END_RELICS, END_TIME, EV_CLAIM, EV_DEAL, EV_END,
-    EV_REVEAL, EV_ROLE, EV_ROUND, EV_SWAP, EV_UNDEALT, GOLD, HERO, RELIC, ROLE_NAMES, SILENT,
+    CARD_NAMES, CULTIST, DRAGON, END_DRAGON, END_NAMES, END_RELICS, END_TIME, EV_ASIDE, EV_CLAIM, EV_DEAL,
+    EV_END, EV_EVENT, EV_REVEAL, EV_ROLE, EV_ROUND, EV_SWAP, EV_UNDEALT, EVENT_NAMES, GLUTTONY, GOLD, HERO,
+    NO_EVENT, RELIC, ROLE_NAMES, SILENT,
 )
 from sim.games.dragonwake.rules import DragonwakeRules
 
@@ -49,6 +50,7 @@ class Referee:
         relics_total = self.rules.relics_per_player * n
         deck = Counter({RELIC: relics_total, DRAGON: self.rules.dragons,
                         GOLD: self.rules.cards_per_player * n - relics_total - self.rules.dragons})
+        events_left = Counter(self.rules.event_deck())
         found = 0
         reveals = 0
         runebearer = None
@@ -61,7 +63,10 @@ class Referee:
                 self.fail(f"round starts with runebearer P{rb}, but P{runebearer} received the runestone last")
             runebearer = rb
             self.lines.append(f"Round {rnd + 1}: hands of {hand}, runebearer P{rb}")
+            event = self.event(rnd, events_left)
             rows = self.deal(hand, deck)
+            if event == GLUTTONY:
+                self.set_aside(rows)
             self.declare(rows, roles, hand, rb)
             early = False
             for _ in range(n):
@@ -103,6 +108,28 @@ class Referee:
             winner, mode = CULTIST, END_TIME
         self.check_end(winner, mode, reveals, found)
         return self.lines
+
+    def event(self, rnd: int, events_left: Counter) -> int:
+        if not self.rules.events:
+            return NO_EVENT
+        _, r, event = self.next(EV_EVENT, "the round's event")[:3]
+        last = rnd == len(self.rules.hand_sizes) - 1
+        if r != rnd or (last and event != NO_EVENT):
+            self.fail(f"event {EVENT_NAMES[event]} in round {r + 1}, where {'none may be drawn' if last else 'expected'}")
+        if event != NO_EVENT:
+            if events_left[event] <= 0:
+                self.fail(f"a {EVENT_NAMES[event]} card drawn more often than the event deck holds it")
+            events_left[event] -= 1
+            self.lines.append(f"  event: {EVENT_NAMES[event]}")
+        return event
+
+    def set_aside(self, rows: list[dict]) -> None:
+        for _ in range(self.rules.gluttony_cards):
+            _, seat, slot, card = self.next(EV_ASIDE, "a card set aside by Gluttony")[:4]
+            if rows[seat].get(slot) != card:
+                self.fail(f"Gluttony sets aside P{seat}'s slot {slot} as {CARD_NAMES[card]}, which is not there")
+            del rows[seat][slot]          # untouchable until the shuffle; the deck count keeps it
+            self.lines.append(f"  Gluttony sets aside a card of P{seat}")
 
     def deal_roles(self) -> list[int]:
         roles = [self.next(EV_ROLE, "a role")[1:3] for _ in range(self.players)]

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from sim.games.dragonwake.records import MAX_HAND, MAX_PLAYERS
+from sim.games.dragonwake.records import ECLIPSE, GLUTTONY, MAX_HAND, MAX_PLAYERS, NO_EVENT
 
 
 @dataclass(frozen=True)
@@ -17,6 +17,11 @@ class DragonwakeRules:
     hand_sizes: tuple[int, ...]
     min_reveals: int
     self_reveal: bool
+    events: bool
+    event_eclipse: int
+    event_gluttony: int
+    event_blank: int
+    gluttony_cards: int
 
     def validate(self) -> None:
         if not (len(self.chart_players) == len(self.chart_heroes) == len(self.chart_cultists)):
@@ -31,8 +36,13 @@ class DragonwakeRules:
             raise ValueError("the last hand size must be at least 2 (or self_reveal on)")
         if self.cards_per_player > MAX_HAND:
             raise ValueError(f"cards_per_player must be at most {MAX_HAND}")
+        if min(self.event_eclipse, self.event_gluttony, self.event_blank, self.gluttony_cards) < 0:
+            raise ValueError("event counts and gluttony_cards must be >= 0")
         if self.dragons not in (0, 1) or self.relics_per_player < 0 or self.min_reveals < 0:
             raise ValueError("dragons must be 0 or 1; relics_per_player and min_reveals must be >= 0")
+
+    def event_deck(self) -> list[int]:
+        return [ECLIPSE] * self.event_eclipse + [GLUTTONY] * self.event_gluttony + [NO_EVENT] * self.event_blank
 
     def role_deck(self, players: int) -> tuple[int, int]:
         """(hero cards, cultist cards) in the role deck for this many players."""
@@ -50,6 +60,11 @@ class DragonwakeRules:
         heroes, cultists = self.role_deck(players)
         if heroes + cultists < players or cultists < 1:
             raise ValueError(f"role deck {heroes}+{cultists} cannot seat {players} players")
+        if self.events and self.event_gluttony and len(self.hand_sizes) > 1:
+            # the round's last reveal still needs another player's face-down card
+            hand = self.hand_sizes[-2]
+            if players * hand - self.gluttony_cards - (players - 1) - hand < 1:
+                raise ValueError(f"gluttony_cards={self.gluttony_cards} leaves too few cards for {players} players")
         relics = self.relics_per_player * players
         if relics + self.dragons > self.cards_per_player * players:
             raise ValueError("more relics and dragons than search cards")
