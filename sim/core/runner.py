@@ -73,10 +73,10 @@ def _with_game_id(columns: dict, first_id: int, n: int) -> dict:
     return {"game_id": first_id + ids, **columns}
 
 
-def iter_chunks(spec: RunSpec, jobs: int = 1, start_chunk: int = 0):
+def iter_chunks(spec: RunSpec, jobs: int = 1):
     """Yield (chunk index, games in it, tables) in order, playing chunks on `jobs` processes."""
     size = spec.size()
-    plan = [c for c in seeding.chunks(spec.n, size) if c[0] >= start_chunk]
+    plan = seeding.chunks(spec.n, size)
     args = (spec.game.name, spec.rules, spec.players, spec.lineup_spec(), spec.plugins, spec.seed)
     if jobs == 1:
         for ci, cn in plan:

@@ -137,9 +137,14 @@ def lineup_label(lineup: Lineup) -> str:
     return "_".join(f"{role}-{seat.label()}" for role, seat in lineup.items())
 
 
+_LOADED: set[Path] = set()
+
+
 def load_plugin(path: str) -> None:
-    """Import a user's Python file that registers strategies (see strategies/README.md)."""
-    p = Path(path)
+    """Import a user's Python file that registers strategies (see strategies/README.md), once per process."""
+    p = Path(path).resolve()
+    if p in _LOADED:
+        return
     if not p.is_file():
         raise DsimError(f"plugin file not found: {path}")
     name = f"dsim_plugin_{p.stem}"
@@ -150,3 +155,4 @@ def load_plugin(path: str) -> None:
         spec.loader.exec_module(module)
     except Exception as e:  # a user's file: report, don't crash with a traceback
         raise DsimError(f"plugin {path} failed to load: {type(e).__name__}: {e}") from None
+    _LOADED.add(p)
