@@ -3,17 +3,20 @@
 The rules run as a resumable state machine: `advance` plays on until some side has to choose,
 leaves the choices as rows in `opts` and returns who must answer; the batch loop calls that side's
 strategy function and writes the chosen row back into the state. Only the batch loop ever holds
-the strategy functions, so the rules code passes few arguments and calls stay cheap.
+the strategy functions.
 
-A game is four arrays (see records.py for every offset):
-    w     int64[W_SIZE]          configuration, board, decks, cards, scratch, trace cursor
-    st    int64[N_STATE]         the state vector strategies read, counters, machine registers
-    opts  int64[MAX_OPTS, 8]     the rows of the pending decision
-    geo   int64[3H, max(H, 6)]   distances, shared-line directions, neighbours
-plus the trace rows `tr`. Everything is compiled without reference counting (`_nrt=False`): no
-function here allocates, and skipping the atomic counts on every array argument is most of the
-speed. Deals come from their own generator seeded by (seed, game index), so game i gets the same
-decks whatever the strategies do: lineups and match legs are compared on the same deals.
+A game lives in one int64 work array `w` (offsets in records.py): configuration, board, decks,
+card table, scratch, and three blocks the strategies see as arrays of their own:
+    st    w[W_ST:]    int64[N_STATE]         state vector, counters, machine registers
+    opts  w[W_OPTS:]  int64[MAX_OPTS, 8]     rows of the pending decision
+    geo   w[W_GEO:]   int64[3H, max(H, 6)]   distances, shared-line directions, neighbours
+plus the trace rows `tr`. The rules index `w` directly and pass only `w` (and `tr`) around:
+passing each array would push dozens of words per call, and rebuilding views costs more than it
+saves. The views are made once per batch, for the strategies. Everything is compiled without
+reference counting (`_nrt=False`): nothing here allocates, and skipping the atomic counts on
+array arguments is a large part of the speed. Deals come from their own generator seeded by
+(seed, game index), so game i gets the same decks whatever the strategies do: lineups and match
+legs are compared on the same deals.
 """
 
 from __future__ import annotations
@@ -41,8 +44,9 @@ from sim.games.drako.records import (
     SYM_ATTACK_TWO, SYM_CROSSBOW, SYM_DEFENSE, SYM_FIRE, SYM_FLIGHT, SYM_MOVE, SYM_MOVE_TWO,
     SYM_NET, SYM_NONE, T_ATTACKS, T_BAD_CHOICES, T_BLOCKED, T_DISCARDS, T_DRAWS, T_DUDS,
     T_ESCAPES, T_FURY_TURN, T_FURY_WOUNDS, T_MULLIGANS, T_NET_TURNS, T_PASSES, T_USE,
-    T_VIOLATIONS, T_WOUNDS_DRAGON, T_WOUNDS_DWARVES, W_BOARD, W_CARDS, W_DECKS, W_GONE, W_RNG,
-    W_SCR, W_SIZE, W_TOVER, W_TRACING, W_TROW, WIN_DRAGON, WIN_DWARVES, WIN_NOBODY,
+    T_VIOLATIONS, T_WOUNDS_DRAGON, T_WOUNDS_DWARVES, W_BOARD, W_CARDS, W_DECKS, W_GEO,
+    W_GEO_COLS, W_GEO_ROWS, W_GONE, W_OPTS, W_RNG, W_SCR, W_ST, W_TOVER, W_TRACING, W_TROW,
+    WIN_DRAGON, WIN_DWARVES, WIN_NOBODY,
 )
 
 FAST = dict(cache=True, _nrt=False)
@@ -117,42 +121,47 @@ def has_symbol(w, side, t, sym):
 
 
 @njit(**FAST)
-def neighbour(w, geo, h, d):
-    return geo[2 * w[C_HEXES] + h, d]
+def neighbour(w, h, d):
+    return w[W_GEO + (2 * w[C_HEXES] + h) * w[W_GEO_COLS] + d]
 
 
 @njit(**FAST)
-def area_open(st, area):
-    return st[S_AREA + area] < st[S_ACAP + area]
+def dist(w, a, b):
+    return w[W_GEO + a * w[W_GEO_COLS] + b]
 
 
 @njit(**FAST)
-def set_row(opts, i, a, b, c, d, e, f, g, h):
-    opts[i, 0] = a
-    opts[i, 1] = b
-    opts[i, 2] = c
-    opts[i, 3] = d
-    opts[i, 4] = e
-    opts[i, 5] = f
-    opts[i, 6] = g
-    opts[i, 7] = h
+def area_open(w, area):
+    return w[W_ST + S_AREA + area] < w[W_ST + S_ACAP + area]
 
 
 @njit(**FAST)
-def take_row(st, opts, i):
+def set_row(w, i, a, b, c, d, e, f, g, h):
+    w[W_OPTS + (i) * OPT_WIDTH + 0] = a
+    w[W_OPTS + (i) * OPT_WIDTH + 1] = b
+    w[W_OPTS + (i) * OPT_WIDTH + 2] = c
+    w[W_OPTS + (i) * OPT_WIDTH + 3] = d
+    w[W_OPTS + (i) * OPT_WIDTH + 4] = e
+    w[W_OPTS + (i) * OPT_WIDTH + 5] = f
+    w[W_OPTS + (i) * OPT_WIDTH + 6] = g
+    w[W_OPTS + (i) * OPT_WIDTH + 7] = h
+
+
+@njit(**FAST)
+def take_row(w, i):
     for k in range(OPT_WIDTH):
-        st[R_ROW + k] = opts[i, k]
+        w[W_ST + R_ROW + k] = w[W_OPTS + i * OPT_WIDTH + k]
 
 
 @njit(**FAST)
-def ask(st, opts, side, slot, kind, n, answer_phase):
+def ask(w, side, slot, kind, n, answer_phase):
     """Leave a question for `side`; a single option is taken at once (NO_QUESTION)."""
-    st[R_PHASE] = answer_phase
+    w[W_ST + R_PHASE] = answer_phase
     if n == 1:
-        take_row(st, opts, 0)
+        take_row(w, 0)
         return NO_QUESTION
-    st[R_NOPTS] = n
-    st[S_SIDE] = side
+    w[W_ST + R_NOPTS] = n
+    w[W_ST + S_SIDE] = side
     return (side * 4 + slot) * 16 + kind
 
 
@@ -160,32 +169,32 @@ def ask(st, opts, side, slot, kind, n, answer_phase):
 
 
 @njit(**FAST)
-def hand_add(w, st, side, t):
-    st[S_HAND + side * MAX_TYPES + t] += 1
-    st[S_HAND_N + side] += 1
+def hand_add(w, side, t):
+    w[W_ST + S_HAND + side * MAX_TYPES + t] += 1
+    w[W_ST + S_HAND_N + side] += 1
     s0 = card(w, side, t, CARD_SYM0)
     s1 = card(w, side, t, CARD_SYM1)
-    st[S_SYM + side * N_SYM + s0] += 1
+    w[W_ST + S_SYM + side * N_SYM + s0] += 1
     if s1 != SYM_NONE and s1 != s0:
-        st[S_SYM + side * N_SYM + s1] += 1
+        w[W_ST + S_SYM + side * N_SYM + s1] += 1
 
 
 @njit(**FAST)
-def hand_take(w, st, side, t):
+def hand_take(w, side, t):
     """A card leaves the hand for good (played, blocked with, discarded)."""
-    st[S_HAND + side * MAX_TYPES + t] -= 1
-    st[S_HAND_N + side] -= 1
-    st[S_GONE + side] += 1
+    w[W_ST + S_HAND + side * MAX_TYPES + t] -= 1
+    w[W_ST + S_HAND_N + side] -= 1
+    w[W_ST + S_GONE + side] += 1
     w[W_GONE + side * MAX_TYPES + t] += 1
     s0 = card(w, side, t, CARD_SYM0)
     s1 = card(w, side, t, CARD_SYM1)
-    st[S_SYM + side * N_SYM + s0] -= 1
+    w[W_ST + S_SYM + side * N_SYM + s0] -= 1
     if s1 != SYM_NONE and s1 != s0:
-        st[S_SYM + side * N_SYM + s1] -= 1
+        w[W_ST + S_SYM + side * N_SYM + s1] -= 1
 
 
 @njit(**FAST)
-def shuffle_deck(w, st, tr, side):
+def shuffle_deck(w, tr, side):
     """Lay out a side's whole deck and shuffle it (Fisher-Yates on the deal generator)."""
     base = W_DECKS + side * MAX_DECK
     k = 0
@@ -198,22 +207,22 @@ def shuffle_deck(w, st, tr, side):
         x = w[base + i]
         w[base + i] = w[base + j]
         w[base + j] = x
-    st[S_DECK_TOP + side] = 0
-    st[S_DECK_LEN + side] = k
-    st[S_DECK_N + side] = k
+    w[W_ST + S_DECK_TOP + side] = 0
+    w[W_ST + S_DECK_LEN + side] = k
+    w[W_ST + S_DECK_N + side] = k
     for i in range(k):
         emit(w, tr, EV_DECK, side, i, w[base + i], 0, 0, 0, 0)
 
 
 @njit(**FAST)
-def draw_cards(w, st, side, count):
+def draw_cards(w, side, count):
     """Take up to `count` cards from the top of the deck; returns how many came."""
     got = 0
-    while got < count and st[S_DECK_N + side] > 0:
-        top = st[S_DECK_TOP + side]
-        hand_add(w, st, side, w[W_DECKS + side * MAX_DECK + top])
-        st[S_DECK_TOP + side] = top + 1
-        st[S_DECK_N + side] -= 1
+    while got < count and w[W_ST + S_DECK_N + side] > 0:
+        top = w[W_ST + S_DECK_TOP + side]
+        hand_add(w, side, w[W_DECKS + side * MAX_DECK + top])
+        w[W_ST + S_DECK_TOP + side] = top + 1
+        w[W_ST + S_DECK_N + side] -= 1
         got += 1
     return got
 
@@ -222,17 +231,17 @@ def draw_cards(w, st, side, count):
 
 
 @njit(**FAST)
-def place(w, st, f, h):
-    old = st[S_POS + f]
+def place(w, f, h):
+    old = w[W_ST + S_POS + f]
     if old >= 0:
         w[W_BOARD + old] = -1
-    st[S_POS + f] = h
+    w[W_ST + S_POS + f] = h
     if h >= 0:
         w[W_BOARD + h] = f
 
 
 @njit(**FAST)
-def reach(w, geo, start, steps, out_at):
+def reach(w, start, steps, out_at):
     """Hexes a figure on `start` can stop on within `steps` steps (start included), written at
     w[out_at:]; returns how many. Occupied hexes are never a destination and never a way
     through, unless the move_through_figures flag is on."""
@@ -248,6 +257,7 @@ def reach(w, geo, start, steps, out_at):
     w[out_at] = start
     k += 1
     nb0 = 2 * h_count
+    cols = w[W_GEO_COLS]
     while head < tail:
         h = w[queue + head]
         head += 1
@@ -255,7 +265,7 @@ def reach(w, geo, start, steps, out_at):
         if dd >= steps:
             continue
         for d in range(6):
-            nb = geo[nb0 + h, d]
+            nb = w[W_GEO + (nb0 + h) * cols + d]
             if nb < 0 or w[depth + nb] >= 0:
                 continue
             busy = w[W_BOARD + nb] >= 0
@@ -271,14 +281,14 @@ def reach(w, geo, start, steps, out_at):
 
 
 @njit(**FAST)
-def fire_hits(w, geo, start, d):
+def fire_hits(w, start, d):
     """Dwarves on the fire line from `start` in direction d."""
     n = 0
     h = start
     k = 0
     rng = w[C_FIRE_RANGE]
     while rng == 0 or k < rng:
-        h = neighbour(w, geo, h, d)
+        h = neighbour(w, h, d)
         if h < 0:
             break
         k += 1
@@ -288,18 +298,18 @@ def fire_hits(w, geo, start, d):
 
 
 @njit(**FAST)
-def crossbow_clear(w, st, geo):
+def crossbow_clear(w):
     """The archer shares a straight line with the dragon, far enough, with no figure between."""
-    a = st[S_POS + FIG_ARCHER]
-    g = st[S_POS + FIG_DRAGON]
+    a = w[W_ST + S_POS + FIG_ARCHER]
+    g = w[W_ST + S_POS + FIG_DRAGON]
     if a < 0 or g < 0:
         return False
-    d = geo[w[C_HEXES] + a, g]
-    if d < 0 or geo[a, g] < w[C_CROSSBOW_MIN]:
+    d = w[W_GEO + (w[C_HEXES] + a) * w[W_GEO_COLS] + g]
+    if d < 0 or dist(w, a, g) < w[C_CROSSBOW_MIN]:
         return False
     h = a
     while True:
-        h = neighbour(w, geo, h, d)
+        h = neighbour(w, h, d)
         if h < 0:
             return False
         if h == g:
@@ -309,12 +319,12 @@ def crossbow_clear(w, st, geo):
 
 
 @njit(**FAST)
-def adjacent_dwarves(st, geo):
-    g = st[S_POS + FIG_DRAGON]
+def adjacent_dwarves(w):
+    g = w[W_ST + S_POS + FIG_DRAGON]
     n = 0
     for f in range(1, 4):
-        p = st[S_POS + f]
-        if p >= 0 and geo[g, p] == 1:
+        p = w[W_ST + S_POS + f]
+        if p >= 0 and dist(w, g, p) == 1:
             n += 1
     return n
 
@@ -323,69 +333,69 @@ def adjacent_dwarves(st, geo):
 
 
 @njit(**FAST)
-def finish(st, winner, mode):
-    if st[S_OVER] == 0:
-        st[S_OVER] = 1
-        st[S_WINNER] = winner
-        st[S_END] = mode
+def finish(w, winner, mode):
+    if w[W_ST + S_OVER] == 0:
+        w[W_ST + S_OVER] = 1
+        w[W_ST + S_WINNER] = winner
+        w[W_ST + S_END] = mode
 
 
 @njit(**FAST)
-def dwarves_out(st):
+def dwarves_out(w):
     """The dwarves lose the moment their hand and deck are both empty."""
-    if st[S_OVER] == 0 and st[S_HAND_N + DWARVES] == 0 and st[S_DECK_N + DWARVES] == 0:
-        finish(st, WIN_DRAGON, END_OUT_OF_CARDS)
+    if w[W_ST + S_OVER] == 0 and w[W_ST + S_HAND_N + DWARVES] == 0 and w[W_ST + S_DECK_N + DWARVES] == 0:
+        finish(w, WIN_DRAGON, END_OUT_OF_CARDS)
 
 
 # ---- wounds -----------------------------------------------------------------------------------
 
 
 @njit(**FAST)
-def wound_dwarf(w, st, tr, f, value, by_dragon):
-    room = st[S_CAP + f] - st[S_WOUND + f]
+def wound_dwarf(w, tr, f, value, by_dragon):
+    room = w[W_ST + S_CAP + f] - w[W_ST + S_WOUND + f]
     m = value if value < room else room
-    st[S_WOUND + f] += m
+    w[W_ST + S_WOUND + f] += m
     if by_dragon:
-        st[T_WOUNDS_DWARVES] += m
+        w[W_ST + T_WOUNDS_DWARVES] += m
     else:
-        st[T_FURY_WOUNDS] += m
+        w[W_ST + T_FURY_WOUNDS] += m
     emit(w, tr, EV_WOUND, f, 0, m, 0, 0, 0, 0)
-    if st[S_WOUND + f] >= st[S_CAP + f]:
-        place(w, st, f, -1)
+    if w[W_ST + S_WOUND + f] >= w[W_ST + S_CAP + f]:
+        place(w, f, -1)
         emit(w, tr, EV_KILL, f, 0, 0, 0, 0, 0, 0)
-        if f == FIG_NET and st[S_NETTED] == 1 and w[C_NET_STAYS] == 0:
-            st[S_NETTED] = 0
-        if st[S_POS + 1] < 0 and st[S_POS + 2] < 0 and st[S_POS + 3] < 0:
-            finish(st, WIN_DRAGON, END_DWARVES_SLAIN)
+        if f == FIG_NET and w[W_ST + S_NETTED] == 1 and w[C_NET_STAYS] == 0:
+            w[W_ST + S_NETTED] = 0
+        if w[W_ST + S_POS + 1] < 0 and w[W_ST + S_POS + 2] < 0 and w[W_ST + S_POS + 3] < 0:
+            finish(w, WIN_DRAGON, END_DWARVES_SLAIN)
 
 
 @njit(**FAST)
-def mark_dragon(w, st, tr, area):
-    st[S_AREA + area] += 1
-    st[S_WOUND + FIG_DRAGON] += 1
-    st[T_WOUNDS_DRAGON] += 1
+def mark_dragon(w, tr, area):
+    w[W_ST + S_AREA + area] += 1
+    w[W_ST + S_WOUND + FIG_DRAGON] += 1
+    w[W_ST + T_WOUNDS_DRAGON] += 1
     emit(w, tr, EV_WOUND, FIG_DRAGON, area, 1, 0, 0, 0, 0)
-    if st[S_WOUND + FIG_DRAGON] >= st[S_CAP + FIG_DRAGON]:
-        place(w, st, FIG_DRAGON, -1)
+    if w[W_ST + S_WOUND + FIG_DRAGON] >= w[W_ST + S_CAP + FIG_DRAGON]:
+        place(w, FIG_DRAGON, -1)
         emit(w, tr, EV_KILL, FIG_DRAGON, 0, 0, 0, 0, 0, 0)
-        finish(st, WIN_DWARVES, END_DRAGON_SLAIN)
+        finish(w, WIN_DWARVES, END_DRAGON_SLAIN)
 
 
 # ---- listing choices --------------------------------------------------------------------------
 
 
 @njit(**FAST)
-def usable(w, st, side, sym, n_adjacent, best_fire, crossbow):
+def usable(w, side, sym, n_adjacent, best_fire, crossbow):
     """How many ways (> 0 when legal) a card option can be used now."""
     if side == DRAGON:
         if sym == SYM_MOVE:
-            return 1 if area_open(st, AREA_MOVE) and st[S_NETTED] == 0 else 0
+            return 1 if area_open(w, AREA_MOVE) and w[W_ST + S_NETTED] == 0 else 0
         if sym == SYM_FLIGHT:
-            return 1 if area_open(st, AREA_FLIGHT) and st[S_NETTED] == 0 else 0
+            return 1 if area_open(w, AREA_FLIGHT) and w[W_ST + S_NETTED] == 0 else 0
         if sym == SYM_ATTACK:
             return n_adjacent
         if sym == SYM_FIRE:
-            return best_fire if area_open(st, AREA_FIRE) else 0
+            return best_fire if area_open(w, AREA_FIRE) else 0
         return 0
     if sym == SYM_MOVE or sym == SYM_MOVE_TWO:
         return 1
@@ -394,105 +404,105 @@ def usable(w, st, side, sym, n_adjacent, best_fire, crossbow):
     if sym == SYM_CROSSBOW:
         return 1 if crossbow else 0
     if sym == SYM_NET:
-        return 1 if st[S_POS + FIG_NET] >= 0 and st[S_NETTED] == 0 else 0
+        return 1 if w[W_ST + S_POS + FIG_NET] >= 0 and w[W_ST + S_NETTED] == 0 else 0
     return 0
 
 
 @njit(**FAST)
-def list_main(w, st, opts, geo, side):
+def list_main(w, side):
     """Rows: action, card kind, option, symbol, value, ways, other symbol, other value."""
     n = 0
-    if st[S_DECK_N + side] > 0:
-        set_row(opts, n, A_DRAW, -1, -1, 0, 0, 0, 0, 0)
+    if w[W_ST + S_DECK_N + side] > 0:
+        set_row(w, n, A_DRAW, -1, -1, 0, 0, 0, 0, 0)
         n += 1
-    if (side == DRAGON and st[S_NETTED] == 1 and st[S_ACTIONS] == st[S_TURN_ACTIONS]
-            and st[S_TURN_ACTIONS] >= 2):
-        set_row(opts, n, A_ESCAPE, -1, -1, 0, 0, 0, 0, 0)
+    if (side == DRAGON and w[W_ST + S_NETTED] == 1 and w[W_ST + S_ACTIONS] == w[W_ST + S_TURN_ACTIONS]
+            and w[W_ST + S_TURN_ACTIONS] >= 2):
+        set_row(w, n, A_ESCAPE, -1, -1, 0, 0, 0, 0, 0)
         n += 1
-    n_adjacent = adjacent_dwarves(st, geo)
+    n_adjacent = adjacent_dwarves(w)
     best_fire = 0
     crossbow = False
     if side == DRAGON:
-        if st[S_SYM + SYM_FIRE] > 0 and area_open(st, AREA_FIRE):
-            g = st[S_POS + FIG_DRAGON]
+        if w[W_ST + S_SYM + SYM_FIRE] > 0 and area_open(w, AREA_FIRE):
+            g = w[W_ST + S_POS + FIG_DRAGON]
             for d in range(6):
-                k = fire_hits(w, geo, g, d)
+                k = fire_hits(w, g, d)
                 if k > best_fire:
                     best_fire = k
             if best_fire == 0 and w[C_FIRE_NEEDS_TARGET] == 0:
                 best_fire = 1      # an empty line is still a legal breath
-    elif st[S_SYM + N_SYM + SYM_CROSSBOW] > 0:
-        crossbow = crossbow_clear(w, st, geo)
+    elif w[W_ST + S_SYM + N_SYM + SYM_CROSSBOW] > 0:
+        crossbow = crossbow_clear(w)
     for t in range(w[C_NTYPES_D + side]):
-        if st[S_HAND + side * MAX_TYPES + t] == 0:
+        if w[W_ST + S_HAND + side * MAX_TYPES + t] == 0:
             continue
         for o in range(2):
             sym = card(w, side, t, CARD_SYM0 + 2 * o)
             if sym == SYM_NONE or sym == SYM_DEFENSE:
                 continue
-            ways = usable(w, st, side, sym, n_adjacent, best_fire, crossbow)
+            ways = usable(w, side, sym, n_adjacent, best_fire, crossbow)
             if ways > 0:
                 other = 1 - o
-                set_row(opts, n, A_PLAY, t, o, sym, card(w, side, t, CARD_VAL0 + 2 * o), ways,
+                set_row(w, n, A_PLAY, t, o, sym, card(w, side, t, CARD_VAL0 + 2 * o), ways,
                         card(w, side, t, CARD_SYM0 + 2 * other), card(w, side, t, CARD_VAL0 + 2 * other))
                 n += 1
     if n == 0:
-        if st[S_HAND_N + side] > 0 and w[C_STUCK_DISCARD] == 1:
+        if w[W_ST + S_HAND_N + side] > 0 and w[C_STUCK_DISCARD] == 1:
             for t in range(w[C_NTYPES_D + side]):
-                if st[S_HAND + side * MAX_TYPES + t] > 0:
-                    set_row(opts, n, A_DUD, t, -1, card(w, side, t, CARD_SYM0), card(w, side, t, CARD_VAL0),
+                if w[W_ST + S_HAND + side * MAX_TYPES + t] > 0:
+                    set_row(w, n, A_DUD, t, -1, card(w, side, t, CARD_SYM0), card(w, side, t, CARD_VAL0),
                             0, card(w, side, t, CARD_SYM1), card(w, side, t, CARD_VAL1))
                     n += 1
         else:
-            set_row(opts, n, A_PASS, -1, -1, 0, 0, 0, 0, 0)
+            set_row(w, n, A_PASS, -1, -1, 0, 0, 0, 0, 0)
             n += 1
     return n
 
 
 @njit(**FAST)
-def list_dwarf_moves(w, st, opts, geo, value, skip):
+def list_dwarf_moves(w, value, skip):
     """Rows: dwarf figure, hex it can stop on (its own hex = not moving)."""
     n = 0
     out_at = W_SCR + 2 * MAX_HEX
     for f in range(1, 4):
-        p = st[S_POS + f]
+        p = w[W_ST + S_POS + f]
         if p < 0 or f == skip:
             continue
-        k = reach(w, geo, p, value, out_at)
+        k = reach(w, p, value, out_at)
         for i in range(k):
-            set_row(opts, n, f, w[out_at + i], 0, 0, 0, 0, 0, 0)
+            set_row(w, n, f, w[out_at + i], 0, 0, 0, 0, 0, 0)
             n += 1
     return n
 
 
 @njit(**FAST)
-def list_blocks(w, st, opts, side, value, target, attacker):
+def list_blocks(w, side, value, target, attacker):
     """Rows: block 0/1, card kind, attack value, target, attacker, the card's other symbol and
     value (none for a pure Defense card); no rows when the side holds no Defense."""
-    if st[S_SYM + side * N_SYM + SYM_DEFENSE] == 0:
+    if w[W_ST + S_SYM + side * N_SYM + SYM_DEFENSE] == 0:
         return 0
-    set_row(opts, 0, 0, -1, value, target, attacker, SYM_NONE, 0, 0)
+    set_row(w, 0, 0, -1, value, target, attacker, SYM_NONE, 0, 0)
     n = 1
     for t in range(w[C_NTYPES_D + side]):
-        if st[S_HAND + side * MAX_TYPES + t] > 0 and has_symbol(w, side, t, SYM_DEFENSE):
+        if w[W_ST + S_HAND + side * MAX_TYPES + t] > 0 and has_symbol(w, side, t, SYM_DEFENSE):
             other = card(w, side, t, CARD_SYM0)
             value_other = card(w, side, t, CARD_VAL0)
             if other == SYM_DEFENSE:
                 other = card(w, side, t, CARD_SYM1)
                 value_other = card(w, side, t, CARD_VAL1)
-            set_row(opts, n, 1, t, value, target, attacker, other, value_other, 0)
+            set_row(w, n, 1, t, value, target, attacker, other, value_other, 0)
             n += 1
     return n
 
 
 @njit(**FAST)
-def list_hand(w, st, opts, side):
+def list_hand(w, side):
     """Rows: card kind, copies in hand, symbol 1, value 1, symbol 2, value 2."""
     n = 0
     for t in range(w[C_NTYPES_D + side]):
-        c = st[S_HAND + side * MAX_TYPES + t]
+        c = w[W_ST + S_HAND + side * MAX_TYPES + t]
         if c > 0:
-            set_row(opts, n, t, c, card(w, side, t, CARD_SYM0), card(w, side, t, CARD_VAL0),
+            set_row(w, n, t, c, card(w, side, t, CARD_SYM0), card(w, side, t, CARD_VAL0),
                     card(w, side, t, CARD_SYM1), card(w, side, t, CARD_VAL1), 0, 0)
             n += 1
     return n
@@ -502,35 +512,35 @@ def list_hand(w, st, opts, side):
 
 
 @njit(**FAST)
-def violations(w, st):
+def violations(w):
     """Count broken invariants: cards conserved, hands consistent, figures apart, wounds in range."""
     bad = 0
     for side in range(2):
         hand_sum = 0
         for t in range(w[C_NTYPES_D + side]):
-            h = st[S_HAND + side * MAX_TYPES + t]
+            h = w[W_ST + S_HAND + side * MAX_TYPES + t]
             hand_sum += h
             if h < 0 or h + w[W_GONE + side * MAX_TYPES + t] > card(w, side, t, 0):
                 bad += 1
-        if hand_sum != st[S_HAND_N + side] or st[S_HAND_N + side] > w[C_HAND_LIMIT]:
+        if hand_sum != w[W_ST + S_HAND_N + side] or w[W_ST + S_HAND_N + side] > w[C_HAND_LIMIT]:
             bad += 1
-        if st[S_DECK_N + side] != st[S_DECK_LEN + side] - st[S_DECK_TOP + side]:
+        if w[W_ST + S_DECK_N + side] != w[W_ST + S_DECK_LEN + side] - w[W_ST + S_DECK_TOP + side]:
             bad += 1
-        if st[S_HAND_N + side] + st[S_DECK_N + side] + st[S_GONE + side] != w[C_DECK_D + side]:
+        if w[W_ST + S_HAND_N + side] + w[W_ST + S_DECK_N + side] + w[W_ST + S_GONE + side] != w[C_DECK_D + side]:
             bad += 1
         for s in range(N_SYM):
-            if st[S_SYM + side * N_SYM + s] < 0:
+            if w[W_ST + S_SYM + side * N_SYM + s] < 0:
                 bad += 1
     seen = 0
     for f in range(4):
-        p = st[S_POS + f]
-        if st[S_WOUND + f] < 0 or st[S_WOUND + f] > st[S_CAP + f]:
+        p = w[W_ST + S_POS + f]
+        if w[W_ST + S_WOUND + f] < 0 or w[W_ST + S_WOUND + f] > w[W_ST + S_CAP + f]:
             bad += 1
         if p >= 0:
             seen += 1
-            if p >= w[C_HEXES] or w[W_BOARD + p] != f or st[S_WOUND + f] >= st[S_CAP + f]:
+            if p >= w[C_HEXES] or w[W_BOARD + p] != f or w[W_ST + S_WOUND + f] >= w[W_ST + S_CAP + f]:
                 bad += 1
-        elif st[S_WOUND + f] != st[S_CAP + f]:
+        elif w[W_ST + S_WOUND + f] != w[W_ST + S_CAP + f]:
             bad += 1
     occupied = 0
     for h in range(w[C_HEXES]):
@@ -540,12 +550,12 @@ def violations(w, st):
         bad += 1
     total = 0
     for a in range(4):
-        if st[S_AREA + a] < 0 or st[S_AREA + a] > st[S_ACAP + a]:
+        if w[W_ST + S_AREA + a] < 0 or w[W_ST + S_AREA + a] > w[W_ST + S_ACAP + a]:
             bad += 1
-        total += st[S_AREA + a]
-    if total != st[S_WOUND + FIG_DRAGON]:
+        total += w[W_ST + S_AREA + a]
+    if total != w[W_ST + S_WOUND + FIG_DRAGON]:
         bad += 1
-    if total > st[S_AREA + AREA_ARMOUR] and area_open(st, AREA_ARMOUR):
+    if total > w[W_ST + S_AREA + AREA_ARMOUR] and area_open(w, AREA_ARMOUR):
         bad += 1
     return bad
 
@@ -554,86 +564,81 @@ def violations(w, st):
 
 
 @njit(**FAST)
-def start_game(w, st, tr, seed, game):
+def start_game(w, tr, seed, game):
     """Reset the state, shuffle and deal; the machine then resumes at mulligans or placement."""
     deal_seed(w, seed, game)
-    st[:] = 0
+    w[W_ST:W_ST + N_STATE] = 0
     for h in range(MAX_HEX):
         w[W_BOARD + h] = -1
     for i in range(2 * MAX_TYPES):
         w[W_GONE + i] = 0
     for f in range(4):
-        st[S_POS + f] = -1
-        st[S_CAP + f] = w[C_CAP + f]
+        w[W_ST + S_POS + f] = -1
+        w[W_ST + S_CAP + f] = w[C_CAP + f]
     for a in range(4):
-        st[S_ACAP + a] = w[C_ACAP + a]
-    st[S_WINNER] = WIN_NOBODY
-    st[T_FURY_TURN] = -1
-    place(w, st, FIG_DRAGON, w[C_DRAGON_START])
+        w[W_ST + S_ACAP + a] = w[C_ACAP + a]
+    w[W_ST + S_WINNER] = WIN_NOBODY
+    w[W_ST + T_FURY_TURN] = -1
+    place(w, FIG_DRAGON, w[C_DRAGON_START])
     for side in range(2):
-        shuffle_deck(w, st, tr, side)
-        draw_cards(w, st, side, w[C_OPENING])
-    st[R_INDEX] = 0
-    st[R_PHASE] = PH_MULLIGAN if w[C_MULLIGAN] else PH_PLACE
+        shuffle_deck(w, tr, side)
+        draw_cards(w, side, w[C_OPENING])
+    w[W_ST + R_INDEX] = 0
+    w[W_ST + R_PHASE] = PH_MULLIGAN if w[C_MULLIGAN] else PH_PLACE
 
 
 @njit(**FAST)
-def begin_action_end(st):
-    st[R_PHASE] = PH_ACTION_END
-
-
-@njit(**FAST)
-def play_card(w, st, opts, geo, tr):
+def play_card(w, tr):
     """The chosen card leaves the hand; list its targets (or resolve it). Returns a question code."""
-    side = st[R_MOVER]
-    t = st[R_ROW + 1]
-    o = st[R_ROW + 2]
-    sym = st[R_ROW + 3]
-    st[R_CARD] = t
-    st[R_OPT] = o
-    st[R_SYM] = sym
-    st[R_VAL] = st[R_ROW + 4]
-    hand_take(w, st, side, t)
-    st[T_USE + side * N_SYM + sym] += 1
-    g = st[S_POS + FIG_DRAGON]
+    side = w[W_ST + R_MOVER]
+    t = w[W_ST + R_ROW + 1]
+    o = w[W_ST + R_ROW + 2]
+    sym = w[W_ST + R_ROW + 3]
+    w[W_ST + R_CARD] = t
+    w[W_ST + R_OPT] = o
+    w[W_ST + R_SYM] = sym
+    w[W_ST + R_VAL] = w[W_ST + R_ROW + 4]
+    hand_take(w, side, t)
+    w[W_ST + T_USE + side * N_SYM + sym] += 1
+    g = w[W_ST + S_POS + FIG_DRAGON]
     if side == DRAGON:
         if sym == SYM_MOVE:
             out_at = W_SCR + 2 * MAX_HEX
-            k = reach(w, geo, g, st[R_VAL], out_at)
+            k = reach(w, g, w[W_ST + R_VAL], out_at)
             for i in range(k):
-                set_row(opts, i, w[out_at + i], 0, 0, 0, 0, 0, 0, 0)
-            return ask(st, opts, DRAGON, F_TARGET, K_DRAGON_MOVE, k, PH_DRAGON_MOVE_ANS)
+                set_row(w, i, w[out_at + i], 0, 0, 0, 0, 0, 0, 0)
+            return ask(w, DRAGON, F_TARGET, K_DRAGON_MOVE, k, PH_DRAGON_MOVE_ANS)
         if sym == SYM_FLIGHT:
             n = 0
             for h in range(w[C_HEXES]):
                 if w[W_BOARD + h] < 0:
-                    set_row(opts, n, h, 0, 0, 0, 0, 0, 0, 0)
+                    set_row(w, n, h, 0, 0, 0, 0, 0, 0, 0)
                     n += 1
-            return ask(st, opts, DRAGON, F_TARGET, K_FLIGHT, n, PH_DRAGON_MOVE_ANS)
+            return ask(w, DRAGON, F_TARGET, K_FLIGHT, n, PH_DRAGON_MOVE_ANS)
         if sym == SYM_ATTACK:
             n = 0
             for f in range(1, 4):
-                p = st[S_POS + f]
-                if p >= 0 and geo[g, p] == 1:
-                    set_row(opts, n, f, 0, 0, 0, 0, 0, 0, 0)
+                p = w[W_ST + S_POS + f]
+                if p >= 0 and dist(w, g, p) == 1:
+                    set_row(w, n, f, 0, 0, 0, 0, 0, 0, 0)
                     n += 1
-            return ask(st, opts, DRAGON, F_TARGET, K_VICTIM, n, PH_VICTIM_ANS)
+            return ask(w, DRAGON, F_TARGET, K_VICTIM, n, PH_VICTIM_ANS)
         # fire
         n = 0
         for d in range(6):
-            k = fire_hits(w, geo, g, d)
-            first = neighbour(w, geo, g, d)
+            k = fire_hits(w, g, d)
+            first = neighbour(w, g, d)
             if k > 0 or (w[C_FIRE_NEEDS_TARGET] == 0 and first >= 0):
-                set_row(opts, n, d, k, first, 0, 0, 0, 0, 0)
+                set_row(w, n, d, k, first, 0, 0, 0, 0, 0)
                 n += 1
-        return ask(st, opts, DRAGON, F_TARGET, K_FIRE, n, PH_FIRE_ANS)
+        return ask(w, DRAGON, F_TARGET, K_FIRE, n, PH_FIRE_ANS)
     if sym == SYM_MOVE or sym == SYM_MOVE_TWO:
-        n = list_dwarf_moves(w, st, opts, geo, st[R_VAL], -1)
-        return ask(st, opts, DWARVES, F_TARGET, K_DWARF_MOVE, n, PH_DWARF_MOVE_ANS)
+        n = list_dwarf_moves(w, w[W_ST + R_VAL], -1)
+        return ask(w, DWARVES, F_TARGET, K_DWARF_MOVE, n, PH_DWARF_MOVE_ANS)
     if sym == SYM_NET:
         emit(w, tr, EV_PLAY, DWARVES, t, o, FIG_NET, 0, 0, 0)
-        st[S_NETTED] = 1
-        st[R_PHASE] = PH_ACTION_END
+        w[W_ST + S_NETTED] = 1
+        w[W_ST + R_PHASE] = PH_ACTION_END
         return NO_QUESTION
     # attacks on the dragon: which adjacent dwarves strike makes no difference, the first found do
     first, second = -1, -1
@@ -641,301 +646,301 @@ def play_card(w, st, opts, geo, tr):
         first = FIG_ARCHER
     else:
         for f in range(1, 4):
-            p = st[S_POS + f]
-            if p >= 0 and geo[g, p] == 1:
+            p = w[W_ST + S_POS + f]
+            if p >= 0 and dist(w, g, p) == 1:
                 if first < 0:
                     first = f
                 elif second < 0 and sym == SYM_ATTACK_TWO:
                     second = f
     emit(w, tr, EV_PLAY, DWARVES, t, o, first, second, 0, 0)
-    st[R_ATTACKER] = first
-    st[R_SECOND] = second
-    st[R_PHASE] = PH_ATTACK_DRAGON
+    w[W_ST + R_ATTACKER] = first
+    w[W_ST + R_SECOND] = second
+    w[W_ST + R_PHASE] = PH_ATTACK_DRAGON
     return NO_QUESTION
 
 
 @njit(**FAST)
-def advance(w, st, opts, geo, tr):
+def advance(w, tr):
     """Play on until a side must choose (returns (side*4 + slot)*16 + kind) or the game ends (-1).
 
-    The answer to a question is the chosen row, copied into st[R_ROW:R_ROW+8] by the caller.
+    The answer to a question is the chosen row, copied into w[W_ST + R_ROW:R_ROW+8] by the caller.
     """
     while True:
-        if st[S_OVER] == 1:
-            if st[R_PHASE] != PH_OVER:
-                st[R_PHASE] = PH_OVER
+        if w[W_ST + S_OVER] == 1:
+            if w[W_ST + R_PHASE] != PH_OVER:
+                w[W_ST + R_PHASE] = PH_OVER
                 if w[C_CHECK]:
-                    st[T_VIOLATIONS] += violations(w, st)
-                emit(w, tr, EV_END, st[S_WINNER], st[S_END], st[S_TURN], 0, 0, 0, 0)
+                    w[W_ST + T_VIOLATIONS] += violations(w)
+                emit(w, tr, EV_END, w[W_ST + S_WINNER], w[W_ST + S_END], w[W_ST + S_TURN], 0, 0, 0, 0)
             return GAME_OVER
-        ph = st[R_PHASE]
+        ph = w[W_ST + R_PHASE]
         q = NO_QUESTION
 
         # ---- setup: mulligans, then the dwarves' hexes ----
         if ph == PH_MULLIGAN:
-            if st[R_INDEX] >= 2:
-                st[R_INDEX] = 0
-                st[R_PHASE] = PH_PLACE
+            if w[W_ST + R_INDEX] >= 2:
+                w[W_ST + R_INDEX] = 0
+                w[W_ST + R_PHASE] = PH_PLACE
                 continue
-            set_row(opts, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            set_row(opts, 1, 1, 0, 0, 0, 0, 0, 0, 0)
-            q = ask(st, opts, st[R_INDEX], F_SETUP, K_MULLIGAN, 2, PH_MULLIGAN_ANS)
+            set_row(w, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            set_row(w, 1, 1, 0, 0, 0, 0, 0, 0, 0)
+            q = ask(w, w[W_ST + R_INDEX], F_SETUP, K_MULLIGAN, 2, PH_MULLIGAN_ANS)
         elif ph == PH_MULLIGAN_ANS:
-            side = st[R_INDEX]
-            if st[R_ROW] == 1:
+            side = w[W_ST + R_INDEX]
+            if w[W_ST + R_ROW] == 1:
                 for t in range(w[C_NTYPES_D + side]):
-                    st[S_HAND + side * MAX_TYPES + t] = 0
+                    w[W_ST + S_HAND + side * MAX_TYPES + t] = 0
                 for s in range(N_SYM):
-                    st[S_SYM + side * N_SYM + s] = 0
-                st[S_HAND_N + side] = 0
-                st[T_MULLIGANS + side] += 1
+                    w[W_ST + S_SYM + side * N_SYM + s] = 0
+                w[W_ST + S_HAND_N + side] = 0
+                w[W_ST + T_MULLIGANS + side] += 1
                 emit(w, tr, EV_MULLIGAN, side, 0, 0, 0, 0, 0, 0)
-                shuffle_deck(w, st, tr, side)
-                draw_cards(w, st, side, w[C_OPENING])
-            st[R_INDEX] = side + 1
-            st[R_PHASE] = PH_MULLIGAN
+                shuffle_deck(w, tr, side)
+                draw_cards(w, side, w[C_OPENING])
+            w[W_ST + R_INDEX] = side + 1
+            w[W_ST + R_PHASE] = PH_MULLIGAN
         elif ph == PH_PLACE:
-            i = st[R_INDEX]
+            i = w[W_ST + R_INDEX]
             if i >= 3:
                 if w[C_CHECK]:
-                    st[T_VIOLATIONS] += violations(w, st)
-                st[R_PHASE] = PH_TURN
+                    w[W_ST + T_VIOLATIONS] += violations(w)
+                w[W_ST + R_PHASE] = PH_TURN
                 continue
             if w[C_FREE_PLACEMENT] == 0:
                 h = w[C_START + i]
-                place(w, st, 1 + i, h)
+                place(w, 1 + i, h)
                 emit(w, tr, EV_PLACE, 1 + i, h, 0, 0, 0, 0, 0)
-                st[R_INDEX] = i + 1
+                w[W_ST + R_INDEX] = i + 1
                 continue
-            g = st[S_POS + FIG_DRAGON]
+            g = w[W_ST + S_POS + FIG_DRAGON]
             n = 0
             for h in range(w[C_HEXES]):
-                if w[W_BOARD + h] < 0 and geo[g, h] >= 2:
-                    set_row(opts, n, h, 1 + i, 0, 0, 0, 0, 0, 0)
+                if w[W_BOARD + h] < 0 and dist(w, g, h) >= 2:
+                    set_row(w, n, h, 1 + i, 0, 0, 0, 0, 0, 0)
                     n += 1
-            q = ask(st, opts, DWARVES, F_SETUP, K_PLACE, n, PH_PLACE_ANS)
+            q = ask(w, DWARVES, F_SETUP, K_PLACE, n, PH_PLACE_ANS)
         elif ph == PH_PLACE_ANS:
-            i = st[R_INDEX]
-            place(w, st, 1 + i, st[R_ROW])
-            emit(w, tr, EV_PLACE, 1 + i, st[R_ROW], 0, 0, 0, 0, 0)
-            st[R_INDEX] = i + 1
-            st[R_PHASE] = PH_PLACE
+            i = w[W_ST + R_INDEX]
+            place(w, 1 + i, w[W_ST + R_ROW])
+            emit(w, tr, EV_PLACE, 1 + i, w[W_ST + R_ROW], 0, 0, 0, 0, 0)
+            w[W_ST + R_INDEX] = i + 1
+            w[W_ST + R_PHASE] = PH_PLACE
 
         # ---- turns ----
         elif ph == PH_TURN:
-            if st[S_TURN] >= w[C_TURN_CAP]:
-                finish(st, WIN_NOBODY, END_STALEMATE)
+            if w[W_ST + S_TURN] >= w[C_TURN_CAP]:
+                finish(w, WIN_NOBODY, END_STALEMATE)
                 continue
-            st[S_TURN] += 1
-            turn = st[S_TURN]
+            w[W_ST + S_TURN] += 1
+            turn = w[W_ST + S_TURN]
             side = DRAGON if turn % 2 == 1 else DWARVES
-            st[R_MOVER] = side
-            st[S_FURY_NOW] = 0
+            w[W_ST + R_MOVER] = side
+            w[W_ST + S_FURY_NOW] = 0
             actions = w[C_ACTIONS]
             if side == DRAGON and turn == 1:
                 actions = w[C_FIRST_ACTIONS]
             emit(w, tr, EV_TURN, side, turn, actions, 0, 0, 0, 0)
-            st[S_TURN_ACTIONS] = actions
-            st[S_ACTIONS] = actions
-            st[R_PHASE] = PH_ACTION
+            w[W_ST + S_TURN_ACTIONS] = actions
+            w[W_ST + S_ACTIONS] = actions
+            w[W_ST + R_PHASE] = PH_ACTION
             if side == DRAGON:
-                if st[S_NETTED]:
-                    st[T_NET_TURNS] += 1
-                if st[S_HAND_N + DRAGON] == 0 and st[S_DECK_N + DRAGON] == 0:
-                    st[T_PASSES + DRAGON] += actions
+                if w[W_ST + S_NETTED]:
+                    w[W_ST + T_NET_TURNS] += 1
+                if w[W_ST + S_HAND_N + DRAGON] == 0 and w[W_ST + S_DECK_N + DRAGON] == 0:
+                    w[W_ST + T_PASSES + DRAGON] += actions
                     emit(w, tr, EV_PASS, DRAGON, 1, 0, 0, 0, 0, 0)
-                    st[R_PHASE] = PH_TURN
-            elif (st[S_FURY_USED] == 0 and st[S_POS + FIG_FURY] >= 0
+                    w[W_ST + R_PHASE] = PH_TURN
+            elif (w[W_ST + S_FURY_USED] == 0 and w[W_ST + S_POS + FIG_FURY] >= 0
                   and (w[C_FURY_LETHAL] == 1
-                       or st[S_WOUND + FIG_FURY] + w[C_FURY_WOUND] < st[S_CAP + FIG_FURY])):
-                set_row(opts, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-                set_row(opts, 1, 1, 0, 0, 0, 0, 0, 0, 0)
-                q = ask(st, opts, DWARVES, F_SETUP, K_FURY, 2, PH_FURY_ANS)
+                       or w[W_ST + S_WOUND + FIG_FURY] + w[C_FURY_WOUND] < w[W_ST + S_CAP + FIG_FURY])):
+                set_row(w, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                set_row(w, 1, 1, 0, 0, 0, 0, 0, 0, 0)
+                q = ask(w, DWARVES, F_SETUP, K_FURY, 2, PH_FURY_ANS)
         elif ph == PH_FURY_ANS:
-            st[R_PHASE] = PH_ACTION
-            if st[R_ROW] == 1:
-                st[S_FURY_USED] = 1
-                st[S_FURY_NOW] = 1
-                st[T_FURY_TURN] = st[S_TURN]
+            w[W_ST + R_PHASE] = PH_ACTION
+            if w[W_ST + R_ROW] == 1:
+                w[W_ST + S_FURY_USED] = 1
+                w[W_ST + S_FURY_NOW] = 1
+                w[W_ST + T_FURY_TURN] = w[W_ST + S_TURN]
                 emit(w, tr, EV_FURY, w[C_FURY_ACTIONS], 0, 0, 0, 0, 0, 0)
                 if w[C_FURY_WOUND] > 0:
-                    wound_dwarf(w, st, tr, FIG_FURY, w[C_FURY_WOUND], False)
-                st[S_TURN_ACTIONS] = w[C_FURY_ACTIONS]
-                st[S_ACTIONS] = w[C_FURY_ACTIONS]
+                    wound_dwarf(w, tr, FIG_FURY, w[C_FURY_WOUND], False)
+                w[W_ST + S_TURN_ACTIONS] = w[C_FURY_ACTIONS]
+                w[W_ST + S_ACTIONS] = w[C_FURY_ACTIONS]
 
         # ---- actions ----
         elif ph == PH_ACTION:
-            if st[S_ACTIONS] <= 0:
-                st[R_PHASE] = PH_TURN
+            if w[W_ST + S_ACTIONS] <= 0:
+                w[W_ST + R_PHASE] = PH_TURN
                 continue
-            side = st[R_MOVER]
-            n = list_main(w, st, opts, geo, side)
-            q = ask(st, opts, side, F_ACT, K_MAIN, n, PH_MAIN_ANS)
+            side = w[W_ST + R_MOVER]
+            n = list_main(w, side)
+            q = ask(w, side, F_ACT, K_MAIN, n, PH_MAIN_ANS)
         elif ph == PH_MAIN_ANS:
-            side = st[R_MOVER]
-            action = st[R_ROW]
-            st[R_USED] = 1
-            st[R_PHASE] = PH_ACTION_END
+            side = w[W_ST + R_MOVER]
+            action = w[W_ST + R_ROW]
+            w[W_ST + R_USED] = 1
+            w[W_ST + R_PHASE] = PH_ACTION_END
             if action == A_DRAW:
-                got = draw_cards(w, st, side, w[C_DRAW])
-                st[T_DRAWS + side] += 1
+                got = draw_cards(w, side, w[C_DRAW])
+                w[W_ST + T_DRAWS + side] += 1
                 emit(w, tr, EV_DRAW, side, got, 0, 0, 0, 0, 0)
-                st[R_PHASE] = PH_DISCARD
+                w[W_ST + R_PHASE] = PH_DISCARD
             elif action == A_ESCAPE:
-                st[S_NETTED] = 0
-                st[T_ESCAPES] += 1
-                st[R_USED] = st[S_ACTIONS]
+                w[W_ST + S_NETTED] = 0
+                w[W_ST + T_ESCAPES] += 1
+                w[W_ST + R_USED] = w[W_ST + S_ACTIONS]
                 emit(w, tr, EV_ESCAPE, 0, 0, 0, 0, 0, 0, 0)
             elif action == A_PASS:
-                st[T_PASSES + side] += 1
+                w[W_ST + T_PASSES + side] += 1
                 emit(w, tr, EV_PASS, side, 0, 0, 0, 0, 0, 0)
             elif action == A_DUD:
-                hand_take(w, st, side, st[R_ROW + 1])
-                st[T_DUDS + side] += 1
-                emit(w, tr, EV_DUD, side, st[R_ROW + 1], 0, 0, 0, 0, 0)
+                hand_take(w, side, w[W_ST + R_ROW + 1])
+                w[W_ST + T_DUDS + side] += 1
+                emit(w, tr, EV_DUD, side, w[W_ST + R_ROW + 1], 0, 0, 0, 0, 0)
             else:
-                q = play_card(w, st, opts, geo, tr)
+                q = play_card(w, tr)
         elif ph == PH_DISCARD:
-            side = st[R_MOVER]
-            if st[S_HAND_N + side] > w[C_HAND_LIMIT]:
-                n = list_hand(w, st, opts, side)
-                q = ask(st, opts, side, F_REACT, K_DISCARD, n, PH_DISCARD_ANS)
+            side = w[W_ST + R_MOVER]
+            if w[W_ST + S_HAND_N + side] > w[C_HAND_LIMIT]:
+                n = list_hand(w, side)
+                q = ask(w, side, F_REACT, K_DISCARD, n, PH_DISCARD_ANS)
             else:
-                st[R_PHASE] = PH_ACTION_END
+                w[W_ST + R_PHASE] = PH_ACTION_END
         elif ph == PH_DISCARD_ANS:
-            side = st[R_MOVER]
-            hand_take(w, st, side, st[R_ROW])
-            st[T_DISCARDS + side] += 1
-            emit(w, tr, EV_DISCARD, side, st[R_ROW], 0, 0, 0, 0, 0)
-            st[R_PHASE] = PH_DISCARD
+            side = w[W_ST + R_MOVER]
+            hand_take(w, side, w[W_ST + R_ROW])
+            w[W_ST + T_DISCARDS + side] += 1
+            emit(w, tr, EV_DISCARD, side, w[W_ST + R_ROW], 0, 0, 0, 0, 0)
+            w[W_ST + R_PHASE] = PH_DISCARD
 
         # ---- the dragon's cards ----
         elif ph == PH_DRAGON_MOVE_ANS:
-            h = st[R_ROW]
-            emit(w, tr, EV_PLAY, DRAGON, st[R_CARD], st[R_OPT], h, 0, 0, 0)
-            place(w, st, FIG_DRAGON, h)
-            st[R_PHASE] = PH_ACTION_END
+            h = w[W_ST + R_ROW]
+            emit(w, tr, EV_PLAY, DRAGON, w[W_ST + R_CARD], w[W_ST + R_OPT], h, 0, 0, 0)
+            place(w, FIG_DRAGON, h)
+            w[W_ST + R_PHASE] = PH_ACTION_END
         elif ph == PH_VICTIM_ANS:
-            emit(w, tr, EV_PLAY, DRAGON, st[R_CARD], st[R_OPT], st[R_ROW], 0, 0, 0)
-            st[R_TARGET] = st[R_ROW]
-            st[R_IN_FIRE] = 0
-            st[R_PHASE] = PH_ATTACK_DWARF
+            emit(w, tr, EV_PLAY, DRAGON, w[W_ST + R_CARD], w[W_ST + R_OPT], w[W_ST + R_ROW], 0, 0, 0)
+            w[W_ST + R_TARGET] = w[W_ST + R_ROW]
+            w[W_ST + R_IN_FIRE] = 0
+            w[W_ST + R_PHASE] = PH_ATTACK_DWARF
         elif ph == PH_FIRE_ANS:
-            emit(w, tr, EV_PLAY, DRAGON, st[R_CARD], st[R_OPT], st[R_ROW], 0, 0, 0)
-            st[R_FIRE_DIR] = st[R_ROW]
-            st[R_FIRE_AT] = st[S_POS + FIG_DRAGON]
-            st[R_FIRE_K] = 0
-            st[R_IN_FIRE] = 1
-            st[R_PHASE] = PH_FIRE_NEXT
+            emit(w, tr, EV_PLAY, DRAGON, w[W_ST + R_CARD], w[W_ST + R_OPT], w[W_ST + R_ROW], 0, 0, 0)
+            w[W_ST + R_FIRE_DIR] = w[W_ST + R_ROW]
+            w[W_ST + R_FIRE_AT] = w[W_ST + S_POS + FIG_DRAGON]
+            w[W_ST + R_FIRE_K] = 0
+            w[W_ST + R_IN_FIRE] = 1
+            w[W_ST + R_PHASE] = PH_FIRE_NEXT
         elif ph == PH_FIRE_NEXT:
             # walk the line to the next dwarf; the line's end ends the action
-            st[R_PHASE] = PH_ACTION_END
-            while w[C_FIRE_RANGE] == 0 or st[R_FIRE_K] < w[C_FIRE_RANGE]:
-                h = neighbour(w, geo, st[R_FIRE_AT], st[R_FIRE_DIR])
+            w[W_ST + R_PHASE] = PH_ACTION_END
+            while w[C_FIRE_RANGE] == 0 or w[W_ST + R_FIRE_K] < w[C_FIRE_RANGE]:
+                h = neighbour(w, w[W_ST + R_FIRE_AT], w[W_ST + R_FIRE_DIR])
                 if h < 0:
                     break
-                st[R_FIRE_AT] = h
-                st[R_FIRE_K] += 1
+                w[W_ST + R_FIRE_AT] = h
+                w[W_ST + R_FIRE_K] += 1
                 if w[W_BOARD + h] > FIG_DRAGON:
-                    st[R_TARGET] = w[W_BOARD + h]
-                    st[R_PHASE] = PH_ATTACK_DWARF
+                    w[W_ST + R_TARGET] = w[W_BOARD + h]
+                    w[W_ST + R_PHASE] = PH_ATTACK_DWARF
                     break
         elif ph == PH_ATTACK_DWARF:
-            f = st[R_TARGET]
-            emit(w, tr, EV_ATTACK, FIG_DRAGON, f, st[R_VAL], 0, 0, 0, 0)
-            st[T_ATTACKS + DRAGON] += 1
-            n = list_blocks(w, st, opts, DWARVES, st[R_VAL], f, FIG_DRAGON)
+            f = w[W_ST + R_TARGET]
+            emit(w, tr, EV_ATTACK, FIG_DRAGON, f, w[W_ST + R_VAL], 0, 0, 0, 0)
+            w[W_ST + T_ATTACKS + DRAGON] += 1
+            n = list_blocks(w, DWARVES, w[W_ST + R_VAL], f, FIG_DRAGON)
             if n > 0:
-                q = ask(st, opts, DWARVES, F_REACT, K_BLOCK, n, PH_BLOCK_DWARF_ANS)
+                q = ask(w, DWARVES, F_REACT, K_BLOCK, n, PH_BLOCK_DWARF_ANS)
             else:
-                wound_dwarf(w, st, tr, f, st[R_VAL], True)
-                st[R_PHASE] = PH_FIRE_NEXT if st[R_IN_FIRE] else PH_ACTION_END
+                wound_dwarf(w, tr, f, w[W_ST + R_VAL], True)
+                w[W_ST + R_PHASE] = PH_FIRE_NEXT if w[W_ST + R_IN_FIRE] else PH_ACTION_END
         elif ph == PH_BLOCK_DWARF_ANS:
-            if st[R_ROW] == 1:
-                hand_take(w, st, DWARVES, st[R_ROW + 1])
-                st[T_USE + DWARVES * N_SYM + SYM_DEFENSE] += 1
-                st[T_BLOCKED + DRAGON] += 1
-                emit(w, tr, EV_BLOCK, DWARVES, st[R_ROW + 1], 0, 0, 0, 0, 0)
-                dwarves_out(st)
+            if w[W_ST + R_ROW] == 1:
+                hand_take(w, DWARVES, w[W_ST + R_ROW + 1])
+                w[W_ST + T_USE + DWARVES * N_SYM + SYM_DEFENSE] += 1
+                w[W_ST + T_BLOCKED + DRAGON] += 1
+                emit(w, tr, EV_BLOCK, DWARVES, w[W_ST + R_ROW + 1], 0, 0, 0, 0, 0)
+                dwarves_out(w)
             else:
-                wound_dwarf(w, st, tr, st[R_TARGET], st[R_VAL], True)
-            st[R_PHASE] = PH_FIRE_NEXT if st[R_IN_FIRE] else PH_ACTION_END
+                wound_dwarf(w, tr, w[W_ST + R_TARGET], w[W_ST + R_VAL], True)
+            w[W_ST + R_PHASE] = PH_FIRE_NEXT if w[W_ST + R_IN_FIRE] else PH_ACTION_END
 
         # ---- the dwarves' cards ----
         elif ph == PH_DWARF_MOVE_ANS:
-            f1 = st[R_ROW]
-            h1 = st[R_ROW + 1]
-            place(w, st, f1, h1)
-            st[R_PHASE] = PH_ACTION_END
+            f1 = w[W_ST + R_ROW]
+            h1 = w[W_ST + R_ROW + 1]
+            place(w, f1, h1)
+            w[W_ST + R_PHASE] = PH_ACTION_END
             n = 0
-            if st[R_SYM] == SYM_MOVE_TWO:
-                n = list_dwarf_moves(w, st, opts, geo, st[R_VAL], f1)
+            if w[W_ST + R_SYM] == SYM_MOVE_TWO:
+                n = list_dwarf_moves(w, w[W_ST + R_VAL], f1)
             if n > 0:
-                st[R_MOVE_FIG] = f1
-                st[R_MOVE_HEX] = h1
-                q = ask(st, opts, DWARVES, F_TARGET, K_DWARF_MOVE2, n, PH_DWARF_MOVE2_ANS)
+                w[W_ST + R_MOVE_FIG] = f1
+                w[W_ST + R_MOVE_HEX] = h1
+                q = ask(w, DWARVES, F_TARGET, K_DWARF_MOVE2, n, PH_DWARF_MOVE2_ANS)
             else:
-                emit(w, tr, EV_PLAY, DWARVES, st[R_CARD], st[R_OPT], f1, h1, -1, -1)
+                emit(w, tr, EV_PLAY, DWARVES, w[W_ST + R_CARD], w[W_ST + R_OPT], f1, h1, -1, -1)
         elif ph == PH_DWARF_MOVE2_ANS:
-            f2 = st[R_ROW]
-            h2 = st[R_ROW + 1]
-            place(w, st, f2, h2)
-            emit(w, tr, EV_PLAY, DWARVES, st[R_CARD], st[R_OPT], st[R_MOVE_FIG], st[R_MOVE_HEX], f2, h2)
-            st[R_PHASE] = PH_ACTION_END
+            f2 = w[W_ST + R_ROW]
+            h2 = w[W_ST + R_ROW + 1]
+            place(w, f2, h2)
+            emit(w, tr, EV_PLAY, DWARVES, w[W_ST + R_CARD], w[W_ST + R_OPT], w[W_ST + R_MOVE_FIG], w[W_ST + R_MOVE_HEX], f2, h2)
+            w[W_ST + R_PHASE] = PH_ACTION_END
         elif ph == PH_ATTACK_DRAGON:
-            a = st[R_ATTACKER]
-            emit(w, tr, EV_ATTACK, a, FIG_DRAGON, st[R_VAL], 0, 0, 0, 0)
-            st[T_ATTACKS + DWARVES] += 1
-            n = list_blocks(w, st, opts, DRAGON, st[R_VAL], FIG_DRAGON, a)
-            st[R_WOUNDS_LEFT] = st[R_VAL]
+            a = w[W_ST + R_ATTACKER]
+            emit(w, tr, EV_ATTACK, a, FIG_DRAGON, w[W_ST + R_VAL], 0, 0, 0, 0)
+            w[W_ST + T_ATTACKS + DWARVES] += 1
+            n = list_blocks(w, DRAGON, w[W_ST + R_VAL], FIG_DRAGON, a)
+            w[W_ST + R_WOUNDS_LEFT] = w[W_ST + R_VAL]
             if n > 0:
-                q = ask(st, opts, DRAGON, F_REACT, K_BLOCK, n, PH_BLOCK_DRAGON_ANS)
+                q = ask(w, DRAGON, F_REACT, K_BLOCK, n, PH_BLOCK_DRAGON_ANS)
             else:
-                st[R_PHASE] = PH_WOUND
+                w[W_ST + R_PHASE] = PH_WOUND
         elif ph == PH_BLOCK_DRAGON_ANS:
-            st[R_PHASE] = PH_WOUND
-            if st[R_ROW] == 1:
-                hand_take(w, st, DRAGON, st[R_ROW + 1])
-                st[T_USE + DRAGON * N_SYM + SYM_DEFENSE] += 1
-                st[T_BLOCKED + DWARVES] += 1
-                emit(w, tr, EV_BLOCK, DRAGON, st[R_ROW + 1], 0, 0, 0, 0, 0)
-                st[R_PHASE] = PH_AFTER_DRAGON_HIT
+            w[W_ST + R_PHASE] = PH_WOUND
+            if w[W_ST + R_ROW] == 1:
+                hand_take(w, DRAGON, w[W_ST + R_ROW + 1])
+                w[W_ST + T_USE + DRAGON * N_SYM + SYM_DEFENSE] += 1
+                w[W_ST + T_BLOCKED + DWARVES] += 1
+                emit(w, tr, EV_BLOCK, DRAGON, w[W_ST + R_ROW + 1], 0, 0, 0, 0, 0)
+                w[W_ST + R_PHASE] = PH_AFTER_DRAGON_HIT
         elif ph == PH_WOUND:
             # armour first; beyond it the dwarf player picks an open area for each marker
-            st[R_PHASE] = PH_AFTER_DRAGON_HIT
-            while st[R_WOUNDS_LEFT] > 0 and st[S_OVER] == 0:
-                if area_open(st, AREA_ARMOUR):
-                    mark_dragon(w, st, tr, AREA_ARMOUR)
-                    st[R_WOUNDS_LEFT] -= 1
+            w[W_ST + R_PHASE] = PH_AFTER_DRAGON_HIT
+            while w[W_ST + R_WOUNDS_LEFT] > 0 and w[W_ST + S_OVER] == 0:
+                if area_open(w, AREA_ARMOUR):
+                    mark_dragon(w, tr, AREA_ARMOUR)
+                    w[W_ST + R_WOUNDS_LEFT] -= 1
                     continue
                 n = 0
                 for a in range(AREA_FLIGHT, AREA_MOVE + 1):
-                    if area_open(st, a):
-                        set_row(opts, n, a, 0, 0, 0, 0, 0, 0, 0)
+                    if area_open(w, a):
+                        set_row(w, n, a, 0, 0, 0, 0, 0, 0, 0)
                         n += 1
                 if n == 0:
                     break
-                q = ask(st, opts, DWARVES, F_REACT, K_WOUND, n, PH_WOUND_ANS)
+                q = ask(w, DWARVES, F_REACT, K_WOUND, n, PH_WOUND_ANS)
                 break
         elif ph == PH_WOUND_ANS:
-            mark_dragon(w, st, tr, st[R_ROW])
-            st[R_WOUNDS_LEFT] -= 1
-            st[R_PHASE] = PH_WOUND
+            mark_dragon(w, tr, w[W_ST + R_ROW])
+            w[W_ST + R_WOUNDS_LEFT] -= 1
+            w[W_ST + R_PHASE] = PH_WOUND
         elif ph == PH_AFTER_DRAGON_HIT:
-            if st[R_SECOND] >= 0:
-                st[R_ATTACKER] = st[R_SECOND]
-                st[R_SECOND] = -1
-                st[R_PHASE] = PH_ATTACK_DRAGON
+            if w[W_ST + R_SECOND] >= 0:
+                w[W_ST + R_ATTACKER] = w[W_ST + R_SECOND]
+                w[W_ST + R_SECOND] = -1
+                w[W_ST + R_PHASE] = PH_ATTACK_DRAGON
             else:
-                st[R_PHASE] = PH_ACTION_END
+                w[W_ST + R_PHASE] = PH_ACTION_END
 
         elif ph == PH_ACTION_END:
-            if st[R_MOVER] == DWARVES:
-                dwarves_out(st)
-            st[S_ACTIONS] -= st[R_USED]
+            if w[W_ST + R_MOVER] == DWARVES:
+                dwarves_out(w)
+            w[W_ST + S_ACTIONS] -= w[W_ST + R_USED]
             if w[C_CHECK]:
-                st[T_VIOLATIONS] += violations(w, st)
-            st[R_PHASE] = PH_ACTION
+                w[W_ST + T_VIOLATIONS] += violations(w)
+            w[W_ST + R_PHASE] = PH_ACTION
         if q >= 0:
             return q
 
@@ -944,13 +949,13 @@ def advance(w, st, opts, geo, tr):
 
 FN = DECISION_FN
 BATCH_SIG = types.int64(
-    types.int64, types.int64, types.int64[:], types.int64[:], types.int64[:, :], types.int64[:, :],
-    FN, FN, FN, FN, FN, FN, FN, FN, types.float64[:], types.float64[:],
-    types.int32[:, :], types.int16[:, :], types.int64[:], types.int64)
+    types.int64, types.int64, types.int64[::1], FN, FN, FN, FN, FN, FN, FN, FN,
+    types.float64[::1], types.float64[::1],
+    types.int32[:, ::1], types.int16[:, ::1], types.int64[::1], types.int64)
 
 
 @njit(BATCH_SIG, **FAST)
-def play_batch(seed, n, w, st, opts, geo, d_act, d_target, d_react, d_setup,
+def play_batch(seed, n, w, d_act, d_target, d_react, d_setup,
                w_act, w_target, w_react, w_setup, pd, pw, out, trace, trace_start, n_traced):
     """Play n games from `seed`; out[g] is game g's final state vector (records.S_* / T_*).
 
@@ -958,15 +963,19 @@ def play_batch(seed, n, w, st, opts, geo, d_act, d_target, d_react, d_setup,
     trace_start[i] (trace_start[n_traced] is the end). Returns 1 if `trace` was too small.
     """
     np.random.seed(seed)
+    # the blocks strategies see, as arrays of their own (made once: reshaping is not free)
+    st = w[W_ST:W_ST + N_STATE]
+    opts = w[W_OPTS:W_OPTS + MAX_OPTS * OPT_WIDTH].reshape((MAX_OPTS, OPT_WIDTH))
+    geo = w[W_GEO:W_GEO + w[W_GEO_ROWS] * w[W_GEO_COLS]].reshape((w[W_GEO_ROWS], w[W_GEO_COLS]))
     w[W_TROW] = 0
     w[W_TOVER] = 0
     for g in range(n):
         w[W_TRACING] = 1 if g < n_traced else 0
         if g < n_traced:
             trace_start[g] = w[W_TROW]
-        start_game(w, st, trace, seed, g)
+        start_game(w, trace, seed, g)
         while True:
-            q = advance(w, st, opts, geo, trace)
+            q = advance(w, trace)
             if q < 0:
                 break
             who = q >> 4
@@ -991,7 +1000,7 @@ def play_batch(seed, n, w, st, opts, geo, d_act, d_target, d_react, d_setup,
             if i < 0 or i >= k:
                 st[T_BAD_CHOICES] += 1
                 i = 0
-            take_row(st, opts, i)
+            take_row(w, i)
         for k in range(N_STATE):
             out[g, k] = st[k]
     if n_traced > 0:
@@ -1002,25 +1011,28 @@ def play_batch(seed, n, w, st, opts, geo, d_act, d_target, d_react, d_setup,
 # ---- Python helpers ---------------------------------------------------------------------------
 
 
-def new_work(rules, check: bool = False):
-    """Fresh (w, st, opts, geo) arrays for `rules` (a DrakoRules)."""
-    w = np.zeros(W_SIZE, dtype=np.int64)
+def new_work(rules, check: bool = False) -> np.ndarray:
+    """A fresh work array for `rules` (a DrakoRules); `check` verifies invariants after each action."""
+    geo = rules.geo()
+    w = np.zeros(W_GEO + geo.size, dtype=np.int64)
     cfg = rules.cfg(check)
     w[:len(cfg)] = cfg
     cards = rules.cards()
     w[W_CARDS:W_CARDS + cards.size] = cards.reshape(-1)
     w[W_BOARD:W_BOARD + MAX_HEX] = -1
-    st = np.zeros(N_STATE, dtype=np.int64)
-    opts = np.zeros((MAX_OPTS, OPT_WIDTH), dtype=np.int64)
-    geo = np.array(rules.geo(), dtype=np.int64)     # a writable copy: the signature wants one
-    return w, st, opts, geo
+    w[W_GEO_ROWS], w[W_GEO_COLS] = geo.shape
+    w[W_GEO:] = geo.reshape(-1)
+    return w
+
+
+def views(w: np.ndarray):
+    """(st, opts, geo): the blocks of a work array strategies see."""
+    st = w[W_ST:W_ST + N_STATE]
+    opts = w[W_OPTS:W_OPTS + MAX_OPTS * OPT_WIDTH].reshape(MAX_OPTS, OPT_WIDTH)
+    geo = w[W_GEO:].reshape(w[W_GEO_ROWS], w[W_GEO_COLS])
+    return st, opts, geo
 
 
 def decision_of(q: int) -> tuple[int, int, int]:
     """(side, function slot, kind) of a question code returned by `advance`."""
     return (q >> 4) // 4, (q >> 4) % 4, q & 15
-
-
-def answer(st, opts, i: int) -> None:
-    """Answer the pending question with row i (what the batch loop does after a strategy call)."""
-    take_row(st, opts, i)

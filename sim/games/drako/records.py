@@ -57,12 +57,16 @@ W_RNG = 64            # deal generator state (uint64 bits)
 W_TROW = 65           # next trace row
 W_TRACING = 66        # 1 while the current game is traced
 W_TOVER = 67          # 1 once the trace buffer overflowed
+W_GEO_ROWS = 68       # shape of the geo block
+W_GEO_COLS = 69
 W_BOARD = 128         # MAX_HEX: figure on each hex, -1 when empty
 W_DECKS = W_BOARD + MAX_HEX           # 2 x MAX_DECK: shuffled decks
 W_GONE = W_DECKS + 2 * MAX_DECK       # 2 x MAX_TYPES: cards played or discarded, by kind
 W_CARDS = W_GONE + 2 * MAX_TYPES      # 2 x MAX_TYPES x 5: the card table
 W_SCR = W_CARDS + 2 * MAX_TYPES * 5   # 3 x MAX_HEX: scratch for path searches
-W_SIZE = W_SCR + 3 * MAX_HEX
+W_ST = W_SCR + 3 * MAX_HEX            # the state vector (N_STATE, below)
+W_OPTS = W_ST + 256                   # MAX_OPTS x OPT_WIDTH: the pending decision's rows
+W_GEO = W_OPTS + 512 * 8              # the geo block (3H x max(H, 6)); the array ends with it
 
 # ---- the state vector the kernel keeps and strategies read ----------------------------------
 S_SIDE = 0            # side making the current decision
@@ -126,6 +130,7 @@ R_MOVE_FIG = R_WOUNDS_LEFT + 1
 R_MOVE_HEX = R_MOVE_FIG + 1
 R_INDEX = R_MOVE_HEX + 1              # dwarf being placed / side deciding on a mulligan
 N_STATE = R_INDEX + 1
+assert N_STATE <= 256, "the state vector outgrew its room in the work array"
 
 # ---- decisions: kinds of question a strategy answers, and the option rows it sees ------------
 # Every decision function has the signature below: (kind, options, n_options, state, geo, params)
@@ -166,8 +171,9 @@ ACTION_NAMES = ("draw", "play", "escape", "throw away", "pass")
 F_ACT, F_TARGET, F_REACT, F_SETUP = 0, 1, 2, 3
 FUNCTION_NAMES = ("act", "target", "react", "setup")
 
-DECISION_SIG = types.int64(types.int64, types.int64[:, :], types.int64, types.int64[:],
-                           types.int64[:, :], types.float64[:])
+# C-contiguous arrays: indexing them needs no stride arithmetic, which the hot loops feel
+DECISION_SIG = types.int64(types.int64, types.int64[:, ::1], types.int64, types.int64[::1],
+                           types.int64[:, ::1], types.float64[::1])
 DECISION_FN = types.FunctionType(DECISION_SIG)
 
 # ---- end of game ------------------------------------------------------------------------------

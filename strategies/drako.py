@@ -1,0 +1,609 @@
+"""Built-in Drako strategies.
+
+Every strategy is one numba function with the game's decision signature
+(kind, options, n_options, state, geo, params) → chosen row (see sim/games/drako/records.py),
+used for all four decision slots (act, target, react, setup); the `kind` says what is asked.
+A user's strategy may give four different functions instead.
+
+They are compiled with `_nrt=False` (no reference counting: they allocate nothing), which saves
+the atomic counts numba would otherwise do on each array argument of every call. A strategy
+compiled without it works the same, just a little slower.
+
+Dragon:   brawler (fights at close range), kiter (keeps away, blocks, lets the dwarves' deck run out)
+Dwarves:  rush (everyone charges), coordinated (net, then close in, Fury when surrounding, the
+          archer holding a line)
+Both:     random (uniform over legal options); aggressive (brawler + rush) and patient
+          (kiter + coordinated) play either side, for match play.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core.strategy import Strategy, StrategyRegistry
+from sim.games.drako.records import (
+    A_DRAW, A_DUD, A_ESCAPE, A_PASS, A_PLAY, AREA_FIRE, AREA_FLIGHT, AREA_MOVE, DECISION_SIG, DRAGON,
+    FIG_ARCHER, FIG_DRAGON, FIG_FURY, FIG_NET, K_BLOCK, K_DISCARD, K_DRAGON_MOVE, K_DWARF_MOVE,
+    K_DWARF_MOVE2, K_FIRE, K_FLIGHT, K_FURY, K_MAIN, K_MULLIGAN, K_PLACE, K_VICTIM, K_WOUND,
+    N_SYM, S_CAP, S_DECK_N, S_HAND_N, S_NETTED, S_POS, S_SIDE, S_SYM, S_WOUND, SYM_ATTACK,
+    SYM_ATTACK_TWO, SYM_CROSSBOW, SYM_DEFENSE, SYM_FIRE, SYM_FLIGHT, SYM_MOVE, SYM_MOVE_TWO,
+    SYM_NET, SYM_NONE,
+)
+
+FAST = dict(cache=True, _nrt=False)
+NEG = -1.0e9
+
+# ---- shared helpers -----------------------------------------------------------------------------
+
+
+@njit(**FAST)
+def n_hexes(geo):
+    return geo.shape[0] // 3
+
+
+@njit(**FAST)
+def in_line(geo, a, b):
+    return geo[n_hexes(geo) + a, b] >= 0
+
+
+@njit(**FAST)
+def left(st, f):
+    """Wound spaces a figure still has."""
+    return st[S_CAP + f] - st[S_WOUND + f]
+
+
+@njit(**FAST)
+def dwarves_next_to(st, geo, h, skip):
+    n = 0
+    for f in range(1, 4):
+        p = st[S_POS + f]
+        if p >= 0 and f != skip and geo[h, p] == 1:
+            n += 1
+    return n
+
+
+@njit(**FAST)
+def nearest_dwarf(st, geo, h):
+    best = 1000
+    for f in range(1, 4):
+        p = st[S_POS + f]
+        if p >= 0 and geo[h, p] < best:
+            best = geo[h, p]
+    return best
+
+
+@njit(**FAST)
+def weakest_dwarf(st):
+    """The living dwarf closest to death (the archer wins ties: it is the one that shoots)."""
+    best, who = 1000, -1
+    for f in (FIG_ARCHER, FIG_NET, FIG_FURY):
+        if st[S_POS + f] >= 0 and left(st, f) < best:
+            best, who = left(st, f), f
+    return who
+
+
+@njit(**FAST)
+def dwarves_in_lines(st, geo, h):
+    """Dwarves sharing a straight line with hex h (fire targets, ignoring what stands between)."""
+    n = 0
+    for f in range(1, 4):
+        p = st[S_POS + f]
+        if p >= 0 and p != h and in_line(geo, h, p):
+            n += 1
+    return n
+
+
+@njit(**FAST)
+def archer_aims_at(st, geo, h):
+    a = st[S_POS + FIG_ARCHER]
+    return a >= 0 and a != h and in_line(geo, a, h)
+
+
+@njit(**FAST)
+def card_worth(side, s0, v0, s1, v1, defense):
+    """Rough worth of a card for keeping it: its better option, Defense counted as `defense`."""
+    best = 0.0
+    for k in range(2):
+        s = s0 if k == 0 else s1
+        v = v0 if k == 0 else v1
+        if s == SYM_NONE:
+            continue
+        if s == SYM_DEFENSE:
+            x = defense
+        elif s == SYM_ATTACK or s == SYM_FIRE or s == SYM_CROSSBOW:
+            x = 1.0 + v
+        elif s == SYM_ATTACK_TWO:
+            x = 1.5 + v
+        elif s == SYM_NET:
+            x = 3.0
+        elif s == SYM_FLIGHT:
+            x = 1.5
+        else:
+            x = 0.5 + 0.5 * v
+        if x > best:
+            best = x
+    return best
+
+
+@njit(**FAST)
+def cheapest_block(opts, n):
+    """Among block rows, the card whose other option is worth least (pure Defense first)."""
+    best, pick = 1.0e9, 0
+    for i in range(1, n):
+        x = card_worth(0, opts[i, 5], opts[i, 6], SYM_NONE, 0, 0.0)
+        if x < best:
+            best, pick = x, i
+    return pick
+
+
+@njit(**FAST)
+def worst_card(opts, n, side, defense):
+    """Discard / throw-away: the card kind worth least (rows of K_DISCARD)."""
+    best, pick = 1.0e9, 0
+    for i in range(n):
+        x = card_worth(side, opts[i, 2], opts[i, 3], opts[i, 4], opts[i, 5], defense)
+        if x < best:
+            best, pick = x, i
+    return pick
+
+
+@njit(**FAST)
+def worst_dud(opts, n, defense):
+    best, pick = 1.0e9, 0
+    for i in range(n):
+        if opts[i, 0] != A_DUD:
+            continue
+        x = card_worth(0, opts[i, 3], opts[i, 4], opts[i, 6], opts[i, 7], defense)
+        if x < best:
+            best, pick = x, i
+    return pick
+
+
+@njit(**FAST)
+def argmax_area(opts, n, p, at):
+    """Wound placement: the open area with the highest weight p[at + area - 1]."""
+    best, pick = NEG, 0
+    for i in range(n):
+        x = p[at + opts[i, 0] - AREA_FLIGHT]
+        if x > best:
+            best, pick = x, i
+    return pick
+
+
+@njit(**FAST)
+def keep_defense_cost(row_other, weight):
+    return weight if row_other == SYM_DEFENSE else 0.0
+
+
+# ---- random ---------------------------------------------------------------------------------------
+
+
+@njit(DECISION_SIG, **FAST)
+def random_choice(kind, opts, n, st, geo, p):
+    return np.random.randint(0, n)
+
+
+# ---- dragon: brawler -------------------------------------------------------------------------------
+BRAWLER = ("hand_target", "attack_weight", "fire_weight", "approach", "keep_defense", "block_min")
+BRAWLER_DEFAULTS = (3.0, 3.0, 3.0, 1.5, 1.0, 1.0)
+BRAWLER_BOUNDS = ((0.0, 6.0), (0.0, 10.0), (0.0, 10.0), (0.0, 5.0), (0.0, 5.0), (1.0, 4.0))
+
+
+@njit(**FAST)
+def brawler(kind, opts, n, st, geo, p, b):
+    g = st[S_POS + FIG_DRAGON]
+    if kind == K_MAIN:
+        adjacent = dwarves_next_to(st, geo, g, -1)
+        best, pick = NEG, 0
+        for i in range(n):
+            a = opts[i, 0]
+            if a == A_DRAW:
+                x = p[b + 0] - st[S_HAND_N + DRAGON]
+            elif a == A_ESCAPE:
+                x = 2.0 - 2.0 * adjacent
+            elif a == A_DUD or a == A_PASS:
+                x = -50.0
+            else:
+                s, v, ways = opts[i, 3], opts[i, 4], opts[i, 5]
+                if s == SYM_ATTACK:
+                    x = p[b + 1] * v
+                    w = weakest_dwarf(st)
+                    if w >= 0 and left(st, w) <= v and geo[g, st[S_POS + w]] == 1:
+                        x += 3.0
+                elif s == SYM_FIRE:
+                    x = p[b + 2] * v * ways
+                elif s == SYM_MOVE:
+                    x = p[b + 3] if adjacent == 0 else -1.0
+                else:  # flight
+                    x = 0.8 * p[b + 3] if adjacent == 0 and nearest_dwarf(st, geo, g) > 2 else -1.5
+                x -= keep_defense_cost(opts[i, 6], p[b + 4])
+            if x > best:
+                best, pick = x, i
+        return pick
+    if kind == K_DRAGON_MOVE or kind == K_FLIGHT:
+        target = weakest_dwarf(st)
+        best, pick = NEG, 0
+        for i in range(n):
+            h = opts[i, 0]
+            x = -1.0 * geo[h, st[S_POS + target]] if target >= 0 else 0.0
+            x += 0.5 * dwarves_in_lines(st, geo, h)
+            crowd = dwarves_next_to(st, geo, h, -1)
+            if crowd > 1:
+                x -= 0.8 * (crowd - 1)
+            if x > best:
+                best, pick = x, i
+        return pick
+    if kind == K_VICTIM:
+        best, pick = 1000, 0
+        for i in range(n):
+            x = left(st, opts[i, 0])
+            if x < best:
+                best, pick = x, i
+        return pick
+    if kind == K_FIRE:
+        best, pick = -1, 0
+        for i in range(n):
+            if opts[i, 1] > best:
+                best, pick = opts[i, 1], i
+        return pick
+    if kind == K_BLOCK:
+        if opts[0, 2] >= p[b + 5]:
+            return cheapest_block(opts, n)
+        return 0
+    if kind == K_DISCARD:
+        return worst_card(opts, n, DRAGON, 1.0)
+    if kind == K_MULLIGAN:
+        strong = st[S_SYM + SYM_ATTACK] + st[S_SYM + SYM_FIRE]
+        return 1 if strong == 0 and n > 1 else 0
+    return 0
+
+
+# ---- dragon: kiter ----------------------------------------------------------------------------------
+KITER = ("hand_target", "safety", "archer_fear", "fire_min", "keep_defense", "escape")
+KITER_DEFAULTS = (5.0, 2.0, 1.5, 2.0, 1.5, 3.0)
+KITER_BOUNDS = ((0.0, 6.0), (0.0, 5.0), (0.0, 5.0), (1.0, 3.0), (0.0, 5.0), (0.0, 6.0))
+
+
+@njit(**FAST)
+def kiter(kind, opts, n, st, geo, p, b):
+    g = st[S_POS + FIG_DRAGON]
+    if kind == K_MAIN:
+        adjacent = dwarves_next_to(st, geo, g, -1)
+        threat = adjacent + (1 if archer_aims_at(st, geo, g) else 0)
+        best, pick = NEG, 0
+        for i in range(n):
+            a = opts[i, 0]
+            if a == A_DRAW:
+                x = p[b + 0] - st[S_HAND_N + DRAGON] + 0.5
+            elif a == A_ESCAPE:
+                x = p[b + 5] + 2.0 * threat
+            elif a == A_DUD or a == A_PASS:
+                x = -50.0
+            else:
+                s, v, ways = opts[i, 3], opts[i, 4], opts[i, 5]
+                if s == SYM_MOVE or s == SYM_FLIGHT:
+                    x = 3.0 + threat if threat > 0 else -0.5
+                    if s == SYM_FLIGHT and adjacent >= 2:
+                        x += 1.0
+                elif s == SYM_FIRE:
+                    x = 3.0 * v * ways if ways >= p[b + 3] else (1.0 * v * ways if threat == 0 else 0.5)
+                else:  # attack
+                    w = weakest_dwarf(st)
+                    x = 0.5 * v
+                    if w >= 0 and left(st, w) <= v and geo[g, st[S_POS + w]] == 1:
+                        x = 5.0
+                x -= keep_defense_cost(opts[i, 6], p[b + 4])
+            if x > best:
+                best, pick = x, i
+        return pick
+    if kind == K_DRAGON_MOVE or kind == K_FLIGHT:
+        best, pick = NEG, 0
+        for i in range(n):
+            h = opts[i, 0]
+            near = nearest_dwarf(st, geo, h)
+            x = p[b + 1] * (near if near < 4 else 4)
+            if archer_aims_at(st, geo, h):
+                x -= p[b + 2]
+            x -= 3.0 * dwarves_next_to(st, geo, h, -1)
+            if x > best:
+                best, pick = x, i
+        return pick
+    if kind == K_VICTIM:
+        best, pick = 1000, 0
+        for i in range(n):
+            x = left(st, opts[i, 0])
+            if x < best:
+                best, pick = x, i
+        return pick
+    if kind == K_FIRE:
+        best, pick = -1, 0
+        for i in range(n):
+            if opts[i, 1] > best:
+                best, pick = opts[i, 1], i
+        return pick
+    if kind == K_BLOCK:
+        return cheapest_block(opts, n)
+    if kind == K_DISCARD:
+        return worst_card(opts, n, DRAGON, 2.5)
+    if kind == K_MULLIGAN:
+        return 1 if st[S_SYM + SYM_DEFENSE] == 0 and n > 1 else 0
+    return 0
+
+
+# ---- dwarves: rush ---------------------------------------------------------------------------------
+RUSH = ("hand_target", "attack_weight", "crossbow_weight", "net_weight", "advance",
+        "fury_adjacent", "wound_flight", "wound_fire", "wound_move")
+RUSH_DEFAULTS = (3.0, 4.0, 3.0, 2.5, 2.0, 1.0, 1.0, 3.0, 2.0)
+RUSH_BOUNDS = ((0.0, 6.0), (0.0, 10.0), (0.0, 10.0), (0.0, 10.0), (0.0, 5.0), (1.0, 3.0),
+               (0.0, 5.0), (0.0, 5.0), (0.0, 5.0))
+
+
+@njit(**FAST)
+def attack_cards(st):
+    return st[S_SYM + N_SYM + SYM_ATTACK] + st[S_SYM + N_SYM + SYM_ATTACK_TWO]
+
+
+@njit(**FAST)
+def dwarf_hand_action(st, a, p, hand_at):
+    if a == A_DRAW:
+        x = p[hand_at] - st[S_HAND_N + 1]
+        if st[S_DECK_N + 1] <= 2:
+            x -= 1.0        # drawing the last cards spends the clock for nothing to play
+        return x
+    return -50.0
+
+
+@njit(**FAST)
+def rush(kind, opts, n, st, geo, p, b):
+    g = st[S_POS + FIG_DRAGON]
+    if kind == K_MAIN:
+        far = 0
+        for f in range(1, 4):
+            q = st[S_POS + f]
+            if q >= 0 and geo[g, q] > 1:
+                far += 1
+        best, pick = NEG, 0
+        for i in range(n):
+            a = opts[i, 0]
+            if a != A_PLAY:
+                x = dwarf_hand_action(st, a, p, b + 0)
+            else:
+                s, v, ways = opts[i, 3], opts[i, 4], opts[i, 5]
+                if s == SYM_ATTACK:
+                    x = p[b + 1] * v
+                elif s == SYM_ATTACK_TWO:
+                    x = p[b + 1] * v * (2 if ways >= 2 else 1)
+                elif s == SYM_CROSSBOW:
+                    x = p[b + 2] * v
+                elif s == SYM_NET:
+                    x = p[b + 3]
+                elif s == SYM_MOVE_TWO:
+                    x = p[b + 4] * (1.3 if far >= 2 else 1.0) if far > 0 else -1.0
+                else:
+                    x = p[b + 4] if far > 0 else -1.0
+                x -= keep_defense_cost(opts[i, 6], 0.5)
+            if x > best:
+                best, pick = x, i
+        return pick
+    if kind == K_DWARF_MOVE or kind == K_DWARF_MOVE2:
+        best, pick = NEG, 0
+        for i in range(n):
+            f, h = opts[i, 0], opts[i, 1]
+            before = geo[g, st[S_POS + f]]
+            after = geo[g, h]
+            x = 1.0 * (before - after)
+            if after == 1:
+                x += 2.0
+            if f == FIG_ARCHER and in_line(geo, h, g):
+                x += 1.0
+            if x > best:
+                best, pick = x, i
+        return pick
+    if kind == K_BLOCK:
+        return cheapest_block(opts, n)
+    if kind == K_WOUND:
+        return argmax_area(opts, n, p, b + 6)
+    if kind == K_DISCARD:
+        return worst_card(opts, n, 1, 1.0)
+    if kind == K_FURY:
+        adjacent = dwarves_next_to(st, geo, g, -1)
+        return 1 if adjacent >= p[b + 5] and attack_cards(st) >= 2 else 0
+    if kind == K_PLACE:
+        best, pick = NEG, 0
+        for i in range(n):
+            h = opts[i, 0]
+            x = -1.0 * geo[g, h] - 0.5 * dwarves_next_to(st, geo, h, -1)
+            if opts[i, 1] == FIG_ARCHER and in_line(geo, h, g):
+                x += 1.0
+            if x > best:
+                best, pick = x, i
+        return pick
+    if kind == K_MULLIGAN:
+        return 1 if attack_cards(st) + st[S_SYM + N_SYM + SYM_CROSSBOW] == 0 and n > 1 else 0
+    return 0
+
+
+# ---- dwarves: coordinated --------------------------------------------------------------------------
+COORDINATED = ("hand_target", "net_first", "close_in", "attack_weight", "fury_adjacent",
+               "fury_attacks", "archer_line", "wound_flight", "wound_fire", "wound_move")
+COORDINATED_DEFAULTS = (4.0, 6.0, 2.5, 4.0, 2.0, 2.0, 2.0, 3.0, 1.0, 2.0)
+COORDINATED_BOUNDS = ((0.0, 6.0), (0.0, 10.0), (0.0, 5.0), (0.0, 10.0), (1.0, 3.0), (0.0, 4.0),
+                      (0.0, 5.0), (0.0, 5.0), (0.0, 5.0), (0.0, 5.0))
+
+
+@njit(**FAST)
+def wanted_distance(st, f):
+    """Fighters close in once the dragon is netted (or no net can come); before that they wait
+    two hexes away, out of reach of its claws but ready."""
+    if f == FIG_ARCHER:
+        return 2
+    if st[S_NETTED] == 1 or st[S_POS + FIG_NET] < 0 or st[S_SYM + N_SYM + SYM_NET] == 0:
+        return 1
+    return 2
+
+
+@njit(**FAST)
+def spot_score(st, geo, f, h, g, p, b):
+    """How good hex h is for dwarf f with the dragon on g."""
+    d = geo[g, h]
+    if f == FIG_ARCHER:
+        x = -0.5 * abs(d - 2)
+        if in_line(geo, h, g):
+            x += p[b + 6]
+            # a second dwarf on the same line from the dragon doubles a fire breath
+            for o in range(1, 3):
+                q = st[S_POS + o]
+                if q >= 0 and q != h and geo[n_hexes(geo) + g, q] == geo[n_hexes(geo) + g, h]:
+                    x -= 1.0
+        if d == 1:
+            x -= 1.0
+        return x
+    return -1.0 * abs(d - wanted_distance(st, f))
+
+
+@njit(**FAST)
+def coordinated(kind, opts, n, st, geo, p, b):
+    g = st[S_POS + FIG_DRAGON]
+    if kind == K_MAIN:
+        misplaced = 0.0
+        for f in range(1, 4):
+            q = st[S_POS + f]
+            if q >= 0:
+                gain = spot_score(st, geo, f, q, g, p, b)
+                if gain < 0:
+                    misplaced -= gain
+        best, pick = NEG, 0
+        for i in range(n):
+            a = opts[i, 0]
+            if a != A_PLAY:
+                x = dwarf_hand_action(st, a, p, b + 0)
+            else:
+                s, v, ways = opts[i, 3], opts[i, 4], opts[i, 5]
+                if s == SYM_NET:
+                    x = p[b + 1]
+                elif s == SYM_ATTACK:
+                    x = p[b + 3] * v
+                elif s == SYM_ATTACK_TWO:
+                    x = p[b + 3] * v * (2 if ways >= 2 else 1)
+                elif s == SYM_CROSSBOW:
+                    x = 0.8 * p[b + 3] * v
+                elif s == SYM_MOVE_TWO:
+                    x = p[b + 2] * misplaced * 0.7 if misplaced > 0 else -1.0
+                else:
+                    x = p[b + 2] * misplaced * 0.5 if misplaced > 0 else -1.0
+                x -= keep_defense_cost(opts[i, 6], 1.0)
+            if x > best:
+                best, pick = x, i
+        return pick
+    if kind == K_DWARF_MOVE or kind == K_DWARF_MOVE2:
+        best, pick = NEG, 0
+        for i in range(n):
+            f, h = opts[i, 0], opts[i, 1]
+            x = spot_score(st, geo, f, h, g, p, b) - spot_score(st, geo, f, st[S_POS + f], g, p, b)
+            if x > best:
+                best, pick = x, i
+        return pick
+    if kind == K_BLOCK:
+        f = opts[0, 3]
+        # save blocks for blows that matter: a kill, or anything while Defense is plentiful
+        if opts[0, 2] >= left(st, f) or st[S_SYM + N_SYM + SYM_DEFENSE] >= 2 or opts[0, 2] >= 2:
+            return cheapest_block(opts, n)
+        return 0
+    if kind == K_WOUND:
+        return argmax_area(opts, n, p, b + 7)
+    if kind == K_DISCARD:
+        return worst_card(opts, n, 1, 1.5)
+    if kind == K_FURY:
+        adjacent = dwarves_next_to(st, geo, g, -1)
+        return 1 if adjacent >= p[b + 4] and attack_cards(st) >= p[b + 5] else 0
+    if kind == K_PLACE:
+        best, pick = NEG, 0
+        for i in range(n):
+            h = opts[i, 0]
+            x = spot_score(st, geo, opts[i, 1], h, g, p, b) - 0.3 * dwarves_next_to(st, geo, h, -1)
+            if x > best:
+                best, pick = x, i
+        return pick
+    if kind == K_MULLIGAN:
+        return 1 if st[S_SYM + N_SYM + SYM_NET] == 0 and attack_cards(st) == 0 and n > 1 else 0
+    return 0
+
+
+# ---- registered functions ---------------------------------------------------------------------
+
+
+@njit(DECISION_SIG, **FAST)
+def brawler_choice(kind, opts, n, st, geo, p):
+    return brawler(kind, opts, n, st, geo, p, 0)
+
+
+@njit(DECISION_SIG, **FAST)
+def kiter_choice(kind, opts, n, st, geo, p):
+    return kiter(kind, opts, n, st, geo, p, 0)
+
+
+@njit(DECISION_SIG, **FAST)
+def rush_choice(kind, opts, n, st, geo, p):
+    return rush(kind, opts, n, st, geo, p, 0)
+
+
+@njit(DECISION_SIG, **FAST)
+def coordinated_choice(kind, opts, n, st, geo, p):
+    return coordinated(kind, opts, n, st, geo, p, 0)
+
+
+@njit(DECISION_SIG, **FAST)
+def aggressive_choice(kind, opts, n, st, geo, p):
+    if st[S_SIDE] == DRAGON:
+        return brawler(kind, opts, n, st, geo, p, 0)
+    return rush(kind, opts, n, st, geo, p, len(BRAWLER))
+
+
+@njit(DECISION_SIG, **FAST)
+def patient_choice(kind, opts, n, st, geo, p):
+    if st[S_SIDE] == DRAGON:
+        return kiter(kind, opts, n, st, geo, p, 0)
+    return coordinated(kind, opts, n, st, geo, p, len(KITER))
+
+
+def _both(fn):
+    return (fn, fn, fn, fn)
+
+
+def _prefixed(prefix, names):
+    return tuple(f"{prefix}_{n}" for n in names)
+
+
+REGISTRY = StrategyRegistry("drako")
+REGISTRY.register(Strategy(
+    "random", ("dragon", "dwarves"), _both(random_choice),
+    "uniform over the legal options of every decision"))
+REGISTRY.register(Strategy(
+    "brawler", ("dragon",), _both(brawler_choice),
+    "aggressive dragon: closes on the weakest dwarf, claws and breathes fire whenever it can",
+    BRAWLER, BRAWLER_DEFAULTS, BRAWLER_BOUNDS))
+REGISTRY.register(Strategy(
+    "kiter", ("dragon",), _both(kiter_choice),
+    "stalling dragon: keeps away from dwarves and the archer's lines, escapes nets, blocks "
+    "everything and lets the dwarves' deck run out",
+    KITER, KITER_DEFAULTS, KITER_BOUNDS))
+REGISTRY.register(Strategy(
+    "rush", ("dwarves",), _both(rush_choice),
+    "all three dwarves charge and attack whenever they can; Fury as soon as one is adjacent",
+    RUSH, RUSH_DEFAULTS, RUSH_BOUNDS))
+REGISTRY.register(Strategy(
+    "coordinated", ("dwarves",), _both(coordinated_choice),
+    "net first, fighters wait two hexes off then close in on a netted dragon, Fury when two "
+    "are adjacent, the archer holds a line away from the others",
+    COORDINATED, COORDINATED_DEFAULTS, COORDINATED_BOUNDS))
+REGISTRY.register(Strategy(
+    "aggressive", ("dragon", "dwarves"), _both(aggressive_choice),
+    "brawler as the dragon, rush as the dwarves (for match play)",
+    _prefixed("brawler", BRAWLER) + _prefixed("rush", RUSH), BRAWLER_DEFAULTS + RUSH_DEFAULTS,
+    BRAWLER_BOUNDS + RUSH_BOUNDS))
+REGISTRY.register(Strategy(
+    "patient", ("dragon", "dwarves"), _both(patient_choice),
+    "kiter as the dragon, coordinated as the dwarves (for match play)",
+    _prefixed("kiter", KITER) + _prefixed("coordinated", COORDINATED),
+    KITER_DEFAULTS + COORDINATED_DEFAULTS, KITER_BOUNDS + COORDINATED_BOUNDS))
