@@ -19,7 +19,7 @@ from sim.games.drachensachen.records import (
     G_ROUNDS, G_SECRETS, G_SIXES, G_SKIPS, G_STALEMATE, G_STALEMATE_ROUNDS, G_STARTER_OUT, G_THREES,
     G_TURNS, G_VIOLATIONS, G_WINNER, G_WINNER_LOST, K_BLIND, K_DISCARD, K_DRAW, K_KEEP, K_MISS, K_OPTION,
     K_PEEK, K_PLAY, K_SWAP, K_TAKE, MAX_DECK, MAX_HIDDEN, MAX_MOVES, MAX_PLAYERS, MOVE_COLS, N_ABILITIES,
-    N_GAME_COLS, N_TYPES, NULLO, P_LOST, P_OUT, P_PICKUPS, P_WON, PH_BALL, PH_DRAW, PH_PLAY, PH_SECRET,
+    N_GAME_COLS, N_RINT, N_TYPES, NULLO, P_LOST, P_OUT, P_PICKUPS, P_WON, PH_BALL, PH_DRAW, PH_PLAY, PH_SECRET,
     PH_SETUP, PH_SKIP, PH_TURN, PRESET_HEAD, PROTECTO, R_ABILITIES_FROM_START, R_ABILITY0, R_CURSE_CHAOS,
     R_CURSE_HAND, R_CURSE_HIDDEN, R_CURSE_MANY, R_CURSE_OPEN, R_CURSE_UNKNOWING, R_DRAGONS_CANCEL,
     R_END_LOSS, R_EXCHANGES, R_HAND, R_HIDDEN, R_HOUSE4, R_HOUSE5, R_HOUSE_PROTECTO, R_MAX_LOSS,
@@ -35,8 +35,11 @@ from sim.games.drachensachen.records import (
 # ---- the state array ------------------------------------------------------------------------------
 # scalars
 S_BEAT, S_LOW3, S_NO_DRAGON, S_NO_NINE, S_DRAW, S_SKIP, S_FORCED, S_RUN_T, S_RUN_N, S_PILE_N = range(10)
-S_DRAW_POS, S_DRAW_END, S_DIR, S_PLAYERS, S_ROUND, S_TRACING, S_TPOS, S_DECK_N, S_PENDING = range(10, 19)
-ST_G = 32                                   # this game's output row (records.G_*)
+S_DRAW_POS, S_DRAW_END, S_DIR, S_PLAYERS, S_ROUND, S_TRACING, S_TPOS, S_DECK_N, S_PENDING, S_QN = range(10, 20)
+ST_R = 32                                   # the rule ints (records.R_*)
+ST_COUNTS = ST_R + N_RINT                   # the deck's card counts by type
+ST_QUEUE = ST_COUNTS + N_TYPES              # trace rows waiting for `flush`, 8 ints each
+ST_G = ST_QUEUE + 8 * 8                     # this game's output row (records.G_*)
 ST_PILE = ST_G + N_GAME_COLS                # pile by type
 ST_OUT = ST_PILE + N_TYPES                  # cards out of the round by type
 ST_SCRATCH = ST_OUT + N_TYPES               # invariant check
@@ -61,11 +64,17 @@ PUSH_DRAW = (1 << 4) | (1 << PROTECTO)
 CANCEL_DRAW = (1 << NULLO) | (1 << EXTERMINO)
 PUSH_SKIP = 1 << PROTECTO
 BIG = 1 << 40
+MONSTERS = 0b1111111110                # bits 1..9
+DRAGONS = (1 << NULLO) | (1 << EXTERMINO) | (1 << PROTECTO)
+# index of the single set bit b (a power of two below 2**36) is BIT_INDEX[b % 37]
+BIT_INDEX = np.zeros(37, np.int64)
+for _i in range(36):
+    BIT_INDEX[(1 << _i) % 37] = _i
 
 
 # ---- small helpers -------------------------------------------------------------------------------
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def rec(tr, st, code, p, a, b, c, d, e, f):
     """Append a trace row when this game is traced (rows past the buffer are only counted)."""
     if st[S_TRACING] == 1:
@@ -82,117 +91,202 @@ def rec(tr, st, code, p, a, b, c, d, e, f):
         st[S_TPOS] = i + 1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
+def queue(st, code, p, a, b, c, d):
+    """Hold a trace row in the state until `flush` (keeps the trace array out of the hot helpers)."""
+    if st[S_TRACING] == 1:
+        i = ST_QUEUE + 8 * st[S_QN]
+        st[i] = code
+        st[i + 1] = p
+        st[i + 2] = a
+        st[i + 3] = b
+        st[i + 4] = c
+        st[i + 5] = d
+        st[S_QN] += 1
+
+
+@njit(cache=True, _nrt=False)
+def flush(tr, st):
+    for r in range(st[S_QN]):
+        i = ST_QUEUE + 8 * r
+        rec(tr, st, st[i], st[i + 1], st[i + 2], st[i + 3], st[i + 4], st[i + 5], 0, 0)
+    st[S_QN] = 0
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def cards_left(v, p):
     return v[p, V_HAND_N] + v[p, V_OPEN_N] + v[p, V_HIDDEN_N]
 
 
-@njit(cache=True, inline='always')
-def is_legal(t, st, rint):
-    """Whether a card of type t may go on the pile as it stands."""
-    if t >= NULLO:
-        return st[S_NO_DRAGON] == 0
-    if t == 9 and st[S_NO_NINE] == 1:
-        return False
+@njit(cache=True, _nrt=False, inline='always')
+def legal_mask(st):
+    """The card types that may go on the pile now, as bits 1..12."""
+    beat = st[S_BEAT]
     if st[S_LOW3] == 1:
-        return t < 3 or (t == 3 and rint[R_THREE_EQUAL] == 1)
-    if t >= st[S_BEAT]:
-        return True
-    return t == 1 and st[S_BEAT] == 9 and st[ST_ACTIVE + AB_ONE_ON_NINE] == 1
+        m = 0b110 | (0b1000 if st[ST_R + R_THREE_EQUAL] == 1 else 0)
+    else:
+        m = MONSTERS & ~((1 << beat) - 1)
+        if beat == 9 and st[ST_ACTIVE + AB_ONE_ON_NINE] == 1:
+            m |= 0b10
+    if st[S_NO_NINE] == 1:
+        m &= ~(1 << 9)
+    if st[S_NO_DRAGON] == 0:
+        m |= DRAGONS
+    return m
 
 
-@njit(cache=True, inline='always')
-def add_move(moves, n, kind, t, h, o):
-    moves[n, 0] = kind
-    moves[n, 1] = t
-    moves[n, 2] = h
-    moves[n, 3] = o
-    return n + 1
+@njit(cache=True, _nrt=False, inline='always')
+def fits(t, st):
+    return (legal_mask(st) >> t) & 1 == 1
 
 
-@njit(cache=True, inline='always')
-def add_plays(moves, n, v, p, st, rint, mask):
-    """Every legal play of the types in `mask` from the player's current source (hand, else open)."""
+@njit(cache=True, _nrt=False, inline='always')
+def step(p, st):
+    """The next seat in the direction of play."""
+    p += st[S_DIR]
+    if p >= st[S_PLAYERS]:
+        return p - st[S_PLAYERS]
+    if p < 0:
+        return p + st[S_PLAYERS]
+    return p
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def phase_moves(moves, v, st, p, phase):
+    """The options of a decision in a turn (see records.PH_*) into moves; returns how many."""
+    n = 0
     hn = v[p, V_HAND_N]
-    from_hand = hn > 0
-    base = V_HAND if from_hand else V_OPEN
-    for t in range(1, N_TYPES):
-        c = v[p, base + t]
-        if c == 0 or (mask >> t) & 1 == 0 or not is_legal(t, st, rint):
-            continue
-        room = 4 - st[S_RUN_N] if st[S_RUN_T] == t else 4
-        top = min(c, room)
-        for k in range(1, top + 1):
-            if from_hand:
-                n = add_move(moves, n, K_PLAY, t, k, 0)
-            else:
-                n = add_move(moves, n, K_PLAY, t, 0, k)
-        if from_hand and c == hn and c < room:
-            # the last hand cards may take matching open Remainders along
-            for j in range(1, min(v[p, V_OPEN + t], room - c) + 1):
-                n = add_move(moves, n, K_PLAY, t, c, j)
-    return n
-
-
-@njit(cache=True, inline='always')
-def phase_moves(moves, v, p, st, rint, phase):
-    """The options of a decision in a turn (see records.PH_*)."""
+    on = v[p, V_OPEN_N]
     if phase == PH_SKIP:
         # about to miss a turn: miss it, or push it on with Protecto (or 5s under the house rule)
-        n = add_move(moves, 0, K_MISS, 0, 0, 0)
-        mask = PUSH_SKIP | ((1 << 5) if rint[R_HOUSE5] == 1 else 0)
-        if v[p, V_HAND_N] + v[p, V_OPEN_N] > 0:
-            n = add_plays(moves, n, v, p, st, rint, mask)
-        return n
-    if phase == PH_DRAW:
+        moves[0, 0] = K_MISS
+        n = 1
+        mask = PUSH_SKIP | ((1 << 5) if st[ST_R + R_HOUSE5] == 1 else 0)
+        if hn + on == 0:
+            return n
+    elif phase == PH_DRAW:
         # facing a draw: draw it, or push it with 4s / Protecto (peek under the house rule for 4s)
-        n = add_move(moves, 0, K_DRAW, 0, 0, 0)
-        if v[p, V_HAND_N] + v[p, V_OPEN_N] > 0:
-            mask = PUSH_DRAW | (CANCEL_DRAW if rint[R_DRAGONS_CANCEL] == 1 else 0)
-            n = add_plays(moves, n, v, p, st, rint, mask)
-        elif rint[R_HOUSE4] == 1:
-            n = add_move(moves, n, K_PEEK, 0, 0, 0)
-        return n
-    # a normal turn: plays, sets of four to put out, taking the pile; blind with only face-down cards
-    if v[p, V_HAND_N] + v[p, V_OPEN_N] == 0:
-        return add_move(moves, 0, K_BLIND, 0, 0, 0)
-    n = add_plays(moves, 0, v, p, st, rint, ALL_TYPES)
-    if v[p, V_HAND_N] >= 4:
-        for t in range(1, N_TYPES):
-            if v[p, V_HAND + t] >= 4:
-                n = add_move(moves, n, K_DISCARD, t, 4, 0)
-    if st[S_PILE_N] > 0 or n == 0:
-        n = add_move(moves, n, K_TAKE, 0, 0, 0)
+        moves[0, 0] = K_DRAW
+        n = 1
+        mask = PUSH_DRAW | (CANCEL_DRAW if st[ST_R + R_DRAGONS_CANCEL] == 1 else 0)
+        if hn + on == 0:
+            if st[ST_R + R_HOUSE4] == 1:
+                moves[1, 0] = K_PEEK
+                n = 2
+            return n
+    else:
+        if hn + on == 0:
+            moves[0, 0] = K_BLIND
+            return 1
+        mask = ALL_TYPES
+    # one row per playable type from the current source (the hand while it has cards, then the open
+    # Remainders) with the largest play allowed; a strategy may trim the counts of the row it picks
+    base = V_HAND if hn > 0 else V_OPEN
+    held = 0
+    for t in range(1, N_TYPES):
+        held |= (v[p, base + t] > 0) << t
+    bits = held & mask & legal_mask(st)
+    run_t = st[S_RUN_T]
+    run_n = st[S_RUN_N]
+    while bits != 0:
+        low = bits & -bits
+        bits ^= low
+        t = BIT_INDEX[low % 37]
+        c = v[p, base + t]
+        room = 4 - run_n if run_t == t else 4
+        moves[n, 0] = K_PLAY
+        moves[n, 1] = t
+        if hn > 0:
+            moves[n, 2] = min(c, room)
+            # the last hand cards may take matching open Remainders along
+            moves[n, 3] = min(v[p, V_OPEN + t], room - c) if c == hn and c < room else 0
+        else:
+            moves[n, 2] = 0
+            moves[n, 3] = min(c, room)
+        n += 1
+    if phase == PH_PLAY:
+        if hn >= 4:
+            fours = 0
+            for t in range(1, N_TYPES):
+                fours |= (v[p, V_HAND + t] >= 4) << t
+            while fours != 0:
+                low = fours & -fours
+                fours ^= low
+                moves[n, 0] = K_DISCARD
+                moves[n, 1] = BIT_INDEX[low % 37]
+                moves[n, 2] = 4
+                moves[n, 3] = 0
+                n += 1
+        if st[S_PILE_N] > 0 or n == 0:
+            moves[n, 0] = K_TAKE
+            n += 1
     return n
 
 
-@njit(cache=True)
-def ability_moves(moves, v, p, st, phase):
+@njit(cache=True, _nrt=False, inline='always')
+def settle_counts(moves, k, v, st, p):
+    """Check the counts a strategy left in its play row; restore the largest play (returns 1) if illegal."""
+    t = moves[k, 1]
+    nh = moves[k, 2]
+    no = moves[k, 3]
+    hn = v[p, V_HAND_N]
+    have = v[p, V_OPEN + t]
+    room = 4 - st[S_RUN_N] if st[S_RUN_T] == t else 4
+    if hn > 0:
+        top = min(v[p, V_HAND + t], room)
+        if no == 0 and 1 <= nh <= top:
+            return 0
+        whole = v[p, V_HAND + t] == hn and hn < room
+        if whole and nh == hn and 1 <= no <= min(have, room - hn):
+            return 0
+        moves[k, 2] = top
+        moves[k, 3] = min(have, room - hn) if whole else 0
+        return 1
+    if nh == 0 and 1 <= no <= min(have, room):
+        return 0
+    moves[k, 2] = 0
+    moves[k, 3] = min(have, room)
+    return 1
+
+
+@njit(cache=True, _nrt=False)
+def ability_moves(moves, v, st, p, phase):
     """The options of an ability's choice (see records.PH_BALL / PH_SECRET / PH_TURN)."""
-    players = st[S_PLAYERS]
     n = 0
     if phase == PH_BALL:
-        for q in range(players):
+        for q in range(st[S_PLAYERS]):
             if q != p:
-                n = add_move(moves, n, K_OPTION, q, cards_left(v, q), 0)
+                moves[n, 0] = K_OPTION
+                moves[n, 1] = q
+                moves[n, 2] = cards_left(v, q)
+                n += 1
     elif phase == PH_SECRET:
         for c in range(1, N_TYPES):
             if v[p, V_OPEN + c] > 0:
-                n = add_move(moves, n, K_OPTION, c, c, 0)
+                moves[n, 0] = K_OPTION
+                moves[n, 1] = c
+                moves[n, 2] = c
+                n += 1
     else:
-        d = st[S_DIR]
-        n = add_move(moves, 0, K_OPTION, 0, cards_left(v, (p + d) % players), 0)
-        n = add_move(moves, n, K_OPTION, 1, cards_left(v, (p - d) % players), 0)
+        moves[0, 0] = K_OPTION
+        moves[0, 1] = 0
+        moves[0, 2] = cards_left(v, step(p, st))
+        st[S_DIR] = -st[S_DIR]
+        moves[1, 0] = K_OPTION
+        moves[1, 1] = 1
+        moves[1, 2] = cards_left(v, step(p, st))
+        st[S_DIR] = -st[S_DIR]
+        n = 2
     return n
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def reset_pile_state(st):
     for i in range(S_BEAT, S_PILE_N + 1):
         st[i] = 0
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def remove_pile(st):
     """The pile leaves the round (burn, Extermino); its effects go with it."""
     for t in range(1, N_TYPES):
@@ -201,8 +295,8 @@ def remove_pile(st):
     reset_pile_state(st)
 
 
-@njit(cache=True, inline='always')
-def take_pile(v, p, st):
+@njit(cache=True, _nrt=False, inline='always')
+def take_pile(v, st, p):
     for t in range(1, N_TYPES):
         v[p, V_HAND + t] += st[ST_PILE + t]
         st[ST_PILE + t] = 0
@@ -212,8 +306,8 @@ def take_pile(v, p, st):
     st[ST_PICK + p] += 1
 
 
-@njit(cache=True, inline='always')
-def draw_cards(v, p, k, st):
+@njit(cache=True, _nrt=False, inline='always')
+def draw_cards(v, st, p, k):
     """Up to k cards from the redraw pile into p's hand; returns how many there were."""
     drawn = 0
     while drawn < k and st[S_DRAW_POS] < st[S_DRAW_END]:
@@ -225,8 +319,8 @@ def draw_cards(v, p, k, st):
     return drawn
 
 
-@njit(cache=True, inline='always')
-def fill_view(v, p, st, phase):
+@njit(cache=True, _nrt=False, inline='always')
+def fill_view(v, st, p, phase):
     """Write the public part of p's view just before a decision (own cards are kept there already)."""
     players = st[S_PLAYERS]
     v[p, V_SEAT] = p
@@ -242,15 +336,17 @@ def fill_view(v, p, st, phase):
     v[p, V_RUN_N] = st[S_RUN_N]
     v[p, V_PILE_N] = st[S_PILE_N]
     v[p, V_DECK_LEFT] = st[S_DRAW_END] - st[S_DRAW_POS]
-    d = st[S_DIR]
-    v[p, V_DIRECTION] = d
-    v[p, V_NEXT_CARDS] = cards_left(v, (p + d) % players)
-    v[p, V_PREV_CARDS] = cards_left(v, (p - d) % players)
+    v[p, V_DIRECTION] = st[S_DIR]
+    nxt = step(p, st)
+    prv = p - st[S_DIR]
+    prv = prv - players if prv >= players else (prv + players if prv < 0 else prv)
+    v[p, V_NEXT_CARDS] = v[nxt, V_HAND_N] + v[nxt, V_OPEN_N] + v[nxt, V_HIDDEN_N]
+    v[p, V_PREV_CARDS] = v[prv, V_HAND_N] + v[prv, V_OPEN_N] + v[prv, V_HIDDEN_N]
     fewest = BIG
     most = -BIG
     for q in range(players):
         if q != p:
-            fewest = min(fewest, cards_left(v, q))
+            fewest = min(fewest, v[q, V_HAND_N] + v[q, V_OPEN_N] + v[q, V_HIDDEN_N])
             most = max(most, st[ST_LOST + q])
     v[p, V_FEWEST] = fewest
     v[p, V_MOST_LOST] = most
@@ -260,8 +356,8 @@ def fill_view(v, p, st, phase):
 
 # ---- actions -------------------------------------------------------------------------------------
 
-@njit(cache=True, inline='always')
-def apply_play(v, p, t, nh, no, nb, st, rint, tr):
+@njit(cache=True, _nrt=False, inline='always')
+def apply_play(v, st, p, t, nh, no, nb):
     """Cards of type t leave p (nh from hand, no open, nb face-down already removed) onto the pile."""
     v[p, V_HAND + t] -= nh
     v[p, V_HAND_N] -= nh
@@ -271,7 +367,7 @@ def apply_play(v, p, t, nh, no, nb, st, rint, tr):
     st[ST_PILE + t] += k
     st[S_PILE_N] += k
     st[ST_G + G_PLAYS] += 1
-    if cards_left(v, p) == 0:
+    if v[p, V_HAND_N] + v[p, V_OPEN_N] + v[p, V_HIDDEN_N] == 0:
         return R_OUT
     if st[S_RUN_T] == t:
         st[S_RUN_N] += k
@@ -291,7 +387,7 @@ def apply_play(v, p, t, nh, no, nb, st, rint, tr):
         # the next player faces what this one faced, with a dragon on top
         st[S_NO_NINE] = 1
         st[ST_G + G_PROTECTOS] += 1
-        if rint[R_HOUSE_PROTECTO] == 1 and k > 1:
+        if st[ST_R + R_HOUSE_PROTECTO] == 1 and k > 1:
             st[S_FORCED] = k - 1
     elif t == NULLO:
         st[S_BEAT] = 0
@@ -319,9 +415,9 @@ def apply_play(v, p, t, nh, no, nb, st, rint, tr):
             st[ST_G + G_SIXES] += 1
     # abilities: Envious Monsters acts at once; the others wait for their player's choice
     if t >= NULLO and st[ST_ACTIVE + AB_ENVY] == 1:
-        got = draw_cards(v, p, 1, st)
+        got = draw_cards(v, st, p, 1)
         st[ST_G + G_ENVY] += got
-        rec(tr, st, T_ENVY, p, got, 0, 0, 0, 0, 0)
+        queue(st, T_ENVY, p, got, 0, 0, 0)
     if t == 2 and st[ST_ACTIVE + AB_BALL] == 1 and v[p, V_HAND_N] > 0:
         st[S_PENDING] = PH_BALL
     elif t == 9 and st[ST_ACTIVE + AB_SECRETS] == 1 and v[p, V_OPEN_N] > 0:
@@ -331,8 +427,8 @@ def apply_play(v, p, t, nh, no, nb, st, rint, tr):
     return res
 
 
-@njit(cache=True)
-def resolve_ability(v, p, phase, option, res, st, tr):
+@njit(cache=True, _nrt=False)
+def resolve_ability(v, st, p, phase, option, res):
     """Carry out an ability's chosen option after the play that triggered it."""
     if phase == PH_BALL:
         r = np.random.randint(0, v[p, V_HAND_N])
@@ -345,7 +441,7 @@ def resolve_ability(v, p, phase, option, res, st, tr):
         v[option, V_HAND + c] += 1
         v[option, V_HAND_N] += 1
         st[ST_G + G_BALLS] += 1
-        rec(tr, st, T_BALL, p, option, c, 0, 0, 0, 0)
+        queue(st, T_BALL, p, option, c, 0, 0)
         if cards_left(v, p) == 0:
             return R_OUT
     elif phase == PH_SECRET:
@@ -354,9 +450,9 @@ def resolve_ability(v, p, phase, option, res, st, tr):
         v[p, V_HAND + option] += 1
         v[p, V_HAND_N] += 1
         st[ST_G + G_SECRETS] += 1
-        rec(tr, st, T_SECRET, p, option, 0, 0, 0, 0, 0)
+        queue(st, T_SECRET, p, option, 0, 0, 0)
     else:
-        rec(tr, st, T_TURN, p, option, 0, 0, 0, 0, 0)
+        queue(st, T_TURN, p, option, 0, 0, 0)
         if option == 1:
             st[ST_G + G_REVERSALS] += 1
             if st[S_PLAYERS] == 2:
@@ -367,25 +463,25 @@ def resolve_ability(v, p, phase, option, res, st, tr):
     return res
 
 
-@njit(cache=True, inline='always')
-def face_down(v, p, st):
+@njit(cache=True, _nrt=False, inline='always')
+def face_down(v, st, p):
     """Remove and return p's top face-down card."""
     hn = v[p, V_HIDDEN_N] - 1
     v[p, V_HIDDEN_N] = hn
     return st[ST_HIDDEN + p * MAX_HIDDEN + hn]
 
 
-@njit(cache=True, inline='always')
-def fail_blind(v, p, c, st):
+@njit(cache=True, _nrt=False, inline='always')
+def fail_blind(v, st, p, c):
     """A face-down card that does not fit goes onto the pile, and the pile into the hand."""
     st[ST_PILE + c] += 1
     st[S_PILE_N] += 1
     st[ST_G + G_BLIND_FAILS] += 1
-    take_pile(v, p, st)
+    take_pile(v, st, p)
 
 
-@njit(cache=True, inline='always')
-def act(moves, k, v, p, st, rint, tr):
+@njit(cache=True, _nrt=False, inline='always')
+def act(moves, k, v, st, p):
     """Carry out option k of a turn's decision; returns what it leads to (R_MORE: decide again)."""
     kind = moves[k, 0]
     t = moves[k, 1]
@@ -394,10 +490,10 @@ def act(moves, k, v, p, st, rint, tr):
     if kind == K_PLAY:
         nh = moves[k, 2]
         no = moves[k, 3]
-        rec(tr, st, T_PLAY, p, t, nh, no, 0, 0, 0)
+        queue(st, T_PLAY, p, t, nh, no, 0)
     elif kind == K_TAKE:
-        rec(tr, st, T_TAKE, p, st[S_PILE_N], 0, 0, 0, 0, 0)
-        take_pile(v, p, st)
+        queue(st, T_TAKE, p, st[S_PILE_N], 0, 0, 0)
+        take_pile(v, st, p)
         return R_NEXT
     elif kind == K_DISCARD:
         # a set of four from the hand leaves the round; the turn goes on
@@ -405,50 +501,50 @@ def act(moves, k, v, p, st, rint, tr):
         v[p, V_HAND_N] -= 4
         st[ST_OUT + t] += 4
         st[ST_G + G_DISCARDS] += 1
-        rec(tr, st, T_DISCARD, p, t, 0, 0, 0, 0, 0)
+        queue(st, T_DISCARD, p, t, 0, 0, 0)
         return R_OUT if cards_left(v, p) == 0 else R_MORE
     elif kind == K_DRAW:
         due = st[S_DRAW]
-        got = draw_cards(v, p, due, st)
+        got = draw_cards(v, st, p, due)
         st[S_DRAW] = 0
         st[ST_G + G_DRAWN] += got
-        rec(tr, st, T_DRAW, p, due, got, 0, 0, 0, 0)
+        queue(st, T_DRAW, p, due, got, 0, 0)
         return R_MORE
     elif kind == K_MISS:
         st[S_SKIP] -= 1
         st[ST_G + G_SKIPS] += 1
-        rec(tr, st, T_MISS, p, 0, 0, 0, 0, 0, 0)
+        queue(st, T_MISS, p, 0, 0, 0, 0)
         return R_MISSED
     elif kind == K_BLIND:
-        t = face_down(v, p, st)
-        if not is_legal(t, st, rint):
-            rec(tr, st, T_BLIND, p, t, 0, 0, 0, 0, 0)
-            fail_blind(v, p, t, st)
+        t = face_down(v, st, p)
+        if not fits(t, st):
+            queue(st, T_BLIND, p, t, 0, 0, 0)
+            fail_blind(v, st, p, t)
             return R_NEXT
-        rec(tr, st, T_BLIND, p, t, 1, 0, 0, 0, 0)
+        queue(st, T_BLIND, p, t, 1, 0, 0)
     else:
         # K_PEEK, house rule for 4s: push with the card, or draw and then play it blind
-        t = face_down(v, p, st)
-        pushes = t == 4 or t == PROTECTO or (rint[R_DRAGONS_CANCEL] == 1 and (t == NULLO or t == EXTERMINO))
-        if pushes and is_legal(t, st, rint):
-            rec(tr, st, T_PEEK, p, t, 0, 0, 0, 0, 0)
+        t = face_down(v, st, p)
+        cancel = st[ST_R + R_DRAGONS_CANCEL] == 1 and (t == NULLO or t == EXTERMINO)
+        if (t == 4 or t == PROTECTO or cancel) and fits(t, st):
+            queue(st, T_PEEK, p, t, 0, 0, 0)
         else:
-            got = draw_cards(v, p, st[S_DRAW], st)
+            got = draw_cards(v, st, p, st[S_DRAW])
             st[S_DRAW] = 0
             st[ST_G + G_DRAWN] += got
-            if not is_legal(t, st, rint):
-                rec(tr, st, T_PEEK, p, t, 2, got, 0, 0, 0)
-                fail_blind(v, p, t, st)
+            if not fits(t, st):
+                queue(st, T_PEEK, p, t, 2, got, 0)
+                fail_blind(v, st, p, t)
                 return R_NEXT
-            rec(tr, st, T_PEEK, p, t, 1, got, 0, 0, 0)
+            queue(st, T_PEEK, p, t, 1, got, 0)
     nb = 0 if kind == K_PLAY else 1
-    return apply_play(v, p, t, nh, no, nb, st, rint, tr)
+    return apply_play(v, st, p, t, nh, no, nb)
 
 
 # ---- invariants ----------------------------------------------------------------------------------
 
-@njit(cache=True)
-def count_faults(v, st, counts):
+@njit(cache=True, _nrt=False)
+def count_faults(v, st):
     """Every card of the deck is in exactly one place, and the counters agree with the cards."""
     bad = 0
     pile_n = 0
@@ -473,14 +569,20 @@ def count_faults(v, st, counts):
         st[ST_SCRATCH + st[ST_REDRAW + i]] += 1
     bad += st[ST_SCRATCH] != 0
     for t in range(1, N_TYPES):
-        bad += st[ST_SCRATCH + t] != counts[t]
+        bad += st[ST_SCRATCH + t] != st[ST_COUNTS + t]
     bad += st[S_RUN_N] < 0 or st[S_RUN_N] > 3 or st[S_DRAW] < 0 or st[S_SKIP] < 0 or st[S_FORCED] < 0
     return bad
 
 
 # ---- a round -------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def deck_card(st, i):
+    """Card i of the shuffled deck (0 past its end)."""
+    return st[ST_DECK + i] if i < st[S_DECK_N] else 0
+
+
+@njit(cache=True, _nrt=False)
 def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, params, tr, state):
     """Shuffle, deal, lay out the redraw pile, and let everyone make their exchanges."""
     players = st[S_PLAYERS]
@@ -501,10 +603,8 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
             rec(tr, st, T_SETUP, p, st[ST_SIZE + 3 * p], st[ST_SIZE + 3 * p + 1], st[ST_SIZE + 3 * p + 2],
                 0, 0, 0)
         for i in range(0, deck_n, 6):
-            c = np.zeros(6, np.int64)
-            for j in range(min(6, deck_n - i)):
-                c[j] = st[ST_DECK + i + j]
-            rec(tr, st, T_DECK, i, c[0], c[1], c[2], c[3], c[4], c[5])
+            rec(tr, st, T_DECK, i, deck_card(st, i), deck_card(st, i + 1), deck_card(st, i + 2),
+                deck_card(st, i + 3), deck_card(st, i + 4), deck_card(st, i + 5))
     for t in range(N_TYPES):
         st[ST_PILE + t] = 0
         st[ST_OUT + t] = 0
@@ -541,15 +641,24 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
     st[S_ROUND] = rnd
     for e in range(rint[R_EXCHANGES]):
         for p in range(players):
-            n = add_move(moves, 0, K_KEEP, 0, 0, 0)
+            moves[0, 0] = K_KEEP
+            n = 1
+            open_types = 0
+            for ot in range(1, N_TYPES):
+                open_types |= (v[p, V_OPEN + ot] > 0) << ot
             for ht in range(1, N_TYPES):
                 if v[p, V_HAND + ht] > 0:
-                    for ot in range(1, N_TYPES):
-                        if ot != ht and v[p, V_OPEN + ot] > 0:
-                            n = add_move(moves, n, K_SWAP, ht, ot, 0)
+                    others = open_types & ~(1 << ht)
+                    while others != 0:
+                        low = others & -others
+                        others ^= low
+                        moves[n, 0] = K_SWAP
+                        moves[n, 1] = ht
+                        moves[n, 2] = BIT_INDEX[low % 37]
+                        n += 1
             k = 0
             if n > 1:
-                fill_view(v, p, st, PH_SETUP)
+                fill_view(v, st, p, PH_SETUP)
                 k = setup_fns[p](moves, n, v[p], params[p])
                 if k < 0 or k >= n:
                     st[ST_G + G_VIOLATIONS] += 1
@@ -564,15 +673,16 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
                 rec(tr, st, T_SWAP, p, ht, ot, 0, 0, 0, 0)
 
 
-@njit(cache=True)
-def play_round(starter, v, st, moves, rint, counts, play_fns, choice_fns, params, tr, check):
+@njit(cache=True, _nrt=False)
+def play_round(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
     """Turns until someone has no cards left (returns them) or the turn cap (returns -1)."""
-    players = st[S_PLAYERS]
     p = starter
     turns = 0
+    cap = st[ST_R + R_TURN_CAP]
+    refill = st[ST_R + R_REFILL] == 1
     while True:
         turns += 1
-        if turns > rint[R_TURN_CAP]:
+        if turns > cap:
             return -1, turns - 1
         st[ST_G + G_TURNS] += 1
         if st[S_FORCED] > 0:
@@ -580,46 +690,51 @@ def play_round(starter, v, st, moves, rint, counts, play_fns, choice_fns, params
             st[S_FORCED] -= 1
             st[ST_G + G_SKIPS] += 1
             rec(tr, st, T_MISS, p, 1, 0, 0, 0, 0, 0)
-            p = (p + st[S_DIR]) % players
+            p = step(p, st)
             continue
         phase = PH_SKIP if st[S_SKIP] > 0 else (PH_DRAW if st[S_DRAW] > 0 else PH_PLAY)
         res = R_MORE
         while res == R_MORE:
-            n = phase_moves(moves, v, p, st, rint, phase)
+            n = phase_moves(moves, v, st, p, phase)
             k = 0
             if n > 1:
-                fill_view(v, p, st, phase)
+                fill_view(v, st, p, phase)
                 k = play_fns[p](moves, n, v[p], params[p])
                 if k < 0 or k >= n:
                     st[ST_G + G_VIOLATIONS] += 1
                     k = 0
-            res = act(moves, k, v, p, st, rint, tr)
+                if moves[k, 0] == K_PLAY:
+                    st[ST_G + G_VIOLATIONS] += settle_counts(moves, k, v, st, p)
+            res = act(moves, k, v, st, p)
             phase = PH_PLAY
-            if st[S_PENDING] > 0 and res != R_OUT:
+            if st[S_PENDING] > 0:
                 pend = st[S_PENDING]
-                n = ability_moves(moves, v, p, st, pend)
-                k = 0
-                if n > 1:
-                    fill_view(v, p, st, pend)
-                    k = choice_fns[p](moves, n, v[p], params[p])
-                    if k < 0 or k >= n:
-                        st[ST_G + G_VIOLATIONS] += 1
-                        k = 0
-                res = resolve_ability(v, p, pend, moves[k, 1], res, st, tr)
-            st[S_PENDING] = 0
+                st[S_PENDING] = 0
+                if res != R_OUT:
+                    n = ability_moves(moves, v, st, p, pend)
+                    k = 0
+                    if n > 1:
+                        fill_view(v, st, p, pend)
+                        k = choice_fns[p](moves, n, v[p], params[p])
+                        if k < 0 or k >= n:
+                            st[ST_G + G_VIOLATIONS] += 1
+                            k = 0
+                    res = resolve_ability(v, st, p, pend, moves[k, 1], res)
+            if st[S_QN] > 0:
+                flush(tr, st)
         if res == R_OUT:
             return p, turns
-        if res != R_MISSED and rint[R_REFILL] == 1 and v[p, V_HAND_N] < st[ST_SIZE + 3 * p]:
-            got = draw_cards(v, p, st[ST_SIZE + 3 * p] - v[p, V_HAND_N], st)
+        if refill and res != R_MISSED and v[p, V_HAND_N] < st[ST_SIZE + 3 * p]:
+            got = draw_cards(v, st, p, st[ST_SIZE + 3 * p] - v[p, V_HAND_N])
             if got > 0:
                 rec(tr, st, T_REFILL, p, got, 0, 0, 0, 0, 0)
         if check:
-            st[ST_G + G_CHECK_FAILS] += count_faults(v, st, counts)
+            st[ST_G + G_CHECK_FAILS] += count_faults(v, st)
         if res != R_EXTRA:
-            p = (p + st[S_DIR]) % players
+            p = step(p, st)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def round_loss(v, q, st, coins, cap):
     """Coins a player pays for the cards they still hold, at most `cap`."""
     s = 0
@@ -635,7 +750,7 @@ def round_loss(v, q, st, coins, cap):
     return min(s, cap)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pick_starter(rnd, last, st, preset):
     """Random in the first round; then most coins lost, ties to the left of the last starter."""
     players = st[S_PLAYERS]
@@ -653,7 +768,7 @@ def pick_starter(rnd, last, st, preset):
     return who
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_curse(rint, include_chaos):
     """A random curse among the enabled ones (-1 if none)."""
     n = rint[R_CURSE_MANY] + rint[R_CURSE_UNKNOWING] + (rint[R_CURSE_CHAOS] if include_chaos else 0)
@@ -669,7 +784,7 @@ def draw_curse(rint, include_chaos):
     return CURSE_CHAOS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def round_sizes(rnd, st, rint, preset, tr):
     """Hand, hidden and open counts of each seat this round, after curses; returns 1 under Chaos."""
     players = st[S_PLAYERS]
@@ -697,7 +812,7 @@ def round_sizes(rnd, st, rint, preset, tr):
 
 # ---- a game and a batch --------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_game(st, rint, tr):
     """Clear the game's counters; put the enabled abilities in a random order (all active if from the start)."""
     for i in range(ST_G, ST_PILE):
@@ -727,7 +842,7 @@ def start_game(st, rint, tr):
     return n_enabled, n_active
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_round(g, rnd, starter, out, turns, pickups_before, v, st, rint, coins, rounds_out, counters, tr):
     """Coins for the round just played; one row of the rounds table."""
     players = st[S_PLAYERS]
@@ -763,7 +878,7 @@ def score_round(g, rnd, starter, out, turns, pickups_before, v, st, rint, coins,
     counters[C_ROUNDS] = i + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish_game(g, rnd, st, games_out, players_out, tr):
     """The winner (fewest coins lost, none after the round cap), the loser, and the output rows."""
     players = st[S_PLAYERS]
@@ -793,7 +908,7 @@ def finish_game(g, rnd, st, games_out, players_out, tr):
     rec(tr, st, T_GAME_END, winner, loser, rnd, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def game_over(st, rint):
     """Someone has lost enough, and exactly one player has lost the fewest."""
     most = -BIG
@@ -807,7 +922,7 @@ def game_over(st, rint):
     return most >= rint[R_END_LOSS] and n_fewest == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(g, v, st, moves, rint, counts, coins, preset, play_fns, setup_fns, choice_fns, params,
               games_out, players_out, rounds_out, counters, tr, check, state):
     n_enabled, n_active = start_game(st, rint, tr)
@@ -820,9 +935,11 @@ def play_game(g, v, st, moves, rint, counts, coins, preset, play_fns, setup_fns,
         chaos = round_sizes(rnd, st, rint, preset, tr)
         deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, params, tr, state)
         if check:
-            st[ST_G + G_CHECK_FAILS] += count_faults(v, st, counts)
+            st[ST_G + G_CHECK_FAILS] += count_faults(v, st)
         pickups_before = st[ST_G + G_PICKUPS]
-        out, turns = play_round(starter, v, st, moves, rint, counts, play_fns, choice_fns, params, tr, check)
+        out, turns = play_round(starter, v, st, moves, play_fns, choice_fns, params, tr, check)
+        if st[S_QN] > 0:
+            flush(tr, st)
         score_round(g, rnd, starter, out, turns, pickups_before, v, st, rint, coins, rounds_out, counters, tr)
         rnd += 1
         if game_over(st, rint):
@@ -878,6 +995,10 @@ def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fn
     moves = np.zeros((MAX_MOVES, MOVE_COLS), np.int64)
     st[S_PLAYERS] = players
     st[S_DECK_N] = deck_n
+    for i in range(N_RINT):
+        st[ST_R + i] = rint[i]
+    for t in range(N_TYPES):
+        st[ST_COUNTS + t] = counts[t]
     n_traced = trace_start.shape[0] - 1
     counters[C_ROUNDS] = 0
     for g in range(n):

@@ -6,9 +6,13 @@ Strategies are three numba functions with one signature, `SIG`:
     setup(moves, n, view, params)   the hand/open exchange before a round
     choose(moves, n, view, params)  an ability's choice (which open card, which player, reverse or not)
 
-`moves[:n]` lists the legal options (columns M_*), the function returns the index of one. `view` is the
-deciding player's row of the table (indices V_*): their own cards by type, the pile's situation and
-public counts. `params` is the strategy's float64 parameter row.
+`moves[:n]` lists the legal options (columns M_*), the function returns the index of one. A play row
+(K_PLAY) holds one card type with the largest legal play: M_HAND cards from the hand and M_OPEN from the
+open Remainders. To play fewer, the strategy lowers the counts in the row it returns (at least one card;
+open cards join hand cards only when all the hand's cards go too); the kernel checks them, and restores
+the largest play, counting a violation, when they break a rule. `view` is the deciding player's row of the
+table (indices V_*): their own cards by type, the pile's situation and public counts. `params` is the
+strategy's float64 parameter row.
 """
 
 import warnings
@@ -34,7 +38,7 @@ MAX_MOVES = 128
 # ---- moves offered to a strategy ------------------------------------------------------------------
 M_KIND, M_TYPE, M_HAND, M_OPEN = 0, 1, 2, 3
 MOVE_COLS = 4
-K_PLAY = 0        # type, cards from hand, cards from open Remainders
+K_PLAY = 0        # type, cards from hand, cards from open Remainders (the largest play; may be trimmed)
 K_BLIND = 1       # the top face-down card
 K_TAKE = 2        # take the pile
 K_DRAW = 3        # draw the pending cards (then play on)
