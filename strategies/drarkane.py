@@ -17,11 +17,12 @@ Heuristic parameters (one array shared by the heuristic bundles, so a sweep can 
 import numpy as np
 from numba import njit
 
+from sim.core.rng import below, uniform
 from sim.core.strategy import Strategy, StrategyRegistry
 from sim.games.drarkane.records import (
     ARCANA, CHOOSE_SIG, CTX_OFFER, CTX_OPENING, M_COLOUR, M_KIND, M_MODE, M_VALUE, M_WINS, MAX_SEATS, MERCENARY,
     O_POINTS, OBSCURE, P_DEFEATS, P_LEFT, P_TERROR, S_BID, S_CONTEXT, S_CONTRACT_MAX, S_OFFER,
-    S_LAST, S_PARTNER, S_PARTNER_BID, S_PARTNER_TRICKS, S_POS, S_SEATS, S_TRICKS, S_TRUMP, WIZ_HIGH, WIZ_LOW,
+    S_LAST, S_PARTNER, S_PARTNER_BID, S_PARTNER_TRICKS, S_POS, S_RNG, S_SEATS, S_TRICKS, S_TRUMP, WIZ_HIGH, WIZ_LOW,
 )
 
 REGISTRY = StrategyRegistry("drarkane")
@@ -38,6 +39,18 @@ BOUNDS = ((0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0)
 
 
 # ---- helpers ----------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def draw(state, n):
+    """A uniform integer in [0, n) from the game's own random stream."""
+    return below(state[S_RNG:S_RNG + 1], n)
+
+
+@njit(cache=True)
+def chance(state):
+    """A uniform float in [0, 1) from the game's own random stream."""
+    return uniform(state[S_RNG:S_RNG + 1])
+
 
 @njit(cache=True)
 def power(options, i, trump):
@@ -71,7 +84,7 @@ def extreme(options, n, trump, wins, want, highest):
 
 @njit(CHOOSE_SIG, cache=True)
 def bid_random(options, n, state, params):
-    return np.random.randint(0, state[S_CONTRACT_MAX] + 1)
+    return draw(state, state[S_CONTRACT_MAX] + 1)
 
 
 @njit(CHOOSE_SIG, cache=True)
@@ -102,7 +115,7 @@ def bid_estimate(options, n, state, params):
 
 @njit(CHOOSE_SIG, cache=True)
 def play_random(options, n, state, params):
-    return np.random.randint(0, n)
+    return draw(state, n)
 
 
 @njit(CHOOSE_SIG, cache=True)
@@ -127,7 +140,7 @@ def play_seeker(options, n, state, params):
 
 @njit(CHOOSE_SIG, cache=True)
 def place_random(options, n, state, params):
-    return np.random.randint(0, n)
+    return draw(state, n)
 
 
 @njit(CHOOSE_SIG, cache=True)
@@ -171,9 +184,9 @@ def place_saboteur(options, n, state, params):
 
 @njit(CHOOSE_SIG, cache=True)
 def give_random(options, n, state, params):
-    if state[S_CONTEXT] != CTX_OPENING and np.random.random() < 0.5:
+    if state[S_CONTEXT] != CTX_OPENING and chance(state) < 0.5:
         return -1
-    return np.random.randint(0, n)
+    return draw(state, n)
 
 
 @njit(CHOOSE_SIG, cache=True)
@@ -199,7 +212,7 @@ def give_team(options, n, state, params):
 
 @njit(CHOOSE_SIG, cache=True)
 def draft_random(options, n, state, params):
-    return np.random.randint(0, n)
+    return draw(state, n)
 
 
 @njit(CHOOSE_SIG, cache=True)

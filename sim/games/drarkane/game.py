@@ -117,7 +117,7 @@ class DrarkaneGame(Game):
             sections.append(solo_section(solo, chart))
         if rounds is None:
             rounds = find_rounds(outdir, games)
-        if rounds is not None and len(rounds):
+        if rounds is not None:
             sections.append(bid_section(rounds, chart))
         else:
             sections.append("## Bids against tricks\n\nThe per-round table was not available to this report; "
@@ -233,43 +233,49 @@ def solo_section(solo: pl.DataFrame, chart) -> str:
     return "\n".join(lines)
 
 
-def bid_section(rounds: pl.DataFrame, chart) -> str:
-    """Bid against tricks taken (heat-map per player count) and the exact-hit rate by bid."""
-    r = rounds.filter(pl.col("bid") >= 0)
+def bid_section(rounds, chart) -> str:
+    """Bid against tricks taken (heat-map per player count) and the exact-hit rate by bid.
+
+    `rounds` is the per-round table (DataFrame or LazyFrame); only its counts are collected."""
+    lazy = rounds.lazy().filter(pl.col("bid") >= 0)
+    if "players" not in lazy.collect_schema().names():
+        lazy = lazy.with_columns(pl.lit(0).alias("players"))
+    counts = (lazy.group_by("players", "bid", "tricks")
+              .agg(pl.len().alias("n"), pl.col("exact").sum().alias("hits")).collect())
     lines = ["## Bids against tricks", ""]
-    ps = sorted(r["players"].unique().to_list()) if "players" in r.columns else [None]
+    ps = sorted(counts["players"].unique().to_list())
     fig, axes = plt.subplots(1, len(ps), figsize=(4.5 * len(ps), 4), squeeze=False)
     for ax, p in zip(axes[0], ps):
-        g = r.filter(pl.col("players") == p) if p is not None else r
+        g = counts.filter(pl.col("players") == p)
         size = int(max(g["bid"].max(), g["tricks"].max())) + 1
         grid = np.zeros((size, size))
-        counts = g.group_by("bid", "tricks").len()
-        for b, t, c in counts.iter_rows():
+        for b, t, c in g.select("bid", "tricks", "n").iter_rows():
             grid[b, t] = c
         share = grid / np.maximum(grid.sum(axis=1, keepdims=True), 1)
         ax.imshow(share, origin="lower", cmap="viridis", aspect="auto")
         ax.plot([0, size - 1], [0, size - 1], color="white", lw=0.6, ls=":")
         ax.set_xlabel("tricks taken")
         ax.set_ylabel("contract")
-        ax.set_title(f"{p} players" if p is not None else "all")
-        by_bid = g.group_by("bid").agg(pl.len().alias("n"), pl.col("exact").sum().alias("hits")).sort("bid")
+        ax.set_title(f"{p} players" if p else "all", fontsize=9)
+        by_bid = g.group_by("bid").agg(pl.col("n").sum(), pl.col("hits").sum()).sort("bid")
         cells = [f"bid {b}: {wilson(int(h), int(n)).fmt(pct=True, digits=1)} (n={n:,})"
                  for b, n, h in by_bid.iter_rows()]
         lines.append(f"- {p} players, exact rate by contract: " + "; ".join(cells))
-    fig.suptitle("Drarkane: tricks taken for each contract (row-normalised)")
+    fig.suptitle("tricks taken for each contract (each row sums to 1)", fontsize=9)
+    fig.tight_layout()
     lines += ["", chart("bid_vs_tricks", fig), ""]
     return "\n".join(lines)
 
 
-def find_rounds(outdir: Path, games: pl.DataFrame) -> pl.DataFrame | None:
-    """The per-round table of the runs in `games`, when it sits next to the report folder (results/<run>)."""
-    for base in (Path(outdir).parent, Path(outdir), Path(outdir).parent.parent):
+def find_rounds(outdir: Path, games: pl.DataFrame) -> pl.LazyFrame | None:
+    """The per-round table of this results folder, when the report sits inside it (`results/<run>/report`)."""
+    for base in (Path(outdir).parent, Path(outdir)):
         root = base / "rounds"
         if root.is_dir() and any(root.rglob("*.parquet")):
-            df = pl.scan_parquet(root / "**" / "*.parquet", hive_partitioning=True).collect()
-            if df.schema.get("game") == pl.String:
-                df = df.filter(pl.col("game") == "drarkane")
-            return df
+            lazy = pl.scan_parquet(root / "**" / "*.parquet", hive_partitioning=True)
+            if lazy.collect_schema().get("game") == pl.String:
+                lazy = lazy.filter(pl.col("game") == "drarkane")
+            return lazy
     return None
 
 

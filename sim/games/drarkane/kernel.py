@@ -10,6 +10,9 @@ arrays: `gs` (scalars, GS_*), `ps` (per seat, PS_*), `zone` (dragons in the batt
 import numpy as np
 from numba import njit, types
 
+from sim.core.rng import mix
+from sim.core.rng import shuffle as rng_shuffle
+
 from sim.games.drarkane.records import (
     ARCANA, C_DEFEAT_COLOUR, C_DEFEAT_IN_TRICK, C_DEFEAT_RESISTANCE, C_DRAGON_COLOURS, C_DRAGONS_REACHED,
     C_EXACT_AT_LEAST, C_EXACT_CONTRACT_OF, C_FEWEST_TRICKS, C_MOST_DRAGONS, C_MOST_TERROR, C_MOST_TRICKS,
@@ -27,7 +30,7 @@ from sim.games.drarkane.records import (
     OBJ_COLS, OBSCURE, P_CARD, P_COLOUR, P_DAMAGE, P_DEFEATS, P_DRAGON, P_LEFT, P_POS, P_RESIST, P_STRENGTH,
     P_TERROR, PLACE_COLS, R, REG_HIGH, REG_LOW, REG_STD, S_BID, S_BIDS_SUM, S_CONTEXT, S_CONTRACT_MAX, S_DEALT, S_DRAGONS,
     S_DRAGONS_LEFT, S_HAND_N, S_LAST, S_LED, S_MODE, S_N_BIDS, S_OFFER, S_PARTNER, S_PARTNER_BID,
-    S_PARTNER_TRICKS, S_PLAYERS, S_POOL, S_POS, S_REGIME, S_ROUND, S_SEAT, S_SEATS, S_TRICK, S_TRICKS,
+    S_PARTNER_TRICKS, S_PLAYERS, S_POOL, S_POS, S_REGIME, S_RNG, S_ROUND, S_SEAT, S_SEATS, S_TRICK, S_TRICKS,
     S_TRUMP, S_WINNER, S_WINNER_PARTNER, S_ZONE_LIMIT, S_ZONE_N, SEAT_FNS, STATE_SIZE, WIZ_HIGH, WIZ_LOW,
 )
 
@@ -103,11 +106,10 @@ R_TREASURE, R_SCORE, R_LOST, R_TRICKS_PLAYED = R["treasure"], R["score"], R["los
 
 # ---- small helpers ----------------------------------------------------------------------------------
 
-@njit(cache=True)
-def shuffle(a, n):
-    for i in range(n - 1, 0, -1):
-        j = np.random.randint(0, i + 1)
-        a[i], a[j] = a[j], a[i]
+@njit(cache=True, inline='always')
+def shuffle(state, a, n):
+    """Shuffle with the game's own random stream (a cell of `state`, shared with the strategies)."""
+    rng_shuffle(state[S_RNG:S_RNG + 1], a, n)
 
 
 @njit(cache=True, inline='always')
@@ -633,7 +635,7 @@ def draft(cf, ob, gs, ps, odeck, zobj, objopt, state, hand_n, draft_fns, params,
     no = cf[CF_N_OBJECTIVES]
     for i in range(no):
         odeck[i] = i
-    shuffle(odeck, no)
+    shuffle(state, odeck, no)
     for i in range(no):
         rec(trace, gs, EV_OBJ_DECK, i, odeck[i], 0, 0)
     k = cf[CF_OBJ_PER_PLAYER]
@@ -747,7 +749,7 @@ def play_round(cf, kind, colour, value, deck_cards, dr, ob, hand, hand_n, zone, 
         deck[i] = deck_cards[i]
         card_loc[deck_cards[i]] = -1
         played[deck_cards[i]] = 0
-    shuffle(deck, nd)
+    shuffle(state, deck, nd)
     for i in range(nd):
         rec(trace, gs, EV_DECK, i, deck[i], 0, 0)
     pos = 0
@@ -764,7 +766,7 @@ def play_round(cf, kind, colour, value, deck_cards, dr, ob, hand, hand_n, zone, 
     nd_dr = cf[CF_N_DRAGONS]
     for i in range(nd_dr):
         ddeck[i] = i
-    shuffle(ddeck, nd_dr)
+    shuffle(state, ddeck, nd_dr)
     for i in range(nd_dr):
         rec(trace, gs, EV_DRAGON_DECK, i, ddeck[i], 0, 0)
     gs[GS_ZONE_N] = 0
@@ -914,7 +916,7 @@ def score_round(cf, gs, ps, trace):
 # ---- solo against the Demon --------------------------------------------------------------------------
 
 @njit(cache=True)
-def solo_next_card(deck, discard, gs, card_loc, trace):
+def solo_next_card(deck, discard, gs, card_loc, state, trace):
     """Top card of the draw pile, shuffling the discard pile into a new pile when it runs out; -1 if none."""
     if gs[GS_PILE] >= gs[GS_PILE_N]:
         n = gs[GS_DISC]
@@ -922,7 +924,7 @@ def solo_next_card(deck, discard, gs, card_loc, trace):
             return -1
         for i in range(n):
             deck[i] = discard[i]
-        shuffle(deck, n)
+        shuffle(state, deck, n)
         for i in range(n):
             rec(trace, gs, EV_RESHUFFLE, i, deck[i], 0, 0)
             card_loc[deck[i]] = -1
@@ -944,7 +946,7 @@ def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, p
     for i in range(nd):
         deck[i] = deck_cards[i]
         card_loc[deck_cards[i]] = -1
-    shuffle(deck, nd)
+    shuffle(state, deck, nd)
     for i in range(nd):
         rec(trace, gs, EV_DECK, i, deck[i], 0, 0)
     for i in range(H):
@@ -962,7 +964,7 @@ def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, p
     nd_dr = cf[CF_N_DRAGONS]
     for i in range(nd_dr):
         ddeck[i] = i
-    shuffle(ddeck, nd_dr)
+    shuffle(state, ddeck, nd_dr)
     for i in range(nd_dr):
         rec(trace, gs, EV_DRAGON_DECK, i, ddeck[i], 0, 0)
     gs[GS_ZONE_N] = 0
@@ -982,7 +984,7 @@ def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, p
         for k in range(2):
             s = (leader + k) % 2
             if s == 1:
-                c = solo_next_card(deck, discard, gs, card_loc, trace)
+                c = solo_next_card(deck, discard, gs, card_loc, state, trace)
                 m = 1 if kind[c] == MERCENARY and cf[CF_AUTO_MERC_HIGH] == 0 else 0
                 play_card(1, -1, c, m, hand, hand_n, gs, tr, played, cf, trace)
             else:
@@ -999,7 +1001,7 @@ def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, p
         rec(trace, gs, EV_TRICK, w, t + 1, 0, 0)
         place_trick(w, 1, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, state, hand_n, card_loc,
                     discard, place_fns, params, trace)
-        c = solo_next_card(deck, discard, gs, card_loc, trace)
+        c = solo_next_card(deck, discard, gs, card_loc, state, trace)
         if c >= 0:
             hand[0, hand_n[0]] = c
             hand_n[0] += 1
@@ -1145,7 +1147,7 @@ KERNEL_SIG = types.void(
 @njit(KERNEL_SIG, cache=True)
 def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
                draft_fns, params, games, rounds, trace):
-    np.random.seed(seed)
+    np.random.seed(seed)      # for user strategies that draw from np.random
     hand = np.zeros((MAX_SEATS, MAX_HAND + 2), np.int64)
     hand_n = np.zeros(MAX_SEATS, np.int64)
     zone = np.zeros((MAX_ZONE + 1, 2), np.int64)
@@ -1168,6 +1170,7 @@ def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, pl
     n_rounds = cf[CF_ROUNDS]
     n_traced = trace.shape[0]
     for g in range(n):
+        state[S_RNG] = mix(seed, g)     # each game its own stream: same seed and index, same deals
         gs[:] = 0
         gs[GS_TG] = g if g < n_traced else -1
         for s in range(MAX_SEATS):

@@ -135,6 +135,7 @@ S_MODE = 26
 S_TRUMP = 27
 S_DRAGONS = 28          # dragons I defeated this round
 S_CONTRACT_MAX = 29     # highest contract allowed
+S_RNG = 31              # the game's random stream (sim.core.rng): strategies draw with draw()/chance()
 STATE_SIZE = 32
 
 CTX_OPENING, CTX_OFFER, CTX_REPLY = 0, 1, 2
