@@ -292,8 +292,8 @@ GAME = DrarkaneGame(
     package_dir=Path(__file__).parent,
     chunk_size=50_000,
     bench_cases=[
-        BenchCase("seeker, 4 players", 4, "seeker", 50_000),
-        BenchCase("random, 4 players", 4, "random", 50_000),
-        BenchCase("saboteur vs seekers, 4 players", 4, "seat0=saboteur", 50_000),
+        BenchCase("seeker, 4 players", 4, "seeker", 50_000, n=50_000),
+        BenchCase("random, 4 players", 4, "random", 50_000, n=50_000),
+        BenchCase("saboteur vs seekers, 4 players", 4, "seat0=saboteur", 50_000, n=50_000),
     ],
 )

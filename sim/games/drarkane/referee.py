@@ -423,22 +423,30 @@ class Replay:
     def instant_met(self, cond, p, trick, wpos, defeated, streak, tricks, won, number) -> bool:
         r = self.r
         winner, card, mode = trick[wpos]
-        value = played_value(r, card, mode)
-        kinds = [r.cards[c][0] for _, c, _ in trick]
-        return {
-            C_WIN_WITH_VALUE: lambda: value == p,
-            C_WIN_WITH_AT_MOST: lambda: value <= p,
-            C_DEFEAT_IN_TRICK: lambda: len(defeated) >= p,
-            C_DEFEAT_RESISTANCE: lambda: any(r.dragons[d][1] >= p for d in defeated),
-            C_WIN_BOTH_WIZARDS: lambda: WIZ_LOW in kinds and WIZ_HIGH in kinds,
-            C_WIN_IN_A_ROW: lambda: streak[winner] >= p,
-            C_WIN_TRICK_NUMBER: lambda: number == p,
-            C_WIN_WITH_TRUMPS: lambda: sum(r.cards[c][0] == ARCANA and r.cards[c][1] == r.trump_colour
-                                           for _, c, _ in trick) >= p,
-            C_DRAGONS_REACHED: lambda: len(won.get(winner, [])) >= p,
-            C_TRICKS_REACHED: lambda: tricks[winner] >= p,
-            C_DEFEAT_COLOUR: lambda: any(r.dragons[d][0] == p for d in defeated),
-        }.get(cond, lambda: False)()
+        if cond == C_WIN_WITH_VALUE:
+            return played_value(r, card, mode) == p
+        if cond == C_WIN_WITH_AT_MOST:
+            return played_value(r, card, mode) <= p
+        if cond == C_DEFEAT_IN_TRICK:
+            return len(defeated) >= p
+        if cond == C_DEFEAT_RESISTANCE:
+            return any(r.dragons[d][1] >= p for d in defeated)
+        if cond == C_WIN_BOTH_WIZARDS:
+            kinds = [r.cards[c][0] for _, c, _ in trick]
+            return WIZ_LOW in kinds and WIZ_HIGH in kinds
+        if cond == C_WIN_IN_A_ROW:
+            return streak[winner] >= p
+        if cond == C_WIN_TRICK_NUMBER:
+            return number == p
+        if cond == C_WIN_WITH_TRUMPS:
+            return sum(r.cards[c][0] == ARCANA and r.cards[c][1] == r.trump_colour for _, c, _ in trick) >= p
+        if cond == C_DRAGONS_REACHED:
+            return len(won.get(winner, [])) >= p
+        if cond == C_TRICKS_REACHED:
+            return tricks[winner] >= p
+        if cond == C_DEFEAT_COLOUR:
+            return any(r.dragons[d][0] == p for d in defeated)
+        return False
 
     def instant_objectives(self, objs, trick, wpos, defeated, streak, tricks, won, number) -> None:
         winner = trick[wpos][0]
