@@ -23,10 +23,10 @@ from numba import njit
 
 from sim.core.strategy import Strategy, StrategyRegistry
 from sim.games.drako.records import (
-    A_DRAW, A_DUD, A_ESCAPE, A_PASS, A_PLAY, AREA_FIRE, AREA_FLIGHT, AREA_MOVE, DECISION_SIG, DRAGON,
+    A_DRAW, A_DUD, A_ESCAPE, A_FURY, A_PASS, A_PLAY, AREA_FIRE, AREA_FLIGHT, AREA_MOVE, DECISION_SIG, DRAGON,
     FIG_ARCHER, FIG_DRAGON, FIG_FURY, FIG_NET, K_BLOCK, K_DISCARD, K_DRAGON_MOVE, K_DWARF_MOVE,
-    K_DWARF_MOVE2, K_FIRE, K_FLIGHT, K_FURY, K_MAIN, K_MULLIGAN, K_PLACE, K_VICTIM, K_WOUND,
-    N_SYM, S_CAP, S_DECK_N, S_HAND_N, S_NETTED, S_POS, S_SIDE, S_SYM, S_WOUND, SYM_ATTACK,
+    K_DWARF_MOVE2, K_FIRE, K_FLIGHT, K_MAIN, K_MULLIGAN, K_PLACE, K_VICTIM, K_WOUND,
+    N_SYM, S_CAP, S_DECK_N, S_HAND_N, S_NETTED, S_POS, S_RNG, S_SIDE, S_SYM, S_WOUND, SYM_ATTACK,
     SYM_ATTACK_TWO, SYM_CROSSBOW, SYM_DEFENSE, SYM_FIRE, SYM_FLIGHT, SYM_MOVE, SYM_MOVE_TWO,
     SYM_NET, SYM_NONE,
 )
@@ -179,9 +179,20 @@ def keep_defense_cost(row_other, weight):
 # ---- random ---------------------------------------------------------------------------------------
 
 
+@njit(**FAST)
+def draw(st, n):
+    """A uniform integer in [0, n) from the game's own stream (sim.core.rng's xorshift64*)."""
+    x = np.uint64(st[S_RNG])
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    st[S_RNG] = np.int64(x)
+    return np.int64((((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
 @njit(DECISION_SIG, **FAST)
 def random_choice(kind, opts, n, st, geo, p):
-    return np.random.randint(0, n)
+    return draw(st, n)
 
 
 # ---- dragon: brawler -------------------------------------------------------------------------------
@@ -366,7 +377,10 @@ def rush(kind, opts, n, st, geo, p, b):
         best, pick = NEG, 0
         for i in range(n):
             a = opts[i, 0]
-            if a != A_PLAY:
+            if a == A_FURY:
+                adjacent = dwarves_next_to(st, geo, g, -1)
+                x = 100.0 if adjacent >= p[b + 5] and attack_cards(st) >= 2 else NEG
+            elif a != A_PLAY:
                 x = dwarf_hand_action(st, a, p, b + 0)
             else:
                 s, v, ways = opts[i, 3], opts[i, 4], opts[i, 5]
@@ -406,9 +420,6 @@ def rush(kind, opts, n, st, geo, p, b):
         return argmax_area(opts, n, p, b + 6)
     if kind == K_DISCARD:
         return worst_card(opts, n, 1, 1.0)
-    if kind == K_FURY:
-        adjacent = dwarves_next_to(st, geo, g, -1)
-        return 1 if adjacent >= p[b + 5] and attack_cards(st) >= 2 else 0
     if kind == K_PLACE:
         best, pick = NEG, 0
         for i in range(n):
@@ -476,7 +487,10 @@ def coordinated(kind, opts, n, st, geo, p, b):
         best, pick = NEG, 0
         for i in range(n):
             a = opts[i, 0]
-            if a != A_PLAY:
+            if a == A_FURY:
+                adjacent = dwarves_next_to(st, geo, g, -1)
+                x = 100.0 if adjacent >= p[b + 4] and attack_cards(st) >= p[b + 5] else NEG
+            elif a != A_PLAY:
                 x = dwarf_hand_action(st, a, p, b + 0)
             else:
                 s, v, ways = opts[i, 3], opts[i, 4], opts[i, 5]
@@ -498,9 +512,12 @@ def coordinated(kind, opts, n, st, geo, p, b):
         return pick
     if kind == K_DWARF_MOVE or kind == K_DWARF_MOVE2:
         best, pick = NEG, 0
+        here_f, here = -1, 0.0
         for i in range(n):
             f, h = opts[i, 0], opts[i, 1]
-            x = spot_score(st, geo, f, h, g, p, b) - spot_score(st, geo, f, st[S_POS + f], g, p, b)
+            if f != here_f:            # rows come grouped by dwarf
+                here_f, here = f, spot_score(st, geo, f, st[S_POS + f], g, p, b)
+            x = spot_score(st, geo, f, h, g, p, b) - here
             if x > best:
                 best, pick = x, i
         return pick
@@ -514,9 +531,6 @@ def coordinated(kind, opts, n, st, geo, p, b):
         return argmax_area(opts, n, p, b + 7)
     if kind == K_DISCARD:
         return worst_card(opts, n, 1, 1.5)
-    if kind == K_FURY:
-        adjacent = dwarves_next_to(st, geo, g, -1)
-        return 1 if adjacent >= p[b + 4] and attack_cards(st) >= p[b + 5] else 0
     if kind == K_PLACE:
         best, pick = NEG, 0
         for i in range(n):

@@ -6,29 +6,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-import numpy as np
-import polars as pl
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
 
 from sim.core.errors import DsimError
-from sim.core.game import BenchCase, Game, Outcome, Rules
+from sim.core.game import BenchCase, Game, Outcome, Rules, Trace
+from sim.core.stats import mean_ci, wilson
 from sim.core.strategy import Lineup, Seat
-from sim.games.drako import kernel
+from sim.games.drako import kernel, referee
 from sim.games.drako import records as R
 from sim.games.drako.rules import DrakoRules
 from strategies.drako import REGISTRY
 
 TRACE_ROWS_PER_GAME = 512     # first guess; doubled until the batch fits
-
-
-@dataclass(frozen=True)
-class DrakoTrace:
-    """One game's event rows (records.EV_*) and the result the kernel recorded for it."""
-
-    game: int
-    rows: np.ndarray           # int16 (k, TRACE_WIDTH)
-    state: np.ndarray          # int32 final state vector (records.S_* / T_*)
-    dragon: str                # strategy labels, for the play-by-play header
-    dwarves: str
 
 
 # ---- running the kernel ------------------------------------------------------------------------
@@ -37,7 +31,7 @@ class DrakoTrace:
 def play(rules: DrakoRules, dragon: Seat, dwarves: Seat, seed: int, n: int, n_traced: int = 0,
          check: bool = False):
     """Play n games; returns (final states (n, N_STATE) int32, [trace rows per traced game])."""
-    w, st, opts, geo = kernel.new_work(rules, check)
+    w = kernel.new_work(rules, check)
     out = np.zeros((n, R.N_STATE), dtype=np.int32)
     fd, fw = dragon.strategy.functions, dwarves.strategy.functions
     pd = np.ascontiguousarray(dragon.params, dtype=np.float64)
@@ -46,7 +40,7 @@ def play(rules: DrakoRules, dragon: Seat, dwarves: Seat, seed: int, n: int, n_tr
     while True:
         trace = np.zeros((rows if n_traced else 1, R.TRACE_WIDTH), dtype=np.int16)
         starts = np.zeros(n_traced + 1, dtype=np.int64)
-        overflow = kernel.play_batch(int(seed) & 0xFFFFFFFF, n, w, st, opts, geo, *fd, *fw, pd, pw,
+        overflow = kernel.play_batch(int(seed) & 0xFFFFFFFF, n, w, *fd, *fw, pd, pw,
                                      out, trace, starts, n_traced)
         if not overflow:
             break
@@ -125,14 +119,19 @@ class DrakoGame(Game):
             leg2, _ = play(typed, lineup["dwarves"], lineup["dragon"], seed, n)
         return {"games": {**columns(states), **match_columns(states, leg2)}}
 
-    def traces(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> list:
-        dragon, dwarves = lineup["dragon"], lineup["dwarves"]
-        states, rows = play(rules.typed, dragon, dwarves, seed, n, n_traced=n)
-        return [DrakoTrace(i, rows[i], states[i], dragon.label(), dwarves.label()) for i in range(n)]
+    def traces(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> list[Trace]:
+        states, rows = play(rules.typed, lineup["dragon"], lineup["dwarves"], seed, n, n_traced=n)
+        table = columns(states)
+        return [Trace(rows[g], {k: v[g].item() for k, v in table.items()}) for g in range(n)]
 
-    def referee(self, rules: Rules, players: int, trace) -> list[str]:
-        from sim.games.drako.referee import replay
-        return replay(rules.typed, trace)
+    def referee(self, rules: Rules, players: int, trace: Trace) -> list[str]:
+        return referee.replay(rules.typed, trace)
+
+    def role_scores(self, games: pl.DataFrame, players: int) -> dict[str, np.ndarray]:
+        """1 for a win, 0 for a loss, 0.5 each for a stalemate."""
+        winner = games["winner"].to_numpy()
+        dragon = np.where(winner == R.WIN_DRAGON, 1.0, np.where(winner == R.WIN_DWARVES, 0.0, 0.5))
+        return {"dragon": dragon, "dwarves": 1.0 - dragon}
 
     def _check_match(self, lineup: Lineup) -> None:
         for role in ("dragon", "dwarves"):
@@ -169,8 +168,157 @@ class DrakoGame(Game):
         return []
 
     def report_sections(self, games: pl.DataFrame, outdir: Path, chart: Callable) -> list[str]:
-        from sim.games.drako.report import sections
-        return sections(games, outdir, chart)
+        return [matrix_section(games), end_mode_section(games, chart), length_section(games, chart),
+                wounds_section(games, chart), abilities_section(games, chart), usage_section(games, chart)]
+
+
+# ---- report sections ---------------------------------------------------------------------------
+
+
+def _configs(games: pl.DataFrame) -> list[tuple]:
+    keys = [k for k in ("lineup", "rules") if k in games.columns]
+    if not keys:
+        return [((), games)]
+    groups = games.partition_by(keys, as_dict=True, maintain_order=True)
+    return sorted(groups.items(), key=lambda kv: tuple(str(x) for x in kv[0]))
+
+
+def _name(key: tuple) -> str:
+    if not key:
+        return "all"
+    return " ".join([str(key[0])] + [str(k)[:6] for k in key[1:]])
+
+
+def _sides(lineup: str) -> tuple[str, str]:
+    """(dragon strategy, dwarf strategy) from a lineup label."""
+    if lineup.startswith("dragon-") and "_dwarves-" in lineup:
+        d, w = lineup[len("dragon-"):].split("_dwarves-", 1)
+        return d, w
+    return lineup, lineup
+
+
+def matrix_section(games: pl.DataFrame) -> str:
+    """Dragon win rate for every pairing of strategies found in the results."""
+    if "lineup" not in games.columns:
+        return ""
+    rows = games.group_by("lineup").agg(pl.len().alias("n"), pl.col("dragon_win").sum().alias("wins"))
+    cells, dragons, dwarves = {}, set(), set()
+    for lineup, n, wins in rows.iter_rows():
+        d, w = _sides(lineup)
+        dragons.add(d)
+        dwarves.add(w)
+        cells[(d, w)] = wilson(int(wins), int(n))
+    dragons, dwarves = sorted(dragons), sorted(dwarves)
+    lines = ["## Dragon win rate by strategy pairing", "",
+             "Rows: the dragon's strategy; columns: the dwarves'. 95% Wilson intervals.", "",
+             "| dragon \\ dwarves | " + " | ".join(dwarves) + " |", "|---|" + "---|" * len(dwarves)]
+    for d in dragons:
+        lines.append(f"| {d} | " + " | ".join(cells[(d, w)].fmt(pct=True, digits=1) if (d, w) in cells else ""
+                                                for w in dwarves) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def end_mode_section(games: pl.DataFrame, chart) -> str:
+    configs = _configs(games)
+    lines = ["## How games end", "", "| configuration | games | " + " | ".join(R.END_NAMES) + " |",
+             "|---|---|" + "---|" * len(R.END_NAMES)]
+    fig, ax = plt.subplots(figsize=(7, 0.8 + 0.5 * len(configs)))
+    left = np.zeros(len(configs))
+    shares = np.array([[float((g["end"] == m).mean()) for m in range(len(R.END_NAMES))] for _, g in configs])
+    for m, name in enumerate(R.END_NAMES):
+        ax.barh(range(len(configs)), shares[:, m], left=left, label=name)
+        left += shares[:, m]
+    for key, g in configs:
+        n = g.height
+        cells = " | ".join(wilson(int((g["end"] == m).sum()), n).fmt(pct=True, digits=1)
+                           for m in range(len(R.END_NAMES)))
+        lines.append(f"| {_name(key)} | {n:,} | {cells} |")
+    ax.set_yticks(range(len(configs)), [_name(k) for k, _ in configs], fontsize=8)
+    ax.set_xlabel("share of games")
+    ax.set_title("Drako: how games end")
+    ax.legend(fontsize=8, loc="lower right")
+    lines += ["", "Dragon slain and dwarves out of cards are the two usual ends; stalemates are games stopped "
+              "at the turn cap, counted and never hidden.", "", chart("end_modes", fig), ""]
+    return "\n".join(lines)
+
+
+def length_section(games: pl.DataFrame, chart) -> str:
+    configs = _configs(games)
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    lines = ["## Game length", "", "Turns counted for both sides (the dragon's opening turn is turn 1).", ""]
+    top = int(games["turns"].max()) if games.height else 1
+    bins = np.arange(0.5, top + 1.5, 1.0)
+    for key, g in configs:
+        turns = g["turns"].to_numpy()
+        ax.hist(turns, bins=bins, histtype="step", density=True, label=_name(key))
+        lines.append(f"- {_name(key)}: mean {mean_ci(turns).fmt(digits=1)} turns, median {np.median(turns):.0f}")
+    ax.set_xlabel("turns")
+    ax.set_ylabel("share of games")
+    ax.set_title("Drako: game length")
+    ax.legend(fontsize=7)
+    lines += ["", chart("length", fig), ""]
+    return "\n".join(lines)
+
+
+def wounds_section(games: pl.DataFrame, chart) -> str:
+    configs = _configs(games)
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
+    lines = ["## Wounds dealt", "", "| configuration | to the dragon | by the dragon | Fury self-wounds |", "|---|---|---|---|"]
+    for key, g in configs:
+        to_dragon, to_dwarves = g["wounds_to_dragon"].to_numpy(), g["wounds_to_dwarves"].to_numpy()
+        lines.append(f"| {_name(key)} | {mean_ci(to_dragon).fmt(digits=2)} | {mean_ci(to_dwarves).fmt(digits=2)} | "
+                     f"{float(g['fury_wounds'].mean()):.2f} |")
+        for ax, x in zip(axes, (to_dragon, to_dwarves)):
+            ax.hist(x, bins=np.arange(-0.5, x.max() + 1.5), histtype="step", density=True, label=_name(key))
+    axes[0].set_title("wounds on the dragon")
+    axes[1].set_title("wounds the dragon dealt")
+    for ax in axes:
+        ax.set_xlabel("wound markers")
+    axes[1].legend(fontsize=7)
+    lines += ["", chart("wounds", fig), ""]
+    return "\n".join(lines)
+
+
+def abilities_section(games: pl.DataFrame, chart) -> str:
+    configs = _configs(games)
+    areas = [("flight_lost", "flight"), ("fire_lost", "fire"), ("move_lost", "walking")]
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    width = 0.8 / max(len(configs), 1)
+    lines = ["## Dragon abilities lost", "", "| configuration | " + " | ".join(n for _, n in areas) + " |",
+             "|---|" + "---|" * len(areas)]
+    for i, (key, g) in enumerate(configs):
+        est = [wilson(int(g[c].sum()), g.height) for c, _ in areas]
+        ax.bar(np.arange(len(areas)) + i * width, [e.value for e in est], width,
+               yerr=[[e.value - e.lo for e in est], [e.hi - e.value for e in est]], capsize=2, label=_name(key))
+        lines.append(f"| {_name(key)} | " + " | ".join(e.fmt(pct=True, digits=1) for e in est) + " |")
+    ax.set_xticks(np.arange(len(areas)) + 0.4 - width / 2, [n for _, n in areas])
+    ax.set_ylabel("share of games")
+    ax.set_title("Drako: ability areas filled by the end")
+    ax.legend(fontsize=7)
+    lines += ["", chart("abilities", fig), ""]
+    return "\n".join(lines)
+
+
+def usage_section(games: pl.DataFrame, chart) -> str:
+    configs = _configs(games)
+    options = [f"dragon_{R.SYM_NAMES[s]}" for s in R.SIDE_SYMBOLS[R.DRAGON]] + \
+              [f"dwarf_{R.SYM_NAMES[s]}" for s in R.SIDE_SYMBOLS[R.DWARVES]] + ["escapes"]
+    fig, ax = plt.subplots(figsize=(7, 0.8 + 0.3 * len(options) * max(1, min(len(configs), 3))))
+    height = 0.8 / max(len(configs), 1)
+    lines = ["## Card options played per game", "",
+             "Defense counts blocks; escapes are nets shaken off (both actions of a turn).", "",
+             "| configuration | " + " | ".join(o.replace("_", " ") for o in options) + " |",
+             "|---|" + "---|" * len(options)]
+    for i, (key, g) in enumerate(configs):
+        means = [float(g[o].mean()) for o in options]
+        ax.barh(np.arange(len(options)) + i * height, means, height, label=_name(key))
+        lines.append(f"| {_name(key)} | " + " | ".join(f"{m:.2f}" for m in means) + " |")
+    ax.set_yticks(np.arange(len(options)) + 0.4 - height / 2, [o.replace("_", " ") for o in options], fontsize=8)
+    ax.set_xlabel("times per game")
+    ax.set_title("Drako: card options played")
+    ax.legend(fontsize=7)
+    lines += ["", chart("usage", fig), ""]
+    return "\n".join(lines)
 
 
 GAME = DrakoGame(

@@ -14,9 +14,10 @@ plus the trace rows `tr`. The rules index `w` directly and pass only `w` (and `t
 passing each array would push dozens of words per call, and rebuilding views costs more than it
 saves. The views are made once per batch, for the strategies. Everything is compiled without
 reference counting (`_nrt=False`): nothing here allocates, and skipping the atomic counts on
-array arguments is a large part of the speed. Deals come from their own generator seeded by
-(seed, game index), so game i gets the same decks whatever the strategies do: lineups and match
-legs are compared on the same deals.
+array arguments is a large part of the speed. Each game has its own random stream seeded by
+(seed, game index): it deals first, so game i gets the same decks whatever the strategies do, and
+strategies that draw from it (rather than from np.random) make the whole game repeatable on its
+own. Lineups, rule variants and match legs are compared on the same deals.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from sim.core.rng import mix
 from sim.games.drako.records import (
-    A_DRAW, A_DUD, A_ESCAPE, A_PASS, A_PLAY, AREA_ARMOUR, AREA_FIRE, AREA_FLIGHT, AREA_MOVE,
+    A_DRAW, A_DUD, A_ESCAPE, A_FURY, A_PASS, A_PLAY, AREA_ARMOUR, AREA_FIRE, AREA_FLIGHT, AREA_MOVE,
     C_ACAP, C_ACTIONS, C_CAP, C_CHECK, C_CROSSBOW_MIN, C_DECK_D, C_DRAGON_START, C_DRAW,
     C_FIRE_NEEDS_TARGET, C_FIRE_RANGE, C_FIRST_ACTIONS, C_FREE_PLACEMENT, C_FURY_ACTIONS,
     C_FURY_LETHAL, C_FURY_WOUND, C_HAND_LIMIT, C_HEXES, C_MULLIGAN, C_NET_STAYS, C_NTYPES_D,
@@ -34,54 +36,52 @@ from sim.games.drako.records import (
     END_OUT_OF_CARDS, END_STALEMATE, EV_ATTACK, EV_BLOCK, EV_DECK, EV_DISCARD, EV_DRAW, EV_DUD,
     EV_END, EV_ESCAPE, EV_FURY, EV_KILL, EV_MULLIGAN, EV_PASS, EV_PLACE, EV_PLAY, EV_TURN,
     EV_WOUND, F_ACT, F_REACT, F_SETUP, F_TARGET, FIG_ARCHER, FIG_DRAGON, FIG_FURY, FIG_NET,
-    K_BLOCK, K_DISCARD, K_DRAGON_MOVE, K_DWARF_MOVE, K_DWARF_MOVE2, K_FIRE, K_FLIGHT, K_FURY,
+    K_BLOCK, K_DISCARD, K_DRAGON_MOVE, K_DWARF_MOVE, K_DWARF_MOVE2, K_FIRE, K_FLIGHT,
     K_MAIN, K_MULLIGAN, K_PLACE, K_VICTIM, K_WOUND, MAX_DECK, MAX_HEX, MAX_OPTS, MAX_TYPES,
     N_STATE, N_SYM, OPT_WIDTH, R_ATTACKER, R_CARD, R_FIRE_AT, R_FIRE_DIR, R_FIRE_K, R_IN_FIRE,
     R_INDEX, R_MOVE_FIG, R_MOVE_HEX, R_MOVER, R_NOPTS, R_OPT, R_PHASE, R_ROW, R_SECOND, R_SYM,
     R_TARGET, R_USED, R_VAL, R_WOUNDS_LEFT, S_ACAP, S_ACTIONS, S_AREA, S_CAP, S_DECK_LEN,
     S_DECK_N, S_DECK_TOP, S_END, S_FURY_NOW, S_FURY_USED, S_GONE, S_HAND, S_HAND_N, S_NETTED,
-    S_OVER, S_POS, S_SIDE, S_SYM, S_TURN, S_TURN_ACTIONS, S_WINNER, S_WOUND, SYM_ATTACK,
+    S_OVER, S_POS, S_RNG, S_SIDE, S_SYM, S_TURN, S_TURN_ACTIONS, S_WINNER, S_WOUND, SYM_ATTACK,
     SYM_ATTACK_TWO, SYM_CROSSBOW, SYM_DEFENSE, SYM_FIRE, SYM_FLIGHT, SYM_MOVE, SYM_MOVE_TWO,
     SYM_NET, SYM_NONE, T_ATTACKS, T_BAD_CHOICES, T_BLOCKED, T_DISCARDS, T_DRAWS, T_DUDS,
     T_ESCAPES, T_FURY_TURN, T_FURY_WOUNDS, T_MULLIGANS, T_NET_TURNS, T_PASSES, T_USE,
     T_VIOLATIONS, T_WOUNDS_DRAGON, T_WOUNDS_DWARVES, W_BOARD, W_CARDS, W_DECKS, W_GEO,
-    W_GEO_COLS, W_GEO_ROWS, W_GONE, W_OPTS, W_RNG, W_SCR, W_ST, W_TOVER, W_TRACING, W_TROW,
+    W_GEO_COLS, W_GEO_ROWS, W_GONE, W_OPTS, W_RING2, W_SCR, W_ST, W_TOVER, W_TRACING, W_TROW,
     WIN_DRAGON, WIN_DWARVES, WIN_NOBODY,
 )
 
 FAST = dict(cache=True, _nrt=False)
 
 # ---- machine phases (where `advance` resumes) --------------------------------------------------
-(PH_MULLIGAN, PH_MULLIGAN_ANS, PH_PLACE, PH_PLACE_ANS, PH_TURN, PH_FURY_ANS, PH_ACTION,
+(PH_MULLIGAN, PH_MULLIGAN_ANS, PH_PLACE, PH_PLACE_ANS, PH_TURN, PH_ACTION,
  PH_MAIN_ANS, PH_DISCARD, PH_DISCARD_ANS, PH_DRAGON_MOVE_ANS, PH_VICTIM_ANS, PH_FIRE_ANS,
  PH_FIRE_NEXT, PH_DWARF_MOVE_ANS, PH_DWARF_MOVE2_ANS, PH_ATTACK_DWARF, PH_BLOCK_DWARF_ANS,
  PH_ATTACK_DRAGON, PH_BLOCK_DRAGON_ANS, PH_WOUND, PH_WOUND_ANS, PH_AFTER_DRAGON_HIT,
- PH_ACTION_END, PH_OVER) = range(25)
+ PH_ACTION_END, PH_OVER) = range(24)
 GAME_OVER = -1
 NO_QUESTION = -2
 
 
-# ---- the deal generator (splitmix64) -----------------------------------------------------------
-
-
-@njit(**FAST)
-def _mix(z):
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+# ---- the game's random stream ------------------------------------------------------------------
+# xorshift64* in the state vector (the algorithm of sim.core.rng, on a cell of `w`): seeded from
+# (seed, game index), so a game's deal and its strategies' draws depend on nothing else.
+_MUL = np.uint64(0x2545F4914F6CDD1D)
 
 
 @njit(**FAST)
 def deal_seed(w, seed, game):
-    z = _mix(np.uint64(seed) * np.uint64(0x100000000) + np.uint64(game) + np.uint64(1))
-    w[W_RNG] = np.int64(z)
+    w[W_ST + S_RNG] = np.int64(mix(seed, game))
 
 
 @njit(**FAST)
 def deal_below(w, m):
-    z = np.uint64(w[W_RNG]) + np.uint64(0x9E3779B97F4A7C15)
-    w[W_RNG] = np.int64(z)
-    return np.int64((_mix(z) >> np.uint64(11)) % np.uint64(m))
+    x = np.uint64(w[W_ST + S_RNG])
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    w[W_ST + S_RNG] = np.int64(x)
+    return np.int64((((x * _MUL) >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))
 
 
 # ---- trace ------------------------------------------------------------------------------------
@@ -245,6 +245,8 @@ def reach(w, start, steps, out_at):
     """Hexes a figure on `start` can stop on within `steps` steps (start included), written at
     w[out_at:]; returns how many. Occupied hexes are never a destination and never a way
     through, unless the move_through_figures flag is on."""
+    if steps <= 2:
+        return reach_near(w, start, steps, out_at)
     h_count = w[C_HEXES]
     through = w[C_THROUGH] == 1
     depth = W_SCR
@@ -256,8 +258,6 @@ def reach(w, start, steps, out_at):
     head, tail, k = 0, 1, 0
     w[out_at] = start
     k += 1
-    nb0 = 2 * h_count
-    cols = w[W_GEO_COLS]
     while head < tail:
         h = w[queue + head]
         head += 1
@@ -265,7 +265,7 @@ def reach(w, start, steps, out_at):
         if dd >= steps:
             continue
         for d in range(6):
-            nb = w[W_GEO + (nb0 + h) * cols + d]
+            nb = neighbour(w, h, d)
             if nb < 0 or w[depth + nb] >= 0:
                 continue
             busy = w[W_BOARD + nb] >= 0
@@ -277,6 +277,36 @@ def reach(w, start, steps, out_at):
             if not busy:
                 w[out_at + k] = nb
                 k += 1
+    return k
+
+
+@njit(**FAST)
+def reach_near(w, start, steps, out_at):
+    """`reach` for one or two steps, from the neighbour table and the two-step table (each hex
+    two steps away with the one or two hexes a walk can pass through)."""
+    through = w[C_THROUGH] == 1
+    k = 1
+    w[out_at] = start
+    if steps <= 0:
+        return k
+    for d in range(6):
+        nb = neighbour(w, start, d)
+        if nb >= 0 and w[W_BOARD + nb] < 0:
+            w[out_at + k] = nb
+            k += 1
+    if steps == 1:
+        return k
+    at = W_RING2 + start * 36
+    for i in range(12):
+        h = w[at + 3 * i]
+        if h < 0:
+            break
+        if w[W_BOARD + h] >= 0:
+            continue
+        a, b = w[at + 3 * i + 1], w[at + 3 * i + 2]
+        if through or w[W_BOARD + a] < 0 or (b >= 0 and w[W_BOARD + b] < 0):
+            w[out_at + k] = h
+            k += 1
     return k
 
 
@@ -381,31 +411,29 @@ def mark_dragon(w, tr, area):
         finish(w, WIN_DWARVES, END_DRAGON_SLAIN)
 
 
-# ---- listing choices --------------------------------------------------------------------------
+@njit(**FAST)
+def fury_allowed(w):
+    """Before the dwarves' first action, while Fury is unused and its dwarf can take the wound."""
+    f = FIG_FURY
+    return (w[W_ST + S_FURY_USED] == 0 and w[W_ST + S_POS + f] >= 0
+            and w[W_ST + S_ACTIONS] == w[W_ST + S_TURN_ACTIONS]
+            and (w[C_FURY_LETHAL] == 1
+                 or w[W_ST + S_WOUND + f] + w[C_FURY_WOUND] < w[W_ST + S_CAP + f]))
 
 
 @njit(**FAST)
-def usable(w, side, sym, n_adjacent, best_fire, crossbow):
-    """How many ways (> 0 when legal) a card option can be used now."""
-    if side == DRAGON:
-        if sym == SYM_MOVE:
-            return 1 if area_open(w, AREA_MOVE) and w[W_ST + S_NETTED] == 0 else 0
-        if sym == SYM_FLIGHT:
-            return 1 if area_open(w, AREA_FLIGHT) and w[W_ST + S_NETTED] == 0 else 0
-        if sym == SYM_ATTACK:
-            return n_adjacent
-        if sym == SYM_FIRE:
-            return best_fire if area_open(w, AREA_FIRE) else 0
-        return 0
-    if sym == SYM_MOVE or sym == SYM_MOVE_TWO:
-        return 1
-    if sym == SYM_ATTACK or sym == SYM_ATTACK_TWO:
-        return n_adjacent
-    if sym == SYM_CROSSBOW:
-        return 1 if crossbow else 0
-    if sym == SYM_NET:
-        return 1 if w[W_ST + S_POS + FIG_NET] >= 0 and w[W_ST + S_NETTED] == 0 else 0
-    return 0
+def declare_fury(w, tr):
+    w[W_ST + S_FURY_USED] = 1
+    w[W_ST + S_FURY_NOW] = 1
+    w[W_ST + T_FURY_TURN] = w[W_ST + S_TURN]
+    emit(w, tr, EV_FURY, w[C_FURY_ACTIONS], 0, 0, 0, 0, 0, 0)
+    if w[C_FURY_WOUND] > 0:
+        wound_dwarf(w, tr, FIG_FURY, w[C_FURY_WOUND], False)
+    w[W_ST + S_TURN_ACTIONS] = w[C_FURY_ACTIONS]
+    w[W_ST + S_ACTIONS] = w[C_FURY_ACTIONS]
+
+
+# ---- listing choices --------------------------------------------------------------------------
 
 
 @njit(**FAST)
@@ -415,43 +443,65 @@ def list_main(w, side):
     if w[W_ST + S_DECK_N + side] > 0:
         set_row(w, n, A_DRAW, -1, -1, 0, 0, 0, 0, 0)
         n += 1
-    if (side == DRAGON and w[W_ST + S_NETTED] == 1 and w[W_ST + S_ACTIONS] == w[W_ST + S_TURN_ACTIONS]
-            and w[W_ST + S_TURN_ACTIONS] >= 2):
-        set_row(w, n, A_ESCAPE, -1, -1, 0, 0, 0, 0, 0)
-        n += 1
-    n_adjacent = adjacent_dwarves(w)
-    best_fire = 0
-    crossbow = False
     if side == DRAGON:
+        if (w[W_ST + S_NETTED] == 1 and w[W_ST + S_ACTIONS] == w[W_ST + S_TURN_ACTIONS]
+                and w[W_ST + S_TURN_ACTIONS] >= 2):
+            set_row(w, n, A_ESCAPE, -1, -1, 0, 0, 0, 0, 0)
+            n += 1
+    n_fury = 0
+    if side == DWARVES and fury_allowed(w):
+        set_row(w, n, A_FURY, -1, -1, 0, 0, 0, 0, 0)
+        n += 1
+        n_fury = 1
+    # ways[symbol]: how many ways each option can be used now (0 = not legal)
+    ways = W_SCR
+    for s in range(N_SYM):
+        w[ways + s] = 0
+    n_adjacent = adjacent_dwarves(w)
+    w[ways + SYM_ATTACK] = n_adjacent
+    if side == DRAGON:
+        if w[W_ST + S_NETTED] == 0:
+            w[ways + SYM_MOVE] = 1 if area_open(w, AREA_MOVE) else 0
+            w[ways + SYM_FLIGHT] = 1 if area_open(w, AREA_FLIGHT) else 0
         if w[W_ST + S_SYM + SYM_FIRE] > 0 and area_open(w, AREA_FIRE):
             g = w[W_ST + S_POS + FIG_DRAGON]
+            best = 0
             for d in range(6):
                 k = fire_hits(w, g, d)
-                if k > best_fire:
-                    best_fire = k
-            if best_fire == 0 and w[C_FIRE_NEEDS_TARGET] == 0:
-                best_fire = 1      # an empty line is still a legal breath
-    elif w[W_ST + S_SYM + N_SYM + SYM_CROSSBOW] > 0:
-        crossbow = crossbow_clear(w)
+                if k > best:
+                    best = k
+            if best == 0 and w[C_FIRE_NEEDS_TARGET] == 0:
+                best = 1      # an empty line is still a legal breath
+            w[ways + SYM_FIRE] = best
+    else:
+        w[ways + SYM_MOVE] = 1
+        w[ways + SYM_MOVE_TWO] = 1
+        w[ways + SYM_ATTACK_TWO] = n_adjacent
+        if w[W_ST + S_SYM + N_SYM + SYM_CROSSBOW] > 0 and crossbow_clear(w):
+            w[ways + SYM_CROSSBOW] = 1
+        if w[W_ST + S_POS + FIG_NET] >= 0 and w[W_ST + S_NETTED] == 0:
+            w[ways + SYM_NET] = 1
+    hand = W_ST + S_HAND + side * MAX_TYPES
     for t in range(w[C_NTYPES_D + side]):
-        if w[W_ST + S_HAND + side * MAX_TYPES + t] == 0:
+        if w[hand + t] == 0:
             continue
-        for o in range(2):
-            sym = card(w, side, t, CARD_SYM0 + 2 * o)
-            if sym == SYM_NONE or sym == SYM_DEFENSE:
-                continue
-            ways = usable(w, side, sym, n_adjacent, best_fire, crossbow)
-            if ways > 0:
-                other = 1 - o
-                set_row(w, n, A_PLAY, t, o, sym, card(w, side, t, CARD_VAL0 + 2 * o), ways,
-                        card(w, side, t, CARD_SYM0 + 2 * other), card(w, side, t, CARD_VAL0 + 2 * other))
-                n += 1
-    if n == 0:
+        at = W_CARDS + (side * MAX_TYPES + t) * 5
+        s0, v0, s1, v1 = w[at + CARD_SYM0], w[at + CARD_VAL0], w[at + CARD_SYM1], w[at + CARD_VAL1]
+        k = w[ways + s0]
+        if k > 0:
+            set_row(w, n, A_PLAY, t, 0, s0, v0, k, s1, v1)
+            n += 1
+        k = w[ways + s1]
+        if k > 0:
+            set_row(w, n, A_PLAY, t, 1, s1, v1, k, s0, v0)
+            n += 1
+    if n == n_fury:        # nothing to draw or play (Fury alone is no way out)
         if w[W_ST + S_HAND_N + side] > 0 and w[C_STUCK_DISCARD] == 1:
             for t in range(w[C_NTYPES_D + side]):
-                if w[W_ST + S_HAND + side * MAX_TYPES + t] > 0:
-                    set_row(w, n, A_DUD, t, -1, card(w, side, t, CARD_SYM0), card(w, side, t, CARD_VAL0),
-                            0, card(w, side, t, CARD_SYM1), card(w, side, t, CARD_VAL1))
+                if w[hand + t] > 0:
+                    at = W_CARDS + (side * MAX_TYPES + t) * 5
+                    set_row(w, n, A_DUD, t, -1, w[at + CARD_SYM0], w[at + CARD_VAL0], 0,
+                            w[at + CARD_SYM1], w[at + CARD_VAL1])
                     n += 1
         else:
             set_row(w, n, A_PASS, -1, -1, 0, 0, 0, 0, 0)
@@ -566,8 +616,8 @@ def violations(w):
 @njit(**FAST)
 def start_game(w, tr, seed, game):
     """Reset the state, shuffle and deal; the machine then resumes at mulligans or placement."""
-    deal_seed(w, seed, game)
     w[W_ST:W_ST + N_STATE] = 0
+    deal_seed(w, seed, game)
     for h in range(MAX_HEX):
         w[W_BOARD + h] = -1
     for i in range(2 * MAX_TYPES):
@@ -750,23 +800,6 @@ def advance(w, tr):
                     w[W_ST + T_PASSES + DRAGON] += actions
                     emit(w, tr, EV_PASS, DRAGON, 1, 0, 0, 0, 0, 0)
                     w[W_ST + R_PHASE] = PH_TURN
-            elif (w[W_ST + S_FURY_USED] == 0 and w[W_ST + S_POS + FIG_FURY] >= 0
-                  and (w[C_FURY_LETHAL] == 1
-                       or w[W_ST + S_WOUND + FIG_FURY] + w[C_FURY_WOUND] < w[W_ST + S_CAP + FIG_FURY])):
-                set_row(w, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-                set_row(w, 1, 1, 0, 0, 0, 0, 0, 0, 0)
-                q = ask(w, DWARVES, F_SETUP, K_FURY, 2, PH_FURY_ANS)
-        elif ph == PH_FURY_ANS:
-            w[W_ST + R_PHASE] = PH_ACTION
-            if w[W_ST + R_ROW] == 1:
-                w[W_ST + S_FURY_USED] = 1
-                w[W_ST + S_FURY_NOW] = 1
-                w[W_ST + T_FURY_TURN] = w[W_ST + S_TURN]
-                emit(w, tr, EV_FURY, w[C_FURY_ACTIONS], 0, 0, 0, 0, 0, 0)
-                if w[C_FURY_WOUND] > 0:
-                    wound_dwarf(w, tr, FIG_FURY, w[C_FURY_WOUND], False)
-                w[W_ST + S_TURN_ACTIONS] = w[C_FURY_ACTIONS]
-                w[W_ST + S_ACTIONS] = w[C_FURY_ACTIONS]
 
         # ---- actions ----
         elif ph == PH_ACTION:
@@ -791,6 +824,9 @@ def advance(w, tr):
                 w[W_ST + T_ESCAPES] += 1
                 w[W_ST + R_USED] = w[W_ST + S_ACTIONS]
                 emit(w, tr, EV_ESCAPE, 0, 0, 0, 0, 0, 0, 0)
+            elif action == A_FURY:
+                declare_fury(w, tr)
+                w[W_ST + R_USED] = 0
             elif action == A_PASS:
                 w[W_ST + T_PASSES + side] += 1
                 emit(w, tr, EV_PASS, side, 0, 0, 0, 0, 0, 0)
@@ -1022,7 +1058,24 @@ def new_work(rules, check: bool = False) -> np.ndarray:
     w[W_BOARD:W_BOARD + MAX_HEX] = -1
     w[W_GEO_ROWS], w[W_GEO_COLS] = geo.shape
     w[W_GEO:] = geo.reshape(-1)
+    w[W_RING2:W_RING2 + MAX_HEX * 36] = ring2_table(geo).reshape(-1)
     return w
+
+
+def ring2_table(geo: np.ndarray) -> np.ndarray:
+    """For each hex: up to 12 (hex two steps away, first hex between, second or -1), then -1s."""
+    h = geo.shape[0] // 3
+    table = np.full((MAX_HEX, 12, 3), -1, dtype=np.int64)
+    for a in range(h):
+        near = [n for n in geo[2 * h + a, :6] if n >= 0]
+        far = [b for b in range(h) if geo[a, b] == 2]
+        k = 0
+        for b in far:
+            via = [n for n in near if geo[n, b] == 1]
+            if via:          # two steps on the map, but with no board hex between: not a walk
+                table[a, k] = (b, via[0], via[1] if len(via) > 1 else -1)
+                k += 1
+    return table
 
 
 def views(w: np.ndarray):

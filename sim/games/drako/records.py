@@ -53,7 +53,6 @@ C_CAP = 26            # 4 figures' wound spaces (dragon: all areas)
 C_ACAP = 30           # 4 dragon areas' spaces
 C_CHECK = 34          # 1: verify invariants after every action
 N_CFG = 35
-W_RNG = 64            # deal generator state (uint64 bits)
 W_TROW = 65           # next trace row
 W_TRACING = 66        # 1 while the current game is traced
 W_TOVER = 67          # 1 once the trace buffer overflowed
@@ -64,7 +63,8 @@ W_DECKS = W_BOARD + MAX_HEX           # 2 x MAX_DECK: shuffled decks
 W_GONE = W_DECKS + 2 * MAX_DECK       # 2 x MAX_TYPES: cards played or discarded, by kind
 W_CARDS = W_GONE + 2 * MAX_TYPES      # 2 x MAX_TYPES x 5: the card table
 W_SCR = W_CARDS + 2 * MAX_TYPES * 5   # 3 x MAX_HEX: scratch for path searches
-W_ST = W_SCR + 3 * MAX_HEX            # the state vector (N_STATE, below)
+W_RING2 = W_SCR + 3 * MAX_HEX         # MAX_HEX x 12 x 3: hexes two steps away and the hexes between
+W_ST = W_RING2 + MAX_HEX * 36         # the state vector (N_STATE, below)
 W_OPTS = W_ST + 256                   # MAX_OPTS x OPT_WIDTH: the pending decision's rows
 W_GEO = W_OPTS + 512 * 8              # the geo block (3H x max(H, 6)); the array ends with it
 
@@ -91,8 +91,10 @@ S_SYM = 36            # 2 x N_SYM: cards in hand showing each symbol
 S_HAND = S_SYM + 2 * N_SYM            # 2 x MAX_TYPES: cards in hand of each kind
 S_DECK_TOP = S_HAND + 2 * MAX_TYPES   # 2 sides: index of the next card to draw
 S_DECK_LEN = S_DECK_TOP + 2           # 2 sides: cards in the deck order (deck size)
+S_RNG = S_DECK_LEN + 2                # the game's random stream (xorshift64* state, as in sim.core.rng):
+#                                       it shuffles the decks, and strategies draw from it (`draw`)
 # counters reported per game
-T_USE = S_DECK_LEN + 2                # 2 x N_SYM: options played (defense = blocks)
+T_USE = S_RNG + 1                     # 2 x N_SYM: options played (defense = blocks)
 T_DRAWS = T_USE + 2 * N_SYM           # 2 sides: draw actions
 T_DISCARDS = T_DRAWS + 2              # 2 sides: cards discarded to the hand limit
 T_DUDS = T_DISCARDS + 2               # 2 sides: cards thrown away for want of a legal action
@@ -159,13 +161,14 @@ K_DISCARD = 9         # rows: card kind, copies in hand, symbol 1, value 1, symb
 # answered by `setup`
 K_MULLIGAN = 10       # rows: 0 keep, 1 exchange
 K_PLACE = 11          # rows: hex, dwarf figure
-K_FURY = 12           # rows: 0 no, 1 declare Fury now
 KIND_NAMES = ("main", "dragon move", "flight", "victim", "fire", "dwarf move", "second dwarf move",
-              "block", "wound", "discard", "mulligan", "place", "fury")
+              "block", "wound", "discard", "mulligan", "place")
 
 # main action codes (column 0 of K_MAIN rows)
-A_DRAW, A_PLAY, A_ESCAPE, A_DUD, A_PASS = 0, 1, 2, 3, 4
-ACTION_NAMES = ("draw", "play", "escape", "throw away", "pass")
+# A_FURY is offered before the dwarves' first action while Fury is available; declaring it uses
+# no action and the main question is asked again, with the Fury turn's actions.
+A_DRAW, A_PLAY, A_ESCAPE, A_DUD, A_PASS, A_FURY = 0, 1, 2, 3, 4, 5
+ACTION_NAMES = ("draw", "play", "escape", "throw away", "pass", "Fury")
 
 # strategy function slots (Strategy.functions order)
 F_ACT, F_TARGET, F_REACT, F_SETUP = 0, 1, 2, 3
@@ -187,7 +190,7 @@ EV_DECK = 1       # side, position, card kind            (a deck's order, before
 EV_MULLIGAN = 2   # side                                 (hand returned; EV_DECK rows follow)
 EV_PLACE = 3      # dwarf figure, hex
 EV_TURN = 4       # side, turn number, actions
-EV_FURY = 5       # (the Fury dwarf takes its wound; EV_WOUND/EV_KILL rows follow)
+EV_FURY = 5       # actions of the Fury turn (the Fury dwarf's EV_WOUND / EV_KILL rows follow)
 EV_DRAW = 6       # side, cards drawn
 EV_DISCARD = 7    # side, card kind                      (down to the hand limit)
 EV_PLAY = 8       # side, card kind, option, a, b, c, d  (see below)
