@@ -1,8 +1,9 @@
 """Drarkane numba kernel: whole batches of games (normal, Fallen King, solo; teams and Treasures).
 
 `play_batch` plays n games from one seed and fills the games and rounds tables; the first
-`trace.shape[0]` games also write their action trace. Small helpers are inlined at numba's IR level
-(`inline='always'`): as separate calls, their array arguments cost reference counting on every call. Game state lives in a few preallocated int64
+`trace.shape[0]` games also write their action trace. The tiniest helpers (trace rows, card keys) are
+inlined at numba's IR level (`inline='always'`): as separate calls they cost reference counting on every
+call. Inlining the larger ones as well made compiling several times slower for no measurable speed. Game state lives in a few preallocated int64
 arrays: `gs` (scalars, GS_*), `ps` (per seat, PS_*), `zone` (dragons in the battle zone: id, damage),
 `tr` (the trick: card, mode, seat). Nothing is allocated inside the per-game loop.
 """
@@ -165,7 +166,7 @@ def card_key(c, m, reg, led, kind, colour, value, trump, egg_low):
     return -1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def trick_eval(tr, tn, kind, colour, value, trump, egg_low):
     """(winner position, best key, first non-Wizard position, regime, led colour) of the trick so far."""
     nlow = 0
@@ -196,7 +197,7 @@ def trick_eval(tr, tn, kind, colour, value, trump, egg_low):
     return best, bkey, fnw, reg, led
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def legal_moves(hand, hand_n, s, led, kind, colour, value, moves):
     """Fill `moves` with the cards seat s may play (the Mercenary twice: as 14 and as 0)."""
     has_led = False
@@ -232,7 +233,7 @@ def legal_moves(hand, hand_n, s, led, kind, colour, value, moves):
     return n
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def hand_rows(hand, hand_n, s, kind, colour, value, moves):
     """Seat s's hand as option rows (bids and exchanges)."""
     for i in range(hand_n[s]):
@@ -262,7 +263,7 @@ def partner_of(cf, s):
     return (s + half) % cf[CF_PLAYERS]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def fill_state(state, s, cf, gs, ps, hand_n, dealt):
     """The public facts every decision sees."""
     state[S_SEAT] = s
@@ -307,7 +308,7 @@ def checked(i, lo, hi, gs):
     return i
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def reveal(zone, gs, ddeck, cf, trace):
     """Turn the next dragon into the zone; False when the deck is empty."""
     if gs[GS_DPTR] >= cf[CF_N_DRAGONS]:
@@ -335,7 +336,7 @@ def fits(c, d, kind, colour, dr):
     return kind[c] != ARCANA or colour[c] == dr[d, 0]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def auto_place(pairs, n):
     """The automaton's placement: finish the dragon closest to defeat, with the least strength wasted."""
     best = 0
@@ -409,7 +410,7 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
                 break
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def discard_card(c, card_loc, discard, gs, trace):
     card_loc[c] = -2
     discard[gs[GS_DISC]] = c
@@ -451,7 +452,7 @@ def defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace):
 
 # ---- playing a trick --------------------------------------------------------------------------------
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def play_card(s, slot, c, m, hand, hand_n, gs, tr, played, cf, trace):
     tn = gs[GS_TN]
     tr[tn, T_CARD] = c
