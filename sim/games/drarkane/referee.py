@@ -160,7 +160,8 @@ class Replay:
         zone[d] = 0
         if count != len(zone):
             self.fail(f"zone holds {len(zone)} dragons, trace says {count}")
-        self.tell(lambda: f"  reveal {dragon_name(self.r, d)} ({len(zone)} in the zone)")
+        if self.verbose:
+            self.say(f"  reveal {dragon_name(self.r, d)} ({len(zone)} in the zone)")
 
     def play_trick(self, leader: int, hands: dict, auto_deck: list, tricks_no: int, solo_pile=None):
         trick = []
@@ -190,49 +191,50 @@ class Replay:
         w, number, *_ = self.next(EV_TRICK, "the trick's winner")
         if w != winner or number != tricks_no:
             self.fail(f"trick {tricks_no} won by {self.name(winner)}, trace says {self.name(w)} (trick {number})")
-        self.tell(lambda: f"  trick {tricks_no}: "
-                  + ", ".join(f"{self.name(s)} {card_name(self.r, c, m)}" for s, c, m in trick)
-                  + f" -> {self.name(winner)} wins")
+        if self.verbose:
+            self.say(f"  trick {tricks_no}: " + ", ".join(f"{self.name(s)} {card_name(self.r, c, m)}"
+                                                        for s, c, m in trick) + f" -> {self.name(winner)} wins")
         return trick, pos
 
     def place(self, trick, winner: int, zone: dict, on_dragon: dict, discard: list, won: dict) -> list[int]:
         """Check the placement events of one trick; returns the dragons defeated, in order."""
+        r, rows, verbose = self.r, self.rows, self.verbose
         todo = list(range(len(trick)))
         defeated = []
-        while self.peek() in (EV_PLACE, EV_DISCARD):
-            code = self.peek()
+        while self.i < len(rows) and rows[self.i][0] in (EV_PLACE, EV_DISCARD):
+            code, card, d = rows[self.i][:3]
+            self.i += 1
+            pos = self.trick_pos(trick, todo, card)
+            todo.remove(pos)
             if code == EV_DISCARD:
-                card, *_ = self.next(EV_DISCARD, "a discard")
-                pos = self.trick_pos(trick, todo, card)
                 if self.placeable(card, trick[pos][2]) and self.fitting(card, zone):
-                    self.fail(f"{card_name(self.r, card)} discarded although a dragon could take it")
-                todo.remove(pos)
+                    self.fail(f"{card_name(r, card)} discarded although a dragon could take it")
                 discard.append(card)
                 continue
-            card, d, *_ = self.next(EV_PLACE, "a placement")
-            pos = self.trick_pos(trick, todo, card)
             if not self.placeable(card, trick[pos][2]):
-                self.fail(f"{card_name(self.r, card, trick[pos][2])} cannot be placed on a dragon")
+                self.fail(f"{card_name(r, card, trick[pos][2])} cannot be placed on a dragon")
             if d not in zone:
                 self.fail(f"dragon {d} is not in the battle zone")
-            if d not in self.fitting(card, zone):
-                self.fail(f"{card_name(self.r, card)} does not fit {dragon_name(self.r, d)}")
-            todo.remove(pos)
-            zone[d] += self.r.cards[card][2]
+            kind, colour, strength = r.cards[card]
+            if kind == ARCANA and r.dragons[d][0] != colour:
+                self.fail(f"{card_name(r, card)} does not fit {dragon_name(r, d)}")
+            zone[d] += strength
             on_dragon.setdefault(d, []).append(card)
-            resist = self.r.dragons[d][1]
-            self.tell(lambda: f"    {card_name(self.r, card)} on {dragon_name(self.r, d)}: {zone[d]}/{resist}")
+            resist = r.dragons[d][1]
+            if verbose:
+                self.say(f"    {card_name(r, card)} on {dragon_name(r, d)}: {zone[d]}/{resist}")
             if zone[d] >= resist:
                 dd, seat, *_ = self.next(EV_DEFEAT, "the defeat of a dragon")
                 if dd != d or seat != winner:
-                    self.fail(f"{dragon_name(self.r, d)} falls to {self.name(winner)}, trace says {dd}/{seat}")
+                    self.fail(f"{dragon_name(r, d)} falls to {self.name(winner)}, trace says {dd}/{seat}")
                 del zone[d]
                 discard.extend(on_dragon.pop(d, []))
                 defeated.append(d)
                 won.setdefault(winner, []).append(d)
-                self.tell(lambda: f"    {self.name(winner)} defeats {dragon_name(self.r, d)}")
+                if verbose:
+                    self.say(f"    {self.name(winner)} defeats {dragon_name(r, d)}")
         if todo:
-            self.fail(f"cards left unplaced: {[card_name(self.r, trick[p][1]) for p in todo]}")
+            self.fail(f"cards left unplaced: {[card_name(r, trick[p][1]) for p in todo]}")
         if self.peek() == EV_DEFEAT:
             self.fail("a defeat without a dragon reaching its resistance")
         return defeated
@@ -372,7 +374,7 @@ class Replay:
                 hands[giver].remove(card)
                 hands[taker].append(card)
                 received = card
-                self.say(f"  seat {g} passes {card_name(self.r, card)} to seat {tk}")
+                self.tell(lambda: f"  seat {g} passes {card_name(self.r, card)} to seat {tk}")
 
     def trick_exchange(self, winner: int, hands: dict) -> None:
         partner = (winner + self.players // 2) % self.players
@@ -387,13 +389,14 @@ class Replay:
         if seat != partner or (back >= 0 and back not in hands[partner]):
             self.fail(f"answer {back} by seat {seat} is not allowed")
         if back < 0:
-            self.say(f"  seat {winner} offers {card_name(self.r, card)}; seat {partner} hands it back")
+            self.tell(lambda: f"  seat {winner} offers {card_name(self.r, card)}; seat {partner} hands it back")
             return
         hands[winner].remove(card)
         hands[partner].append(card)
         hands[partner].remove(back)
         hands[winner].append(back)
-        self.say(f"  seat {winner} swaps {card_name(self.r, card)} for seat {partner}'s {card_name(self.r, back)}")
+        self.tell(lambda: f"  seat {winner} swaps {card_name(self.r, card)} for seat {partner}'s "
+                  f"{card_name(self.r, back)}")
 
     # ---- Treasures -----------------------------------------------------------------------------------
     def draft(self, first: int) -> dict:
