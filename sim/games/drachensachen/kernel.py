@@ -56,6 +56,19 @@ ST_REDRAW = ST_HIDDEN + MAX_PLAYERS * MAX_HIDDEN
 ST_DECK = ST_REDRAW + MAX_DECK
 ST_LEN = ST_DECK + MAX_DECK
 
+# argument types of the helpers (explicit signatures: compiled once, no per-constant specialisations)
+I = types.int64
+B = types.boolean
+ST = types.int64[::1]            # the state array
+M2 = types.int64[:, ::1]         # moves and the view rows
+A1 = types.int64[:]
+A2 = types.int64[:, :]
+A3 = types.int64[:, :, :]
+F2 = types.float64[:, :]
+TR = types.int16[:, :]
+U1 = types.uint64[::1]
+PAIR = types.UniTuple(types.int64, 2)
+
 # what an action leads to
 R_MORE, R_NEXT, R_EXTRA, R_OUT, R_MISSED = -1, 0, 1, 2, 3
 
@@ -74,7 +87,7 @@ for _i in range(36):
 
 # ---- small helpers -------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(types.void(TR, ST, I, I, I, I, I, I, I, I), cache=True, _nrt=False)
 def rec(tr, st, code, p, a, b, c, d, e, f):
     """Append a trace row when this game is traced (rows past the buffer are only counted)."""
     if st[S_TRACING] == 1:
@@ -91,7 +104,7 @@ def rec(tr, st, code, p, a, b, c, d, e, f):
         st[S_TPOS] = i + 1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(types.void(ST, I, I, I, I, I, I), cache=True, _nrt=False)
 def queue(st, code, p, a, b, c, d):
     """Hold a trace row in the state until `flush` (keeps the trace array out of the hot helpers)."""
     if st[S_TRACING] == 1:
@@ -105,7 +118,7 @@ def queue(st, code, p, a, b, c, d):
         st[S_QN] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(types.void(TR, ST), cache=True, _nrt=False)
 def flush(tr, st):
     for r in range(st[S_QN]):
         i = ST_QUEUE + 8 * r
@@ -113,12 +126,12 @@ def flush(tr, st):
     st[S_QN] = 0
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(I(M2, I), cache=True, _nrt=False)
 def cards_left(v, p):
     return v[p, V_HAND_N] + v[p, V_OPEN_N] + v[p, V_HIDDEN_N]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(I(ST), cache=True, _nrt=False)
 def legal_mask(st):
     """The card types that may go on the pile now, as bits 1..12."""
     beat = st[S_BEAT]
@@ -135,12 +148,12 @@ def legal_mask(st):
     return m
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(B(I, ST), cache=True, _nrt=False)
 def fits(t, st):
     return (legal_mask(st) >> t) & 1 == 1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(I(I, ST), cache=True, _nrt=False)
 def step(p, st):
     """The next seat in the direction of play."""
     p += st[S_DIR]
@@ -151,7 +164,7 @@ def step(p, st):
     return p
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(I(M2, M2, ST, I, I), cache=True, _nrt=False, inline='always')
 def phase_moves(moves, v, st, p, phase):
     """The options of a decision in a turn (see records.PH_*) into moves; returns how many."""
     n = 0
@@ -183,8 +196,10 @@ def phase_moves(moves, v, st, p, phase):
     # Remainders) with the largest play allowed; a strategy may trim the counts of the row it picks
     base = V_HAND if hn > 0 else V_OPEN
     held = 0
+    fours = 0
     for t in range(1, N_TYPES):
         held |= (v[p, base + t] > 0) << t
+        fours |= (v[p, V_HAND + t] >= 4) << t
     bits = held & mask & legal_mask(st)
     run_t = st[S_RUN_T]
     run_n = st[S_RUN_N]
@@ -206,9 +221,6 @@ def phase_moves(moves, v, st, p, phase):
         n += 1
     if phase == PH_PLAY:
         if hn >= 4:
-            fours = 0
-            for t in range(1, N_TYPES):
-                fours |= (v[p, V_HAND + t] >= 4) << t
             while fours != 0:
                 low = fours & -fours
                 fours ^= low
@@ -223,7 +235,7 @@ def phase_moves(moves, v, st, p, phase):
     return n
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(I(M2, I, M2, ST, I), cache=True, _nrt=False, inline='always')
 def settle_counts(moves, k, v, st, p):
     """Check the counts a strategy left in its play row; restore the largest play (returns 1) if illegal."""
     t = moves[k, 1]
@@ -249,7 +261,7 @@ def settle_counts(moves, k, v, st, p):
     return 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(I(M2, M2, ST, I, I), cache=True, _nrt=False)
 def ability_moves(moves, v, st, p, phase):
     """The options of an ability's choice (see records.PH_BALL / PH_SECRET / PH_TURN)."""
     n = 0
@@ -280,13 +292,13 @@ def ability_moves(moves, v, st, p, phase):
     return n
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(types.void(ST), cache=True, _nrt=False)
 def reset_pile_state(st):
     for i in range(S_BEAT, S_PILE_N + 1):
         st[i] = 0
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(types.void(ST), cache=True, _nrt=False)
 def remove_pile(st):
     """The pile leaves the round (burn, Extermino); its effects go with it."""
     for t in range(1, N_TYPES):
@@ -295,7 +307,7 @@ def remove_pile(st):
     reset_pile_state(st)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(types.void(M2, ST, I), cache=True, _nrt=False)
 def take_pile(v, st, p):
     for t in range(1, N_TYPES):
         v[p, V_HAND + t] += st[ST_PILE + t]
@@ -306,7 +318,7 @@ def take_pile(v, st, p):
     st[ST_PICK + p] += 1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(I(M2, ST, I, I), cache=True, _nrt=False)
 def draw_cards(v, st, p, k):
     """Up to k cards from the redraw pile into p's hand; returns how many there were."""
     drawn = 0
@@ -319,7 +331,7 @@ def draw_cards(v, st, p, k):
     return drawn
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(types.void(M2, ST, I, I), cache=True, _nrt=False, inline='always')
 def fill_view(v, st, p, phase):
     """Write the public part of p's view just before a decision (own cards are kept there already)."""
     players = st[S_PLAYERS]
@@ -356,7 +368,7 @@ def fill_view(v, st, p, phase):
 
 # ---- actions -------------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(I(M2, ST, I, I, I, I, I), cache=True, _nrt=False, inline='always')
 def apply_play(v, st, p, t, nh, no, nb):
     """Cards of type t leave p (nh from hand, no open, nb face-down already removed) onto the pile."""
     v[p, V_HAND + t] -= nh
@@ -427,7 +439,7 @@ def apply_play(v, st, p, t, nh, no, nb):
     return res
 
 
-@njit(cache=True, _nrt=False)
+@njit(I(M2, ST, I, I, I, I), cache=True, _nrt=False)
 def resolve_ability(v, st, p, phase, option, res):
     """Carry out an ability's chosen option after the play that triggered it."""
     if phase == PH_BALL:
@@ -463,7 +475,7 @@ def resolve_ability(v, st, p, phase, option, res):
     return res
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(I(M2, ST, I), cache=True, _nrt=False)
 def face_down(v, st, p):
     """Remove and return p's top face-down card."""
     hn = v[p, V_HIDDEN_N] - 1
@@ -471,7 +483,7 @@ def face_down(v, st, p):
     return st[ST_HIDDEN + p * MAX_HIDDEN + hn]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(types.void(M2, ST, I, I), cache=True, _nrt=False)
 def fail_blind(v, st, p, c):
     """A face-down card that does not fit goes onto the pile, and the pile into the hand."""
     st[ST_PILE + c] += 1
@@ -480,7 +492,7 @@ def fail_blind(v, st, p, c):
     take_pile(v, st, p)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(I(M2, I, M2, ST, I), cache=True, _nrt=False, inline='always')
 def act(moves, k, v, st, p):
     """Carry out option k of a turn's decision; returns what it leads to (R_MORE: decide again)."""
     kind = moves[k, 0]
@@ -543,7 +555,7 @@ def act(moves, k, v, st, p):
 
 # ---- invariants ----------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(I(M2, ST), cache=True, _nrt=False)
 def count_faults(v, st):
     """Every card of the deck is in exactly one place, and the counters agree with the cards."""
     bad = 0
@@ -576,13 +588,13 @@ def count_faults(v, st):
 
 # ---- a round -------------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(I(ST, I), cache=True, _nrt=False)
 def deck_card(st, i):
     """Card i of the shuffled deck (0 past its end)."""
     return st[ST_DECK + i] if i < st[S_DECK_N] else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(types.void(I, I, I, A1, M2, ST, M2, A1, SEAT_FNS, F2, TR, U1), cache=True, _nrt=False)
 def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, params, tr, state):
     """Shuffle, deal, lay out the redraw pile, and let everyone make their exchanges."""
     players = st[S_PLAYERS]
@@ -592,8 +604,13 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
         for i in range(deck_n):
             st[ST_DECK + i] = preset[PRESET_HEAD + i]
     else:
-        for i in range(deck_n - 1, 0, -1):
-            j = ST_DECK + fastrng.below(state, i + 1)
+        # only the cards that come into play need a random order: shuffle that many from the front
+        used = deck_n if chaos == 1 else 0
+        for p in range(players):
+            used += st[ST_SIZE + 3 * p] + st[ST_SIZE + 3 * p + 1] + st[ST_SIZE + 3 * p + 2]
+        used = min(deck_n - 1, used + rint[R_PILE])
+        for i in range(used):
+            j = ST_DECK + i + fastrng.below(state, deck_n - i)
             c = st[ST_DECK + i]
             st[ST_DECK + i] = st[j]
             st[j] = c
@@ -673,7 +690,7 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
                 rec(tr, st, T_SWAP, p, ht, ot, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(PAIR(I, M2, ST, M2, SEAT_FNS, SEAT_FNS, F2, TR, B), cache=True, _nrt=False)
 def play_round(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
     """Turns until someone has no cards left (returns them) or the turn cap (returns -1)."""
     p = starter
@@ -734,7 +751,7 @@ def play_round(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
             p = step(p, st)
 
 
-@njit(cache=True, _nrt=False)
+@njit(I(M2, I, ST, A1, I), cache=True, _nrt=False)
 def round_loss(v, q, st, coins, cap):
     """Coins a player pays for the cards they still hold, at most `cap`."""
     s = 0
@@ -750,7 +767,7 @@ def round_loss(v, q, st, coins, cap):
     return min(s, cap)
 
 
-@njit(cache=True, _nrt=False)
+@njit(I(I, I, ST, A1), cache=True, _nrt=False)
 def pick_starter(rnd, last, st, preset):
     """Random in the first round; then most coins lost, ties to the left of the last starter."""
     players = st[S_PLAYERS]
@@ -768,7 +785,7 @@ def pick_starter(rnd, last, st, preset):
     return who
 
 
-@njit(cache=True, _nrt=False)
+@njit(I(A1, B), cache=True, _nrt=False)
 def draw_curse(rint, include_chaos):
     """A random curse among the enabled ones (-1 if none)."""
     n = rint[R_CURSE_MANY] + rint[R_CURSE_UNKNOWING] + (rint[R_CURSE_CHAOS] if include_chaos else 0)
@@ -784,7 +801,7 @@ def draw_curse(rint, include_chaos):
     return CURSE_CHAOS
 
 
-@njit(cache=True, _nrt=False)
+@njit(I(I, ST, A1, A1, TR), cache=True, _nrt=False)
 def round_sizes(rnd, st, rint, preset, tr):
     """Hand, hidden and open counts of each seat this round, after curses; returns 1 under Chaos."""
     players = st[S_PLAYERS]
@@ -812,7 +829,7 @@ def round_sizes(rnd, st, rint, preset, tr):
 
 # ---- a game and a batch --------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(PAIR(ST, A1, TR), cache=True, _nrt=False)
 def start_game(st, rint, tr):
     """Clear the game's counters; put the enabled abilities in a random order (all active if from the start)."""
     for i in range(ST_G, ST_PILE):
@@ -842,7 +859,7 @@ def start_game(st, rint, tr):
     return n_enabled, n_active
 
 
-@njit(cache=True, _nrt=False)
+@njit(types.void(I, I, I, I, I, I, M2, ST, A1, A1, A2, A1, TR), cache=True, _nrt=False)
 def score_round(g, rnd, starter, out, turns, pickups_before, v, st, rint, coins, rounds_out, counters, tr):
     """Coins for the round just played; one row of the rounds table."""
     players = st[S_PLAYERS]
@@ -878,7 +895,7 @@ def score_round(g, rnd, starter, out, turns, pickups_before, v, st, rint, coins,
     counters[C_ROUNDS] = i + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(types.void(I, I, ST, A2, A3, TR), cache=True, _nrt=False)
 def finish_game(g, rnd, st, games_out, players_out, tr):
     """The winner (fewest coins lost, none after the round cap), the loser, and the output rows."""
     players = st[S_PLAYERS]
@@ -908,7 +925,7 @@ def finish_game(g, rnd, st, games_out, players_out, tr):
     rec(tr, st, T_GAME_END, winner, loser, rnd, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(B(ST, A1), cache=True, _nrt=False)
 def game_over(st, rint):
     """Someone has lost enough, and exactly one player has lost the fewest."""
     most = -BIG
@@ -922,7 +939,7 @@ def game_over(st, rint):
     return most >= rint[R_END_LOSS] and n_fewest == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(types.void(I, M2, ST, M2, A1, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A3, A2, A1, TR, B, U1), cache=True, _nrt=False)
 def play_game(g, v, st, moves, rint, counts, coins, preset, play_fns, setup_fns, choice_fns, params,
               games_out, players_out, rounds_out, counters, tr, check, state):
     n_enabled, n_active = start_game(st, rint, tr)
