@@ -70,12 +70,13 @@ class DrarkaneGame(Game):
 
     def outcomes(self):
         contracts = pl.col("contracts").cast(pl.Float64)
-        per_contract = pl.when(contracts > 0)
+        per_contract = pl.when(contracts > 0)      # solo games have no contract: NaN, not 0
         return [
-            Outcome("exact_rate", "mean", per_contract.then(pl.col("exact") / contracts),
+            Outcome("exact_rate", "mean", per_contract.then(pl.col("exact") / contracts).otherwise(float("nan")),
                     "contracts hit exactly", headline=True),
-            Outcome("near_rate", "mean", per_contract.then(pl.col("near") / contracts), "contracts missed by one"),
-            Outcome("missed_rate", "mean", per_contract.then(pl.col("missed") / contracts),
+            Outcome("near_rate", "mean", per_contract.then(pl.col("near") / contracts).otherwise(float("nan")),
+                    "contracts missed by one"),
+            Outcome("missed_rate", "mean", per_contract.then(pl.col("missed") / contracts).otherwise(float("nan")),
                     "contracts missed by two or more"),
             Outcome("lost_round_share", "mean", pl.col("lost_rounds") / pl.col("rounds").cast(pl.Float64),
                     "rounds ended by the seventh dragon"),
