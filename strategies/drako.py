@@ -26,7 +26,7 @@ from sim.games.drako.records import (
     A_DRAW, A_DUD, A_ESCAPE, A_FURY, A_PASS, A_PLAY, AREA_FIRE, AREA_FLIGHT, AREA_MOVE, DECISION_SIG, DRAGON,
     FIG_ARCHER, FIG_DRAGON, FIG_FURY, FIG_NET, K_BLOCK, K_DISCARD, K_DRAGON_MOVE, K_DWARF_MOVE,
     K_DWARF_MOVE2, K_FIRE, K_FLIGHT, K_MAIN, K_MULLIGAN, K_PLACE, K_VICTIM, K_WOUND,
-    N_SYM, S_CAP, S_DECK_N, S_HAND_N, S_NETTED, S_POS, S_RNG, S_SIDE, S_SYM, S_WOUND, SYM_ATTACK,
+    N_SYM, S_CAP, S_DECK_N, S_DRAW_COUNT, S_HAND_LIMIT, S_HAND_N, S_NETTED, S_POS, S_RNG, S_SIDE, S_SYM, S_WOUND, SYM_ATTACK,
     SYM_ATTACK_TWO, SYM_CROSSBOW, SYM_DEFENSE, SYM_FIRE, SYM_FLIGHT, SYM_MOVE, SYM_MOVE_TWO,
     SYM_NET, SYM_NONE,
 )
@@ -176,6 +176,19 @@ def keep_defense_cost(row_other, weight):
     return weight if row_other == SYM_DEFENSE else 0.0
 
 
+@njit(**FAST)
+def draw_score(st, side, hand_target, discard_cost):
+    """Wanting cards up to `hand_target`; a draw past the hand limit throws cards away, which
+    costs `discard_cost` a card (cycling the deck for better cards can be worth it)."""
+    hand = st[S_HAND_N + side]
+    got = min(st[S_DRAW_COUNT], st[S_DECK_N + side])
+    over = hand + got - st[S_HAND_LIMIT]
+    x = hand_target - hand
+    if over > 0:
+        x -= discard_cost * over
+    return x
+
+
 # ---- random ---------------------------------------------------------------------------------------
 
 
@@ -210,7 +223,7 @@ def brawler(kind, opts, n, st, geo, p, b):
         for i in range(n):
             a = opts[i, 0]
             if a == A_DRAW:
-                x = p[b + 0] - st[S_HAND_N + DRAGON]
+                x = draw_score(st, DRAGON, p[b + 0], 0.0)
             elif a == A_ESCAPE:
                 x = 2.0 - 2.0 * adjacent
             elif a == A_DUD or a == A_PASS:
@@ -286,7 +299,7 @@ def kiter(kind, opts, n, st, geo, p, b):
         for i in range(n):
             a = opts[i, 0]
             if a == A_DRAW:
-                x = p[b + 0] - st[S_HAND_N + DRAGON] + 0.5
+                x = draw_score(st, DRAGON, p[b + 0], 0.0) + 0.5
             elif a == A_ESCAPE:
                 x = p[b + 5] + 2.0 * threat
             elif a == A_DUD or a == A_PASS:
@@ -357,11 +370,10 @@ def attack_cards(st):
 
 @njit(**FAST)
 def dwarf_hand_action(st, a, p, hand_at):
+    """Drawing costs the dwarves nothing on their clock (cards go from deck to hand) unless the
+    hand limit makes them throw some away."""
     if a == A_DRAW:
-        x = p[hand_at] - st[S_HAND_N + 1]
-        if st[S_DECK_N + 1] <= 2:
-            x -= 1.0        # drawing the last cards spends the clock for nothing to play
-        return x
+        return draw_score(st, 1, p[hand_at], 0.0)
     return -50.0
 
 

@@ -41,7 +41,7 @@ from sim.games.drako.records import (
     N_STATE, N_SYM, OPT_WIDTH, R_ATTACKER, R_CARD, R_FIRE_AT, R_FIRE_DIR, R_FIRE_K, R_IN_FIRE,
     R_INDEX, R_MOVE_FIG, R_MOVE_HEX, R_MOVER, R_NOPTS, R_OPT, R_PHASE, R_ROW, R_SECOND, R_SYM,
     R_TARGET, R_USED, R_VAL, R_WOUNDS_LEFT, S_ACAP, S_ACTIONS, S_AREA, S_CAP, S_DECK_LEN,
-    S_DECK_N, S_DECK_TOP, S_END, S_FURY_NOW, S_FURY_USED, S_GONE, S_HAND, S_HAND_N, S_NETTED,
+    S_DECK_N, S_DECK_TOP, S_DRAW_COUNT, S_END, S_FURY_NOW, S_HAND_LIMIT, S_HAND_MASK, S_FURY_USED, S_GONE, S_HAND, S_HAND_N, S_NETTED,
     S_OVER, S_POS, S_RNG, S_SIDE, S_SYM, S_TURN, S_TURN_ACTIONS, S_WINNER, S_WOUND, SYM_ATTACK,
     SYM_ATTACK_TWO, SYM_CROSSBOW, SYM_DEFENSE, SYM_FIRE, SYM_FLIGHT, SYM_MOVE, SYM_MOVE_TWO,
     SYM_NET, SYM_NONE, T_ATTACKS, T_BAD_CHOICES, T_BLOCKED, T_DISCARDS, T_DRAWS, T_DUDS,
@@ -171,6 +171,7 @@ def ask(w, side, slot, kind, n, answer_phase):
 @njit(**FAST)
 def hand_add(w, side, t):
     w[W_ST + S_HAND + side * MAX_TYPES + t] += 1
+    w[W_ST + S_HAND_MASK + side] |= 1 << t
     w[W_ST + S_HAND_N + side] += 1
     s0 = card(w, side, t, CARD_SYM0)
     s1 = card(w, side, t, CARD_SYM1)
@@ -183,6 +184,8 @@ def hand_add(w, side, t):
 def hand_take(w, side, t):
     """A card leaves the hand for good (played, blocked with, discarded)."""
     w[W_ST + S_HAND + side * MAX_TYPES + t] -= 1
+    if w[W_ST + S_HAND + side * MAX_TYPES + t] == 0:
+        w[W_ST + S_HAND_MASK + side] &= ~(1 << t)
     w[W_ST + S_HAND_N + side] -= 1
     w[W_ST + S_GONE + side] += 1
     w[W_GONE + side * MAX_TYPES + t] += 1
@@ -434,6 +437,15 @@ def declare_fury(w, tr):
 
 
 # ---- listing choices --------------------------------------------------------------------------
+_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+                      31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
+
+
+@njit(**FAST)
+def lowest_bit(low):
+    """Index of the single set bit of `low` (< 2**32), without a loop."""
+    return _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+
 
 
 @njit(**FAST)
@@ -482,19 +494,21 @@ def list_main(w, side):
         if w[W_ST + S_POS + FIG_NET] >= 0 and w[W_ST + S_NETTED] == 0:
             w[ways + SYM_NET] = 1
     hand = W_ST + S_HAND + side * MAX_TYPES
-    for t in range(w[C_NTYPES_D + side]):
-        if w[hand + t] == 0:
-            continue
+    # kinds in hand from the mask; rows are written whatever and kept only when legal (branch-free:
+    # which cards are held is random, and mispredicted branches were this loop's main cost)
+    m = w[W_ST + S_HAND_MASK + side]
+    while m != 0:
+        low = m & -m
+        m ^= low
+        t = lowest_bit(low)
         at = W_CARDS + (side * MAX_TYPES + t) * 5
         s0, v0, s1, v1 = w[at + CARD_SYM0], w[at + CARD_VAL0], w[at + CARD_SYM1], w[at + CARD_VAL1]
         k = w[ways + s0]
-        if k > 0:
-            set_row(w, n, A_PLAY, t, 0, s0, v0, k, s1, v1)
-            n += 1
+        set_row(w, n, A_PLAY, t, 0, s0, v0, k, s1, v1)
+        n += k > 0
         k = w[ways + s1]
-        if k > 0:
-            set_row(w, n, A_PLAY, t, 1, s1, v1, k, s0, v0)
-            n += 1
+        set_row(w, n, A_PLAY, t, 1, s1, v1, k, s0, v0)
+        n += k > 0
     if n == n_fury:        # nothing to draw or play (Fury alone is no way out)
         if w[W_ST + S_HAND_N + side] > 0 and w[C_STUCK_DISCARD] == 1:
             for t in range(w[C_NTYPES_D + side]):
@@ -629,6 +643,8 @@ def start_game(w, tr, seed, game):
         w[W_ST + S_ACAP + a] = w[C_ACAP + a]
     w[W_ST + S_WINNER] = WIN_NOBODY
     w[W_ST + T_FURY_TURN] = -1
+    w[W_ST + S_HAND_LIMIT] = w[C_HAND_LIMIT]
+    w[W_ST + S_DRAW_COUNT] = w[C_DRAW]
     place(w, FIG_DRAGON, w[C_DRAGON_START])
     for side in range(2):
         shuffle_deck(w, tr, side)
@@ -743,6 +759,7 @@ def advance(w, tr):
                 for s in range(N_SYM):
                     w[W_ST + S_SYM + side * N_SYM + s] = 0
                 w[W_ST + S_HAND_N + side] = 0
+                w[W_ST + S_HAND_MASK + side] = 0
                 w[W_ST + T_MULLIGANS + side] += 1
                 emit(w, tr, EV_MULLIGAN, side, 0, 0, 0, 0, 0, 0)
                 shuffle_deck(w, tr, side)

@@ -91,7 +91,10 @@ S_SYM = 36            # 2 x N_SYM: cards in hand showing each symbol
 S_HAND = S_SYM + 2 * N_SYM            # 2 x MAX_TYPES: cards in hand of each kind
 S_DECK_TOP = S_HAND + 2 * MAX_TYPES   # 2 sides: index of the next card to draw
 S_DECK_LEN = S_DECK_TOP + 2           # 2 sides: cards in the deck order (deck size)
-S_RNG = S_DECK_LEN + 2                # the game's random stream (xorshift64* state, as in sim.core.rng):
+S_HAND_MASK = S_DECK_LEN + 2          # 2 sides: bit t set while the hand holds a card of kind t
+S_HAND_LIMIT = S_HAND_MASK + 2        # rule values strategies need: the hand limit,
+S_DRAW_COUNT = S_HAND_LIMIT + 1       # cards a draw takes
+S_RNG = S_DRAW_COUNT + 1              # the game's random stream (xorshift64* state, as in sim.core.rng):
 #                                       it shuffles the decks, and strategies draw from it (`draw`)
 # counters reported per game
 T_USE = S_RNG + 1                     # 2 x N_SYM: options played (defense = blocks)

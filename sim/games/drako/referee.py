@@ -27,14 +27,14 @@ class Board:
     def __init__(self, hexes):
         self.hexes = [tuple(h) for h in hexes]
         self.index = {qr: i for i, qr in enumerate(self.hexes)}
+        self.steps = [[self.index.get((q + dq, r + dr)) for dq, dr in R.DIRECTIONS] for q, r in self.hexes]
+        self.near = [[n for n in row if n is not None] for row in self.steps]
 
     def step(self, h: int, d: int) -> int | None:
-        q, r = self.hexes[h]
-        dq, dr = R.DIRECTIONS[d]
-        return self.index.get((q + dq, r + dr))
+        return self.steps[h][d]
 
     def neighbours(self, h: int) -> list[int]:
-        return [n for n in (self.step(h, d) for d in range(6)) if n is not None]
+        return self.near[h]
 
     def distance(self, a: int, b: int) -> int:
         (qa, ra), (qb, rb) = self.hexes[a], self.hexes[b]
@@ -73,6 +73,10 @@ class Position:
     winner: int = R.WIN_NOBODY
     end: int = -1
     counts: Counter = field(default_factory=Counter)     # what the games table counts per game
+    cards: tuple = ()                                     # each side's card kinds
+
+    def __post_init__(self):
+        self.cards = (self.rules.deck(R.DRAGON), self.rules.deck(R.DWARVES))
 
     @classmethod
     def start(cls, rules: DrakoRules) -> "Position":
@@ -87,9 +91,15 @@ class Position:
         return self.rules.area_spaces()
 
     def occupant(self, h: int):
-        for f, p in enumerate(self.pos):
-            if p == h:
-                return f
+        pos = self.pos
+        if h == pos[0]:
+            return 0
+        if h == pos[1]:
+            return 1
+        if h == pos[2]:
+            return 2
+        if h == pos[3]:
+            return 3
         return None
 
     def alive(self, f: int) -> bool:
@@ -105,7 +115,7 @@ class Position:
         return sum(self.hands[side].values())
 
     def card(self, side: int, t: int):
-        deck = self.rules.deck(side)
+        deck = self.cards[side]
         if not 0 <= t < len(deck):
             raise ValueError(f"no {R.SIDE_NAMES[side]} card kind {t}")
         return deck[t]
@@ -236,7 +246,7 @@ def play_targets(p: Position, side: int, symbol: int, value: int):
 class Replay:
     def __init__(self, rules: DrakoRules, rows, record=None, header: str = ""):
         self.rules = rules
-        self.rows = [tuple(int(x) for x in row) for row in rows]
+        self.rows = [tuple(row) for row in (rows.tolist() if hasattr(rows, 'tolist') else rows)]
         self.record = record
         self.i = 0
         self.p = Position.start(rules)
@@ -637,6 +647,17 @@ class Replay:
         for name, value in record.items():     # counters the replay never saw must be zero
             if name not in want and name.startswith(("dragon_", "dwarf_")) and int(value) != 0:
                 raise RefereeError(f"result: the kernel recorded {name} = {value}, the replay saw none")
+
+
+def replay_turn(rules: DrakoRules, position: Position, rows) -> list[str]:
+    """Check one turn's events (starting with its EV_TURN row) from a hand-built position, which
+    is updated in place; returns the play-by-play. For golden scenarios."""
+    r = Replay(rules, rows)
+    r.p = position
+    r.turn()
+    if r.i != len(r.rows) and not (position.over and r.peek()[0] == R.EV_END):
+        r.fail("events after the end of the turn")
+    return r.lines
 
 
 def replay(rules: DrakoRules, trace) -> list[str]:

@@ -1,0 +1,366 @@
+"""Drako: golden scenarios from the rulebook's examples, referee re-checks, kernel invariants,
+determinism, match play, rules validation and the report pipeline."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import polars as pl
+import pytest
+
+from sim.core.errors import DsimError, RulesError
+from sim.core.game import RefereeError
+from sim.core.runner import RunSpec, run
+from sim.games import get_game
+from sim.games.drako import kernel
+from sim.games.drako import records as R
+from sim.games.drako import referee as ref
+from sim.games.drako.game import play
+
+GAME = get_game("drako")
+RULES = GAME.load_rules()
+
+
+# ---- helpers ------------------------------------------------------------------------------------
+
+
+def kind_of(side: int, label: str) -> int:
+    """Index of the card kind whose options read `label` (e.g. 'crossbow 2')."""
+    for t, card in enumerate(RULES.typed.deck(side)):
+        if card.label() == label:
+            return t
+    raise KeyError(label)
+
+
+def hexi(q: int, r: int) -> int:
+    return RULES.typed.hex_index((q, r))
+
+
+class Scenario:
+    """A kernel position built by hand, driven from Python one question at a time."""
+
+    def __init__(self, turn: int, figures: dict, hands: dict):
+        self.w = kernel.new_work(RULES.typed)
+        self.tr = np.zeros((4096, R.TRACE_WIDTH), dtype=np.int16)
+        kernel.start_game(self.w, self.tr, 1, 0)              # shuffled decks, then hands by hand
+        self.st, self.opts, _ = kernel.views(self.w)
+        for side in (R.DRAGON, R.DWARVES):
+            self.st[R.S_HAND + side * R.MAX_TYPES:R.S_HAND + (side + 1) * R.MAX_TYPES] = 0
+            self.st[R.S_SYM + side * R.N_SYM:R.S_SYM + (side + 1) * R.N_SYM] = 0
+            self.st[R.S_HAND_N + side] = 0
+            self.st[R.S_HAND_MASK + side] = 0
+            for t in hands[side]:
+                kernel.hand_add(self.w, side, t)
+        for f, qr in figures.items():
+            kernel.place(self.w, f, hexi(*qr))
+        self.st[R.S_TURN] = turn - 1
+        self.st[R.R_PHASE] = kernel.PH_TURN
+        self.w[R.W_TRACING] = 1
+        self.w[R.W_TROW] = 0
+
+    def drive(self, script):
+        """Answer questions with `script`: (side, kind, pick(rows) -> row index) in order; stop at
+        the first question after the script ends. Returns that question's (side, kind)."""
+        script = list(script)
+        while True:
+            q = kernel.advance(self.w, self.tr)
+            if q < 0:
+                return None
+            side, _, kind = kernel.decision_of(q)
+            rows = self.opts[:self.st[R.R_NOPTS]]
+            if not script:
+                return side, kind
+            want_side, want_kind, pick = script.pop(0)
+            assert (side, kind) == (want_side, want_kind), f"asked {R.KIND_NAMES[kind]} of side {side}"
+            kernel.take_row(self.w, pick(rows))
+
+    def events(self):
+        return self.tr[:self.w[R.W_TROW]]
+
+
+def row_where(**cols):
+    names = {"action": 0, "kind": 1, "option": 2, "symbol": 3, "hex": 0, "figure": 0, "block": 0,
+             "direction": 0, "dest": 1}
+
+    def pick(rows):
+        for i, row in enumerate(rows):
+            if all(row[names[k]] == v for k, v in cols.items()):
+                return i
+        raise AssertionError(f"no row with {cols} in {rows.tolist()}")
+    return pick
+
+
+def referee_position(figures: dict, hands: dict, turn: int) -> ref.Position:
+    p = ref.Position.start(RULES.typed)
+    p.pos = [None] * 4
+    for f, qr in figures.items():
+        p.pos[f] = hexi(*qr)
+    p.hands = [Counter(hands[R.DRAGON]), Counter(hands[R.DWARVES])]
+    p.decks = [[0] * 10, [0] * 10]           # cards left to draw: none are drawn in these turns
+    p.turn = turn - 1
+    return p
+
+
+def one_turn(rows):
+    """The rows of the first turn in `rows` (up to the next turn's header)."""
+    starts = [i for i, row in enumerate(rows) if row[0] == R.EV_TURN]
+    return rows[:starts[1]] if len(starts) > 1 else rows
+
+
+# ---- golden scenarios (the rulebook's worked examples) ------------------------------------------
+
+
+CROSSBOW_SETUP = {R.FIG_DRAGON: (0, 0), R.FIG_ARCHER: (0, -2), R.FIG_FURY: (1, 0), R.FIG_NET: (-1, 1)}
+
+
+def crossbow_hands():
+    # the dragon's "attack 3" stays in hand: it keeps the dragon's next turn a real question
+    return {R.DRAGON: [kind_of(R.DRAGON, "defense"), kind_of(R.DRAGON, "attack 3")],
+            R.DWARVES: [kind_of(R.DWARVES, "crossbow 2"), kind_of(R.DWARVES, "attack_two 1")]}
+
+
+def test_golden_crossbow_then_two_dwarves_attack_kernel():
+    """The archer shoots along a clear row and is blocked; then two adjacent dwarves attack with a
+    two-dwarf card and, with no Defense left, both hits land on the dragon's armour."""
+    s = Scenario(2, CROSSBOW_SETUP, crossbow_hands())
+    crossbow, attack_two = kind_of(R.DWARVES, "crossbow 2"), kind_of(R.DWARVES, "attack_two 1")
+    stop = s.drive([
+        (R.DWARVES, R.K_MAIN, row_where(action=R.A_PLAY, kind=crossbow)),
+        (R.DRAGON, R.K_BLOCK, row_where(block=1)),
+        (R.DWARVES, R.K_MAIN, row_where(action=R.A_PLAY, kind=attack_two)),
+    ])
+    assert stop == (R.DRAGON, R.K_MAIN)                          # the dragon's next turn
+    st = s.st
+    assert st[R.S_AREA + R.AREA_ARMOUR] == 2 and st[R.S_WOUND + R.FIG_DRAGON] == 2
+    assert st[R.S_HAND_N + R.DRAGON] == 1 and st[R.S_HAND_N + R.DWARVES] == 0
+    assert st[R.T_BLOCKED + R.DWARVES] == 1 and st[R.T_ATTACKS + R.DWARVES] == 3
+    attacks = [tuple(r[1:4]) for r in s.events() if r[0] == R.EV_ATTACK]
+    assert attacks == [(R.FIG_ARCHER, 0, 2), (R.FIG_FURY, 0, 1), (R.FIG_NET, 0, 1)]
+
+
+def test_golden_crossbow_then_two_dwarves_attack_referee():
+    hands = crossbow_hands()
+    p = referee_position(CROSSBOW_SETUP, hands, 2)
+    assert ref.crossbow_clear(p)
+    assert ref.adjacent_dwarves(p) == [R.FIG_FURY, R.FIG_NET]
+    blocked = referee_position({**CROSSBOW_SETUP, R.FIG_FURY: (0, -1)}, hands, 2)
+    assert not ref.crossbow_clear(blocked)                        # a dwarf in the row blocks the shot
+    s = Scenario(2, CROSSBOW_SETUP, hands)
+    s.drive([(R.DWARVES, R.K_MAIN, row_where(action=R.A_PLAY, kind=kind_of(R.DWARVES, "crossbow 2"))),
+             (R.DRAGON, R.K_BLOCK, row_where(block=1)),
+             (R.DWARVES, R.K_MAIN, row_where(action=R.A_PLAY, kind=kind_of(R.DWARVES, "attack_two 1")))])
+    lines = ref.replay_turn(RULES.typed, p, one_turn(s.events()))
+    assert p.areas[R.AREA_ARMOUR] == 2 and p.hand_size(R.DRAGON) == 1
+    assert any("blocked" in line for line in lines)
+
+
+FIRE_SETUP = {R.FIG_DRAGON: (0, 0), R.FIG_ARCHER: (0, -2), R.FIG_FURY: (1, 0), R.FIG_NET: (2, -1)}
+
+
+def fire_hands():
+    both = kind_of(R.DRAGON, "fire 2 / move 2")
+    return {R.DRAGON: [both, both], R.DWARVES: [kind_of(R.DWARVES, "defense")]}
+
+
+def test_golden_move_then_fire_kernel():
+    """The dragon walks two hexes out of the archer's row, then breathes fire along a row holding two
+    dwarves: one Defense saves one of them, the other takes the full two wounds."""
+    both = kind_of(R.DRAGON, "fire 2 / move 2")
+    target = hexi(-1, 2)
+    s = Scenario(3, FIRE_SETUP, fire_hands())
+    stop = s.drive([
+        (R.DRAGON, R.K_MAIN, row_where(action=R.A_PLAY, kind=both, symbol=R.SYM_MOVE)),
+        (R.DRAGON, R.K_DRAGON_MOVE, row_where(hex=target)),
+        (R.DRAGON, R.K_MAIN, row_where(action=R.A_PLAY, kind=both, symbol=R.SYM_FIRE)),
+        (R.DWARVES, R.K_BLOCK, row_where(block=1)),
+    ])
+    assert stop[0] == R.DWARVES                                   # the dwarves' turn comes next
+    st = s.st
+    assert st[R.S_POS + R.FIG_DRAGON] == target
+    assert st[R.S_WOUND + R.FIG_FURY] == 0 and st[R.S_WOUND + R.FIG_NET] == 2
+    assert st[R.T_BLOCKED + R.DRAGON] == 1 and st[R.S_HAND_N + R.DWARVES] == 0
+
+
+def test_golden_move_then_fire_referee():
+    p = referee_position(FIRE_SETUP, fire_hands(), 3)
+    assert ref.crossbow_clear(p)                                  # in the archer's row before moving
+    assert hexi(-1, 2) in ref.walk_targets(p, p.pos[R.FIG_DRAGON], 2)
+    s = Scenario(3, FIRE_SETUP, fire_hands())
+    both = kind_of(R.DRAGON, "fire 2 / move 2")
+    s.drive([(R.DRAGON, R.K_MAIN, row_where(action=R.A_PLAY, kind=both, symbol=R.SYM_MOVE)),
+             (R.DRAGON, R.K_DRAGON_MOVE, row_where(hex=hexi(-1, 2))),
+             (R.DRAGON, R.K_MAIN, row_where(action=R.A_PLAY, kind=both, symbol=R.SYM_FIRE)),
+             (R.DWARVES, R.K_BLOCK, row_where(block=1))])
+    ref.replay_turn(RULES.typed, p, one_turn(s.events()))
+    assert not ref.crossbow_clear(p)                              # out of the row now
+    assert ref.fire_line(p, 1) == [R.FIG_FURY, R.FIG_NET]         # one breath to the north-east
+    assert p.wounds[R.FIG_FURY] == 0 and p.wounds[R.FIG_NET] == 2
+
+
+def test_rule_functions():
+    p = referee_position(CROSSBOW_SETUP, crossbow_hands(), 2)
+    # no walking through figures: the fury dwarf on (1,0) shields (2,0) for a one-hex walk
+    assert hexi(2, 0) not in ref.walk_targets(p, p.pos[R.FIG_DRAGON], 1)
+    assert ref.flight_targets(p) == set(range(19)) - {hexi(*qr) for qr in CROSSBOW_SETUP.values()}
+    assert ref.fire_line(p, 0) == [R.FIG_FURY]                    # east: the fury dwarf only
+    netted = referee_position(CROSSBOW_SETUP, crossbow_hands(), 2)
+    netted.netted = True
+    assert not ref.option_usable(netted, R.DRAGON, R.SYM_MOVE)
+    assert ref.option_usable(netted, R.DRAGON, R.SYM_ATTACK)       # a netted dragon still claws
+
+
+# ---- the referee over random and heuristic games ------------------------------------------------
+
+
+def referee_games(lineup: str, n: int, seed: int, variants=(), sets=()):
+    rules = GAME.load_rules(variants=variants, sets=sets)
+    bad = []
+    for trace in GAME.traces(rules, 2, GAME.lineup(lineup), seed, n):
+        try:
+            GAME.referee(rules, 2, trace)
+        except RefereeError as e:
+            bad.append(str(e))
+    return bad
+
+
+def test_referee_random_games():
+    bad = referee_games("random", 7_000, 11)
+    bad += referee_games("random", 1_500, 12, variants=("experienced",))
+    bad += referee_games("default", 1_500, 13)
+    assert not bad, bad[:3]
+
+
+def test_referee_flags():
+    sets = ("fire_needs_target=false", "move_through_figures=true", "stuck_player_discards=false",
+            "net_stays_if_netter_dies=false", "fury_allowed_when_lethal=true", "fire_range=2",
+            "crossbow_min_range=2", "turn_cap=30")
+    assert not referee_games("random", 400, 14, sets=sets)
+    assert not referee_games("dragon=brawler,dwarves=rush", 300, 15, sets=sets)
+
+
+def test_referee_catches_a_bad_trace():
+    trace = GAME.traces(RULES, 2, GAME.lineup("random"), 3, 1)[0]
+    events = trace.events.copy()
+    plays = np.flatnonzero(events[:, 0] == R.EV_PLAY)
+    events[plays[0], 2] = 15                                      # a card kind nobody holds
+    with pytest.raises(RefereeError):
+        GAME.referee(RULES, 2, type(trace)(events, trace.record))
+    record = dict(trace.record, winner=(trace.record["winner"] + 1) % 3)
+    with pytest.raises(RefereeError):
+        GAME.referee(RULES, 2, type(trace)(trace.events, record))
+
+
+@pytest.mark.soak
+def test_soak_referee():
+    for lineup, variants, seed in (("random", (), 21), ("default", (), 22), ("random", ("experienced",), 23),
+                                   ("dragon=brawler,dwarves=rush", ("advanced_mulligan",), 24)):
+        for k in range(5):
+            bad = referee_games(lineup, 5_000, seed * 100 + k, variants=variants)
+            assert not bad, bad[:3]
+
+
+# ---- kernel invariants ---------------------------------------------------------------------------
+
+
+def checked(lineup: str, n: int, seed: int, variants=(), sets=()):
+    rules = GAME.load_rules(variants=variants, sets=sets).typed
+    lu = GAME.lineup(lineup)
+    states, _ = play(rules, lu["dragon"], lu["dwarves"], seed, n, check=True)
+    return states
+
+
+def test_kernel_invariants():
+    total = 0
+    for lineup, variants, n in (("random", (), 40_000), ("default", (), 30_000),
+                                ("dragon=brawler,dwarves=rush", ("experienced",), 20_000),
+                                ("random", ("experienced",), 10_000)):
+        s = checked(lineup, n, 5, variants)
+        assert s[:, R.T_VIOLATIONS].sum() == 0, lineup
+        assert s[:, R.T_BAD_CHOICES].sum() == 0, lineup
+        assert (s[:, R.S_OVER] == 1).all()
+        for f in range(4):
+            assert (s[:, R.S_WOUND + f] <= s[:, R.S_CAP + f]).all()
+        total += n
+    assert total >= 100_000
+
+
+def test_stalemates_are_counted():
+    s = checked("random", 2_000, 6, sets=("turn_cap=12",))
+    stale = s[:, R.S_END] == R.END_STALEMATE
+    assert stale.any() and (s[stale, R.S_WINNER] == R.WIN_NOBODY).all()
+    assert (s[stale, R.S_TURN] == 12).all()
+
+
+# ---- determinism, pairing, pipeline ---------------------------------------------------------------
+
+
+def test_determinism_and_traces_match_simulate():
+    lineup = GAME.lineup("default")
+    a = GAME.simulate(RULES, 2, lineup, 42, 3_000)["games"]
+    b = GAME.simulate(RULES, 2, lineup, 42, 3_000)["games"]
+    c = GAME.simulate(RULES, 2, lineup, 43, 3_000)["games"]
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    assert not np.array_equal(a["turns"], c["turns"])
+    traces = GAME.traces(RULES, 2, lineup, 42, 50)
+    for g, trace in enumerate(traces):
+        assert all(trace.record[k] == a[k][g] for k in trace.record)
+
+
+def test_same_deals_across_lineups():
+    """Game i is dealt the same decks whatever the strategies: paired comparisons."""
+    one = GAME.traces(RULES, 2, GAME.lineup("random"), 9, 20)
+    two = GAME.traces(RULES, 2, GAME.lineup("dragon=brawler,dwarves=rush"), 9, 20)
+    for x, y in zip(one, two):
+        deck_rows = lambda t: t.events[t.events[:, 0] == R.EV_DECK]   # noqa: E731
+        assert np.array_equal(deck_rows(x), deck_rows(y))
+
+
+def test_match_play():
+    rules = GAME.load_rules(variants=("match",))
+    games = GAME.simulate(rules, 2, GAME.lineup("dragon=aggressive,dwarves=patient"), 4, 2_000)["games"]
+    a_legs = (games["winner"] == R.WIN_DRAGON).astype(int) + (games["leg2_winner"] == R.WIN_DWARVES)
+    assert np.array_equal(a_legs, games["a_legs"])
+    assert set(np.unique(games["match_winner"])) <= {R.MATCH_A, R.MATCH_B, R.MATCH_TIE}
+    tie = games["a_legs"] == games["b_legs"]
+    decided = tie & (games["a_wounds"] != games["b_wounds"])
+    assert ((games["match_winner"][decided] == R.MATCH_A) == (games["a_wounds"][decided] > games["b_wounds"][decided])).all()
+    with pytest.raises(DsimError):
+        GAME.simulate(rules, 2, GAME.lineup("dragon=kiter,dwarves=rush"), 4, 10)
+
+
+def test_bad_rules():
+    for sets in (["dragon_deck=['6 x attack 2 / teleport']"], ["dwarf_deck=['3 x net 2']"],
+                 ["dwarf_start=[[9, 9], [0, -2], [-2, 2]]"], ["hand_limit=2"], ["dwarf_spaces=[6, 5]"],
+                 ["board_hexes=[[0, 0], [0, 0]]"], ["dragon_deck=['x defense']"]):
+        with pytest.raises(RulesError):
+            GAME.load_rules(sets=sets)
+    with pytest.raises(RulesError):
+        GAME.load_rules(sets=["fire_range=true"])
+
+
+def test_rules_are_labelled():
+    entries = RULES.ruleset.entries
+    assert all(e.source in ("rulebook", "assumed") for e in entries.values())
+    for key in ("dragon_deck", "dwarf_deck", "dwarf_start", "dwarf_spaces", "dragon_flight_spaces"):
+        assert entries[key].source == "assumed"
+    assert RULES.typed.deck_size(R.DRAGON) == 38 and RULES.typed.deck_size(R.DWARVES) == 38
+    assert sum(RULES.typed.figure_spaces()) == 25
+
+
+def test_pipeline_and_report(tmp_path):
+    spec = RunSpec(GAME, RULES, 2, GAME.lineup("default"), 4_000, seed=3, chunk_size=2_000)
+    run(spec, tmp_path / "out", progress=False)
+    games = pl.read_parquet(tmp_path / "out" / "games" / "**" / "*.parquet", hive_partitioning=True)
+    assert games.height == 4_000 and {"dragon_win", "end", "turns", "dwarf_crossbow"} <= set(games.columns)
+    saved = []
+
+    def chart(name, fig):
+        fig.savefig(tmp_path / f"{name}.png")
+        saved.append(name)
+        return f"![{name}]({name}.png)"
+    sections = GAME.report_sections(games, tmp_path, chart)
+    assert any("How games end" in s for s in sections)
+    assert {"end_modes", "length", "wounds", "abilities", "usage"} <= set(saved)
+    scores = GAME.role_scores(games, 2)
+    assert np.allclose(scores["dragon"] + scores["dwarves"], 1.0)
