@@ -170,6 +170,11 @@ def phase_moves(moves, v, st, p, phase):
     n = 0
     hn = v[p, V_HAND_N]
     on = v[p, V_OPEN_N]
+    for i in range(2):
+        # rows without a card leave their other columns at 0
+        moves[i, 1] = 0
+        moves[i, 2] = 0
+        moves[i, 3] = 0
     if phase == PH_SKIP:
         # about to miss a turn: miss it, or push it on with Protecto (or 5s under the house rule)
         moves[0, 0] = K_MISS
@@ -231,6 +236,9 @@ def phase_moves(moves, v, st, p, phase):
                 n += 1
         if st[S_PILE_N] > 0 or n == 0:
             moves[n, 0] = K_TAKE
+            moves[n, 1] = 0
+            moves[n, 2] = 0
+            moves[n, 3] = 0
             n += 1
     return n
 

@@ -41,21 +41,25 @@ def plural(k: int, word: str) -> str:
 
 
 class Player:
-    __slots__ = ("hand", "open", "hidden")
+    """A seat's cards: hand and open row counted by type, face-down cards in deal order (with running
+    totals of the hand and the open row, kept in step with every change)."""
+    __slots__ = ("hand", "open", "hidden", "hn", "on")
 
     def __init__(self):
         self.hand = [0] * 13
         self.open = [0] * 13
         self.hidden: list[int] = []
+        self.hn = 0
+        self.on = 0
 
     def hand_n(self) -> int:
-        return sum(self.hand)
+        return self.hn
 
     def open_n(self) -> int:
-        return sum(self.open)
+        return self.on
 
     def total(self) -> int:
-        return sum(self.hand) + sum(self.open) + len(self.hidden)
+        return self.hn + self.on + len(self.hidden)
 
 
 class Referee:
@@ -126,7 +130,8 @@ class Referee:
         if a not in self.enabled or a in self.active:
             self.fail(f"ability {a} cannot join (enabled {self.enabled}, active {sorted(self.active)})")
         self.active.add(a)
-        self.say(f"  ability in play: {ABILITY_NAMES[a]}")
+        if self.narrate:
+            self.say(f"  ability in play: {ABILITY_NAMES[a]}")
 
     def play_round(self):
         r, n = self.r, self.n
@@ -154,7 +159,8 @@ class Referee:
             self.fail(f"starting seat {starter}")
         if self.rnd == 0:
             self.tally["first_starter"] = starter
-        self.say(f"Round {rnd + 1}: seat {starter} starts" + (" (Chaos: all cards in the redraw pile)" if chaos else ""))
+        if self.narrate:
+            self.say(f"Round {rnd + 1}: seat {starter} starts" + (" (Chaos: all cards in the redraw pile)" if chaos else ""))
         sizes = []
         for q in range(n):
             _, seat, hand, hidden, opened = self.take(T_SETUP, "a seat's set-up")[:5]
@@ -206,6 +212,7 @@ class Referee:
             for c in deck[pos:pos + hand]:
                 p.hand[c] += 1
             pos += hand
+            p.hn, p.on = hand, opened
         rest = len(deck) - pos
         want = rest if chaos else min(self.r.redraw_pile, rest)
         got = self.take(T_PILE, "the redraw pile")[2]
@@ -235,7 +242,8 @@ class Referee:
         p.open[ht] += 1
         p.open[ot] -= 1
         p.hand[ot] += 1
-        self.say(f"  seat {q} lays {card(ht)} open and takes up {card(ot)}")
+        if self.narrate:
+            self.say(f"  seat {q} lays {card(ht)} open and takes up {card(ot)}")
 
     # ---- rules of a play -------------------------------------------------------------------------
     def run_on_top(self) -> tuple[int, int]:
@@ -305,12 +313,14 @@ class Referee:
         top, run = self.run_on_top()
         result = "next"
         if run >= 4:
-            self.say(f"    four {card(t)} in a row: the pile leaves the round; seat {q} plays again")
+            if self.narrate:
+                self.say(f"    four {card(t)} in a row: the pile leaves the round; seat {q} plays again")
             self.clear_pile(removed=True)
             self.tally["burns"] += 1
             result = "extra"
         elif t == EXTERMINO:
-            self.say(f"    Extermino removes the pile; seat {q} plays again")
+            if self.narrate:
+                self.say(f"    Extermino removes the pile; seat {q} plays again")
             self.clear_pile(removed=True)
             self.tally["exterminos"] += 1
             result = "extra"
@@ -336,14 +346,18 @@ class Referee:
                 self.fail(f"Envious Monsters draws {got}, expected {want}")
             self.draw(q, got)
             if got:
-                self.say(f"    Envious Monsters: seat {q} draws a card")
+                if self.narrate:
+                    self.say(f"    Envious Monsters: seat {q} draws a card")
         if t == 2 and 3 in self.active and p.hand_n() > 0:
             _, seat, target, c = self.take(T_BALL, "the Monsterball")[:4]
             if seat != q or target == q or not 0 <= target < self.n or not 1 <= c <= 12 or p.hand[c] < 1:
                 self.fail(f"Monsterball: seat {q} cannot give {card(c)} to seat {target}")
             p.hand[c] -= 1
+            p.hn -= 1
             self.seats[target].hand[c] += 1
-            self.say(f"    Monsterball: seat {target} takes a {card(c)} from seat {q}")
+            self.seats[target].hn += 1
+            if self.narrate:
+                self.say(f"    Monsterball: seat {target} takes a {card(c)} from seat {q}")
             if p.total() == 0:
                 return "out"
         elif t == 9 and 6 in self.active and p.open_n() > 0:
@@ -352,13 +366,17 @@ class Referee:
                 self.fail(f"Open Secrets: seat {q} has no open {card(c)}")
             p.open[c] -= 1
             p.hand[c] += 1
-            self.say(f"    Open Secrets: seat {q} takes the open {card(c)} up")
+            p.on -= 1
+            p.hn += 1
+            if self.narrate:
+                self.say(f"    Open Secrets: seat {q} takes the open {card(c)} up")
         elif t == 7 and 4 in self.active:
             _, seat, rev = self.take(T_TURN, "the Roundabout choice")[:3]
             if seat != q or rev not in (0, 1):
                 self.fail(f"Roundabout choice {rev} by seat {seat}")
             if rev:
-                self.say(f"    Roundabout: seat {q} reverses the direction")
+                if self.narrate:
+                    self.say(f"    Roundabout: seat {q} reverses the direction")
                 if self.n == 2:
                     if result == "next":
                         result = "extra"
@@ -376,12 +394,14 @@ class Referee:
     def take_pile(self, q: int):
         for c in self.pile:
             self.seats[q].hand[c] += 1
+        self.seats[q].hn += len(self.pile)
         self.clear_pile(removed=False)
         self.tally["pickups"] += 1
 
     def draw(self, q: int, k: int):
         for c in self.redraw[:k]:
             self.seats[q].hand[c] += 1
+        self.seats[q].hn += len(self.redraw[:k])
         self.redraw = self.redraw[k:]
 
     # ---- turns -----------------------------------------------------------------------------------
@@ -406,7 +426,8 @@ class Referee:
                     if row[1] != q or row[2] != got:
                         self.fail(f"refill of {row[2]} for seat {row[1]}; expected {got} for seat {q}")
                     self.draw(q, got)
-                    self.say(f"    seat {q} draws {got} back up")
+                    if self.narrate:
+                        self.say(f"    seat {q} draws {got} back up")
             self.tally["turns"] += 1
             if result != "extra":
                 q = (q + self.direction) % self.n
@@ -427,7 +448,8 @@ class Referee:
             self.take(T_MISS, "a missed turn")
             self.forced -= 1
             self.tally["skips"] += 1
-            self.say(f"  seat {q} is passed over")
+            if self.narrate:
+                self.say(f"  seat {q} is passed over")
             return "missed"
         hidden_only = p.hand_n() == 0 and p.open_n() == 0
         if self.skips_due > 0:
@@ -435,7 +457,8 @@ class Referee:
                 self.take(T_MISS, "a missed turn")
                 self.skips_due -= 1
                 self.tally["skips"] += 1
-                self.say(f"  seat {q} misses the turn")
+                if self.narrate:
+                    self.say(f"  seat {q} misses the turn")
                 return "missed"
             if row[0] != T_PLAY or hidden_only:
                 self.fail(f"seat {q} must miss the turn or answer with Protecto{' / 5s' if r.house_fives else ''}")
@@ -448,7 +471,8 @@ class Referee:
                     self.fail(f"seat {q} draws {row[3]} of {row[2]}; expected {want} of {self.draw_due}")
                 self.draw(q, want)
                 self.tally["cards_drawn"] += want
-                self.say(f"  seat {q} draws {plural(want, 'card')}")
+                if self.narrate:
+                    self.say(f"  seat {q} draws {plural(want, 'card')}")
                 self.draw_due = 0
             elif row[0] == T_PEEK:
                 if not (hidden_only and r.house_fours):
@@ -470,9 +494,11 @@ class Referee:
                 if not 1 <= t <= 12 or p.hand[t] < 4:
                     self.fail(f"seat {q} puts out four {card(t)} holding {p.hand[t] if 1 <= t <= 12 else 0}")
                 p.hand[t] -= 4
+                p.hn -= 4
                 self.out_of_round += [t] * 4
                 self.tally["discards"] += 1
-                self.say(f"  seat {q} puts out four {card(t)}")
+                if self.narrate:
+                    self.say(f"  seat {q} puts out four {card(t)}")
                 if p.total() == 0:
                     return "out"
                 continue
@@ -486,7 +512,8 @@ class Referee:
                     self.fail(f"seat {q} takes {row[2]} cards from a pile of {len(self.pile)}")
                 if not self.pile and self.any_play(q):
                     self.fail(f"seat {q} passes on an empty pile")
-                self.say(f"  seat {q} takes the pile ({plural(len(self.pile), 'card')})")
+                if self.narrate:
+                    self.say(f"  seat {q} takes the pile ({plural(len(self.pile), 'card')})")
                 self.take_pile(q)
                 return "next"
             if row[0] != T_PLAY:
@@ -504,8 +531,11 @@ class Referee:
         p = self.seats[q]
         p.hand[t] -= nh
         p.open[t] -= no
+        p.hn -= nh
+        p.on -= no
         where = "" if no == 0 else (f" ({no} from the open row)" if nh else " from the open row")
-        self.say(f"  seat {q} plays {cards(t, nh + no)}{where}")
+        if self.narrate:
+            self.say(f"  seat {q} plays {cards(t, nh + no)}{where}")
         return self.land(q, t, nh + no)
 
     def blind(self, q: int) -> str:
@@ -520,9 +550,11 @@ class Referee:
         if fits not in (0, 1) or ok != bool(fits):
             self.fail(f"blind {card(c)} on {self.describe_pile()} recorded as {'fitting' if fits else 'failing'}")
         if ok:
-            self.say(f"  seat {q} plays face-down {card(c)}")
+            if self.narrate:
+                self.say(f"  seat {q} plays face-down {card(c)}")
             return self.land(q, c, 1)
-        self.say(f"  seat {q} turns up {card(c)}, which does not fit, and takes the pile")
+        if self.narrate:
+            self.say(f"  seat {q} turns up {card(c)}, which does not fit, and takes the pile")
         self.pile.append(c)
         self.tally["blind_fails"] += 1
         self.take_pile(q)
@@ -538,7 +570,8 @@ class Referee:
         if pushes and self.may_play(c):
             if outcome != 0:
                 self.fail(f"peeked {card(c)} could push the draw (recorded outcome {outcome})")
-            self.say(f"  seat {q} looks at a face-down card: {card(c)}, and pushes the draw on")
+            if self.narrate:
+                self.say(f"  seat {q} looks at a face-down card: {card(c)}, and pushes the draw on")
             return self.land(q, c, 1)
         want = min(self.draw_due, len(self.redraw))
         if got != want:
@@ -549,11 +582,13 @@ class Referee:
         if self.may_play(c):
             if outcome != 1:
                 self.fail(f"peeked {card(c)} fits after drawing (recorded outcome {outcome})")
-            self.say(f"  seat {q} looks at {card(c)}, draws {want}, and plays it")
+            if self.narrate:
+                self.say(f"  seat {q} looks at {card(c)}, draws {want}, and plays it")
             return self.land(q, c, 1)
         if outcome != 2:
             self.fail(f"peeked {card(c)} does not fit (recorded outcome {outcome})")
-        self.say(f"  seat {q} looks at {card(c)}, draws {want}, and takes the pile with it")
+        if self.narrate:
+            self.say(f"  seat {q} looks at {card(c)}, draws {want}, and takes the pile with it")
         self.pile.append(c)
         self.tally["blind_fails"] += 1
         self.take_pile(q)
@@ -573,6 +608,9 @@ class Referee:
         return min(sum(held[t] * coins[t] for t in TYPES), self.r.max_loss_per_round)
 
     def end_round(self, starter: int, out: int, turns: int):
+        for q, p in enumerate(self.seats):
+            if p.hn != sum(p.hand) or p.on != sum(p.open) or min(p.hand) < 0 or min(p.open) < 0:
+                self.fail(f"seat {q}'s cards went out of step")
         row = self.take(T_ROUND_END, "the end of the round")
         if row[1] != out:
             self.fail(f"round ends with seat {row[1]} out; the referee has {out}")
@@ -584,14 +622,17 @@ class Referee:
         self.tally["rounds"] += 1
         if out < 0:
             self.tally["stalemate_rounds"] += 1
-            self.say(f"Round {self.rnd + 1}: stalemate after {turns} turns" + ("" if scored else " (no coins change hands)"))
+            if self.narrate:
+                self.say(f"Round {self.rnd + 1}: stalemate after {turns} turns" + ("" if scored else " (no coins change hands)"))
         else:
             self.tally["starter_out"] += out == starter
             self.tally["turns"] += 1   # the turn in which the player went out
-            self.say(f"Round {self.rnd + 1}: seat {out} is out after {turns} turns")
+            if self.narrate:
+                self.say(f"Round {self.rnd + 1}: seat {out} is out after {turns} turns")
         for q in range(self.n):
             self.lost[q] += losses[q]
-        self.say("  coins lost: " + ", ".join(f"seat {q} {losses[q]} (total {self.lost[q]})" for q in range(self.n)))
+        if self.narrate:
+            self.say("  coins lost: " + ", ".join(f"seat {q} {losses[q]} (total {self.lost[q]})" for q in range(self.n)))
         self.rnd += 1
         fewest = min(self.lost)
         if max(self.lost) >= self.r.game_end_loss and self.lost.count(fewest) == 1:
@@ -607,7 +648,8 @@ class Referee:
             if seat != out or not 0 <= kind < 3 or not on[kind]:
                 self.fail(f"curse {kind} for seat {seat}; the round's winner is seat {out}")
             self.curse_next[out] = kind
-            self.say(f"  seat {out} draws the curse {CURSE_NAMES[kind]}")
+            if self.narrate:
+                self.say(f"  seat {out} draws the curse {CURSE_NAMES[kind]}")
         if len(self.active) < len(self.enabled):
             self.activate()
 
@@ -620,8 +662,9 @@ class Referee:
         self.tally["winner"] = winner
         self.tally["loser"] = loser
         self.game_over = True
-        self.say(f"Game over after {self.rnd} rounds: " +
-                 (f"seat {winner} wins with {self.lost[winner]} coins lost" if winner >= 0 else "stalemate, no winner"))
+        if self.narrate:
+            self.say(f"Game over after {self.rnd} rounds: " +
+                     (f"seat {winner} wins with {self.lost[winner]} coins lost" if winner >= 0 else "stalemate, no winner"))
 
     def check_record(self):
         """The kernel's games row agrees with what the referee counted."""
