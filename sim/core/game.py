@@ -121,13 +121,22 @@ class Game:
     def outcomes(self) -> list[Outcome]:
         raise NotImplementedError
 
+    def seat_game(self) -> bool:
+        return all(r.startswith("seat") for r in self.roles)
+
     def active_roles(self, players: int) -> tuple[str, ...]:
-        """Roles that take part with this many players (seat games use fewer seats than roles)."""
-        return self.roles
+        """Roles that take part with this many players (seat games use only the first `players` seats)."""
+        return self.roles[:players] if self.seat_game() else self.roles
 
     def role_scores(self, games: pl.DataFrame, players: int) -> dict[str, np.ndarray]:
-        """Each active role's result per game in [0, 1] (1 = won): what tournaments and optimisation score."""
-        raise NotImplementedError(f"{self.name} does not score roles yet")
+        """Each active role's result per game in [0, 1] (1 = won): what tournaments and optimisation score.
+
+        Default for seat games whose games table has a `winner` seat column (-1 = nobody).
+        """
+        if self.seat_game() and "winner" in games.columns:
+            winner = games["winner"].to_numpy()
+            return {r: (winner == k).astype(np.float64) for k, r in enumerate(self.active_roles(players))}
+        raise DsimError(f"{self.name} does not score roles, so it cannot play tournaments or be optimised yet")
 
     def group_columns(self) -> list[str]:
         """Columns the summary splits by (besides the run's partition columns)."""
