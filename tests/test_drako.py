@@ -16,7 +16,7 @@ from sim.games import get_game
 from sim.games.drako import kernel
 from sim.games.drako import records as R
 from sim.games.drako import referee as ref
-from sim.games.drako.game import play
+from sim.games.drako.game import field, play
 
 GAME = get_game("drako")
 RULES = GAME.load_rules()
@@ -276,20 +276,20 @@ def test_kernel_invariants():
                                 ("dragon=brawler,dwarves=rush", ("experienced",), 20_000),
                                 ("random", ("experienced",), 10_000)):
         s = checked(lineup, n, 5, variants)
-        assert s[:, R.T_VIOLATIONS].sum() == 0, lineup
-        assert s[:, R.T_BAD_CHOICES].sum() == 0, lineup
-        assert (s[:, R.S_OVER] == 1).all()
+        assert field(s, R.T_VIOLATIONS).sum() == 0, lineup
+        assert field(s, R.T_BAD_CHOICES).sum() == 0, lineup
+        assert (field(s, R.S_OVER) == 1).all()
         for f in range(4):
-            assert (s[:, R.S_WOUND + f] <= s[:, R.S_CAP + f]).all()
+            assert (field(s, R.S_WOUND + f) <= field(s, R.S_CAP + f)).all()
         total += n
     assert total >= 100_000
 
 
 def test_stalemates_are_counted():
     s = checked("random", 2_000, 6, sets=("turn_cap=12",))
-    stale = s[:, R.S_END] == R.END_STALEMATE
-    assert stale.any() and (s[stale, R.S_WINNER] == R.WIN_NOBODY).all()
-    assert (s[stale, R.S_TURN] == 12).all()
+    stale = field(s, R.S_END) == R.END_STALEMATE
+    assert stale.any() and (field(s, R.S_WINNER)[stale] == R.WIN_NOBODY).all()
+    assert (field(s, R.S_TURN)[stale] == 12).all()
 
 
 # ---- determinism, pairing, pipeline ---------------------------------------------------------------

@@ -30,9 +30,10 @@ TRACE_ROWS_PER_GAME = 512     # first guess; doubled until the batch fits
 
 def play(rules: DrakoRules, dragon: Seat, dwarves: Seat, seed: int, n: int, n_traced: int = 0,
          check: bool = False):
-    """Play n games; returns (final states (n, N_STATE) int32, [trace rows per traced game])."""
+    """Play n games; returns (final states at records.OUT_SLOTS (n, k) int32 — read them with
+    `field` — and [trace rows per traced game])."""
     w = kernel.new_work(rules, check)
-    out = np.zeros((n, R.N_STATE), dtype=np.int32)
+    out = np.zeros((n, len(R.OUT_SLOTS)), dtype=np.int32)
     fd, fw = dragon.strategy.functions, dwarves.strategy.functions
     pd = np.ascontiguousarray(dragon.params, dtype=np.float64)
     pw = np.ascontiguousarray(dwarves.params, dtype=np.float64)
@@ -49,34 +50,40 @@ def play(rules: DrakoRules, dragon: Seat, dwarves: Seat, seed: int, n: int, n_tr
     return out, traces
 
 
+def field(states: np.ndarray, slot: int) -> np.ndarray:
+    """One state slot (records.S_* / T_*) of every game, from `play`'s output."""
+    return states[:, R.OUT_COLUMN[slot]]
+
+
 def columns(states: np.ndarray) -> dict[str, np.ndarray]:
-    """The games table from final state vectors (one row each)."""
-    s = states.astype(np.int64)
-    winner, end = s[:, R.S_WINNER], s[:, R.S_END]
-    dead = [(s[:, R.S_POS + f] < 0).astype(np.int64) for f in (R.FIG_FURY, R.FIG_NET, R.FIG_ARCHER)]
-    area = {a: s[:, R.S_AREA + a] for a in range(4)}
-    lost = {a: (area[a] >= s[:, R.S_ACAP + a]).astype(np.int64) for a in range(4)}
-    hand_deck = [s[:, R.S_HAND_N + k] + s[:, R.S_DECK_N + k] for k in (R.DRAGON, R.DWARVES)]
+    """The games table from final states (one row each)."""
+    def s(slot):
+        return field(states, slot).astype(np.int64)
+    winner, end = s(R.S_WINNER), s(R.S_END)
+    dead = [(s(R.S_POS + f) < 0).astype(np.int64) for f in (R.FIG_FURY, R.FIG_NET, R.FIG_ARCHER)]
+    area = {a: s(R.S_AREA + a) for a in range(4)}
+    lost = {a: (area[a] >= s(R.S_ACAP + a)).astype(np.int64) for a in range(4)}
+    hand_deck = [s(R.S_HAND_N + k) + s(R.S_DECK_N + k) for k in (R.DRAGON, R.DWARVES)]
     values = {
-        "dragon_win": winner == R.WIN_DRAGON, "winner": winner, "end": end, "turns": s[:, R.S_TURN],
-        "wounds_to_dragon": s[:, R.T_WOUNDS_DRAGON], "wounds_to_dwarves": s[:, R.T_WOUNDS_DWARVES],
-        "fury_wounds": s[:, R.T_FURY_WOUNDS],
+        "dragon_win": winner == R.WIN_DRAGON, "winner": winner, "end": end, "turns": s(R.S_TURN),
+        "wounds_to_dragon": s(R.T_WOUNDS_DRAGON), "wounds_to_dwarves": s(R.T_WOUNDS_DWARVES),
+        "fury_wounds": s(R.T_FURY_WOUNDS),
         "armour_wounds": area[R.AREA_ARMOUR], "flight_wounds": area[R.AREA_FLIGHT],
         "fire_wounds": area[R.AREA_FIRE], "move_wounds": area[R.AREA_MOVE],
         "flight_lost": lost[R.AREA_FLIGHT], "fire_lost": lost[R.AREA_FIRE], "move_lost": lost[R.AREA_MOVE],
         "fury_dwarf_dead": dead[0], "net_dwarf_dead": dead[1], "archer_dead": dead[2],
         "dwarves_dead": dead[0] + dead[1] + dead[2],
-        "fury_turn": s[:, R.T_FURY_TURN], "escapes": s[:, R.T_ESCAPES], "net_turns": s[:, R.T_NET_TURNS],
+        "fury_turn": s(R.T_FURY_TURN), "escapes": s(R.T_ESCAPES), "net_turns": s(R.T_NET_TURNS),
         "dragon_cards_left": hand_deck[0], "dwarf_cards_left": hand_deck[1],
-        "violations": s[:, R.T_VIOLATIONS], "bad_choices": s[:, R.T_BAD_CHOICES],
+        "violations": s(R.T_VIOLATIONS), "bad_choices": s(R.T_BAD_CHOICES),
     }
     for k, who in ((R.DRAGON, "dragon"), (R.DWARVES, "dwarf")):
         for name, at in (("draws", R.T_DRAWS), ("discards", R.T_DISCARDS), ("duds", R.T_DUDS),
                          ("passes", R.T_PASSES), ("mulligan", R.T_MULLIGANS), ("attacks", R.T_ATTACKS),
                          ("attacks_blocked", R.T_BLOCKED)):
-            values[f"{who}_{name}"] = s[:, at + k]
+            values[f"{who}_{name}"] = s(at + k)
         for sym in R.SIDE_SYMBOLS[k]:
-            values[f"{who}_{R.SYM_NAMES[sym]}"] = s[:, R.T_USE + k * R.N_SYM + sym]
+            values[f"{who}_{R.SYM_NAMES[sym]}"] = s(R.T_USE + k * R.N_SYM + sym)
     return {name: np.asarray(values[name]).astype(dtype) for name, dtype in R.GAME_COLUMNS}
 
 
@@ -88,18 +95,20 @@ def match_columns(leg1: np.ndarray, leg2: np.ndarray | None) -> dict[str, np.nda
                                dtype=dtype) for name, dtype in R.MATCH_COLUMNS}
         empty["leg2_turns"][:] = 0
         return empty
-    w1, w2 = leg1[:, R.S_WINNER], leg2[:, R.S_WINNER]
+    def one(states, slot):
+        return field(states, slot).astype(np.int64)
+    w1, w2 = one(leg1, R.S_WINNER), one(leg2, R.S_WINNER)
     a_legs = (w1 == R.WIN_DRAGON).astype(np.int64) + (w2 == R.WIN_DWARVES)
     b_legs = (w1 == R.WIN_DWARVES).astype(np.int64) + (w2 == R.WIN_DRAGON)
-    a_wounds = leg1[:, R.T_WOUNDS_DWARVES].astype(np.int64) + leg2[:, R.T_WOUNDS_DRAGON]
-    b_wounds = leg1[:, R.T_WOUNDS_DRAGON].astype(np.int64) + leg2[:, R.T_WOUNDS_DWARVES]
+    a_wounds = one(leg1, R.T_WOUNDS_DWARVES) + one(leg2, R.T_WOUNDS_DRAGON)
+    b_wounds = one(leg1, R.T_WOUNDS_DRAGON) + one(leg2, R.T_WOUNDS_DWARVES)
     winner = np.where(a_legs > b_legs, R.MATCH_A, np.where(b_legs > a_legs, R.MATCH_B, R.MATCH_TIE))
     tie = a_legs == b_legs
     winner = np.where(tie & (a_wounds > b_wounds), R.MATCH_A, winner)
     winner = np.where(tie & (b_wounds > a_wounds), R.MATCH_B, winner)
-    values = {"leg2_winner": w2, "leg2_end": leg2[:, R.S_END], "leg2_turns": leg2[:, R.S_TURN],
-              "leg2_wounds_to_dragon": leg2[:, R.T_WOUNDS_DRAGON],
-              "leg2_wounds_to_dwarves": leg2[:, R.T_WOUNDS_DWARVES],
+    values = {"leg2_winner": w2, "leg2_end": one(leg2, R.S_END), "leg2_turns": one(leg2, R.S_TURN),
+              "leg2_wounds_to_dragon": one(leg2, R.T_WOUNDS_DRAGON),
+              "leg2_wounds_to_dwarves": one(leg2, R.T_WOUNDS_DWARVES),
               "a_legs": a_legs, "b_legs": b_legs, "a_wounds": a_wounds, "b_wounds": b_wounds,
               "match_winner": winner}
     return {name: np.asarray(values[name]).astype(dtype) for name, dtype in R.MATCH_COLUMNS}

@@ -38,7 +38,7 @@ from sim.games.drako.records import (
     EV_WOUND, F_ACT, F_REACT, F_SETUP, F_TARGET, FIG_ARCHER, FIG_DRAGON, FIG_FURY, FIG_NET,
     K_BLOCK, K_DISCARD, K_DRAGON_MOVE, K_DWARF_MOVE, K_DWARF_MOVE2, K_FIRE, K_FLIGHT,
     K_MAIN, K_MULLIGAN, K_PLACE, K_VICTIM, K_WOUND, MAX_DECK, MAX_HEX, MAX_OPTS, MAX_TYPES,
-    N_STATE, N_SYM, OPT_WIDTH, R_ATTACKER, R_CARD, R_FIRE_AT, R_FIRE_DIR, R_FIRE_K, R_IN_FIRE,
+    N_STATE, N_SYM, OPT_WIDTH, OUT_SLOTS, R_ATTACKER, R_CARD, R_FIRE_AT, R_FIRE_DIR, R_FIRE_K, R_IN_FIRE,
     R_INDEX, R_MOVE_FIG, R_MOVE_HEX, R_MOVER, R_NOPTS, R_OPT, R_PHASE, R_ROW, R_SECOND, R_SYM,
     R_TARGET, R_USED, R_VAL, R_WOUNDS_LEFT, S_ACAP, S_ACTIONS, S_AREA, S_CAP, S_DECK_LEN,
     S_DECK_N, S_DECK_TOP, S_DRAW_COUNT, S_END, S_FURY_NOW, S_HAND_LIMIT, S_HAND_MASK, S_FURY_USED, S_GONE, S_HAND, S_HAND_N, S_NETTED,
@@ -726,10 +726,383 @@ def play_card(w, tr):
 
 
 @njit(**FAST)
+def on_mulligan(w, tr):
+    """Offer each side in turn (dragon first) to exchange its opening hand."""
+    q = NO_QUESTION
+    if w[W_ST + R_INDEX] >= 2:
+        w[W_ST + R_INDEX] = 0
+        w[W_ST + R_PHASE] = PH_PLACE
+        return q
+    set_row(w, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    set_row(w, 1, 1, 0, 0, 0, 0, 0, 0, 0)
+    q = ask(w, w[W_ST + R_INDEX], F_SETUP, K_MULLIGAN, 2, PH_MULLIGAN_ANS)
+    return q
+
+
+@njit(**FAST)
+def on_mulligan_ans(w, tr):
+    """An exchanged hand goes back into a freshly shuffled deck and a new one is dealt."""
+    q = NO_QUESTION
+    side = w[W_ST + R_INDEX]
+    if w[W_ST + R_ROW] == 1:
+        for t in range(w[C_NTYPES_D + side]):
+            w[W_ST + S_HAND + side * MAX_TYPES + t] = 0
+        for s in range(N_SYM):
+            w[W_ST + S_SYM + side * N_SYM + s] = 0
+        w[W_ST + S_HAND_N + side] = 0
+        w[W_ST + S_HAND_MASK + side] = 0
+        w[W_ST + T_MULLIGANS + side] += 1
+        emit(w, tr, EV_MULLIGAN, side, 0, 0, 0, 0, 0, 0)
+        shuffle_deck(w, tr, side)
+        draw_cards(w, side, w[C_OPENING])
+    w[W_ST + R_INDEX] = side + 1
+    w[W_ST + R_PHASE] = PH_MULLIGAN
+    return q
+
+
+@njit(**FAST)
+def on_place(w, tr):
+    """The dwarves' hexes: the first-game ones, or chosen one by one (not next to the dragon)."""
+    q = NO_QUESTION
+    i = w[W_ST + R_INDEX]
+    if i >= 3:
+        if w[C_CHECK]:
+            w[W_ST + T_VIOLATIONS] += violations(w)
+        w[W_ST + R_PHASE] = PH_TURN
+        return q
+    if w[C_FREE_PLACEMENT] == 0:
+        h = w[C_START + i]
+        place(w, 1 + i, h)
+        emit(w, tr, EV_PLACE, 1 + i, h, 0, 0, 0, 0, 0)
+        w[W_ST + R_INDEX] = i + 1
+        return q
+    g = w[W_ST + S_POS + FIG_DRAGON]
+    n = 0
+    for h in range(w[C_HEXES]):
+        if w[W_BOARD + h] < 0 and dist(w, g, h) >= 2:
+            set_row(w, n, h, 1 + i, 0, 0, 0, 0, 0, 0)
+            n += 1
+    q = ask(w, DWARVES, F_SETUP, K_PLACE, n, PH_PLACE_ANS)
+    return q
+
+
+@njit(**FAST)
+def on_place_ans(w, tr):
+    q = NO_QUESTION
+    i = w[W_ST + R_INDEX]
+    place(w, 1 + i, w[W_ST + R_ROW])
+    emit(w, tr, EV_PLACE, 1 + i, w[W_ST + R_ROW], 0, 0, 0, 0, 0)
+    w[W_ST + R_INDEX] = i + 1
+    w[W_ST + R_PHASE] = PH_PLACE
+    return q
+
+
+@njit(**FAST)
+def on_turn(w, tr):
+    """Begin the next turn (the dragon's on odd turns), or stop at the turn cap."""
+    q = NO_QUESTION
+    if w[W_ST + S_TURN] >= w[C_TURN_CAP]:
+        finish(w, WIN_NOBODY, END_STALEMATE)
+        return q
+    w[W_ST + S_TURN] += 1
+    turn = w[W_ST + S_TURN]
+    side = DRAGON if turn % 2 == 1 else DWARVES
+    w[W_ST + R_MOVER] = side
+    w[W_ST + S_FURY_NOW] = 0
+    actions = w[C_ACTIONS]
+    if side == DRAGON and turn == 1:
+        actions = w[C_FIRST_ACTIONS]
+    emit(w, tr, EV_TURN, side, turn, actions, 0, 0, 0, 0)
+    w[W_ST + S_TURN_ACTIONS] = actions
+    w[W_ST + S_ACTIONS] = actions
+    w[W_ST + R_PHASE] = PH_ACTION
+    if side == DRAGON:
+        if w[W_ST + S_NETTED]:
+            w[W_ST + T_NET_TURNS] += 1
+        if w[W_ST + S_HAND_N + DRAGON] == 0 and w[W_ST + S_DECK_N + DRAGON] == 0:
+            w[W_ST + T_PASSES + DRAGON] += actions
+            emit(w, tr, EV_PASS, DRAGON, 1, 0, 0, 0, 0, 0)
+            w[W_ST + R_PHASE] = PH_TURN
+    return q
+
+
+@njit(**FAST)
+def on_action(w, tr):
+    """Ask the side on turn for its next action, or end the turn."""
+    q = NO_QUESTION
+    if w[W_ST + S_ACTIONS] <= 0:
+        w[W_ST + R_PHASE] = PH_TURN
+        return q
+    side = w[W_ST + R_MOVER]
+    n = list_main(w, side)
+    q = ask(w, side, F_ACT, K_MAIN, n, PH_MAIN_ANS)
+    return q
+
+
+@njit(**FAST)
+def on_main_ans(w, tr):
+    """Carry out the chosen action."""
+    q = NO_QUESTION
+    side = w[W_ST + R_MOVER]
+    action = w[W_ST + R_ROW]
+    w[W_ST + R_USED] = 1
+    w[W_ST + R_PHASE] = PH_ACTION_END
+    if action == A_DRAW:
+        got = draw_cards(w, side, w[C_DRAW])
+        w[W_ST + T_DRAWS + side] += 1
+        emit(w, tr, EV_DRAW, side, got, 0, 0, 0, 0, 0)
+        w[W_ST + R_PHASE] = PH_DISCARD
+    elif action == A_ESCAPE:
+        w[W_ST + S_NETTED] = 0
+        w[W_ST + T_ESCAPES] += 1
+        w[W_ST + R_USED] = w[W_ST + S_ACTIONS]
+        emit(w, tr, EV_ESCAPE, 0, 0, 0, 0, 0, 0, 0)
+    elif action == A_FURY:
+        declare_fury(w, tr)
+        w[W_ST + R_USED] = 0
+    elif action == A_PASS:
+        w[W_ST + T_PASSES + side] += 1
+        emit(w, tr, EV_PASS, side, 0, 0, 0, 0, 0, 0)
+    elif action == A_DUD:
+        hand_take(w, side, w[W_ST + R_ROW + 1])
+        w[W_ST + T_DUDS + side] += 1
+        emit(w, tr, EV_DUD, side, w[W_ST + R_ROW + 1], 0, 0, 0, 0, 0)
+    else:
+        q = play_card(w, tr)
+    return q
+
+
+@njit(**FAST)
+def on_discard(w, tr):
+    """After a draw: discard down to the hand limit, one question per card."""
+    q = NO_QUESTION
+    side = w[W_ST + R_MOVER]
+    if w[W_ST + S_HAND_N + side] > w[C_HAND_LIMIT]:
+        n = list_hand(w, side)
+        q = ask(w, side, F_REACT, K_DISCARD, n, PH_DISCARD_ANS)
+    else:
+        w[W_ST + R_PHASE] = PH_ACTION_END
+    return q
+
+
+@njit(**FAST)
+def on_discard_ans(w, tr):
+    q = NO_QUESTION
+    side = w[W_ST + R_MOVER]
+    hand_take(w, side, w[W_ST + R_ROW])
+    w[W_ST + T_DISCARDS + side] += 1
+    emit(w, tr, EV_DISCARD, side, w[W_ST + R_ROW], 0, 0, 0, 0, 0)
+    w[W_ST + R_PHASE] = PH_DISCARD
+    return q
+
+
+@njit(**FAST)
+def on_dragon_move_ans(w, tr):
+    """The dragon walks or flies to the chosen hex."""
+    q = NO_QUESTION
+    h = w[W_ST + R_ROW]
+    emit(w, tr, EV_PLAY, DRAGON, w[W_ST + R_CARD], w[W_ST + R_OPT], h, 0, 0, 0)
+    place(w, FIG_DRAGON, h)
+    w[W_ST + R_PHASE] = PH_ACTION_END
+    return q
+
+
+@njit(**FAST)
+def on_victim_ans(w, tr):
+    """The dragon claws the chosen adjacent dwarf."""
+    q = NO_QUESTION
+    emit(w, tr, EV_PLAY, DRAGON, w[W_ST + R_CARD], w[W_ST + R_OPT], w[W_ST + R_ROW], 0, 0, 0)
+    w[W_ST + R_TARGET] = w[W_ST + R_ROW]
+    w[W_ST + R_IN_FIRE] = 0
+    w[W_ST + R_PHASE] = PH_ATTACK_DWARF
+    return q
+
+
+@njit(**FAST)
+def on_fire_ans(w, tr):
+    """Fire along the chosen direction: every dwarf on the line is attacked in turn."""
+    q = NO_QUESTION
+    emit(w, tr, EV_PLAY, DRAGON, w[W_ST + R_CARD], w[W_ST + R_OPT], w[W_ST + R_ROW], 0, 0, 0)
+    w[W_ST + R_FIRE_DIR] = w[W_ST + R_ROW]
+    w[W_ST + R_FIRE_AT] = w[W_ST + S_POS + FIG_DRAGON]
+    w[W_ST + R_FIRE_K] = 0
+    w[W_ST + R_IN_FIRE] = 1
+    w[W_ST + R_PHASE] = PH_FIRE_NEXT
+    return q
+
+
+@njit(**FAST)
+def on_fire_next(w, tr):
+    """Walk the fire line to the next dwarf; the line's end ends the action."""
+    q = NO_QUESTION
+    w[W_ST + R_PHASE] = PH_ACTION_END
+    while w[C_FIRE_RANGE] == 0 or w[W_ST + R_FIRE_K] < w[C_FIRE_RANGE]:
+        h = neighbour(w, w[W_ST + R_FIRE_AT], w[W_ST + R_FIRE_DIR])
+        if h < 0:
+            break
+        w[W_ST + R_FIRE_AT] = h
+        w[W_ST + R_FIRE_K] += 1
+        if w[W_BOARD + h] > FIG_DRAGON:
+            w[W_ST + R_TARGET] = w[W_BOARD + h]
+            w[W_ST + R_PHASE] = PH_ATTACK_DWARF
+            break
+    return q
+
+
+@njit(**FAST)
+def on_attack_dwarf(w, tr):
+    """One attack on a dwarf: the dwarves may block it with a Defense card."""
+    q = NO_QUESTION
+    f = w[W_ST + R_TARGET]
+    emit(w, tr, EV_ATTACK, FIG_DRAGON, f, w[W_ST + R_VAL], 0, 0, 0, 0)
+    w[W_ST + T_ATTACKS + DRAGON] += 1
+    n = list_blocks(w, DWARVES, w[W_ST + R_VAL], f, FIG_DRAGON)
+    if n > 0:
+        q = ask(w, DWARVES, F_REACT, K_BLOCK, n, PH_BLOCK_DWARF_ANS)
+    else:
+        wound_dwarf(w, tr, f, w[W_ST + R_VAL], True)
+        w[W_ST + R_PHASE] = PH_FIRE_NEXT if w[W_ST + R_IN_FIRE] else PH_ACTION_END
+    return q
+
+
+@njit(**FAST)
+def on_block_dwarf_ans(w, tr):
+    q = NO_QUESTION
+    if w[W_ST + R_ROW] == 1:
+        hand_take(w, DWARVES, w[W_ST + R_ROW + 1])
+        w[W_ST + T_USE + DWARVES * N_SYM + SYM_DEFENSE] += 1
+        w[W_ST + T_BLOCKED + DRAGON] += 1
+        emit(w, tr, EV_BLOCK, DWARVES, w[W_ST + R_ROW + 1], 0, 0, 0, 0, 0)
+        dwarves_out(w)
+    else:
+        wound_dwarf(w, tr, w[W_ST + R_TARGET], w[W_ST + R_VAL], True)
+    w[W_ST + R_PHASE] = PH_FIRE_NEXT if w[W_ST + R_IN_FIRE] else PH_ACTION_END
+    return q
+
+
+@njit(**FAST)
+def on_dwarf_move_ans(w, tr):
+    """The first (or only) dwarf moves; a two-dwarf card then asks for a second dwarf."""
+    q = NO_QUESTION
+    f1 = w[W_ST + R_ROW]
+    h1 = w[W_ST + R_ROW + 1]
+    place(w, f1, h1)
+    w[W_ST + R_PHASE] = PH_ACTION_END
+    n = 0
+    if w[W_ST + R_SYM] == SYM_MOVE_TWO:
+        n = list_dwarf_moves(w, w[W_ST + R_VAL], f1)
+    if n > 0:
+        w[W_ST + R_MOVE_FIG] = f1
+        w[W_ST + R_MOVE_HEX] = h1
+        q = ask(w, DWARVES, F_TARGET, K_DWARF_MOVE2, n, PH_DWARF_MOVE2_ANS)
+    else:
+        emit(w, tr, EV_PLAY, DWARVES, w[W_ST + R_CARD], w[W_ST + R_OPT], f1, h1, -1, -1)
+    return q
+
+
+@njit(**FAST)
+def on_dwarf_move2_ans(w, tr):
+    q = NO_QUESTION
+    f2 = w[W_ST + R_ROW]
+    h2 = w[W_ST + R_ROW + 1]
+    place(w, f2, h2)
+    emit(w, tr, EV_PLAY, DWARVES, w[W_ST + R_CARD], w[W_ST + R_OPT], w[W_ST + R_MOVE_FIG], w[W_ST + R_MOVE_HEX], f2, h2)
+    w[W_ST + R_PHASE] = PH_ACTION_END
+    return q
+
+
+@njit(**FAST)
+def on_attack_dragon(w, tr):
+    """One dwarf's attack on the dragon: the dragon may block it with a Defense card."""
+    q = NO_QUESTION
+    a = w[W_ST + R_ATTACKER]
+    emit(w, tr, EV_ATTACK, a, FIG_DRAGON, w[W_ST + R_VAL], 0, 0, 0, 0)
+    w[W_ST + T_ATTACKS + DWARVES] += 1
+    n = list_blocks(w, DRAGON, w[W_ST + R_VAL], FIG_DRAGON, a)
+    w[W_ST + R_WOUNDS_LEFT] = w[W_ST + R_VAL]
+    if n > 0:
+        q = ask(w, DRAGON, F_REACT, K_BLOCK, n, PH_BLOCK_DRAGON_ANS)
+    else:
+        w[W_ST + R_PHASE] = PH_WOUND
+    return q
+
+
+@njit(**FAST)
+def on_block_dragon_ans(w, tr):
+    q = NO_QUESTION
+    w[W_ST + R_PHASE] = PH_WOUND
+    if w[W_ST + R_ROW] == 1:
+        hand_take(w, DRAGON, w[W_ST + R_ROW + 1])
+        w[W_ST + T_USE + DRAGON * N_SYM + SYM_DEFENSE] += 1
+        w[W_ST + T_BLOCKED + DWARVES] += 1
+        emit(w, tr, EV_BLOCK, DRAGON, w[W_ST + R_ROW + 1], 0, 0, 0, 0, 0)
+        w[W_ST + R_PHASE] = PH_AFTER_DRAGON_HIT
+    return q
+
+
+@njit(**FAST)
+def on_wound(w, tr):
+    """Wounds on the dragon: armour first; beyond it the dwarf player picks an open area per marker."""
+    q = NO_QUESTION
+    w[W_ST + R_PHASE] = PH_AFTER_DRAGON_HIT
+    while w[W_ST + R_WOUNDS_LEFT] > 0 and w[W_ST + S_OVER] == 0:
+        if area_open(w, AREA_ARMOUR):
+            mark_dragon(w, tr, AREA_ARMOUR)
+            w[W_ST + R_WOUNDS_LEFT] -= 1
+            continue
+        n = 0
+        for a in range(AREA_FLIGHT, AREA_MOVE + 1):
+            if area_open(w, a):
+                set_row(w, n, a, 0, 0, 0, 0, 0, 0, 0)
+                n += 1
+        if n == 0:
+            break
+        q = ask(w, DWARVES, F_REACT, K_WOUND, n, PH_WOUND_ANS)
+        break
+    return q
+
+
+@njit(**FAST)
+def on_wound_ans(w, tr):
+    q = NO_QUESTION
+    mark_dragon(w, tr, w[W_ST + R_ROW])
+    w[W_ST + R_WOUNDS_LEFT] -= 1
+    w[W_ST + R_PHASE] = PH_WOUND
+    return q
+
+
+@njit(**FAST)
+def on_after_dragon_hit(w, tr):
+    """A two-dwarf attack's second blow, or the end of the action."""
+    q = NO_QUESTION
+    if w[W_ST + R_SECOND] >= 0:
+        w[W_ST + R_ATTACKER] = w[W_ST + R_SECOND]
+        w[W_ST + R_SECOND] = -1
+        w[W_ST + R_PHASE] = PH_ATTACK_DRAGON
+    else:
+        w[W_ST + R_PHASE] = PH_ACTION_END
+    return q
+
+
+@njit(**FAST)
+def on_action_end(w, tr):
+    """Count the action; the dwarves lose at once when their hand and deck are both empty."""
+    q = NO_QUESTION
+    if w[W_ST + R_MOVER] == DWARVES:
+        dwarves_out(w)
+    w[W_ST + S_ACTIONS] -= w[W_ST + R_USED]
+    if w[C_CHECK]:
+        w[W_ST + T_VIOLATIONS] += violations(w)
+    w[W_ST + R_PHASE] = PH_ACTION
+    return q
+
+
+@njit(**FAST)
 def advance(w, tr):
     """Play on until a side must choose (returns (side*4 + slot)*16 + kind) or the game ends (-1).
 
     The answer to a question is the chosen row, copied into w[W_ST + R_ROW:R_ROW+8] by the caller.
+    Each phase is a function of its own: one big body made every call zero dozens of locals.
     """
     while True:
         if w[W_ST + S_OVER] == 1:
@@ -741,259 +1114,52 @@ def advance(w, tr):
             return GAME_OVER
         ph = w[W_ST + R_PHASE]
         q = NO_QUESTION
-
-        # ---- setup: mulligans, then the dwarves' hexes ----
         if ph == PH_MULLIGAN:
-            if w[W_ST + R_INDEX] >= 2:
-                w[W_ST + R_INDEX] = 0
-                w[W_ST + R_PHASE] = PH_PLACE
-                continue
-            set_row(w, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            set_row(w, 1, 1, 0, 0, 0, 0, 0, 0, 0)
-            q = ask(w, w[W_ST + R_INDEX], F_SETUP, K_MULLIGAN, 2, PH_MULLIGAN_ANS)
+            q = on_mulligan(w, tr)
         elif ph == PH_MULLIGAN_ANS:
-            side = w[W_ST + R_INDEX]
-            if w[W_ST + R_ROW] == 1:
-                for t in range(w[C_NTYPES_D + side]):
-                    w[W_ST + S_HAND + side * MAX_TYPES + t] = 0
-                for s in range(N_SYM):
-                    w[W_ST + S_SYM + side * N_SYM + s] = 0
-                w[W_ST + S_HAND_N + side] = 0
-                w[W_ST + S_HAND_MASK + side] = 0
-                w[W_ST + T_MULLIGANS + side] += 1
-                emit(w, tr, EV_MULLIGAN, side, 0, 0, 0, 0, 0, 0)
-                shuffle_deck(w, tr, side)
-                draw_cards(w, side, w[C_OPENING])
-            w[W_ST + R_INDEX] = side + 1
-            w[W_ST + R_PHASE] = PH_MULLIGAN
+            q = on_mulligan_ans(w, tr)
         elif ph == PH_PLACE:
-            i = w[W_ST + R_INDEX]
-            if i >= 3:
-                if w[C_CHECK]:
-                    w[W_ST + T_VIOLATIONS] += violations(w)
-                w[W_ST + R_PHASE] = PH_TURN
-                continue
-            if w[C_FREE_PLACEMENT] == 0:
-                h = w[C_START + i]
-                place(w, 1 + i, h)
-                emit(w, tr, EV_PLACE, 1 + i, h, 0, 0, 0, 0, 0)
-                w[W_ST + R_INDEX] = i + 1
-                continue
-            g = w[W_ST + S_POS + FIG_DRAGON]
-            n = 0
-            for h in range(w[C_HEXES]):
-                if w[W_BOARD + h] < 0 and dist(w, g, h) >= 2:
-                    set_row(w, n, h, 1 + i, 0, 0, 0, 0, 0, 0)
-                    n += 1
-            q = ask(w, DWARVES, F_SETUP, K_PLACE, n, PH_PLACE_ANS)
+            q = on_place(w, tr)
         elif ph == PH_PLACE_ANS:
-            i = w[W_ST + R_INDEX]
-            place(w, 1 + i, w[W_ST + R_ROW])
-            emit(w, tr, EV_PLACE, 1 + i, w[W_ST + R_ROW], 0, 0, 0, 0, 0)
-            w[W_ST + R_INDEX] = i + 1
-            w[W_ST + R_PHASE] = PH_PLACE
-
-        # ---- turns ----
+            q = on_place_ans(w, tr)
         elif ph == PH_TURN:
-            if w[W_ST + S_TURN] >= w[C_TURN_CAP]:
-                finish(w, WIN_NOBODY, END_STALEMATE)
-                continue
-            w[W_ST + S_TURN] += 1
-            turn = w[W_ST + S_TURN]
-            side = DRAGON if turn % 2 == 1 else DWARVES
-            w[W_ST + R_MOVER] = side
-            w[W_ST + S_FURY_NOW] = 0
-            actions = w[C_ACTIONS]
-            if side == DRAGON and turn == 1:
-                actions = w[C_FIRST_ACTIONS]
-            emit(w, tr, EV_TURN, side, turn, actions, 0, 0, 0, 0)
-            w[W_ST + S_TURN_ACTIONS] = actions
-            w[W_ST + S_ACTIONS] = actions
-            w[W_ST + R_PHASE] = PH_ACTION
-            if side == DRAGON:
-                if w[W_ST + S_NETTED]:
-                    w[W_ST + T_NET_TURNS] += 1
-                if w[W_ST + S_HAND_N + DRAGON] == 0 and w[W_ST + S_DECK_N + DRAGON] == 0:
-                    w[W_ST + T_PASSES + DRAGON] += actions
-                    emit(w, tr, EV_PASS, DRAGON, 1, 0, 0, 0, 0, 0)
-                    w[W_ST + R_PHASE] = PH_TURN
-
-        # ---- actions ----
+            q = on_turn(w, tr)
         elif ph == PH_ACTION:
-            if w[W_ST + S_ACTIONS] <= 0:
-                w[W_ST + R_PHASE] = PH_TURN
-                continue
-            side = w[W_ST + R_MOVER]
-            n = list_main(w, side)
-            q = ask(w, side, F_ACT, K_MAIN, n, PH_MAIN_ANS)
+            q = on_action(w, tr)
         elif ph == PH_MAIN_ANS:
-            side = w[W_ST + R_MOVER]
-            action = w[W_ST + R_ROW]
-            w[W_ST + R_USED] = 1
-            w[W_ST + R_PHASE] = PH_ACTION_END
-            if action == A_DRAW:
-                got = draw_cards(w, side, w[C_DRAW])
-                w[W_ST + T_DRAWS + side] += 1
-                emit(w, tr, EV_DRAW, side, got, 0, 0, 0, 0, 0)
-                w[W_ST + R_PHASE] = PH_DISCARD
-            elif action == A_ESCAPE:
-                w[W_ST + S_NETTED] = 0
-                w[W_ST + T_ESCAPES] += 1
-                w[W_ST + R_USED] = w[W_ST + S_ACTIONS]
-                emit(w, tr, EV_ESCAPE, 0, 0, 0, 0, 0, 0, 0)
-            elif action == A_FURY:
-                declare_fury(w, tr)
-                w[W_ST + R_USED] = 0
-            elif action == A_PASS:
-                w[W_ST + T_PASSES + side] += 1
-                emit(w, tr, EV_PASS, side, 0, 0, 0, 0, 0, 0)
-            elif action == A_DUD:
-                hand_take(w, side, w[W_ST + R_ROW + 1])
-                w[W_ST + T_DUDS + side] += 1
-                emit(w, tr, EV_DUD, side, w[W_ST + R_ROW + 1], 0, 0, 0, 0, 0)
-            else:
-                q = play_card(w, tr)
+            q = on_main_ans(w, tr)
         elif ph == PH_DISCARD:
-            side = w[W_ST + R_MOVER]
-            if w[W_ST + S_HAND_N + side] > w[C_HAND_LIMIT]:
-                n = list_hand(w, side)
-                q = ask(w, side, F_REACT, K_DISCARD, n, PH_DISCARD_ANS)
-            else:
-                w[W_ST + R_PHASE] = PH_ACTION_END
+            q = on_discard(w, tr)
         elif ph == PH_DISCARD_ANS:
-            side = w[W_ST + R_MOVER]
-            hand_take(w, side, w[W_ST + R_ROW])
-            w[W_ST + T_DISCARDS + side] += 1
-            emit(w, tr, EV_DISCARD, side, w[W_ST + R_ROW], 0, 0, 0, 0, 0)
-            w[W_ST + R_PHASE] = PH_DISCARD
-
-        # ---- the dragon's cards ----
+            q = on_discard_ans(w, tr)
         elif ph == PH_DRAGON_MOVE_ANS:
-            h = w[W_ST + R_ROW]
-            emit(w, tr, EV_PLAY, DRAGON, w[W_ST + R_CARD], w[W_ST + R_OPT], h, 0, 0, 0)
-            place(w, FIG_DRAGON, h)
-            w[W_ST + R_PHASE] = PH_ACTION_END
+            q = on_dragon_move_ans(w, tr)
         elif ph == PH_VICTIM_ANS:
-            emit(w, tr, EV_PLAY, DRAGON, w[W_ST + R_CARD], w[W_ST + R_OPT], w[W_ST + R_ROW], 0, 0, 0)
-            w[W_ST + R_TARGET] = w[W_ST + R_ROW]
-            w[W_ST + R_IN_FIRE] = 0
-            w[W_ST + R_PHASE] = PH_ATTACK_DWARF
+            q = on_victim_ans(w, tr)
         elif ph == PH_FIRE_ANS:
-            emit(w, tr, EV_PLAY, DRAGON, w[W_ST + R_CARD], w[W_ST + R_OPT], w[W_ST + R_ROW], 0, 0, 0)
-            w[W_ST + R_FIRE_DIR] = w[W_ST + R_ROW]
-            w[W_ST + R_FIRE_AT] = w[W_ST + S_POS + FIG_DRAGON]
-            w[W_ST + R_FIRE_K] = 0
-            w[W_ST + R_IN_FIRE] = 1
-            w[W_ST + R_PHASE] = PH_FIRE_NEXT
+            q = on_fire_ans(w, tr)
         elif ph == PH_FIRE_NEXT:
-            # walk the line to the next dwarf; the line's end ends the action
-            w[W_ST + R_PHASE] = PH_ACTION_END
-            while w[C_FIRE_RANGE] == 0 or w[W_ST + R_FIRE_K] < w[C_FIRE_RANGE]:
-                h = neighbour(w, w[W_ST + R_FIRE_AT], w[W_ST + R_FIRE_DIR])
-                if h < 0:
-                    break
-                w[W_ST + R_FIRE_AT] = h
-                w[W_ST + R_FIRE_K] += 1
-                if w[W_BOARD + h] > FIG_DRAGON:
-                    w[W_ST + R_TARGET] = w[W_BOARD + h]
-                    w[W_ST + R_PHASE] = PH_ATTACK_DWARF
-                    break
+            q = on_fire_next(w, tr)
         elif ph == PH_ATTACK_DWARF:
-            f = w[W_ST + R_TARGET]
-            emit(w, tr, EV_ATTACK, FIG_DRAGON, f, w[W_ST + R_VAL], 0, 0, 0, 0)
-            w[W_ST + T_ATTACKS + DRAGON] += 1
-            n = list_blocks(w, DWARVES, w[W_ST + R_VAL], f, FIG_DRAGON)
-            if n > 0:
-                q = ask(w, DWARVES, F_REACT, K_BLOCK, n, PH_BLOCK_DWARF_ANS)
-            else:
-                wound_dwarf(w, tr, f, w[W_ST + R_VAL], True)
-                w[W_ST + R_PHASE] = PH_FIRE_NEXT if w[W_ST + R_IN_FIRE] else PH_ACTION_END
+            q = on_attack_dwarf(w, tr)
         elif ph == PH_BLOCK_DWARF_ANS:
-            if w[W_ST + R_ROW] == 1:
-                hand_take(w, DWARVES, w[W_ST + R_ROW + 1])
-                w[W_ST + T_USE + DWARVES * N_SYM + SYM_DEFENSE] += 1
-                w[W_ST + T_BLOCKED + DRAGON] += 1
-                emit(w, tr, EV_BLOCK, DWARVES, w[W_ST + R_ROW + 1], 0, 0, 0, 0, 0)
-                dwarves_out(w)
-            else:
-                wound_dwarf(w, tr, w[W_ST + R_TARGET], w[W_ST + R_VAL], True)
-            w[W_ST + R_PHASE] = PH_FIRE_NEXT if w[W_ST + R_IN_FIRE] else PH_ACTION_END
-
-        # ---- the dwarves' cards ----
+            q = on_block_dwarf_ans(w, tr)
         elif ph == PH_DWARF_MOVE_ANS:
-            f1 = w[W_ST + R_ROW]
-            h1 = w[W_ST + R_ROW + 1]
-            place(w, f1, h1)
-            w[W_ST + R_PHASE] = PH_ACTION_END
-            n = 0
-            if w[W_ST + R_SYM] == SYM_MOVE_TWO:
-                n = list_dwarf_moves(w, w[W_ST + R_VAL], f1)
-            if n > 0:
-                w[W_ST + R_MOVE_FIG] = f1
-                w[W_ST + R_MOVE_HEX] = h1
-                q = ask(w, DWARVES, F_TARGET, K_DWARF_MOVE2, n, PH_DWARF_MOVE2_ANS)
-            else:
-                emit(w, tr, EV_PLAY, DWARVES, w[W_ST + R_CARD], w[W_ST + R_OPT], f1, h1, -1, -1)
+            q = on_dwarf_move_ans(w, tr)
         elif ph == PH_DWARF_MOVE2_ANS:
-            f2 = w[W_ST + R_ROW]
-            h2 = w[W_ST + R_ROW + 1]
-            place(w, f2, h2)
-            emit(w, tr, EV_PLAY, DWARVES, w[W_ST + R_CARD], w[W_ST + R_OPT], w[W_ST + R_MOVE_FIG], w[W_ST + R_MOVE_HEX], f2, h2)
-            w[W_ST + R_PHASE] = PH_ACTION_END
+            q = on_dwarf_move2_ans(w, tr)
         elif ph == PH_ATTACK_DRAGON:
-            a = w[W_ST + R_ATTACKER]
-            emit(w, tr, EV_ATTACK, a, FIG_DRAGON, w[W_ST + R_VAL], 0, 0, 0, 0)
-            w[W_ST + T_ATTACKS + DWARVES] += 1
-            n = list_blocks(w, DRAGON, w[W_ST + R_VAL], FIG_DRAGON, a)
-            w[W_ST + R_WOUNDS_LEFT] = w[W_ST + R_VAL]
-            if n > 0:
-                q = ask(w, DRAGON, F_REACT, K_BLOCK, n, PH_BLOCK_DRAGON_ANS)
-            else:
-                w[W_ST + R_PHASE] = PH_WOUND
+            q = on_attack_dragon(w, tr)
         elif ph == PH_BLOCK_DRAGON_ANS:
-            w[W_ST + R_PHASE] = PH_WOUND
-            if w[W_ST + R_ROW] == 1:
-                hand_take(w, DRAGON, w[W_ST + R_ROW + 1])
-                w[W_ST + T_USE + DRAGON * N_SYM + SYM_DEFENSE] += 1
-                w[W_ST + T_BLOCKED + DWARVES] += 1
-                emit(w, tr, EV_BLOCK, DRAGON, w[W_ST + R_ROW + 1], 0, 0, 0, 0, 0)
-                w[W_ST + R_PHASE] = PH_AFTER_DRAGON_HIT
+            q = on_block_dragon_ans(w, tr)
         elif ph == PH_WOUND:
-            # armour first; beyond it the dwarf player picks an open area for each marker
-            w[W_ST + R_PHASE] = PH_AFTER_DRAGON_HIT
-            while w[W_ST + R_WOUNDS_LEFT] > 0 and w[W_ST + S_OVER] == 0:
-                if area_open(w, AREA_ARMOUR):
-                    mark_dragon(w, tr, AREA_ARMOUR)
-                    w[W_ST + R_WOUNDS_LEFT] -= 1
-                    continue
-                n = 0
-                for a in range(AREA_FLIGHT, AREA_MOVE + 1):
-                    if area_open(w, a):
-                        set_row(w, n, a, 0, 0, 0, 0, 0, 0, 0)
-                        n += 1
-                if n == 0:
-                    break
-                q = ask(w, DWARVES, F_REACT, K_WOUND, n, PH_WOUND_ANS)
-                break
+            q = on_wound(w, tr)
         elif ph == PH_WOUND_ANS:
-            mark_dragon(w, tr, w[W_ST + R_ROW])
-            w[W_ST + R_WOUNDS_LEFT] -= 1
-            w[W_ST + R_PHASE] = PH_WOUND
+            q = on_wound_ans(w, tr)
         elif ph == PH_AFTER_DRAGON_HIT:
-            if w[W_ST + R_SECOND] >= 0:
-                w[W_ST + R_ATTACKER] = w[W_ST + R_SECOND]
-                w[W_ST + R_SECOND] = -1
-                w[W_ST + R_PHASE] = PH_ATTACK_DRAGON
-            else:
-                w[W_ST + R_PHASE] = PH_ACTION_END
-
+            q = on_after_dragon_hit(w, tr)
         elif ph == PH_ACTION_END:
-            if w[W_ST + R_MOVER] == DWARVES:
-                dwarves_out(w)
-            w[W_ST + S_ACTIONS] -= w[W_ST + R_USED]
-            if w[C_CHECK]:
-                w[W_ST + T_VIOLATIONS] += violations(w)
-            w[W_ST + R_PHASE] = PH_ACTION
+            q = on_action_end(w, tr)
         if q >= 0:
             return q
 
@@ -1010,7 +1176,7 @@ BATCH_SIG = types.int64(
 @njit(BATCH_SIG, **FAST)
 def play_batch(seed, n, w, d_act, d_target, d_react, d_setup,
                w_act, w_target, w_react, w_setup, pd, pw, out, trace, trace_start, n_traced):
-    """Play n games from `seed`; out[g] is game g's final state vector (records.S_* / T_*).
+    """Play n games from `seed`; out[g] holds game g's final state at records.OUT_SLOTS.
 
     The first n_traced games write their events into `trace`, game i's rows starting at
     trace_start[i] (trace_start[n_traced] is the end). Returns 1 if `trace` was too small.
@@ -1054,8 +1220,8 @@ def play_batch(seed, n, w, d_act, d_target, d_react, d_setup,
                 st[T_BAD_CHOICES] += 1
                 i = 0
             take_row(w, i)
-        for k in range(N_STATE):
-            out[g, k] = st[k]
+        for k in range(OUT_SLOTS.shape[0]):
+            out[g, k] = st[OUT_SLOTS[k]]
     if n_traced > 0:
         trace_start[n_traced] = w[W_TROW]
     return w[W_TOVER]

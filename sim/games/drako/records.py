@@ -137,6 +137,10 @@ R_INDEX = R_MOVE_HEX + 1              # dwarf being placed / side deciding on a 
 N_STATE = R_INDEX + 1
 assert N_STATE <= 256, "the state vector outgrew its room in the work array"
 
+# the slots a finished game reports (the kernel copies only these into its output rows)
+OUT_SLOTS = np.array(list(range(S_TURN, S_GONE)) + list(range(T_USE, T_BAD_CHOICES + 1)), dtype=np.int64)
+OUT_COLUMN = {int(slot): k for k, slot in enumerate(OUT_SLOTS)}
+
 # ---- decisions: kinds of question a strategy answers, and the option rows it sees ------------
 # Every decision function has the signature below: (kind, options, n_options, state, geo, params)
 # → index of the chosen row in options[:n_options]. geo has 3*H rows: [0, H) hex distances,
