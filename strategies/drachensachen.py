@@ -306,6 +306,6 @@ REGISTRY.register(Strategy(
     "scores every option: cards shed, minus the value of monsters and the cost of dragons spent, plus "
     "bonuses for burning and for 4s, 5s, 3s and 6s; costs per card taken or drawn and for a missed turn",
     WEIGHTS,
-    (1.0, 0.15, 2.5, 2.0, 0.3, 0.3, 0.2, 0.2, 5.0, 0.6, 0.6, 0.5, 0.0),
+    (1.4, 0.15, 1.5, 3.0, 0.0, 0.3, 0.8, 0.15, 5.0, 0.6, 0.6, 0.5, 0.0),
     ((0.0, 3.0), (0.0, 1.0), (0.0, 6.0), (-2.0, 6.0), (-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0),
      (-2.0, 10.0), (0.0, 3.0), (0.0, 3.0), (0.0, 3.0), (-3.0, 6.0))))

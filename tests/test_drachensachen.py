@@ -146,7 +146,7 @@ def play_scripted(rules, players, preset, scripts):
 
 def test_rulebook_example():
     """David (seat 0), Caro (1), Peter (2) and Stefanie (3); Caro starts. Only the real choices are scripted:
-    moves with a single option (Caro taking the pile, Peter's 7 with his open 7, Stefanie's 9) are forced."""
+    moves with a single option (Caro taking the pile, Stefanie's 9 after her burn) are forced."""
     P, X = PROTECTO, EXTERMINO
     seats = [
         ((1, 2, 3), (2, 3, 8), (4, 6, P, 1, 1)),       # David
@@ -159,7 +159,7 @@ def test_rulebook_example():
     scripts = {
         0: [(K_PLAY, 4, 1, 0), (K_DRAW, 0, 0, 0), (K_PLAY, 6, 1, 0), (K_PLAY, P, 1, 0)],
         1: [(K_PLAY, 2, 1, 0), (K_PLAY, 4, 2, 0), (K_PLAY, X, 1, 0)],
-        2: [(K_PLAY, 3, 1, 0), (K_PLAY, P, 1, 0)],
+        2: [(K_PLAY, 3, 1, 0), (K_PLAY, P, 1, 0), (K_PLAY, 7, 1, 1)],
         3: [(K_PLAY, 1, 1, 0), (K_PLAY, 4, 1, 0), (K_PLAY, 7, 2, 0)],
     }
     trace, row, params = play_scripted(rules, 4, preset, scripts)

@@ -52,10 +52,12 @@ def play(rules: Rules, players: int, lineup: dict, seed: int, n: int, n_traced: 
     trace_cap = n_traced * TRACE_ROWS_PER_GAME_GUESS
     preset = np.zeros(0, np.int64) if preset is None else np.asarray(preset, np.int64)
     while True:
-        games = np.zeros((n, N_GAME_COLS), np.int64)
-        seats = np.zeros((n, players, N_PLAYER_COLS), np.int64)
-        rounds = np.zeros((rounds_cap, N_ROUND_COLS), np.int64)
-        trace = np.zeros((trace_cap, TRACE_WIDTH), np.int16)
+        # the kernel writes every cell that is read back, so the buffers need no zeroing (and the pages
+        # of a generous guess that are never written cost nothing)
+        games = np.empty((n, N_GAME_COLS), np.int64)
+        seats = np.empty((n, players, N_PLAYER_COLS), np.int64)
+        rounds = np.empty((rounds_cap, N_ROUND_COLS), np.int64)
+        trace = np.empty((trace_cap, TRACE_WIDTH), np.int16)
         starts = np.zeros(n_traced + 1, np.int64)
         counters = np.zeros(4, np.int64)
         kernel.play_batch(int(seed), n, players, r.ints(), r.counts(), r.coins(), preset, fns[0], fns[1], fns[2],
@@ -114,8 +116,10 @@ class DrachensachenGame(Game):
             Outcome("seat0_lost", "mean", pl.col("lost0"), "coins seat 0 lost"),
             Outcome("starter_out", "mean", pl.col("starter_out") / decided,
                     "share of decided rounds the round's starter went out first", headline=True),
+            Outcome("stalemates", "mean", 1000 * pl.col("stalemate_rounds"),
+                    "rounds stopped by the turn cap, per 1,000 games", headline=True),
             Outcome("stalemate_round", "mean", pl.col("stalemate_rounds") / per_round,
-                    "share of rounds that hit the turn cap", headline=True),
+                    "share of a game's rounds stopped by the turn cap"),
             Outcome("stalemate_game", "rate", pl.col("stalemate") == 1, "games that hit the round cap"),
             Outcome("any_stalemate", "rate", pl.col("stalemate_rounds") > 0, "games with a stalemate round"),
             Outcome("rounds", "mean", pl.col("rounds"), "rounds per game", headline=True),
@@ -322,13 +326,16 @@ GAME = DrachensachenGame(
     max_players=MAX_PLAYERS,
     default_players=4,
     roles=tuple(f"seat{i}" for i in range(MAX_PLAYERS)),
-    default_lineup={f"seat{i}": "low-first" for i in range(MAX_PLAYERS)},
+    # the tuned weighted heuristic is the strongest built-in (about 51% wins against three low-first
+    # players, 45% against three aggressive ones) and plays the shortest rounds
+    default_lineup={f"seat{i}": "weighted" for i in range(MAX_PLAYERS)},
     strategies=REGISTRY,
     rules_class=DrachensachenRules,
     package_dir=Path(__file__).parent,
     chunk_size=50_000,
     bench_cases=[
+        BenchCase("default (weighted), 4 players", 4, "weighted", 100_000, unit="rounds", n=100_000),
         BenchCase("low-first, 4 players", 4, "low-first", 100_000, unit="rounds", n=100_000),
-        BenchCase("weighted, 4 players", 4, "weighted", 100_000, unit="rounds", n=100_000),
+        BenchCase("default (weighted), 4 players, full games", 4, "weighted", 25_000, n=100_000),
     ],
 )

@@ -722,7 +722,8 @@ def play_round(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
         while res == R_MORE:
             n = phase_moves(moves, v, st, p, phase)
             k = 0
-            if n > 1:
+            # a lone play row still leaves a choice when it can take more than one card
+            if n > 1 or (moves[0, 0] == K_PLAY and moves[0, 2] + moves[0, 3] > 1):
                 fill_view(v, st, p, phase)
                 k = play_fns[p](moves, n, v[p], params[p])
                 if k < 0 or k >= n:
