@@ -23,12 +23,12 @@ from numba import njit
 
 from sim.core.strategy import Strategy, StrategyRegistry
 from sim.games.drako.records import (
-    A_DRAW, A_DUD, A_ESCAPE, A_FURY, A_PASS, A_PLAY, AREA_FIRE, AREA_FLIGHT, AREA_MOVE, DECISION_SIG, DRAGON,
-    FIG_ARCHER, FIG_DRAGON, FIG_FURY, FIG_NET, K_BLOCK, K_DISCARD, K_DRAGON_MOVE, K_DWARF_MOVE,
-    K_DWARF_MOVE2, K_FIRE, K_FLIGHT, K_MAIN, K_MULLIGAN, K_PLACE, K_VICTIM, K_WOUND,
-    N_SYM, S_CAP, S_DECK_N, S_DRAW_COUNT, S_HAND_LIMIT, S_HAND_N, S_NETTED, S_POS, S_RNG, S_SIDE, S_SYM, S_WOUND, SYM_ATTACK,
+    AREA_FLIGHT, A_DRAW, A_DUD, A_ESCAPE, A_FURY, A_PASS, A_PLAY, DECISION_SIG, DRAGON, FIG_ARCHER,
+    FIG_DRAGON, FIG_FURY, FIG_NET, K_BLOCK, K_DISCARD, K_DRAGON_MOVE, K_DWARF_MOVE, K_DWARF_MOVE2,
+    K_FIRE, K_FLIGHT, K_MAIN, K_MULLIGAN, K_PLACE, K_VICTIM, K_WOUND, N_SYM, SYM_ATTACK,
     SYM_ATTACK_TWO, SYM_CROSSBOW, SYM_DEFENSE, SYM_FIRE, SYM_FLIGHT, SYM_MOVE, SYM_MOVE_TWO,
-    SYM_NET, SYM_NONE,
+    SYM_NET, SYM_NONE, S_CAP, S_DECK_N, S_DRAW_COUNT, S_HAND_LIMIT, S_HAND_N, S_NETTED, S_POS,
+    S_RNG, S_SIDE, S_SYM, S_WOUND,
 )
 
 FAST = dict(cache=True, _nrt=False)
@@ -101,7 +101,7 @@ def archer_aims_at(st, geo, h):
 
 
 @njit(**FAST)
-def card_worth(side, s0, v0, s1, v1, defense):
+def card_worth(s0, v0, s1, v1, defense):
     """Rough worth of a card for keeping it: its better option, Defense counted as `defense`."""
     best = 0.0
     for k in range(2):
@@ -131,33 +131,27 @@ def cheapest_block(opts, n):
     """Among block rows, the card whose other option is worth least (pure Defense first)."""
     best, pick = 1.0e9, 0
     for i in range(1, n):
-        x = card_worth(0, opts[i, 5], opts[i, 6], SYM_NONE, 0, 0.0)
+        x = card_worth(opts[i, 5], opts[i, 6], SYM_NONE, 0, 0.0)
         if x < best:
             best, pick = x, i
     return pick
 
 
 @njit(**FAST)
-def worst_card(opts, n, side, defense):
+def worst_card(opts, n, defense):
     """Discard / throw-away: the card kind worth least (rows of K_DISCARD)."""
     best, pick = 1.0e9, 0
     for i in range(n):
-        x = card_worth(side, opts[i, 2], opts[i, 3], opts[i, 4], opts[i, 5], defense)
+        x = card_worth(opts[i, 2], opts[i, 3], opts[i, 4], opts[i, 5], defense)
         if x < best:
             best, pick = x, i
     return pick
 
 
 @njit(**FAST)
-def worst_dud(opts, n, defense):
-    best, pick = 1.0e9, 0
-    for i in range(n):
-        if opts[i, 0] != A_DUD:
-            continue
-        x = card_worth(0, opts[i, 3], opts[i, 4], opts[i, 6], opts[i, 7], defense)
-        if x < best:
-            best, pick = x, i
-    return pick
+def dud_score(opts, i, defense):
+    """A throw-away (no legal action): the least valuable card goes."""
+    return -50.0 - card_worth(opts[i, 3], opts[i, 4], opts[i, 6], opts[i, 7], defense)
 
 
 @njit(**FAST)
@@ -226,7 +220,9 @@ def brawler(kind, opts, n, st, geo, p, b):
                 x = draw_score(st, DRAGON, p[b + 0], 0.0)
             elif a == A_ESCAPE:
                 x = 2.0 - 2.0 * adjacent
-            elif a == A_DUD or a == A_PASS:
+            elif a == A_DUD:
+                x = dud_score(opts, i, 1.0)
+            elif a == A_PASS:
                 x = -50.0
             else:
                 s, v, ways = opts[i, 3], opts[i, 4], opts[i, 5]
@@ -276,7 +272,7 @@ def brawler(kind, opts, n, st, geo, p, b):
             return cheapest_block(opts, n)
         return 0
     if kind == K_DISCARD:
-        return worst_card(opts, n, DRAGON, 1.0)
+        return worst_card(opts, n, 1.0)
     if kind == K_MULLIGAN:
         strong = st[S_SYM + SYM_ATTACK] + st[S_SYM + SYM_FIRE]
         return 1 if strong == 0 and n > 1 else 0
@@ -285,7 +281,7 @@ def brawler(kind, opts, n, st, geo, p, b):
 
 # ---- dragon: kiter ----------------------------------------------------------------------------------
 KITER = ("hand_target", "safety", "archer_fear", "fire_min", "keep_defense", "escape")
-KITER_DEFAULTS = (5.0, 2.0, 1.5, 2.0, 1.5, 3.0)
+KITER_DEFAULTS = (4.0, 2.0, 1.5, 2.0, 1.5, 3.0)
 KITER_BOUNDS = ((0.0, 6.0), (0.0, 5.0), (0.0, 5.0), (1.0, 3.0), (0.0, 5.0), (0.0, 6.0))
 
 
@@ -302,7 +298,9 @@ def kiter(kind, opts, n, st, geo, p, b):
                 x = draw_score(st, DRAGON, p[b + 0], 0.0) + 0.5
             elif a == A_ESCAPE:
                 x = p[b + 5] + 2.0 * threat
-            elif a == A_DUD or a == A_PASS:
+            elif a == A_DUD:
+                x = dud_score(opts, i, 2.5)
+            elif a == A_PASS:
                 x = -50.0
             else:
                 s, v, ways = opts[i, 3], opts[i, 4], opts[i, 5]
@@ -349,7 +347,7 @@ def kiter(kind, opts, n, st, geo, p, b):
     if kind == K_BLOCK:
         return cheapest_block(opts, n)
     if kind == K_DISCARD:
-        return worst_card(opts, n, DRAGON, 2.5)
+        return worst_card(opts, n, 2.5)
     if kind == K_MULLIGAN:
         return 1 if st[S_SYM + SYM_DEFENSE] == 0 and n > 1 else 0
     return 0
@@ -369,11 +367,14 @@ def attack_cards(st):
 
 
 @njit(**FAST)
-def dwarf_hand_action(st, a, p, hand_at):
+def dwarf_hand_action(st, opts, i, p, hand_at):
     """Drawing costs the dwarves nothing on their clock (cards go from deck to hand) unless the
     hand limit makes them throw some away."""
+    a = opts[i, 0]
     if a == A_DRAW:
         return draw_score(st, 1, p[hand_at], 0.0)
+    if a == A_DUD:
+        return dud_score(opts, i, 1.0)
     return -50.0
 
 
@@ -393,7 +394,7 @@ def rush(kind, opts, n, st, geo, p, b):
                 adjacent = dwarves_next_to(st, geo, g, -1)
                 x = 100.0 if adjacent >= p[b + 5] and attack_cards(st) >= 2 else NEG
             elif a != A_PLAY:
-                x = dwarf_hand_action(st, a, p, b + 0)
+                x = dwarf_hand_action(st, opts, i, p, b + 0)
             else:
                 s, v, ways = opts[i, 3], opts[i, 4], opts[i, 5]
                 if s == SYM_ATTACK:
@@ -431,7 +432,7 @@ def rush(kind, opts, n, st, geo, p, b):
     if kind == K_WOUND:
         return argmax_area(opts, n, p, b + 6)
     if kind == K_DISCARD:
-        return worst_card(opts, n, 1, 1.0)
+        return worst_card(opts, n, 1.0)
     if kind == K_PLACE:
         best, pick = NEG, 0
         for i in range(n):
@@ -503,7 +504,7 @@ def coordinated(kind, opts, n, st, geo, p, b):
                 adjacent = dwarves_next_to(st, geo, g, -1)
                 x = 100.0 if adjacent >= p[b + 4] and attack_cards(st) >= p[b + 5] else NEG
             elif a != A_PLAY:
-                x = dwarf_hand_action(st, a, p, b + 0)
+                x = dwarf_hand_action(st, opts, i, p, b + 0)
             else:
                 s, v, ways = opts[i, 3], opts[i, 4], opts[i, 5]
                 if s == SYM_NET:
@@ -542,7 +543,7 @@ def coordinated(kind, opts, n, st, geo, p, b):
     if kind == K_WOUND:
         return argmax_area(opts, n, p, b + 7)
     if kind == K_DISCARD:
-        return worst_card(opts, n, 1, 1.5)
+        return worst_card(opts, n, 1.5)
     if kind == K_PLACE:
         best, pick = NEG, 0
         for i in range(n):

@@ -324,7 +324,8 @@ def test_match_play():
     assert set(np.unique(games["match_winner"])) <= {R.MATCH_A, R.MATCH_B, R.MATCH_TIE}
     tie = games["a_legs"] == games["b_legs"]
     decided = tie & (games["a_wounds"] != games["b_wounds"])
-    assert ((games["match_winner"][decided] == R.MATCH_A) == (games["a_wounds"][decided] > games["b_wounds"][decided])).all()
+    a_won = games["match_winner"][decided] == R.MATCH_A
+    assert (a_won == (games["a_wounds"][decided] > games["b_wounds"][decided])).all()
     with pytest.raises(DsimError):
         GAME.simulate(rules, 2, GAME.lineup("dragon=kiter,dwarves=rush"), 4, 10)
 

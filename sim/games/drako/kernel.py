@@ -24,34 +24,66 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array
 
 from sim.core.rng import mix
 from sim.games.drako.records import (
-    A_DRAW, A_DUD, A_ESCAPE, A_FURY, A_PASS, A_PLAY, AREA_ARMOUR, AREA_FIRE, AREA_FLIGHT, AREA_MOVE,
-    C_ACAP, C_ACTIONS, C_CAP, C_CHECK, C_CROSSBOW_MIN, C_DECK_D, C_DRAGON_START, C_DRAW,
-    C_FIRE_NEEDS_TARGET, C_FIRE_RANGE, C_FIRST_ACTIONS, C_FREE_PLACEMENT, C_FURY_ACTIONS,
-    C_FURY_LETHAL, C_FURY_WOUND, C_HAND_LIMIT, C_HEXES, C_MULLIGAN, C_NET_STAYS, C_NTYPES_D,
-    C_OPENING, C_START, C_STUCK_DISCARD, C_THROUGH, C_TURN_CAP, CARD_SYM0, CARD_SYM1,
-    CARD_VAL0, CARD_VAL1, DECISION_FN, DRAGON, DWARVES, END_DRAGON_SLAIN, END_DWARVES_SLAIN,
-    END_OUT_OF_CARDS, END_STALEMATE, EV_ATTACK, EV_BLOCK, EV_DECK, EV_DISCARD, EV_DRAW, EV_DUD,
-    EV_END, EV_ESCAPE, EV_FURY, EV_KILL, EV_MULLIGAN, EV_PASS, EV_PLACE, EV_PLAY, EV_TURN,
-    EV_WOUND, F_ACT, F_REACT, F_SETUP, F_TARGET, FIG_ARCHER, FIG_DRAGON, FIG_FURY, FIG_NET,
-    K_BLOCK, K_DISCARD, K_DRAGON_MOVE, K_DWARF_MOVE, K_DWARF_MOVE2, K_FIRE, K_FLIGHT,
-    K_MAIN, K_MULLIGAN, K_PLACE, K_VICTIM, K_WOUND, MAX_DECK, MAX_HEX, MAX_OPTS, MAX_TYPES,
-    N_STATE, N_SYM, OPT_WIDTH, OUT_SLOTS, R_ATTACKER, R_CARD, R_FIRE_AT, R_FIRE_DIR, R_FIRE_K, R_IN_FIRE,
-    R_INDEX, R_MOVE_FIG, R_MOVE_HEX, R_MOVER, R_NOPTS, R_OPT, R_PHASE, R_ROW, R_SECOND, R_SYM,
-    R_TARGET, R_USED, R_VAL, R_WOUNDS_LEFT, S_ACAP, S_ACTIONS, S_AREA, S_CAP, S_DECK_LEN,
-    S_DECK_N, S_DECK_TOP, S_DRAW_COUNT, S_END, S_FURY_NOW, S_HAND_LIMIT, S_HAND_MASK, S_FURY_USED, S_GONE, S_HAND, S_HAND_N, S_NETTED,
-    S_OVER, S_POS, S_RNG, S_SIDE, S_SYM, S_TURN, S_TURN_ACTIONS, S_WINNER, S_WOUND, SYM_ATTACK,
-    SYM_ATTACK_TWO, SYM_CROSSBOW, SYM_DEFENSE, SYM_FIRE, SYM_FLIGHT, SYM_MOVE, SYM_MOVE_TWO,
-    SYM_NET, SYM_NONE, T_ATTACKS, T_BAD_CHOICES, T_BLOCKED, T_DISCARDS, T_DRAWS, T_DUDS,
-    T_ESCAPES, T_FURY_TURN, T_FURY_WOUNDS, T_MULLIGANS, T_NET_TURNS, T_PASSES, T_USE,
-    T_VIOLATIONS, T_WOUNDS_DRAGON, T_WOUNDS_DWARVES, W_BOARD, W_CARDS, W_DECKS, W_GEO,
-    W_GEO_COLS, W_GEO_ROWS, W_GONE, W_OPTS, W_RING2, W_SCR, W_ST, W_TOVER, W_TRACING, W_TROW,
-    WIN_DRAGON, WIN_DWARVES, WIN_NOBODY,
+    AREA_ARMOUR, AREA_FIRE, AREA_FLIGHT, AREA_MOVE, A_DRAW, A_DUD, A_ESCAPE, A_FURY, A_PASS, A_PLAY,
+    CARD_SYM0, CARD_SYM1, CARD_VAL0, CARD_VAL1, C_ACAP, C_ACTIONS, C_CAP, C_CHECK, C_CROSSBOW_MIN,
+    C_DECK_D, C_DRAGON_START, C_DRAW, C_FIRE_NEEDS_TARGET, C_FIRE_RANGE, C_FIRST_ACTIONS,
+    C_FREE_PLACEMENT, C_FURY_ACTIONS, C_FURY_LETHAL, C_FURY_WOUND, C_HAND_LIMIT, C_HEXES,
+    C_MULLIGAN, C_NET_STAYS, C_NTYPES_D, C_OPENING, C_START, C_STUCK_DISCARD, C_THROUGH, C_TURN_CAP,
+    DECISION_FN, DRAGON, DWARVES, END_DRAGON_SLAIN, END_DWARVES_SLAIN, END_OUT_OF_CARDS,
+    END_STALEMATE, EV_ATTACK, EV_BLOCK, EV_DECK, EV_DISCARD, EV_DRAW, EV_DUD, EV_END, EV_ESCAPE,
+    EV_FURY, EV_KILL, EV_MULLIGAN, EV_PASS, EV_PLACE, EV_PLAY, EV_TURN, EV_WOUND, FIG_ARCHER,
+    FIG_DRAGON, FIG_FURY, FIG_NET, F_ACT, F_REACT, F_SETUP, F_TARGET, K_BLOCK, K_DISCARD,
+    K_DRAGON_MOVE, K_DWARF_MOVE, K_DWARF_MOVE2, K_FIRE, K_FLIGHT, K_MAIN, K_MULLIGAN, K_PLACE,
+    K_VICTIM, K_WOUND, MAX_DECK, MAX_HEX, MAX_OPTS, MAX_TYPES, N_STATE, N_SYM, OPT_WIDTH, OUT_SLOTS,
+    R_ATTACKER, R_CARD, R_FIRE_AT, R_FIRE_DIR, R_FIRE_K, R_INDEX, R_IN_FIRE, R_MOVER, R_MOVE_FIG,
+    R_MOVE_HEX, R_NOPTS, R_OPT, R_PHASE, R_ROW, R_SECOND, R_SYM, R_TARGET, R_USED, R_VAL,
+    R_WOUNDS_LEFT, SYM_ATTACK, SYM_ATTACK_TWO, SYM_CROSSBOW, SYM_DEFENSE, SYM_FIRE, SYM_FLIGHT,
+    SYM_MOVE, SYM_MOVE_TWO, SYM_NET, SYM_NONE, S_ACAP, S_ACTIONS, S_AREA, S_CAP, S_DECK_LEN,
+    S_DECK_N, S_DECK_TOP, S_DRAW_COUNT, S_END, S_FURY_NOW, S_FURY_USED, S_GONE, S_HAND,
+    S_HAND_LIMIT, S_HAND_MASK, S_HAND_N, S_NETTED, S_OVER, S_POS, S_RNG, S_SIDE, S_SYM, S_TURN,
+    S_TURN_ACTIONS, S_WINNER, S_WOUND, T_ATTACKS, T_BAD_CHOICES, T_BLOCKED, T_DISCARDS, T_DRAWS,
+    T_DUDS, T_ESCAPES, T_FURY_TURN, T_FURY_WOUNDS, T_MULLIGANS, T_NET_TURNS, T_PASSES, T_USE,
+    T_VIOLATIONS, T_WOUNDS_DRAGON, T_WOUNDS_DWARVES, WIN_DRAGON, WIN_DWARVES, WIN_NOBODY, W_BOARD,
+    W_CARDS, W_DECKS, W_GEO, W_GEO_COLS, W_GEO_ROWS, W_GONE, W_OPTS, W_RING2, W_SCR, W_ST, W_TOVER,
+    W_TRACING, W_TROW,
 )
 
 FAST = dict(cache=True, _nrt=False)
+
+
+# ---- unchecked access for the hottest helpers ---------------------------------------------------
+# numba treats every signed index as possibly negative and adds a wrap-around test to each access.
+# Every index into `w` is a non-negative offset, so the few helpers that run in every decision
+# use these two instead: a plain load and a plain store.
+
+
+@intrinsic
+def get(typingctx, arr, idx):
+    def codegen(context, builder, sig, args):
+        a = make_array(sig.args[0])(context, builder, args[0])
+        return builder.load(builder.gep(a.data, [args[1]]))
+    return arr.dtype(arr, idx), codegen
+
+
+@intrinsic
+def put(typingctx, arr, idx, val):
+    def codegen(context, builder, sig, args):
+        a = make_array(sig.args[0])(context, builder, args[0])
+        v = context.cast(builder, args[2], sig.args[2], sig.args[0].dtype)
+        builder.store(v, builder.gep(a.data, [args[1]]))
+        return context.get_dummy_value()
+    return types.void(arr, idx, val), codegen
+
+
+@njit(**FAST)
+def add(w, i, v):
+    put(w, i, get(w, i) + v)
+
 
 # ---- machine phases (where `advance` resumes) --------------------------------------------------
 (PH_MULLIGAN, PH_MULLIGAN_ANS, PH_PLACE, PH_PLACE_ANS, PH_TURN, PH_ACTION,
@@ -90,11 +122,11 @@ def deal_below(w, m):
 @njit(**FAST)
 def emit(w, tr, code, a, b, c, d, e, f, g):
     """Append one event row when this game is traced; flag an overflow instead of writing past."""
-    if w[W_TRACING] == 0:
+    if get(w, W_TRACING) == 0:
         return
-    r = w[W_TROW]
+    r = get(w, W_TROW)
     if r >= tr.shape[0]:
-        w[W_TOVER] = 1
+        put(w, W_TOVER, 1)
         return
     tr[r, 0] = code
     tr[r, 1] = a
@@ -104,7 +136,7 @@ def emit(w, tr, code, a, b, c, d, e, f, g):
     tr[r, 5] = e
     tr[r, 6] = f
     tr[r, 7] = g
-    w[W_TROW] = r + 1
+    put(w, W_TROW, r + 1)
 
 
 # ---- small accessors --------------------------------------------------------------------------
@@ -112,7 +144,7 @@ def emit(w, tr, code, a, b, c, d, e, f, g):
 
 @njit(**FAST)
 def card(w, side, t, field):
-    return w[W_CARDS + (side * MAX_TYPES + t) * 5 + field]
+    return get(w, W_CARDS + (side * MAX_TYPES + t) * 5 + field)
 
 
 @njit(**FAST)
@@ -122,35 +154,35 @@ def has_symbol(w, side, t, sym):
 
 @njit(**FAST)
 def neighbour(w, h, d):
-    return w[W_GEO + (2 * w[C_HEXES] + h) * w[W_GEO_COLS] + d]
+    return get(w, W_GEO + (2 * get(w, C_HEXES) + h) * get(w, W_GEO_COLS) + d)
 
 
 @njit(**FAST)
 def dist(w, a, b):
-    return w[W_GEO + a * w[W_GEO_COLS] + b]
+    return get(w, W_GEO + a * get(w, W_GEO_COLS) + b)
 
 
 @njit(**FAST)
 def area_open(w, area):
-    return w[W_ST + S_AREA + area] < w[W_ST + S_ACAP + area]
+    return get(w, W_ST + S_AREA + area) < get(w, W_ST + S_ACAP + area)
 
 
 @njit(**FAST)
 def set_row(w, i, a, b, c, d, e, f, g, h):
-    w[W_OPTS + (i) * OPT_WIDTH + 0] = a
-    w[W_OPTS + (i) * OPT_WIDTH + 1] = b
-    w[W_OPTS + (i) * OPT_WIDTH + 2] = c
-    w[W_OPTS + (i) * OPT_WIDTH + 3] = d
-    w[W_OPTS + (i) * OPT_WIDTH + 4] = e
-    w[W_OPTS + (i) * OPT_WIDTH + 5] = f
-    w[W_OPTS + (i) * OPT_WIDTH + 6] = g
-    w[W_OPTS + (i) * OPT_WIDTH + 7] = h
+    put(w, W_OPTS + i * OPT_WIDTH + 0, a)
+    put(w, W_OPTS + i * OPT_WIDTH + 1, b)
+    put(w, W_OPTS + i * OPT_WIDTH + 2, c)
+    put(w, W_OPTS + i * OPT_WIDTH + 3, d)
+    put(w, W_OPTS + i * OPT_WIDTH + 4, e)
+    put(w, W_OPTS + i * OPT_WIDTH + 5, f)
+    put(w, W_OPTS + i * OPT_WIDTH + 6, g)
+    put(w, W_OPTS + i * OPT_WIDTH + 7, h)
 
 
 @njit(**FAST)
 def take_row(w, i):
     for k in range(OPT_WIDTH):
-        w[W_ST + R_ROW + k] = w[W_OPTS + i * OPT_WIDTH + k]
+        put(w, W_ST + R_ROW + k, get(w, W_OPTS + i * OPT_WIDTH + k))
 
 
 @njit(**FAST)
@@ -170,30 +202,30 @@ def ask(w, side, slot, kind, n, answer_phase):
 
 @njit(**FAST)
 def hand_add(w, side, t):
-    w[W_ST + S_HAND + side * MAX_TYPES + t] += 1
-    w[W_ST + S_HAND_MASK + side] |= 1 << t
-    w[W_ST + S_HAND_N + side] += 1
+    add(w, W_ST + S_HAND + side * MAX_TYPES + t, 1)
+    put(w, W_ST + S_HAND_MASK + side, get(w, W_ST + S_HAND_MASK + side) | 1 << t)
+    add(w, W_ST + S_HAND_N + side, 1)
     s0 = card(w, side, t, CARD_SYM0)
     s1 = card(w, side, t, CARD_SYM1)
-    w[W_ST + S_SYM + side * N_SYM + s0] += 1
+    add(w, W_ST + S_SYM + side * N_SYM + s0, 1)
     if s1 != SYM_NONE and s1 != s0:
-        w[W_ST + S_SYM + side * N_SYM + s1] += 1
+        add(w, W_ST + S_SYM + side * N_SYM + s1, 1)
 
 
 @njit(**FAST)
 def hand_take(w, side, t):
     """A card leaves the hand for good (played, blocked with, discarded)."""
-    w[W_ST + S_HAND + side * MAX_TYPES + t] -= 1
-    if w[W_ST + S_HAND + side * MAX_TYPES + t] == 0:
-        w[W_ST + S_HAND_MASK + side] &= ~(1 << t)
-    w[W_ST + S_HAND_N + side] -= 1
-    w[W_ST + S_GONE + side] += 1
-    w[W_GONE + side * MAX_TYPES + t] += 1
+    add(w, W_ST + S_HAND + side * MAX_TYPES + t, -1)
+    if get(w, W_ST + S_HAND + side * MAX_TYPES + t) == 0:
+        put(w, W_ST + S_HAND_MASK + side, get(w, W_ST + S_HAND_MASK + side) & ~(1 << t))
+    add(w, W_ST + S_HAND_N + side, -1)
+    add(w, W_ST + S_GONE + side, 1)
+    add(w, W_GONE + side * MAX_TYPES + t, 1)
     s0 = card(w, side, t, CARD_SYM0)
     s1 = card(w, side, t, CARD_SYM1)
-    w[W_ST + S_SYM + side * N_SYM + s0] -= 1
+    add(w, W_ST + S_SYM + side * N_SYM + s0, -1)
     if s1 != SYM_NONE and s1 != s0:
-        w[W_ST + S_SYM + side * N_SYM + s1] -= 1
+        add(w, W_ST + S_SYM + side * N_SYM + s1, -1)
 
 
 @njit(**FAST)
@@ -221,11 +253,11 @@ def shuffle_deck(w, tr, side):
 def draw_cards(w, side, count):
     """Take up to `count` cards from the top of the deck; returns how many came."""
     got = 0
-    while got < count and w[W_ST + S_DECK_N + side] > 0:
-        top = w[W_ST + S_DECK_TOP + side]
-        hand_add(w, side, w[W_DECKS + side * MAX_DECK + top])
-        w[W_ST + S_DECK_TOP + side] = top + 1
-        w[W_ST + S_DECK_N + side] -= 1
+    while got < count and get(w, W_ST + S_DECK_N + side) > 0:
+        top = get(w, W_ST + S_DECK_TOP + side)
+        hand_add(w, side, get(w, W_DECKS + side * MAX_DECK + top))
+        put(w, W_ST + S_DECK_TOP + side, top + 1)
+        add(w, W_ST + S_DECK_N + side, -1)
         got += 1
     return got
 
@@ -235,12 +267,12 @@ def draw_cards(w, side, count):
 
 @njit(**FAST)
 def place(w, f, h):
-    old = w[W_ST + S_POS + f]
+    old = get(w, W_ST + S_POS + f)
     if old >= 0:
-        w[W_BOARD + old] = -1
-    w[W_ST + S_POS + f] = h
+        put(w, W_BOARD + old, -1)
+    put(w, W_ST + S_POS + f, h)
     if h >= 0:
-        w[W_BOARD + h] = f
+        put(w, W_BOARD + h, f)
 
 
 @njit(**FAST)
@@ -287,28 +319,28 @@ def reach(w, start, steps, out_at):
 def reach_near(w, start, steps, out_at):
     """`reach` for one or two steps, from the neighbour table and the two-step table (each hex
     two steps away with the one or two hexes a walk can pass through)."""
-    through = w[C_THROUGH] == 1
+    through = get(w, C_THROUGH) == 1
     k = 1
-    w[out_at] = start
+    put(w, out_at, start)
     if steps <= 0:
         return k
     for d in range(6):
         nb = neighbour(w, start, d)
-        if nb >= 0 and w[W_BOARD + nb] < 0:
-            w[out_at + k] = nb
+        if nb >= 0 and get(w, W_BOARD + nb) < 0:
+            put(w, out_at + k, nb)
             k += 1
     if steps == 1:
         return k
     at = W_RING2 + start * 36
     for i in range(12):
-        h = w[at + 3 * i]
+        h = get(w, at + 3 * i)
         if h < 0:
             break
-        if w[W_BOARD + h] >= 0:
+        if get(w, W_BOARD + h) >= 0:
             continue
-        a, b = w[at + 3 * i + 1], w[at + 3 * i + 2]
-        if through or w[W_BOARD + a] < 0 or (b >= 0 and w[W_BOARD + b] < 0):
-            w[out_at + k] = h
+        a, b = get(w, at + 3 * i + 1), get(w, at + 3 * i + 2)
+        if through or get(w, W_BOARD + a) < 0 or (b >= 0 and get(w, W_BOARD + b) < 0):
+            put(w, out_at + k, h)
             k += 1
     return k
 
@@ -319,13 +351,13 @@ def fire_hits(w, start, d):
     n = 0
     h = start
     k = 0
-    rng = w[C_FIRE_RANGE]
+    rng = get(w, C_FIRE_RANGE)
     while rng == 0 or k < rng:
         h = neighbour(w, h, d)
         if h < 0:
             break
         k += 1
-        if w[W_BOARD + h] > FIG_DRAGON:
+        if get(w, W_BOARD + h) > FIG_DRAGON:
             n += 1
     return n
 
@@ -353,10 +385,10 @@ def crossbow_clear(w):
 
 @njit(**FAST)
 def adjacent_dwarves(w):
-    g = w[W_ST + S_POS + FIG_DRAGON]
+    g = get(w, W_ST + S_POS + FIG_DRAGON)
     n = 0
     for f in range(1, 4):
-        p = w[W_ST + S_POS + f]
+        p = get(w, W_ST + S_POS + f)
         if p >= 0 and dist(w, g, p) == 1:
             n += 1
     return n
@@ -452,12 +484,12 @@ def lowest_bit(low):
 def list_main(w, side):
     """Rows: action, card kind, option, symbol, value, ways, other symbol, other value."""
     n = 0
-    if w[W_ST + S_DECK_N + side] > 0:
+    if get(w, W_ST + S_DECK_N + side) > 0:
         set_row(w, n, A_DRAW, -1, -1, 0, 0, 0, 0, 0)
         n += 1
     if side == DRAGON:
-        if (w[W_ST + S_NETTED] == 1 and w[W_ST + S_ACTIONS] == w[W_ST + S_TURN_ACTIONS]
-                and w[W_ST + S_TURN_ACTIONS] >= 2):
+        if (get(w, W_ST + S_NETTED) == 1 and get(w, W_ST + S_ACTIONS) == get(w, W_ST + S_TURN_ACTIONS)
+                and get(w, W_ST + S_TURN_ACTIONS) >= 2):
             set_row(w, n, A_ESCAPE, -1, -1, 0, 0, 0, 0, 0)
             n += 1
     n_fury = 0
@@ -468,54 +500,55 @@ def list_main(w, side):
     # ways[symbol]: how many ways each option can be used now (0 = not legal)
     ways = W_SCR
     for s in range(N_SYM):
-        w[ways + s] = 0
+        put(w, ways + s, 0)
     n_adjacent = adjacent_dwarves(w)
-    w[ways + SYM_ATTACK] = n_adjacent
+    put(w, ways + SYM_ATTACK, n_adjacent)
     if side == DRAGON:
-        if w[W_ST + S_NETTED] == 0:
-            w[ways + SYM_MOVE] = 1 if area_open(w, AREA_MOVE) else 0
-            w[ways + SYM_FLIGHT] = 1 if area_open(w, AREA_FLIGHT) else 0
-        if w[W_ST + S_SYM + SYM_FIRE] > 0 and area_open(w, AREA_FIRE):
-            g = w[W_ST + S_POS + FIG_DRAGON]
+        if get(w, W_ST + S_NETTED) == 0:
+            put(w, ways + SYM_MOVE, 1 if area_open(w, AREA_MOVE) else 0)
+            put(w, ways + SYM_FLIGHT, 1 if area_open(w, AREA_FLIGHT) else 0)
+        if get(w, W_ST + S_SYM + SYM_FIRE) > 0 and area_open(w, AREA_FIRE):
+            g = get(w, W_ST + S_POS + FIG_DRAGON)
             best = 0
             for d in range(6):
                 k = fire_hits(w, g, d)
                 if k > best:
                     best = k
-            if best == 0 and w[C_FIRE_NEEDS_TARGET] == 0:
+            if best == 0 and get(w, C_FIRE_NEEDS_TARGET) == 0:
                 best = 1      # an empty line is still a legal breath
-            w[ways + SYM_FIRE] = best
+            put(w, ways + SYM_FIRE, best)
     else:
-        w[ways + SYM_MOVE] = 1
-        w[ways + SYM_MOVE_TWO] = 1
-        w[ways + SYM_ATTACK_TWO] = n_adjacent
-        if w[W_ST + S_SYM + N_SYM + SYM_CROSSBOW] > 0 and crossbow_clear(w):
-            w[ways + SYM_CROSSBOW] = 1
-        if w[W_ST + S_POS + FIG_NET] >= 0 and w[W_ST + S_NETTED] == 0:
-            w[ways + SYM_NET] = 1
+        put(w, ways + SYM_MOVE, 1)
+        put(w, ways + SYM_MOVE_TWO, 1)
+        put(w, ways + SYM_ATTACK_TWO, n_adjacent)
+        if get(w, W_ST + S_SYM + N_SYM + SYM_CROSSBOW) > 0 and crossbow_clear(w):
+            put(w, ways + SYM_CROSSBOW, 1)
+        if get(w, W_ST + S_POS + FIG_NET) >= 0 and get(w, W_ST + S_NETTED) == 0:
+            put(w, ways + SYM_NET, 1)
     hand = W_ST + S_HAND + side * MAX_TYPES
     # kinds in hand from the mask; rows are written whatever and kept only when legal (branch-free:
     # which cards are held is random, and mispredicted branches were this loop's main cost)
-    m = w[W_ST + S_HAND_MASK + side]
+    m = get(w, W_ST + S_HAND_MASK + side)
     while m != 0:
         low = m & -m
         m ^= low
         t = lowest_bit(low)
         at = W_CARDS + (side * MAX_TYPES + t) * 5
-        s0, v0, s1, v1 = w[at + CARD_SYM0], w[at + CARD_VAL0], w[at + CARD_SYM1], w[at + CARD_VAL1]
-        k = w[ways + s0]
+        s0, v0 = get(w, at + CARD_SYM0), get(w, at + CARD_VAL0)
+        s1, v1 = get(w, at + CARD_SYM1), get(w, at + CARD_VAL1)
+        k = get(w, ways + s0)
         set_row(w, n, A_PLAY, t, 0, s0, v0, k, s1, v1)
         n += k > 0
-        k = w[ways + s1]
+        k = get(w, ways + s1)
         set_row(w, n, A_PLAY, t, 1, s1, v1, k, s0, v0)
         n += k > 0
     if n == n_fury:        # nothing to draw or play (Fury alone is no way out)
-        if w[W_ST + S_HAND_N + side] > 0 and w[C_STUCK_DISCARD] == 1:
-            for t in range(w[C_NTYPES_D + side]):
-                if w[hand + t] > 0:
+        if get(w, W_ST + S_HAND_N + side) > 0 and get(w, C_STUCK_DISCARD) == 1:
+            for t in range(get(w, C_NTYPES_D + side)):
+                if get(w, hand + t) > 0:
                     at = W_CARDS + (side * MAX_TYPES + t) * 5
-                    set_row(w, n, A_DUD, t, -1, w[at + CARD_SYM0], w[at + CARD_VAL0], 0,
-                            w[at + CARD_SYM1], w[at + CARD_VAL1])
+                    set_row(w, n, A_DUD, t, -1, get(w, at + CARD_SYM0), get(w, at + CARD_VAL0), 0,
+                            get(w, at + CARD_SYM1), get(w, at + CARD_VAL1))
                     n += 1
         else:
             set_row(w, n, A_PASS, -1, -1, 0, 0, 0, 0, 0)
@@ -529,12 +562,12 @@ def list_dwarf_moves(w, value, skip):
     n = 0
     out_at = W_SCR + 2 * MAX_HEX
     for f in range(1, 4):
-        p = w[W_ST + S_POS + f]
+        p = get(w, W_ST + S_POS + f)
         if p < 0 or f == skip:
             continue
         k = reach(w, p, value, out_at)
         for i in range(k):
-            set_row(w, n, f, w[out_at + i], 0, 0, 0, 0, 0, 0)
+            set_row(w, n, f, get(w, out_at + i), 0, 0, 0, 0, 0, 0)
             n += 1
     return n
 
@@ -590,7 +623,8 @@ def violations(w):
             bad += 1
         if w[W_ST + S_DECK_N + side] != w[W_ST + S_DECK_LEN + side] - w[W_ST + S_DECK_TOP + side]:
             bad += 1
-        if w[W_ST + S_HAND_N + side] + w[W_ST + S_DECK_N + side] + w[W_ST + S_GONE + side] != w[C_DECK_D + side]:
+        held = w[W_ST + S_HAND_N + side] + w[W_ST + S_DECK_N + side]
+        if held + w[W_ST + S_GONE + side] != w[C_DECK_D + side]:
             bad += 1
         for s in range(N_SYM):
             if w[W_ST + S_SYM + side * N_SYM + s] < 0:
@@ -1006,7 +1040,8 @@ def on_dwarf_move2_ans(w, tr):
     f2 = w[W_ST + R_ROW]
     h2 = w[W_ST + R_ROW + 1]
     place(w, f2, h2)
-    emit(w, tr, EV_PLAY, DWARVES, w[W_ST + R_CARD], w[W_ST + R_OPT], w[W_ST + R_MOVE_FIG], w[W_ST + R_MOVE_HEX], f2, h2)
+    emit(w, tr, EV_PLAY, DWARVES, w[W_ST + R_CARD], w[W_ST + R_OPT], w[W_ST + R_MOVE_FIG],
+         w[W_ST + R_MOVE_HEX], f2, h2)
     w[W_ST + R_PHASE] = PH_ACTION_END
     return q
 
@@ -1176,7 +1211,8 @@ BATCH_SIG = types.int64(
 @njit(BATCH_SIG, **FAST)
 def play_batch(seed, n, w, d_act, d_target, d_react, d_setup,
                w_act, w_target, w_react, w_setup, pd, pw, out, trace, trace_start, n_traced):
-    """Play n games from `seed`; out[g] holds game g's final state at records.OUT_SLOTS.
+    """Play n games from `seed`; out[k, g] is game g's final state at records.OUT_SLOTS[k] (one
+    row per slot, so the games table's columns come out contiguous).
 
     The first n_traced games write their events into `trace`, game i's rows starting at
     trace_start[i] (trace_start[n_traced] is the end). Returns 1 if `trace` was too small.
@@ -1221,7 +1257,7 @@ def play_batch(seed, n, w, d_act, d_target, d_react, d_setup,
                 i = 0
             take_row(w, i)
         for k in range(OUT_SLOTS.shape[0]):
-            out[g, k] = st[OUT_SLOTS[k]]
+            out[k, g] = st[OUT_SLOTS[k]]
     if n_traced > 0:
         trace_start[n_traced] = w[W_TROW]
     return w[W_TOVER]
