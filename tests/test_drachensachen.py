@@ -2,7 +2,6 @@
 optional rule, kernel invariants, determinism, stalemates and the reporting pipeline."""
 
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -16,7 +15,7 @@ from sim.games.drachensachen import kernel
 from sim.games.drachensachen.game import GAME, Trace, play
 from sim.games.drachensachen.records import (
     C_TRACE, EXTERMINO, GAME_COLUMNS, K_DISCARD, K_DRAW, K_PLAY, K_TAKE, MAX_PLAYERS, N_GAME_COLS, N_PLAYER_COLS,
-    N_ROUND_COLS, NULLO, PROTECTO, SIG, T_PLAY, TRACE_WIDTH,
+    N_ROUND_COLS, PROTECTO, SIG, T_PLAY, TRACE_WIDTH,
 )
 from sim.games.drachensachen.referee import Referee
 

@@ -10,9 +10,10 @@ Strategies are three numba functions with one signature, `SIG`:
 (K_PLAY) holds one card type with the largest legal play: M_HAND cards from the hand and M_OPEN from the
 open Remainders. To play fewer, the strategy lowers the counts in the row it returns (at least one card;
 open cards join hand cards only when all the hand's cards go too); the kernel checks them, and restores
-the largest play, counting a violation, when they break a rule. `view` is the deciding player's row of the
-table (indices V_*): their own cards by type, the pile's situation and public counts. `params` is the
-strategy's float64 parameter row.
+the largest play, counting a violation, when they break a rule. A strategy is not asked when there is only
+one option and it leaves nothing to choose (a single card, a forced blind card, a forced pick-up).
+`view` is the deciding player's row of the table (indices V_*): their own cards by type, the pile's
+situation and public counts. `params` is the strategy's float64 parameter row.
 """
 
 import warnings

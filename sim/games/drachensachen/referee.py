@@ -17,7 +17,7 @@ from sim.games.drachensachen.rules import DrachensachenRules
 
 DRAGONS = (NULLO, EXTERMINO, PROTECTO)
 TYPES = range(1, 13)
-# columns each trace row uses after its code (the rest must be 0); -1 marks a seat column that must be -1
+# columns each trace row uses after its code (the rest must be 0); NO_SEAT rows hold -1 as their seat
 USED = {T_ROUND: 4, T_SETUP: 4, T_DECK: 7, T_PILE: 2, T_SWAP: 3, T_PLAY: 4, T_BLIND: 3, T_TAKE: 2, T_DRAW: 3,
         T_MISS: 2, T_DISCARD: 2, T_PEEK: 4, T_BALL: 3, T_TURN: 2, T_SECRET: 2, T_ENVY: 2, T_REFILL: 2,
         T_ROUND_END: 7, T_CURSE: 2, T_ABILITY: 2, T_GAME_END: 3}
