@@ -234,59 +234,46 @@ W_SHED, W_VALUE, W_DRAGON, W_BURN, W_FOUR, W_FIVE, W_THREE, W_SIX, W_DISCARD, W_
     W_SWAP = range(13)
 
 
-@njit(**FAST)
-def per_card(t, w):
-    """Score of each card of type t played: shedding it, minus its value kept for later."""
-    if t >= NULLO:
-        return w[W_SHED] - w[W_DRAGON]
-    s = w[W_SHED] - w[W_VALUE] * t
-    if t == 4:
-        s += w[W_FOUR]
-    elif t == 5:
-        s += w[W_FIVE]
-    return s
-
-
 @njit(SIG, **FAST)
 def weighted_play(moves, n, view, params):
     """The option with the highest weighted score; a play is scored at its best size (one card or all)."""
+    shed, value, dragon, burn = params[W_SHED], params[W_VALUE], params[W_DRAGON], params[W_BURN]
+    four, five, three, six = params[W_FOUR], params[W_FIVE], params[W_THREE], params[W_SIX]
+    run_t, run_n = view[V_RUN_TYPE], view[V_RUN_N]
     best = 0
     top = -1e300
     single = False
     for i in range(n):
         kind = moves[i, M_KIND]
+        one = False
         if kind == K_PLAY:
             t = moves[i, M_TYPE]
             k = moves[i, M_HAND] + moves[i, M_OPEN]
-            unit = per_card(t, params)
-            flat = params[W_THREE] if t == 3 else (params[W_SIX] if t == 6 else 0.0)
-            run = view[V_RUN_N] if view[V_RUN_TYPE] == t else 0
-            s_all = unit * k + flat + (params[W_BURN] if run + k >= 4 else 0.0)
-            s_one = unit + flat + (params[W_BURN] if run + 1 >= 4 else 0.0)
-            if s_all >= s_one:
-                s = s_all
-                one = False
+            # each card shed scores, minus its worth kept for later; 4s and 5s hurt the next player
+            if t >= NULLO:
+                unit = shed - dragon
             else:
+                unit = shed - value * t + (four if t == 4 else 0.0) + (five if t == 5 else 0.0)
+            flat = three if t == 3 else (six if t == 6 else 0.0)
+            run = run_n if run_t == t else 0
+            s_all = unit * k + flat + (burn if run + k >= 4 else 0.0)
+            s_one = unit + flat + (burn if run + 1 >= 4 else 0.0)
+            s = s_all
+            if s_one > s_all:
                 s = s_one
                 one = True
         elif kind == K_DISCARD:
             s = params[W_DISCARD]
-            one = False
         elif kind == K_TAKE:
             s = -params[W_TAKE] * view[V_PILE_N]
-            one = False
         elif kind == K_DRAW:
             s = -params[W_DRAW] * view[V_DRAW]
-            one = False
         elif kind == K_PEEK:
             s = -0.5 * params[W_DRAW] * view[V_DRAW]
-            one = False
         elif kind == K_MISS:
             s = -params[W_MISS]
-            one = False
         else:
             s = 0.0
-            one = False
         if s > top:
             top = s
             best = i
