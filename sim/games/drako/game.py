@@ -169,11 +169,9 @@ class DrakoGame(Game):
             Outcome("fire_lost", "rate", pl.col("fire_lost").cast(pl.Float64), "dragon lost fire"),
             Outcome("move_lost", "rate", pl.col("move_lost").cast(pl.Float64), "dragon lost walking"),
             Outcome("fury_used", "rate", (pl.col("fury_turn") >= 0).cast(pl.Float64), "Fury declared"),
-            # NaN outside match play (a "mean" of 0/1: rates cannot carry NaN through the summary)
-            Outcome("match_a_win", "mean",
-                    pl.when(pl.col("match_winner") >= 0)
-                    .then((pl.col("match_winner") == R.MATCH_A).cast(pl.Float64)).otherwise(float("nan")),
-                    "match play: share of matches the first leg's dragon player wins"),
+            # 0 in a run without match play (NaN would poison paired comparisons of every outcome)
+            Outcome("match_a_win", "rate", (pl.col("match_winner") == R.MATCH_A).cast(pl.Float64),
+                    "match play only: the first leg's dragon player wins the match"),
         ]
 
     def group_columns(self) -> list[str]:

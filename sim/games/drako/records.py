@@ -43,7 +43,9 @@ CARD_COUNT, CARD_SYM0, CARD_VAL0, CARD_SYM1, CARD_VAL1 = 0, 1, 2, 3, 4
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 # ---- the kernel's work array: configuration, board, decks, scratch (fixed offsets) ------------
-MAX_HEX = 128
+MAX_HEX = 128           # board hexes (rules allow up to 127)
+OPT_WIDTH = 8           # columns of a decision's option rows
+MAX_OPTS = 512          # option rows of one decision
 (C_HEXES, C_NTYPES_D, C_NTYPES_W, C_DECK_D, C_DECK_W, C_HAND_LIMIT, C_OPENING, C_DRAW, C_ACTIONS,
  C_FIRST_ACTIONS, C_FURY_ACTIONS, C_FURY_WOUND, C_FURY_LETHAL, C_TURN_CAP, C_MULLIGAN,
  C_FREE_PLACEMENT, C_FIRE_RANGE, C_FIRE_NEEDS_TARGET, C_CROSSBOW_MIN, C_NET_STAYS, C_STUCK_DISCARD,
@@ -66,7 +68,7 @@ W_SCR = W_CARDS + 2 * MAX_TYPES * 5   # 3 x MAX_HEX: scratch for path searches
 W_RING2 = W_SCR + 3 * MAX_HEX         # MAX_HEX x 12 x 3: hexes two steps away and the hexes between
 W_ST = W_RING2 + MAX_HEX * 36         # the state vector (N_STATE, below)
 W_OPTS = W_ST + 256                   # MAX_OPTS x OPT_WIDTH: the pending decision's rows
-W_GEO = W_OPTS + 512 * 8              # the geo block (3H x max(H, 6)); the array ends with it
+W_GEO = W_OPTS + MAX_OPTS * OPT_WIDTH  # the geo block (3H x max(H, 6)); the array ends with it
 
 # ---- the state vector the kernel keeps and strategies read ----------------------------------
 S_SIDE = 0            # side making the current decision
@@ -145,9 +147,8 @@ OUT_COLUMN = {int(slot): k for k, slot in enumerate(OUT_SLOTS)}
 # Every decision function has the signature below: (kind, options, n_options, state, geo, params)
 # → index of the chosen row in options[:n_options]. geo has 3*H rows: [0, H) hex distances,
 # [H, 2H) the direction (0-5) from hex a to hex b when they share a straight line else -1,
-# [2H, 3H) the six neighbours of each hex (-1 off the board).
-OPT_WIDTH = 8
-MAX_OPTS = 512
+# [2H, 3H) the six neighbours of each hex (-1 off the board). Strategies read; they must not
+# write to options, state (except drawing from its random stream) or geo.
 
 # answered by `act`
 K_MAIN = 0            # rows: action, card kind, option 0/1, symbol, value, ways, other symbol, other value
@@ -219,7 +220,7 @@ EVENT_NAMES = {EV_DECK: "deck", EV_MULLIGAN: "mulligan", EV_PLACE: "place", EV_T
 # crossbow: a = archer; net: nothing.
 
 # ---- per-game output columns ------------------------------------------------------------------
-# (column, dtype). The kernel fills an int32 table in this order; game.py narrows the types.
+# (column, dtype) of the games table, one row per game; game.py derives them from OUT_SLOTS.
 GAME_COLUMNS = [
     ("dragon_win", np.int8), ("winner", np.int8), ("end", np.int8), ("turns", np.int16),
     ("wounds_to_dragon", np.int8), ("wounds_to_dwarves", np.int8), ("fury_wounds", np.int8),
@@ -240,13 +241,6 @@ GAME_COLUMNS = [
 ] + [(f"dragon_{SYM_NAMES[s]}", np.int8) for s in SIDE_SYMBOLS[DRAGON]] \
   + [(f"dwarf_{SYM_NAMES[s]}", np.int8) for s in SIDE_SYMBOLS[DWARVES]] \
   + [("violations", np.int32), ("bad_choices", np.int32)]
-COL = {name: i for i, (name, _) in enumerate(GAME_COLUMNS)}
-N_COLS = len(GAME_COLUMNS)
-# usage columns: (state index, column index) pairs for the kernel
-USE_COLUMNS = np.array(
-    [(T_USE + DRAGON * N_SYM + s, COL[f"dragon_{SYM_NAMES[s]}"]) for s in SIDE_SYMBOLS[DRAGON]]
-    + [(T_USE + DWARVES * N_SYM + s, COL[f"dwarf_{SYM_NAMES[s]}"]) for s in SIDE_SYMBOLS[DWARVES]],
-    dtype=np.int64)
 
 # match play adds, per match, the second leg (same deals, the two strategies' sides swapped)
 MATCH_COLUMNS = [
