@@ -6,7 +6,6 @@ information plus their own cards (see that module's docstring); parameters come 
 they can be swept and optimised.
 """
 
-import numpy as np
 from numba import njit
 
 from sim.core.strategy import Strategy, StrategyRegistry

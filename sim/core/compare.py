@@ -23,7 +23,6 @@ from sim.core.errors import DsimError  # noqa: E402
 from sim.core.game import Game, Rules  # noqa: E402
 from sim.core.precision import look_z  # noqa: E402
 from sim.core.report import ChartSaver, markdown_to_html  # noqa: E402
-from sim.core.rules import parse_set  # noqa: E402
 from sim.core.runner import RunSpec, iter_chunks, run  # noqa: E402
 from sim.core.stats import PairedResult, paired  # noqa: E402
 from sim.core.store import RunWriter  # noqa: E402

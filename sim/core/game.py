@@ -98,8 +98,15 @@ class Game:
         return Rules(ruleset, build_typed(self.rules_class, ruleset))
 
     def check_players(self, rules: Rules, players: int) -> None:
+        """The game's player range, then the rules' own check (`check_players` on the typed rules, if any)."""
         if not self.min_players <= players <= self.max_players:
             raise DsimError(f"{self.name} plays {self.min_players}-{self.max_players} players, not {players}")
+        check = getattr(rules.typed, "check_players", None)
+        if check is not None:
+            try:
+                check(players)
+            except ValueError as e:
+                raise DsimError(str(e)) from None
 
     def lineup(self, text: str | None) -> Lineup:
         return parse_lineup(text or "default", self.roles, self.strategies, self.default_lineup)

@@ -13,6 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
 from sim.core import store  # noqa: E402
+from sim.core.charts import error_bars  # noqa: E402
 from sim.core.summary import markdown_table, summarize  # noqa: E402
 from sim.games import get_game  # noqa: E402
 
@@ -44,8 +45,7 @@ def headline_chart(game, rows: list[dict], chart: ChartSaver) -> str:
     fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * len(head)))
     labels = [f"{r['players']}p {r['lineup']} {r['rules'][:6]}" for r in head]
     values = [r["estimate"].value for r in head]
-    errs = [[r["estimate"].value - r["estimate"].lo for r in head], [r["estimate"].hi - r["estimate"].value for r in head]]
-    ax.errorbar(values, range(len(head)), xerr=errs, fmt="o", capsize=4)
+    ax.errorbar(values, range(len(head)), xerr=error_bars([r["estimate"] for r in head]), fmt="o", capsize=4)
     ax.set_yticks(range(len(head)), labels, fontsize=8)
     ax.set_xlabel(f"{head[0]['label']} (95% CI)")
     ax.set_title(f"{game.title}: headline")

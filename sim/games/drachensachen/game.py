@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from sim.core.errors import DsimError
+from sim.core.charts import error_bars
 from sim.core.game import BenchCase, Game, Outcome, Rules
 from sim.core.stats import mean_ci, paired, wilson
 from sim.games.drachensachen import kernel, referee
@@ -89,12 +89,6 @@ def tables(players: int, games: np.ndarray, seats: np.ndarray, rounds: np.ndarra
 
 @dataclass
 class DrachensachenGame(Game):
-    def check_players(self, rules: Rules, players: int) -> None:
-        try:
-            rules.typed.check_players(players)
-        except ValueError as e:
-            raise DsimError(str(e)) from None
-
     def simulate(self, rules, players, lineup, seed, n, check=False):
         games, seats, rounds, _, _ = play(rules, players, lineup, seed, n, 0, check)
         return tables(players, games, seats, rounds)
@@ -189,15 +183,14 @@ def seat_section(games: pl.DataFrame, chart) -> str:
     for key, g in configurations(games):
         n = players_of(key, g)
         decided = g.filter(pl.col("winner") >= 0)
-        xs, ys, errs = [], [], []
+        xs, wins = [], []
         for seat in range(n):
             win = wilson(int((decided["winner"] == seat).sum()), decided.height)
             lost = mean_ci(g[f"lost{seat}"].to_numpy())
             lines.append(f"| {label(key)} | {seat} | {win.fmt(pct=True, digits=1)} | {lost.fmt(digits=2)} |")
             xs.append(seat)
-            ys.append(win.value)
-            errs.append((win.value - win.lo, win.hi - win.value))
-        ax.errorbar(xs, ys, yerr=np.array(errs).T, marker="o", capsize=3, label=label(key))
+            wins.append(win)
+        ax.errorbar(xs, [w.value for w in wins], yerr=error_bars(wins), marker="o", capsize=3, label=label(key))
     ax.set_xlabel("seat")
     ax.set_ylabel("P(seat wins the game)")
     ax.set_title("Drachensachen: win rate by seat")

@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from sim.core.errors import DsimError
+from sim.core.charts import error_bars
 from sim.core.game import BenchCase, Game, Outcome, Rules, Trace
 from sim.core.stats import wilson
 from sim.games.dragonwake import kernel, referee
@@ -18,12 +18,6 @@ from strategies.dragonwake import REGISTRY
 
 @dataclass
 class DragonwakeGame(Game):
-    def check_players(self, rules: Rules, players: int) -> None:
-        try:
-            rules.typed.check_players(players)
-        except ValueError as e:
-            raise DsimError(str(e)) from None
-
     def _play(self, rules: Rules, players: int, lineup, seed: int, n: int, n_traced: int, check: bool):
         r: DragonwakeRules = rules.typed
         heroes, cultists = r.role_deck(players)
@@ -113,16 +107,13 @@ def seat_section(games: pl.DataFrame, chart) -> str:
         first = g["first_runebearer"].to_numpy().astype(np.int64)
         mask = g["cultist_mask"].to_numpy().astype(np.int64)
         winner = g["winner"].to_numpy()
-        xs, ys, errs = [], [], []
-        for seat in range(players):
-            absolute = (first + seat) % players
-            is_cultist = (mask >> absolute) & 1
-            won = (is_cultist == winner)
-            est = wilson(int(won.sum()), len(won))
-            xs.append(seat)
-            ys.append(est.value)
-            errs.append((est.value - est.lo, est.hi - est.value))
-        ax.errorbar(xs, ys, yerr=np.array(errs).T, marker="o", capsize=3, label=f"{players} players")
+        xs = list(range(players))
+        ests = []
+        for seat in xs:
+            won = ((mask >> ((first + seat) % players)) & 1) == winner
+            ests.append(wilson(int(won.sum()), len(won)))
+        ys = [e.value for e in ests]
+        ax.errorbar(xs, ys, yerr=error_bars(ests), marker="o", capsize=3, label=f"{players} players")
         ax.set_xticks(range(max(xs) + 1))
         lines.append(f"- {players} players: " + ", ".join(f"seat {x}: {100 * y:.1f}%" for x, y in zip(xs, ys)))
     ax.set_xlabel("seat after the first runebearer")

@@ -13,6 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
+from sim.core.charts import error_bars
 from sim.core.errors import DsimError
 from sim.core.game import BenchCase, Game, Outcome, Rules, Trace
 from sim.core.stats import mean_ci, wilson
@@ -299,7 +300,7 @@ def abilities_section(games: pl.DataFrame, chart) -> str:
     for i, (key, g) in enumerate(configs):
         est = [wilson(int(g[c].sum()), g.height) for c, _ in areas]
         ax.bar(np.arange(len(areas)) + i * width, [e.value for e in est], width,
-               yerr=[[e.value - e.lo for e in est], [e.hi - e.value for e in est]], capsize=2, label=_name(key))
+               yerr=error_bars(est), capsize=2, label=_name(key))
         lines.append(f"| {_name(key)} | " + " | ".join(e.fmt(pct=True, digits=1) for e in est) + " |")
     ax.set_xticks(np.arange(len(areas)) + 0.4 - width / 2, [n for _, n in areas])
     ax.set_ylabel("share of games")

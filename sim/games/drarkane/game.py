@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
-from sim.core.errors import DsimError  # noqa: E402
+from sim.core.charts import error_bars  # noqa: E402
 from sim.core.game import BenchCase, Game, Outcome, Rules, Trace  # noqa: E402
 from sim.core.stats import wilson  # noqa: E402
 from sim.games.drarkane import kernel, referee  # noqa: E402
@@ -25,12 +25,6 @@ SOLO_RANKS = ("Burned Villager", "Flame Runner", "Scale Slayer", "Scourge of the
 
 @dataclass
 class DrarkaneGame(Game):
-    def check_players(self, rules: Rules, players: int) -> None:
-        try:
-            rules.typed.check_players(players)
-        except ValueError as e:
-            raise DsimError(str(e)) from None
-
     def _play(self, rules: Rules, players: int, lineup, seed: int, n: int, n_traced: int, check: bool):
         self.check_players(rules, players)
         r: DrarkaneRules = rules.typed
@@ -183,9 +177,9 @@ def seat_section(games: pl.DataFrame, chart) -> str:
             won = np.where(g[f"rank_s{s}"].to_numpy() == 1, 1.0 / np.maximum(g["n_winners"].to_numpy(), 1), 0.0)
             xs.append(s)
             hit.append(e.value)
-            err.append((e.value - e.lo, e.hi - e.value))
+            err.append(e)
             wins.append(float(won.mean()))
-        axes[0].errorbar(xs, hit, yerr=np.array(err).T, marker="o", capsize=3, label=f"{p} players")
+        axes[0].errorbar(xs, hit, yerr=error_bars(err), marker="o", capsize=3, label=f"{p} players")
         axes[1].plot(xs, wins, marker="o", label=f"{p} players")
         axes[1].axhline(1 / p, ls=":", lw=0.8, color="grey")
         lines.append(f"- {p} players, exact hits: " + ", ".join(f"seat {x}: {100 * y:.1f}%" for x, y in zip(xs, hit))
