@@ -12,7 +12,7 @@ from sim.core.strategy import Strategy, StrategyRegistry
 from sim.games.dragonwake.records import (
     B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_SHOWN_DRAGON, B_SHOWN_RELIC, CULTIST, DECLARE_SIG, chance, draw, views,
     DRAGON, ECLIPSE, HERO, MAX_HAND, P_EVENT, P_CULTIST_CARDS, P_DRAGON_FOUND, P_FACE_DOWN, P_HAND, P_PLAYERS,
-    P_RELICS_FOUND, P_RELICS_TOTAL, P_ROLE_CARDS, PICK_SIG, RELIC, SILENT,
+    P_RELICS_FOUND, P_RELICS_TOTAL, P_RNG, P_ROLE_CARDS, PICK_SIG, PUB_ROW, RELIC, SILENT, pick_uniform,
 )
 
 REGISTRY = StrategyRegistry("dragonwake")
@@ -21,7 +21,7 @@ RANDOM_ID = 0      # the kernel calls the random strategy's functions directly
 
 # ---- helpers (plain njit, inlined into the strategies) ---------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def own_hand(me, cards, pub):
     """(relics, dragons) among my own face-down cards (revealed slots hold -1); unknown under Eclipse."""
     if pub[P_EVENT] == ECLIPSE:
@@ -34,7 +34,7 @@ def own_hand(me, cards, pub):
     return relics, dragons
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def pick_best_player(me, state, down, pub, scores):
     """A random face-down card of the other player with the highest score (ties broken at random)."""
     best = -1e300
@@ -68,7 +68,7 @@ def pick_best_player(me, state, down, pub, scores):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def base_rates(me, role, cards, board, pub):
     """Chance that an unknown face-down card (not mine) is a relic / the dragon."""
     my_relics, my_dragons = own_hand(me, cards, pub)
@@ -80,7 +80,7 @@ def base_rates(me, role, cards, board, pub):
     return max(0, relics) / unknown, dragons / unknown
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def honesty(me, role, j, board, pub, honest_caught, liar_caught):
     """P(player j tells the truth): prior from the role deck, updated by rounds j was caught lying."""
     players = pub[P_PLAYERS]
@@ -93,7 +93,7 @@ def honesty(me, role, j, board, pub, honest_caught, liar_caught):
     return h / (h + lie) if h + lie > 0 else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def claimed_density(j, board):
     """(relic, dragon) density of j's face-down cards if j's claim is true; (-1, -1) when silent."""
     left = board[j, B_DOWN]
@@ -104,7 +104,7 @@ def claimed_density(j, board):
     return min(1.0, relics / left), min(1.0, dragons / left)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def truthful_claim(me, state, cards, pub, hide_dragon):
     if pub[P_EVENT] == ECLIPSE:
         return SILENT      # nobody has seen their cards: an honest player has nothing to say
@@ -114,7 +114,7 @@ def truthful_claim(me, state, cards, pub, hide_dragon):
     return relics * 2 + dragons
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def lying_claim(me, state, cards, pub, inflate, silent):
     if chance(state) < silent:
         return SILENT
@@ -125,40 +125,27 @@ def lying_claim(me, state, cards, pub, inflate, silent):
 
 # ---- random ---------------------------------------------------------------------------------------
 
-@njit(DECLARE_SIG, cache=True)
+@njit(DECLARE_SIG, cache=True, _nrt=False)
 def silent_declare(me, role, state, params, memory):
     return SILENT
 
 
-@njit(PICK_SIG, cache=True)
+@njit(PICK_SIG, cache=True, _nrt=False)
 def random_pick(me, role, state, params, memory):
     cards, down, board, pub = views(state)
-    # walk the per-player face-down counts first, then the chosen player's slots
-    k = draw(state, pub[P_FACE_DOWN] - board[me, B_DOWN])
-    for p in range(pub[P_PLAYERS]):
-        if p == me:
-            continue
-        if k >= board[p, B_DOWN]:
-            k -= board[p, B_DOWN]
-            continue
-        for s in range(MAX_HAND):
-            if down[p, s] == 1:
-                if k == 0:
-                    return p * MAX_HAND + s
-                k -= 1
-    return -1
+    return pick_uniform(state[PUB_ROW, P_RNG:P_RNG + 1], me, down, board, pub)
 
 
 # ---- honest heroes: tell the truth, trust the claims ---------------------------------------------
 # params: hide_dragon, dragon_fear
 
-@njit(DECLARE_SIG, cache=True)
+@njit(DECLARE_SIG, cache=True, _nrt=False)
 def honest_declare(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     return truthful_claim(me, state, cards, pub, params[0])
 
 
-@njit(PICK_SIG, cache=True)
+@njit(PICK_SIG, cache=True, _nrt=False)
 def trust_pick(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     base_relic, base_dragon = base_rates(me, role, cards, board, pub)
@@ -174,13 +161,13 @@ def trust_pick(me, role, state, params, memory):
 # ---- lying cultists: inflate relics, hide the dragon, hunt for it ----------------------------------
 # params: inflate, silent, honest_caught, liar_caught, relic_aversion
 
-@njit(DECLARE_SIG, cache=True)
+@njit(DECLARE_SIG, cache=True, _nrt=False)
 def liar_declare(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     return lying_claim(me, state, cards, pub, params[0], params[1])
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def posterior_scores(me, role, cards, board, pub, honest_caught, liar_caught, relic_weight, dragon_weight,
                      scores):
     """Score each player by the posterior relic and dragon density of their face-down cards.
@@ -200,7 +187,7 @@ def posterior_scores(me, role, cards, board, pub, honest_caught, liar_caught, re
         scores[j] = relic_weight * r + dragon_weight * d
 
 
-@njit(PICK_SIG, cache=True)
+@njit(PICK_SIG, cache=True, _nrt=False)
 def dragon_pick(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     scores = memory[:pub[P_PLAYERS]]
@@ -211,7 +198,7 @@ def dragon_pick(me, role, state, params, memory):
 # ---- bayes: either role; truthful or lying claims by role, posterior picks ------------------------
 # params: hide_dragon, dragon_fear, honest_caught, liar_caught, inflate, relic_aversion
 
-@njit(DECLARE_SIG, cache=True)
+@njit(DECLARE_SIG, cache=True, _nrt=False)
 def role_declare(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     if role == HERO:
@@ -219,7 +206,7 @@ def role_declare(me, role, state, params, memory):
     return lying_claim(me, state, cards, pub, params[4], 0.0)
 
 
-@njit(PICK_SIG, cache=True)
+@njit(PICK_SIG, cache=True, _nrt=False)
 def bayes_pick(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     scores = memory[:pub[P_PLAYERS]]

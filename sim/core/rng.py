@@ -33,12 +33,18 @@ def new_state(seed):
     return state
 
 
-@njit(cache=True)
-def next_u64(state):
-    x = np.uint64(state[0])      # state may be uint64 or int64 (a cell of a game's int64 state array)
+@njit(cache=True, inline='always')
+def step(x):
+    """One xorshift64 step of a uint64 state."""
     x ^= x >> _S12
     x ^= x << _S25
     x ^= x >> _S27
+    return x
+
+
+@njit(cache=True)
+def next_u64(state):
+    x = step(np.uint64(state[0]))      # state may be uint64 or int64 (a cell of a game's int64 state array)
     state[0] = x
     return x * _MUL
 
@@ -57,9 +63,13 @@ def uniform(state):
 
 @njit(cache=True)
 def shuffle(state, a, n):
-    """Fisher-Yates over the first n entries of a."""
+    """Fisher-Yates over the first n entries of a (the same draws as `below`, with the state kept in a
+    register rather than stored back on every step)."""
+    x = np.uint64(state[0])
     for i in range(n - 1, 0, -1):
-        j = below(state, i + 1)
+        x = step(x)
+        j = np.int64((((x * _MUL) >> _S32) * np.uint64(i + 1)) >> _S32)
         t = a[i]
         a[i] = a[j]
         a[j] = t
+    state[0] = x

@@ -21,7 +21,7 @@ class DragonwakeGame(Game):
     def _play(self, rules: Rules, players: int, lineup, seed: int, n: int, n_traced: int, check: bool):
         r: DragonwakeRules = rules.typed
         heroes, cultists = r.role_deck(players)
-        out = np.zeros((n, len(GAME_COLUMNS)), np.int64)
+        out = np.empty((len(GAME_COLUMNS), n), np.int16).T     # column-major: each column is contiguous
         trace = np.zeros((n_traced, trace_steps(players, len(r.hand_sizes), r.cards_per_player), TRACE_WIDTH),
                          np.int64)
         hero, cultist = lineup["hero"], lineup["cultist"]
@@ -32,7 +32,7 @@ class DragonwakeGame(Game):
                           cultist.strategy.functions[0], cultist.strategy.functions[1],
                           hero.params, cultist.params, hero.strategy.builtin, cultist.strategy.builtin,
                           out, trace, check)
-        columns = {name: out[:, i].astype(dtype) for i, (name, dtype) in enumerate(GAME_COLUMNS.items())}
+        columns = {name: out[:, i].astype(dtype, copy=False) for i, (name, dtype) in enumerate(GAME_COLUMNS.items())}
         return columns, trace
 
     def simulate(self, rules, players, lineup, seed, n, check=False):

@@ -5,14 +5,14 @@ from numba import njit, types
 
 from sim.core.rng import below, mix, shuffle
 from sim.games.dragonwake.records import (
-    views, B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_SHOWN_DRAGON, B_SHOWN_GOLD, B_SHOWN_RELIC,
+    pick_uniform, views, BOARD_COLS, B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_SHOWN_DRAGON, B_SHOWN_GOLD, B_SHOWN_RELIC,
     CULTIST, DRAGON, END_DRAGON, END_RELICS, END_TIME, EV_ASIDE, EV_CLAIM, EV_DEAL, EV_END, EV_EVENT,
     EV_REVEAL, EV_ROLE, EV_ROUND, EV_SWAP, EV_UNDEALT, GLUTTONY, GOLD, HERO, MAX_HAND, MAX_PLAYERS, MEMORY,
     NO_EVENT, PUB_ROW, P_ASIDE, P_CULTIST_CARDS, P_DRAGON_FOUND, P_EVENT, P_FACE_DOWN, P_HAND, P_PLAYERS,
     P_RELICS_FOUND, P_RELICS_TOTAL, P_REVEALED_ROUND, P_REVEALED_TOTAL, P_RNG, P_ROLE_CARDS, P_ROUND,
     P_RUNEBEARER, RELIC, SILENT, STATE_WIDTH, STRATEGY_FN,
 )
-from strategies.dragonwake import RANDOM_ID, random_pick, silent_declare
+from strategies.dragonwake import RANDOM_ID
 
 # output columns, in records.GAME_COLUMNS order
 C_N_CULTISTS, C_CULTIST_MASK, C_WINNER, C_END_MODE, C_REVEALS, C_ROUNDS, C_RELICS_FOUND = 0, 1, 2, 3, 4, 5, 6
@@ -21,7 +21,7 @@ C_CULTIST_LIES, C_HERO_LIES, C_VIOLATIONS = 14, 15, 16
 N_COLS = 17
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def record(trace, g, step, code, a, b, c, d):
     """Append an event to game g's trace when it is traced; returns the next step."""
     if g < trace.shape[0]:
@@ -35,14 +35,14 @@ def record(trace, g, step, code, a, b, c, d):
     return step
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def is_legal_target(p, s, rb, players, down, self_reveal):
     if p < 0 or p >= players or s < 0 or s >= MAX_HAND:
         return False
     return down[p, s] == 1 and (p != rb or self_reveal)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def random_target(rng, rb, players, down, self_reveal):
     """Uniform over the face-down cards the runebearer may reveal (replaces an illegal choice)."""
     count = 0
@@ -61,7 +61,7 @@ def random_target(rng, rb, players, down, self_reveal):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def claim_contradicted(board, p, hand):
     """Whether what has been revealed of p's cards proves p's claim false."""
     cr = board[p, B_CLAIM_RELICS]
@@ -72,7 +72,7 @@ def claim_contradicted(board, p, hand):
             or board[p, B_SHOWN_GOLD] > hand - cr - cd)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def count_violations(cards, down, players, hand, reveals_round, relics_total, relics_found,
                      dragons, dragon_gone, aside, n_aside):
     """Cards conserved: face down plus set aside plus found equals the deck's contents."""
@@ -97,7 +97,7 @@ def count_violations(cards, down, players, hand, reveals_round, relics_total, re
     return bad
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def tally_claim(o, cards, p, hand, role, claim):
     """Count true, false and silent claims (a claim is true when it states the hand exactly)."""
     if claim == SILENT:
@@ -123,38 +123,56 @@ PLAY_BATCH_SIG = types.void(
     types.uint32, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
     types.int64[:], types.int64, types.boolean, types.boolean, types.int64[:], types.int64,
     STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
-    types.float64[:], types.float64[:], types.int64, types.int64, types.int64[:, :], types.int64[:, :, :],
+    types.float64[:], types.float64[:], types.int64, types.int64, types.int16[:, :], types.int64[:, :, :],
     types.boolean)
 
 
-@njit(PLAY_BATCH_SIG, cache=True)
-def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
-               hand_sizes, min_reveals, self_reveal, events, event_cards, gluttony_cards,
+# rows of the kernel's integer work array
+W_ROLE_DECK, W_ROLE, W_DECK, W_CAUGHT, W_EVENTS, W_ASIDE, W_ROWS = 0, 1, 2, 3, 4, 5, 6
+
+PLAY_GAMES_SIG = types.void(
+    types.uint32, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
+    types.int64[:], types.int64, types.boolean, types.boolean, types.int64, types.int64,
+    STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
+    types.float64[:], types.float64[:], types.int64, types.int64, types.int16[:, :], types.int64[:, :, :],
+    types.boolean, types.int64[:, :], types.float64[:, :], types.int64[:, ::1])
+
+
+# Compiled without numba's reference counting (`_nrt=False`): every array view made in the loop would
+# otherwise cost an atomic increment and decrement, about a fifth of a random game's time. The price is
+# that this function may not allocate; play_batch hands it every array it needs.
+@njit(PLAY_GAMES_SIG, cache=True, _nrt=False)
+def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
+               hand_sizes, min_reveals, self_reveal, events, n_events, gluttony_cards,
                hero_declare, hero_pick, cultist_declare, cultist_pick, hero_params, cultist_params,
-               hero_builtin, cultist_builtin, out, trace, check):
-    """Play n games; a strategy whose builtin id is RANDOM_ID is called directly (same code, no
-    indirect call: the random baseline makes few other costs)."""
-    np.random.seed(seed)      # for user strategies that draw from np.random
-    role_deck = np.zeros(hero_cards + cultist_cards, np.int64)
-    role = np.zeros(players, np.int64)
-    deck = np.zeros(cards_per_player * players, np.int64)
-    state = np.zeros((MAX_PLAYERS + 1, STATE_WIDTH), np.int64)
+               hero_builtin, cultist_builtin, out, trace, check, state, memory, work):
+    """Play n games. The `random` strategy (builtin id RANDOM_ID) is played inline rather than through
+    an indirect call, so that the baseline measures the game, not the call."""
+    role_deck = work[W_ROLE_DECK]
+    role = work[W_ROLE]
+    deck = work[W_DECK]
+    caught_now = work[W_CAUGHT]
+    event_deck = work[W_EVENTS, :n_events]
+    aside = work[W_ASIDE]
     cards, down, board, pub = views(state)
     rng = state[PUB_ROW, P_RNG:P_RNG + 1]     # the game's own stream, shared with the strategies
     cards[:, :] = -1
-    caught_now = np.zeros(MAX_PLAYERS, np.int64)
-    event_deck = event_cards.copy()
-    aside = np.zeros(max(1, gluttony_cards), np.int64)
-    memory = np.zeros((MAX_PLAYERS, MEMORY), np.float64)
     relics_total = relics_per_player * players
+    slots = 0              # hand slots ever used: the rest stay empty
+    for h in hand_sizes:
+        slots = min(MAX_HAND, max(slots, h))
     n_role = hero_cards + cultist_cards
     for g in range(n):
         rng[0] = mix(seed, g)
         step = 0
-        memory[:players, :] = 0.0
-        board[:, :] = 0
+        if hero_builtin != RANDOM_ID or cultist_builtin != RANDOM_ID:
+            memory[:players, :] = 0.0
+        for p in range(players):
+            for j in range(BOARD_COLS):
+                board[p, j] = 0
         o = out[g]
-        o[:] = 0
+        for j in range(N_COLS):
+            o[j] = 0
         # roles
         for i in range(n_role):
             role_deck[i] = HERO if i < hero_cards else CULTIST
@@ -198,10 +216,9 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             if rnd > 0:
                 n_deck = 0
                 for p in range(players):
-                    for s in range(MAX_HAND):
-                        if down[p, s] == 1:
-                            deck[n_deck] = cards[p, s]
-                            n_deck += 1
+                    for s in range(slots):     # branch-free compaction: a face-down card is kept
+                        deck[n_deck] = cards[p, s]
+                        n_deck += down[p, s]
                 for i in range(n_aside):       # Gluttony's cards come back for the shuffle
                     deck[n_deck] = aside[i]
                     n_deck += 1
@@ -222,7 +239,7 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             pub[P_EVENT] = event
             k = 0
             for p in range(players):
-                for s in range(MAX_HAND):
+                for s in range(slots):
                     if s < hand:
                         cards[p, s] = deck[k]
                         down[p, s] = 1
@@ -256,14 +273,14 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             pub[P_RUNEBEARER] = rb
             # declarations, from the runebearer clockwise
             for i in range(players):
-                p = (rb + i) % players
+                p = rb + i if rb + i < players else rb + i - players    # (rb + i) % players, no division
                 if role[p] == HERO:
                     if hero_builtin == RANDOM_ID:
-                        claim = silent_declare(p, HERO, state, hero_params, memory[p])
+                        claim = SILENT
                     else:
                         claim = hero_declare(p, HERO, state, hero_params, memory[p])
                 elif cultist_builtin == RANDOM_ID:
-                    claim = silent_declare(p, CULTIST, state, cultist_params, memory[p])
+                    claim = SILENT
                 else:
                     claim = cultist_declare(p, CULTIST, state, cultist_params, memory[p])
                 if claim < SILENT or claim > 2 * hand + 1:
@@ -277,11 +294,11 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             for t in range(players):
                 if role[rb] == HERO:
                     if hero_builtin == RANDOM_ID:
-                        choice = random_pick(rb, HERO, state, hero_params, memory[rb])
+                        choice = pick_uniform(rng, rb, down, board, pub)
                     else:
                         choice = hero_pick(rb, HERO, state, hero_params, memory[rb])
                 elif cultist_builtin == RANDOM_ID:
-                    choice = random_pick(rb, CULTIST, state, cultist_params, memory[rb])
+                    choice = pick_uniform(rng, rb, down, board, pub)
                 else:
                     choice = cultist_pick(rb, CULTIST, state, cultist_params, memory[rb])
                 p = choice // MAX_HAND
@@ -338,3 +355,21 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
         o[C_ROUNDS] = rounds_played
         o[C_RELICS_FOUND] = pub[P_RELICS_FOUND]
         step = record(trace, g, step, EV_END, winner, mode, pub[P_REVEALED_TOTAL], rounds_played)
+
+
+@njit(PLAY_BATCH_SIG, cache=True)
+def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
+               hand_sizes, min_reveals, self_reveal, events, event_cards, gluttony_cards,
+               hero_declare, hero_pick, cultist_declare, cultist_pick, hero_params, cultist_params,
+               hero_builtin, cultist_builtin, out, trace, check):
+    """Play n games: allocate the working arrays, then play them without reference counting."""
+    np.random.seed(seed)      # for user strategies that draw from np.random
+    state = np.zeros((MAX_PLAYERS + 1, STATE_WIDTH), np.int64)
+    memory = np.zeros((MAX_PLAYERS, MEMORY), np.float64)
+    work = np.zeros((W_ROWS, max(hero_cards + cultist_cards, players * max(MAX_HAND, cards_per_player), len(event_cards),
+                                 gluttony_cards, MAX_PLAYERS)), np.int64)
+    work[W_EVENTS, :len(event_cards)] = event_cards
+    play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
+               hand_sizes, min_reveals, self_reveal, events, len(event_cards), gluttony_cards,
+               hero_declare, hero_pick, cultist_declare, cultist_pick, hero_params, cultist_params,
+               hero_builtin, cultist_builtin, out, trace, check, state, memory, work)

@@ -66,14 +66,14 @@ PUB_ROW = MAX_PLAYERS
 assert PUB_SIZE <= STATE_WIDTH
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def views(state):
     """(cards, down, board, pub) views of the packed state."""
     return (state[:MAX_PLAYERS, CARDS0:CARDS0 + MAX_HAND], state[:MAX_PLAYERS, DOWN0:DOWN0 + MAX_HAND],
             state[:MAX_PLAYERS, BOARD0:BOARD0 + BOARD_COLS], state[PUB_ROW, :PUB_SIZE])
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def draw(state, n):
     """A uniform integer in [0, n) from the game's own random stream.
 
@@ -83,10 +83,34 @@ def draw(state, n):
     return below(state[PUB_ROW, P_RNG:P_RNG + 1], n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def chance(state):
     """A uniform float in [0, 1) from the game's own random stream."""
     return uniform(state[PUB_ROW, P_RNG:P_RNG + 1])
+
+
+@njit(cache=True, inline='always')
+def pick_uniform(rng, me, down, board, pub):
+    """A face-down card of another player, uniformly (the `random` strategy's pick): draw k, then find
+    the k-th such card in (player, slot) order. Written without data-dependent branches, which a random
+    k would mispredict. Returns p * MAX_HAND + slot."""
+    k = below(rng, pub[P_FACE_DOWN] - board[me, B_DOWN])
+    chosen = -1
+    for p in range(pub[P_PLAYERS]):
+        n = board[p, B_DOWN] if p != me else 0
+        if chosen < 0 and k < n:
+            chosen = p
+        if chosen < 0:
+            k -= n
+    if chosen < 0:
+        return -1
+    slot = -1
+    for s in range(MAX_HAND):
+        d = down[chosen, s]
+        if slot < 0 and d == 1 and k == 0:
+            slot = s
+        k -= d if slot < 0 else 0
+    return chosen * MAX_HAND + slot
 
 
 # a claim is relics * 2 + dragon, or SILENT
