@@ -10,6 +10,8 @@ arrays: `gs` (scalars, GS_*), `ps` (per seat, PS_*), `zone` (dragons in the batt
 
 import numpy as np
 from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from sim.core.rng import mix
 from sim.core.rng import shuffle as rng_shuffle
@@ -27,7 +29,7 @@ from sim.games.drarkane.records import (
     EV_GIVE, EV_OBJ_DECK, EV_OBJ_DONE, EV_OFFER, EV_OVERFLOW, EV_PLACE, EV_PLAY, EV_REPLY, EV_RESHUFFLE,
     EV_REVEAL, EV_ROUND, EV_ROUND_END, EV_SCORE, EV_TRICK, G, INSTANT, M_CARD, M_COLOUR, M_KIND, M_MODE,
     M_SLOT, M_VALUE, M_WINS, MAX_CARDS, MAX_DRAGONS, MAX_HAND, MAX_MOVES, MAX_OBJECTIVES, MAX_PAIRS,
-    MAX_SEATS, MAX_ZONE, MERCENARY, MODE_FALLEN_KING, MODE_SOLO, O_COND, O_ID, O_PARAM, O_POINTS, O_TIMING,
+    MAX_SEATS, MAX_ZONE, MERCENARY, N_COLOURS, MODE_FALLEN_KING, MODE_SOLO, O_COND, O_ID, O_PARAM, O_POINTS, O_TIMING,
     OBJ_COLS, OBSCURE, P_CARD, P_COLOUR, P_DAMAGE, P_DEFEATS, P_DRAGON, P_LEFT, P_POS, P_RESIST, P_STRENGTH,
     P_TERROR, PLACE_COLS, R, REG_HIGH, REG_LOW, REG_STD, S_BID, S_BIDS_SUM, S_CONTEXT, S_CONTRACT_MAX, S_DEALT, S_DRAGONS,
     S_DRAGONS_LEFT, S_HAND_N, S_LAST, S_LED, S_MODE, S_N_BIDS, S_OFFER, S_PARTNER, S_PARTNER_BID,
@@ -106,6 +108,31 @@ R_TREASURE, R_SCORE, R_LOST, R_TRICKS_PLAYED = R["treasure"], R["score"], R["los
 
 
 # ---- small helpers ----------------------------------------------------------------------------------
+
+@intrinsic
+def borrow(typingctx, arr):
+    """A view of `arr` without a reference count (its meminfo is null).
+
+    numba increments and decrements an array's reference count (atomic operations) every time the array
+    enters a function or a variable, which cost more than a third of the kernel's time. The kernel works on
+    borrowed views; the caller keeps the owning arrays alive until the batch is done."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context, builder, sig, args):
+        src = context.make_array(sig.args[0])(context, builder, value=args[0])
+        dst = context.make_array(sig.return_type)(context, builder)
+        dst.meminfo = cgutils.get_null_value(dst.meminfo.type)
+        dst.parent = cgutils.get_null_value(dst.parent.type)
+        dst.nitems = src.nitems
+        dst.itemsize = src.itemsize
+        dst.data = src.data
+        dst.shape = src.shape
+        dst.strides = src.strides
+        return dst._getvalue()
+
+    return arr(arr), codegen
+
 
 @njit(cache=True, inline='always')
 def shuffle(state, a, n):
@@ -501,6 +528,158 @@ def choose_card(s, cf, kind, colour, value, hand, hand_n, gs, ps, tr, moves, sta
 
 
 @njit(cache=True)
+def build_keys(kind, colour, value, trump, egg_low, keys):
+    """keys[regime, led + 1, mode, card] = card_key(...): a trick's keys become table look-ups."""
+    for reg in range(3):
+        for led in range(-1, keys.shape[1] - 1):
+            for m in range(2):
+                for c in range(kind.shape[0]):
+                    keys[reg, led + 1, m, c] = card_key(c, m, reg, led, kind, colour, value, trump, egg_low)
+
+
+@njit(cache=True)
+def play_trick(leader, auto, cf, kind, colour, value, keys, hand, hand_n, gs, ps, tr, moves, state, played, play_fns,
+               params, trace, dealt):
+    """Every seat plays one card, from the leader on; returns the winning position in the trick.
+
+    The same decisions as `choose_card` + `play_card` for each seat, with the trick's standing (regime, led
+    colour, best key) kept up to date card by card and the keys read from the `build_keys` table."""
+    seats = cf[CF_SEATS]
+    players = cf[CF_PLAYERS]
+    check = cf[CF_CHECK] != 0 and cf[CF_MODE] != MODE_SOLO
+    merc_zero = cf[CF_AUTO_MERC_HIGH] == 0
+    teams = cf[CF_TEAMS] != 0
+    half = players // 2
+    nlow = 0
+    nhigh = 0
+    led = -1
+    reg = REG_STD
+    best = -1
+    bkey = -1
+    fnw = -1
+    tn = 0
+    for k in range(seats):
+        s = (leader + k) % seats
+        if s == auto:
+            c = hand[s, gs[GS_AUTO_PTR]]
+            gs[GS_AUTO_PTR] += 1
+            hand_n[s] -= 1
+            m = 1 if kind[c] == MERCENARY and merc_zero else 0
+        else:
+            hn = hand_n[s]
+            has_led = False
+            if led >= 0:
+                for i in range(hn):
+                    c = hand[s, i]
+                    if kind[c] == ARCANA and colour[c] == led:
+                        has_led = True
+                        break
+            n = 0
+            for i in range(hn):
+                c = hand[s, i]
+                kc = kind[c]
+                cc = colour[c]
+                if has_led and kc == ARCANA and cc != led:
+                    continue
+                for m in range(2 if kc == MERCENARY else 1):
+                    moves[n, M_CARD] = c
+                    moves[n, M_MODE] = m
+                    moves[n, M_KIND] = kc
+                    moves[n, M_COLOUR] = cc if m == 0 else -1
+                    moves[n, M_VALUE] = value[c] if m == 0 else 0
+                    if tn == 0:
+                        wins = 1
+                    elif kc == WIZ_LOW or kc == WIZ_HIGH:
+                        wins = 0
+                    else:
+                        lc = led if led >= 0 or kc != ARCANA else cc
+                        key = keys[reg, lc + 1, m, c]
+                        wins = 1 if key > bkey or (key == -1 and bkey == -1 and fnw < 0) else 0
+                    moves[n, M_WINS] = wins
+                    moves[n, M_SLOT] = i
+                    n += 1
+            # the public facts (as fill_state, then the trick's standing)
+            state[S_SEAT] = s
+            state[S_PLAYERS] = players
+            state[S_SEATS] = seats
+            state[S_ROUND] = gs[GS_ROUND]
+            state[S_TRICK] = gs[GS_TRICK]
+            state[S_HAND_N] = hn
+            state[S_DEALT] = dealt
+            state[S_BID] = ps[s, PS_BID]
+            state[S_TRICKS] = ps[s, PS_TRICKS]
+            state[S_POS] = tn
+            state[S_LAST] = 1 if tn == seats - 1 else 0
+            state[S_LED] = led
+            state[S_ZONE_N] = gs[GS_ZONE_N]
+            state[S_ZONE_LIMIT] = cf[CF_ZONE_LIMIT]
+            state[S_DRAGONS_LEFT] = cf[CF_N_DRAGONS] - gs[GS_DPTR]
+            state[S_POOL] = gs[GS_POOL]
+            state[S_BIDS_SUM] = gs[GS_BIDS_SUM]
+            state[S_N_BIDS] = gs[GS_N_BIDS]
+            state[S_CONTEXT] = 0
+            state[S_OFFER] = -1
+            p = (s + half) % players if teams else -1
+            state[S_PARTNER] = p
+            state[S_PARTNER_BID] = ps[p, PS_BID] if p >= 0 else -1
+            state[S_PARTNER_TRICKS] = ps[p, PS_TRICKS] if p >= 0 else -1
+            state[S_MODE] = cf[CF_MODE]
+            state[S_TRUMP] = cf[CF_TRUMP]
+            state[S_DRAGONS] = ps[s, PS_DEF]
+            state[S_CONTRACT_MAX] = cf[CF_CONTRACT_MAX]
+            if tn > 0:
+                ws = tr[best if best >= 0 else (fnw if fnw >= 0 else 0), T_SEAT]
+                state[S_WINNER] = ws
+                state[S_WINNER_PARTNER] = 1 if ws == p else 0
+            else:
+                state[S_WINNER] = -1
+                state[S_WINNER_PARTNER] = 0
+            state[S_REGIME] = reg
+            i = checked(play_fns[s](moves, n, state, params[s]), 0, n, gs)
+            c = moves[i, M_CARD]
+            m = moves[i, M_MODE]
+            remove_slot(hand, hand_n, s, moves[i, M_SLOT])
+        # the card joins the trick
+        tr[tn, T_CARD] = c
+        tr[tn, T_MODE] = m
+        tr[tn, T_SEAT] = s
+        tn += 1
+        gs[GS_TN] = tn
+        rec(trace, gs, EV_PLAY, s, c, m, 0)
+        if check:
+            if played[c] != 0:
+                gs[GS_VIOL] += 1
+            played[c] = 1
+            gs[GS_PLAYED] += 1
+        kc = kind[c]
+        if kc == WIZ_LOW or kc == WIZ_HIGH:
+            if kc == WIZ_LOW:
+                nlow += 1
+            else:
+                nhigh += 1
+            reg = regime_of(nlow, nhigh)
+            best = -1
+            bkey = -1
+            for j in range(tn):
+                key = keys[reg, led + 1, tr[j, T_MODE], tr[j, T_CARD]]
+                if key > bkey:
+                    bkey = key
+                    best = j
+        else:
+            if kc == ARCANA and led < 0:
+                led = colour[c]
+            if fnw < 0:
+                fnw = tn - 1
+            key = keys[reg, led + 1, m, c]
+            if key > bkey:
+                bkey = key
+                best = tn - 1
+    if best < 0:
+        best = fnw if fnw >= 0 else 0
+    return best
+
+
+@njit(cache=True)
 def instant_met(cond, p, w, c, m, both_wiz, trumps, gs, ps, value):
     """Whether the trick winner w has just met an instant objective."""
     v = 0 if (m == 1) else value[c]
@@ -734,7 +913,7 @@ def trick_exchange(w, cf, kind, colour, value, hand, hand_n, gs, ps, moves, stat
 
 
 @njit(cache=True)
-def play_round(cf, kind, colour, value, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr, moves, pairs,
+def play_round(cf, kind, colour, value, keys, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr, moves, pairs,
                objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
                bid_fns, play_fns, place_fns, give_fns, draft_fns, params, trace):
     """Deal, draft, exchange, bid and play tricks until the hands are empty or the zone is full."""
@@ -812,20 +991,8 @@ def play_round(cf, kind, colour, value, deck_cards, dr, ob, hand, hand_n, zone, 
                 gs[GS_LOST] = 1
                 break
         gs[GS_TN] = 0
-        for k in range(seats):
-            s = (leader + k) % seats
-            if s == auto:
-                c = hand[s, gs[GS_AUTO_PTR]]
-                gs[GS_AUTO_PTR] += 1
-                hand_n[s] -= 1
-                m = 1 if kind[c] == MERCENARY and cf[CF_AUTO_MERC_HIGH] == 0 else 0
-                play_card(s, -1, c, m, hand, hand_n, gs, tr, played, cf, trace)
-            else:
-                i = choose_card(s, cf, kind, colour, value, hand, hand_n, gs, ps, tr, moves, state, play_fns,
-                                params, H)
-                play_card(s, moves[i, M_SLOT], moves[i, M_CARD], moves[i, M_MODE], hand, hand_n, gs, tr, played,
-                          cf, trace)
-        wpos = trick_eval(tr, gs[GS_TN], kind, colour, value, cf[CF_TRUMP], cf[CF_EGG_LOW])[0]
+        wpos = play_trick(leader, auto, cf, kind, colour, value, keys, hand, hand_n, gs, ps, tr, moves, state,
+                          played, play_fns, params, trace, H)
         w = tr[wpos, T_SEAT]
         gs[GS_TRICK] = t + 1
         for s in range(seats):
@@ -1145,27 +1312,10 @@ KERNEL_SIG = types.void(
     types.float64[:, ::1], types.int32[:, ::1], types.int32[:, ::1], types.int16[:, :, ::1])
 
 
-@njit(KERNEL_SIG, cache=True)
-def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
-               draft_fns, params, games, rounds, trace):
-    np.random.seed(seed)      # for user strategies that draw from np.random
-    hand = np.zeros((MAX_SEATS, MAX_HAND + 2), np.int64)
-    hand_n = np.zeros(MAX_SEATS, np.int64)
-    zone = np.zeros((MAX_ZONE + 1, 2), np.int64)
-    gs = np.zeros(GS_SIZE, np.int64)
-    ps = np.zeros((MAX_SEATS, PS_SIZE), np.int64)
-    tr = np.zeros((MAX_SEATS, 3), np.int64)
-    moves = np.zeros((MAX_MOVES, CARD_COLS), np.int64)
-    pairs = np.zeros((MAX_PAIRS, PLACE_COLS), np.int64)
-    objopt = np.zeros((MAX_OBJECTIVES, OBJ_COLS), np.int64)
-    state = np.zeros(STATE_SIZE, np.int64)
-    deck = np.zeros(MAX_CARDS, np.int64)
-    ddeck = np.zeros(MAX_DRAGONS, np.int64)
-    odeck = np.zeros(MAX_OBJECTIVES, np.int64)
-    zobj = np.zeros((MAX_OBJECTIVES, 2), np.int64)
-    card_loc = np.full(MAX_CARDS, -1, np.int64)
-    discard = np.zeros(MAX_CARDS, np.int64)
-    played = np.zeros(MAX_CARDS, np.int64)
+@njit(cache=True)
+def run_batch(seed, n, cf, kind, colour, value, keys, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
+              draft_fns, params, games, rounds, trace, hand, hand_n, zone, gs, ps, tr, moves, pairs, objopt, state,
+              deck, ddeck, odeck, zobj, card_loc, discard, played):
     mode = cf[CF_MODE]
     players = cf[CF_PLAYERS]
     n_rounds = cf[CF_ROUNDS]
@@ -1195,7 +1345,7 @@ def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, pl
         else:
             for r in range(n_rounds):
                 gs[GS_ROUND] = r
-                play_round(cf, kind, colour, value, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr, moves,
+                play_round(cf, kind, colour, value, keys, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr, moves,
                            pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
                            bid_fns, play_fns, place_fns, give_fns, draft_fns, params, trace)
                 for s in range(players):
@@ -1224,3 +1374,38 @@ def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, pl
         row[G_OBJ_DONE] = gs[GS_OBJ_DONE]
         row[G_VIOL] = gs[GS_VIOL]
         row[G_BAD] = gs[GS_BAD]
+
+
+@njit(KERNEL_SIG, cache=True)
+def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
+               draft_fns, params, games, rounds, trace):
+    np.random.seed(seed)      # for user strategies that draw from np.random
+    hand = np.zeros((MAX_SEATS, MAX_HAND + 2), np.int64)
+    hand_n = np.zeros(MAX_SEATS, np.int64)
+    zone = np.zeros((MAX_ZONE + 1, 2), np.int64)
+    gs = np.zeros(GS_SIZE, np.int64)
+    ps = np.zeros((MAX_SEATS, PS_SIZE), np.int64)
+    tr = np.zeros((MAX_SEATS, 3), np.int64)
+    moves = np.zeros((MAX_MOVES, CARD_COLS), np.int64)
+    pairs = np.zeros((MAX_PAIRS, PLACE_COLS), np.int64)
+    objopt = np.zeros((MAX_OBJECTIVES, OBJ_COLS), np.int64)
+    state = np.zeros(STATE_SIZE, np.int64)
+    deck = np.zeros(MAX_CARDS, np.int64)
+    ddeck = np.zeros(MAX_DRAGONS, np.int64)
+    odeck = np.zeros(MAX_OBJECTIVES, np.int64)
+    zobj = np.zeros((MAX_OBJECTIVES, 2), np.int64)
+    card_loc = np.full(MAX_CARDS, -1, np.int64)
+    discard = np.zeros(MAX_CARDS, np.int64)
+    played = np.zeros(MAX_CARDS, np.int64)
+    keys = np.zeros((3, N_COLOURS + 1, 2, kind.shape[0]), np.int64)
+    build_keys(kind, colour, value, cf[CF_TRUMP], cf[CF_EGG_LOW], keys)
+    run_batch(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(keys), borrow(deck_cards), borrow(dr),
+              borrow(ob), bid_fns, play_fns, place_fns, give_fns, draft_fns, borrow(params), borrow(games),
+              borrow(rounds), borrow(trace), borrow(hand), borrow(hand_n), borrow(zone), borrow(gs), borrow(ps),
+              borrow(tr), borrow(moves), borrow(pairs), borrow(objopt), borrow(state), borrow(deck), borrow(ddeck),
+              borrow(odeck), borrow(zobj), borrow(card_loc), borrow(discard), borrow(played))
+    # the owners stay alive until here: the borrowed views above hold no reference
+    keep = (hand[0, 0] + hand_n[0] + zone[0, 0] + gs[0] + ps[0, 0] + tr[0, 0] + moves[0, 0] + pairs[0, 0]
+            + objopt[0, 0] + state[0] + deck[0] + ddeck[0] + odeck[0] + zobj[0, 0] + card_loc[0] + discard[0]
+            + played[0] + keys[0, 0, 0, 0])
+    gs[1] = keep
