@@ -167,6 +167,25 @@ def test_paired_test_detects_a_real_difference_and_saves_games():
     assert r.saving() > 5
 
 
+def test_outcomes_that_do_not_apply_are_left_out():
+    """A null or NaN outcome value means 'does not apply': estimates and pairs use only the other games."""
+    from dataclasses import replace
+    from sim.core.game import Outcome
+    from sim.core.summary import summarize
+    games = pl.DataFrame({"x": [1.0, None, 0.0, float("nan"), 1.0, 1.0]})
+    only_some = Outcome("x", "rate", pl.col("x"), "x")
+    never = Outcome("never", "rate", pl.lit(None, dtype=pl.Float64), "never")
+    game = replace(DW, name="probe")
+    game.outcomes = lambda: [only_some, never]
+    rows = summarize(game, games.lazy(), [])
+    assert [r["outcome"] for r in rows] == ["x"]
+    assert rows[0]["estimate"].n == 4 and rows[0]["estimate"].value == 0.75
+    a = np.array([1.0, np.nan, 0.0, 1.0])
+    b = np.array([1.0, 1.0, np.nan, 0.0])
+    r = stats.paired(a, b, "rate")
+    assert r.a.n == 2 and r.diff.value == -0.5
+
+
 def test_sequential_levels_spend_at_most_alpha():
     assert sum(0.05 * 6 / (np.pi ** 2 * k * k) for k in range(1, 100_000)) < 0.05
     assert look_z(1) > 1.96 and look_z(10) > look_z(2)

@@ -51,8 +51,9 @@ def compare_frames(game: Game, a: pl.DataFrame, b: pl.DataFrame) -> list[tuple]:
         raise DsimError("the two arms did not play the same game ids; cannot pair them")
     rows = []
     for o in game.outcomes():
-        xa = a.select(o.expr.cast(pl.Float64)).to_series().fill_null(0).to_numpy()
-        xb = b.select(o.expr.cast(pl.Float64)).to_series().fill_null(0).to_numpy()
+        xa, xb = o.values(a), o.values(b)
+        if not (~np.isnan(xa) & ~np.isnan(xb)).any():
+            continue                    # the outcome applies to none of these games
         rows.append((o.name, o.kind, paired(xa, xb, o.kind), o.label, o.headline))
     return rows
 
@@ -93,8 +94,8 @@ def _differences_narrow(writers, specs, out, precision, looks) -> bool:
     head = [o for o in specs[0].game.outcomes() if o.headline]
     for f in frames[1:]:
         for o in head:
-            d = (f.select(o.expr.cast(pl.Float64)).to_series().fill_null(0).to_numpy()
-                 - frames[0].select(o.expr.cast(pl.Float64)).to_series().fill_null(0).to_numpy())
+            d = o.values(f) - o.values(frames[0])
+            d = d[~np.isnan(d)]
             if len(d) < 2 or z * d.std(ddof=1) / np.sqrt(len(d)) > precision:
                 return False
     return True

@@ -10,7 +10,7 @@
     seed = 1
     variants = ["base", "min_reveals"]    # compare
     params = ["min_reveals=0:10:5"]       # sweep
-    strategies = ["random", "bayes"]      # tournament
+    strategies = ["random", "bayes"]      # tournament; for kind = "run", one run per lineup
     role = "hero"                         # optimize (with strategy = the one to tune, field = the rest)
     set = ["hand_sizes=[5,4,3,2]"]        # rule overrides for every arm
     report = "reports/dragonwake"         # where the Markdown, charts and tables go
@@ -89,10 +89,12 @@ def run_experiment(path: Path, results: Path | None = None, to: Path | None = No
     sets = tuple(spec.get("set", []))
     if kind == "run":
         counts = spec.get("players") if isinstance(spec.get("players"), list) else [base.players]
+        lineups = [game.lineup(s) for s in spec["strategies"]] if "strategies" in spec else [base.lineup]
         for p in counts:
             game.check_players(base.rules, p)
         for p in counts:
-            run(dataclasses.replace(base, players=p), results, jobs=jobs, progress=False)
+            for lineup in lineups:
+                run(dataclasses.replace(base, players=p, lineup=lineup), results, jobs=jobs, progress=False)
         paths = reporting.build(results, to, game.name)
     elif kind == "compare":
         paths = [compare(game, base, list(spec.get("variants", [])), results, to, jobs, spec.get("precision"),

@@ -58,6 +58,11 @@ class Outcome:
     label: str = ""
     headline: bool = False     # shown first, and used by --precision targets
 
+    def values(self, frame: pl.DataFrame) -> np.ndarray:
+        """Per-game values as float64, NaN where the outcome does not apply (a null or NaN expression):
+        such games are left out of this outcome's estimate and comparisons."""
+        return frame.select(self.expr.cast(pl.Float64)).to_series().fill_null(np.nan).to_numpy()
+
 
 @dataclass(frozen=True)
 class BenchCase:

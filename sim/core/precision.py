@@ -49,20 +49,21 @@ class Tracker:
         self.outcomes = [o for o in outcomes if o.headline] or list(outcomes)[:1]
         self.target = target
         self.alpha = alpha
-        self.sums = np.zeros((len(self.outcomes), 2))
+        self.sums = np.zeros((len(self.outcomes), 3))     # games the outcome applies to, sum, sum of squares
         self.n = 0
         self.looks = 0
 
     def add(self, columns: dict) -> None:
         frame = pl.DataFrame(columns)
         for i, o in enumerate(self.outcomes):
-            x = frame.select(o.expr.cast(pl.Float64)).to_series().fill_null(0).to_numpy()
-            self.sums[i] += (x.sum(), (x * x).sum())
+            x = o.values(frame)
+            x = x[~np.isnan(x)]
+            self.sums[i] += (len(x), x.sum(), (x * x).sum())
         self.n += len(frame)
 
     def estimates(self) -> dict[str, Estimate]:
         z = look_z(max(self.looks, 1), self.alpha)
-        return {o.name: adjusted(s[0], s[1], self.n, o.kind, z) for o, s in zip(self.outcomes, self.sums)}
+        return {o.name: adjusted(s[1], s[2], int(s[0]), o.kind, z) for o, s in zip(self.outcomes, self.sums)}
 
     def done(self) -> bool:
         self.looks += 1

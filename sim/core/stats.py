@@ -86,6 +86,8 @@ def paired(a: np.ndarray, b: np.ndarray, kind: str, conf: float = 0.95) -> Paire
     """
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
+    applies = ~(np.isnan(a) | np.isnan(b))      # NaN: the outcome does not apply to that game
+    a, b = a[applies], b[applies]
     n = len(a)
     d = b - a
     diff = mean_ci(d, conf)

@@ -303,9 +303,9 @@ def rules_section(games: pl.DataFrame, base: str, chart) -> str:
                 continue
             for name, text in COMPARED:
                 o = outcomes[name]
-                a = ref.join(other.select("game_id"), on="game_id").select(o.expr.cast(pl.Float64)).to_series()
-                b = other.join(ref.select("game_id"), on="game_id").select(o.expr.cast(pl.Float64)).to_series()
-                res = paired(a.to_numpy(), b.to_numpy(), o.kind)
+                a = o.values(ref.join(other.select("game_id"), on="game_id"))
+                b = o.values(other.join(ref.select("game_id"), on="game_id"))
+                res = paired(a, b, o.kind)
                 where = dict(zip(keys, key))
                 lines.append(f"| {where.get('players', '')} | {where.get('lineup', '')} | {rules[:6]} | {text} | "
                              f"{res.a.value:.3f} | {res.b.value:.3f} | {res.diff.fmt(digits=3)} | {res.p_value:.2g} |")

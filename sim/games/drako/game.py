@@ -170,9 +170,10 @@ class DrakoGame(Game):
             Outcome("fire_lost", "rate", pl.col("fire_lost").cast(pl.Float64), "dragon lost fire"),
             Outcome("move_lost", "rate", pl.col("move_lost").cast(pl.Float64), "dragon lost walking"),
             Outcome("fury_used", "rate", (pl.col("fury_turn") >= 0).cast(pl.Float64), "Fury declared"),
-            # 0 in a run without match play (NaN would poison paired comparisons of every outcome)
-            Outcome("match_a_win", "rate", (pl.col("match_winner") == R.MATCH_A).cast(pl.Float64),
-                    "match play only: the first leg's dragon player wins the match"),
+            # null (does not apply) outside match play, where match_winner is -1
+            Outcome("match_a_win", "rate",
+                    pl.when(pl.col("match_winner") >= 0).then((pl.col("match_winner") == R.MATCH_A).cast(pl.Float64)),
+                    "the first leg's dragon player wins the match"),
         ]
 
     def group_columns(self) -> list[str]:
