@@ -186,6 +186,16 @@ def test_outcomes_that_do_not_apply_are_left_out():
     assert r.a.n == 2 and r.diff.value == -0.5
 
 
+def test_holm_adjustment():
+    from sim.core.compare import holm
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    p = list(np.random.default_rng(4).random(20))
+    adj = holm(p)
+    assert all(a >= x for a, x in zip(adj, p)) and max(adj) <= 1.0
+    order = np.argsort(p)
+    assert all(np.diff(np.array(adj)[order]) >= 0)      # adjusted p keeps the order of the raw p
+
+
 def test_sequential_levels_spend_at_most_alpha():
     assert sum(0.05 * 6 / (np.pi ** 2 * k * k) for k in range(1, 100_000)) < 0.05
     assert look_z(1) > 1.96 and look_z(10) > look_z(2)

@@ -111,12 +111,15 @@ def compare(game: Game, base: RunSpec, variants: list[str], out: Path, to: Path,
     frames = [arm_games(out, s) for s in specs]
     to.mkdir(parents=True, exist_ok=True)
     chart = ChartSaver(to, f"compare_{game.name}")
-    lines = [f"# {game.title}: {' vs '.join(variants)}", "",
+    arms = ' vs '.join(variants) if len(variants) <= 3 else f"{variants[0]} vs {len(variants) - 1} variants"
+    lines = [f"# {game.title}: {arms}", "",
              f"{n:,} games per arm, {base.players} players, lineup {specs[0].partition()['lineup']}, seed "
              f"{base.seed}; every arm played the same seeds (common random numbers), so each difference is "
              "paired game by game.", ""]
-    for v, s, f in zip(variants[1:], specs[1:], frames[1:]):
-        rows = compare_frames(game, frames[0], f)
+    results = {v: compare_frames(game, frames[0], f) for v, f in zip(variants[1:], frames[1:])}
+    if len(variants) > 2:
+        lines += summary_section(results, variants[0])
+    for v, rows in results.items():
         lines += [f"## {v} against {variants[0]}", "",
                   "| outcome | " + variants[0] + " | " + v + " | difference [95% CI] | p | test | games unpaired would need |",
                   "|---|---|---|---|---|---|---|"]
@@ -131,6 +134,33 @@ def compare(game: Game, base: RunSpec, variants: list[str], out: Path, to: Path,
     path.write_text("\n".join(lines) + "\n")
     (to / f"compare_{game.name}.html").write_text(markdown_to_html("\n".join(lines), game.title))
     return path
+
+
+def summary_section(results: dict[str, list[tuple]], base: str) -> list[str]:
+    """The headline differences of every variant in one table, with Holm-adjusted p-values (many tests)."""
+    cells = [(v, label or name, kind, r) for v, rows in results.items()
+             for name, kind, r, label, headline in rows if headline]
+    adjusted = holm([r.p_value for *_, r in cells])
+    lines = [f"## Summary: headline outcomes against {base}", "",
+             f"p adjusted by Holm's method over the {len(cells)} tests of this table.", "",
+             "| variant | outcome | difference [95% CI] | p | p (Holm) |", "|---|---|---|---|---|"]
+    for (v, label, kind, r), p_adj in zip(cells, adjusted):
+        pct = kind == "rate"
+        lines.append(f"| {v} | {label} | {r.diff.fmt(pct=pct, digits=2 if pct else 3)} | {r.p_value:.3g} | "
+                     f"{p_adj:.3g} |")
+    return lines + [""]
+
+
+def holm(pvalues: list[float]) -> list[float]:
+    """Holm's step-down adjustment: family-wise error controlled without assuming independence."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        adjusted[i] = running
+    return adjusted
 
 
 def _unpaired(r: PairedResult) -> str:
