@@ -95,6 +95,17 @@ def test_same_parquet_for_one_or_two_workers(tmp_path):
     assert a["game_id"].to_list() == list(range(30_000))
 
 
+def test_dask_cluster_gives_the_same_parquet_as_joblib(tmp_path, monkeypatch):
+    from dask.distributed import LocalCluster
+    run(spec(), tmp_path / "a", jobs=1, progress=False)
+    # a scheduler reached by address, as on a real cluster (thread workers keep the test quick)
+    with LocalCluster(n_workers=2, processes=False, threads_per_worker=1, dashboard_address=None) as cluster:
+        monkeypatch.setenv("DSIM_SCHEDULER", cluster.scheduler_address)
+        run(spec(), tmp_path / "b", jobs=2, progress=False)
+    a, b = read(tmp_path / "a" / "games"), read(tmp_path / "b" / "games")
+    assert a.shape[0] == 30_000 and a.equals(b)
+
+
 def test_a_longer_run_starts_with_the_shorter_runs_games(tmp_path):
     run(spec(n=10_000), tmp_path / "a", progress=False)
     run(spec(n=20_000), tmp_path / "b", progress=False)

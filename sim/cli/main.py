@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from typing import Annotated
 
 import typer
 from typer.exceptions import TyperException
@@ -11,6 +13,14 @@ from sim.core.errors import DsimError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None, help="Monte Carlo balance and strategy simulator for dragon card games.")
+
+
+@app.callback()
+def _global_options(scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", help="play chunks on a Dask cluster: the scheduler's address, or 'local' for a local "
+        "cluster of --jobs processes (default: joblib; also read from DSIM_SCHEDULER)")] = None) -> None:
+    if scheduler:
+        os.environ["DSIM_SCHEDULER"] = scheduler
 
 
 COMMANDS = ("games", "run", "report", "replay", "compare", "sweep", "tournament", "optimize", "experiment")
@@ -30,6 +40,7 @@ def _register() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     _register()
+    before = os.environ.get("DSIM_SCHEDULER")
     try:
         app(args=argv, standalone_mode=False)
     except DsimError as e:
@@ -46,6 +57,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("dsim: interrupted (nothing written)", file=sys.stderr)
         return _exit(130)
+    finally:                        # --scheduler holds for this call only
+        if before is None:
+            os.environ.pop("DSIM_SCHEDULER", None)
+        else:
+            os.environ["DSIM_SCHEDULER"] = before
     return _exit(0)
 
 

@@ -1,8 +1,11 @@
-"""Runs a game: split into chunks, play each chunk's kernel (in joblib workers), stream to Parquet."""
+"""Runs a game: split into chunks, play each chunk's kernel (joblib workers or a Dask cluster), stream to Parquet."""
 
 from __future__ import annotations
 
+import itertools
+import os
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,11 +76,20 @@ def _with_game_id(columns: dict, first_id: int, n: int) -> dict:
     return {"game_id": first_id + ids, **columns}
 
 
+def scheduler() -> str | None:
+    """The Dask scheduler chunks go to: DSIM_SCHEDULER (an address, or 'local'); None means joblib."""
+    return os.environ.get("DSIM_SCHEDULER") or None
+
+
 def iter_chunks(spec: RunSpec, jobs: int = 1):
-    """Yield (chunk index, games in it, tables) in order, playing chunks on `jobs` processes."""
+    """Yield (chunk index, games in it, tables) in order, playing chunks on `jobs` processes, or on a
+    Dask cluster when DSIM_SCHEDULER is set. Chunk i is seeded alike on every backend."""
     size = spec.size()
     plan = seeding.chunks(spec.n, size)
     args = (spec.game.name, spec.rules, spec.players, spec.lineup_spec(), spec.plugins, spec.seed)
+    if scheduler():
+        yield from _dask_chunks(plan, args, size, scheduler(), jobs)
+        return
     if jobs == 1:
         for ci, cn in plan:
             yield ci, cn, play_chunk(*args, ci, cn, ci * size)
@@ -87,6 +99,41 @@ def iter_chunks(spec: RunSpec, jobs: int = 1):
         delayed(play_chunk)(*args, ci, cn, ci * size) for ci, cn in plan)
     for (ci, cn), tables in zip(plan, results):
         yield ci, cn, tables
+
+
+def _dask_chunks(plan, args, size: int, address: str, jobs: int):
+    """Chunks on dask.distributed, results taken in chunk order with a bounded number in flight (so
+    memory stays flat however many chunks there are). 'local' starts a cluster of `jobs` processes."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise DsimError("DSIM_SCHEDULER is set but dask.distributed is not installed "
+                        "(pip install 'dsim[dask]')") from None
+    cluster = None
+    if address == "local":
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, dashboard_address=None)
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(address, timeout=10)
+        except OSError as e:
+            raise DsimError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+    try:
+        in_flight = 2 * max(1, len(client.scheduler_info().get("workers", {})))
+        pending: deque = deque()
+        todo = iter(plan)
+        for ci, cn in itertools.islice(todo, in_flight):
+            pending.append((ci, cn, client.submit(play_chunk, *args, ci, cn, ci * size, pure=False)))
+        while pending:
+            ci, cn, future = pending.popleft()
+            tables = future.result()
+            for nci, ncn in itertools.islice(todo, 1):
+                pending.append((nci, ncn, client.submit(play_chunk, *args, nci, ncn, nci * size, pure=False)))
+            yield ci, cn, tables
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def run(spec: RunSpec, out: Path, jobs: int = 1, progress: bool = True) -> dict:
