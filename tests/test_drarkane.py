@@ -13,6 +13,7 @@ from sim.games.drarkane import kernel, referee
 from sim.games.drarkane.game import GAME
 from sim.games.drarkane.records import (
     EV_PLAY, M_CARD, M_MODE, MAX_MOVES, CARD_COLS, MODE_FALLEN_KING, MODE_NORMAL, MODE_SOLO,
+    WIZ_HIGH as WIZ_HIGH_KIND, WIZ_LOW as WIZ_LOW_KIND,
 )
 
 warnings.simplefilter("ignore")   # numba's first-class functions are marked experimental
@@ -304,3 +305,19 @@ def test_impossible_tables_raise():
         GAME.check_players(GAME.load_rules(), 7)
     with pytest.raises(DsimError):
         GAME.check_players(GAME.load_rules(sets=("hand_sizes=[14, 14, 12, 9, 8]",)), 4)
+
+
+def test_key_table_matches_card_key(rules):
+    """The kernel's precomputed trick keys equal card_key (Wizards: -2, they never take a trick)."""
+    kind, colour, value = rules.typed.card_arrays()
+    trump, egg_low = rules.typed.trump_colour, int(rules.typed.egg_loses_under_low_wizard)
+    keys = np.zeros((3, 5, 2, len(kind)), np.int64)
+    kernel.build_keys(kind, colour, value, trump, egg_low, keys)
+    for reg in range(3):
+        for led in range(-1, 4):
+            for m in range(2):
+                for c in range(len(kind)):
+                    want = kernel.card_key(c, m, reg, led, kind, colour, value, trump, egg_low)
+                    if kind[c] in (WIZ_LOW_KIND, WIZ_HIGH_KIND):
+                        want = -2
+                    assert keys[reg, led + 1, m, c] == want, (reg, led, m, c)

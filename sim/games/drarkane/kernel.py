@@ -1,16 +1,30 @@
 """Drarkane numba kernel: whole batches of games (normal, Fallen King, solo; teams and Treasures).
 
 `play_batch` plays n games from one seed and fills the games and rounds tables; the first
-`trace.shape[0]` games also write their action trace. The tiniest helpers (trace rows, card keys) are
-inlined at numba's IR level (`inline='always'`): as separate calls they cost reference counting on every
-call. Inlining the larger ones as well made compiling several times slower for no measurable speed. Game state lives in a few preallocated int64
+`trace.shape[0]` games also write their action trace. Game state lives in a few preallocated int64
 arrays: `gs` (scalars, GS_*), `ps` (per seat, PS_*), `zone` (dragons in the battle zone: id, damage),
 `tr` (the trick: card, mode, seat). Nothing is allocated inside the per-game loop.
+
+Speed notes (measured with perf on this kernel):
+- numba increments and decrements an array's reference count (an atomic instruction) whenever an array
+  enters a function or a variable; that was about 40% of the time. `play_batch` owns the arrays and hands
+  `run_batch` *borrowed* views (`borrow`: same data, null meminfo), for which those calls do nothing.
+- a table game's tricks run in `play_trick`: legal cards, the "would win" flag and the public state are
+  built inline, the trick's standing (regime, led colour, best key) is updated card by card, and card keys
+  are read from a table built once per batch (`build_keys`) instead of recomputing the whole trick for
+  every candidate card. `choose_card` / `trick_eval` / `legal_moves` remain the reference versions (solo
+  games and the tests use them); `play_trick` makes the same decisions, in the same order, so the same
+  seed gives the same games.
+- the cards lying on each dragon are a bit mask (`card_loc[ON_DRAGON + d]`), so a defeat does not scan
+  every card.
+The tiniest helpers (trace rows, card keys) are inlined at numba's IR level (`inline='always'`); inlining
+the larger ones made compiling several times slower.
 """
 
 import numpy as np
 from numba import njit, types
 from numba.core import cgutils
+from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from sim.core.rng import mix
@@ -84,6 +98,10 @@ PS_SCORE = 10       # round score
 PS_EXACT = 11       # exact contracts in the game
 PS_WON_LAST = 12
 PS_SIZE = 16
+
+# card_loc[c]: where card c is (-1 hand or pile, -2 discarded, else the dragon it lies on);
+# card_loc[ON_DRAGON + d]: bit mask of the cards lying on dragon d (card ids < MAX_CARDS = 64)
+ON_DRAGON = MAX_CARDS
 
 # zone columns
 Z_ID, Z_DMG = 0, 1
@@ -384,32 +402,45 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
     tn = gs[GS_TN]
     done = 0        # bit mask of trick positions already placed or discarded
     for i in range(tn):
-        if not placeable(tr[i, T_CARD], tr[i, T_MODE], kind):
+        c = tr[i, T_CARD]
+        k = kind[c]
+        if not (k == ARCANA or k == OBSCURE or (k == MERCENARY and tr[i, T_MODE] == 0)):
             done |= 1 << i
-            discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
+            discard_card(c, card_loc, discard, gs, trace)
     gs[GS_DEF_TRICK] = 0
     gs[GS_MAXRES_TRICK] = 0
     gs[GS_COLS_TRICK] = 0
+    human = w != auto
+    players = cf[CF_PLAYERS]
+    p = (w + players // 2) % players if human and cf[CF_TEAMS] != 0 else -1
+    pw = params[w if human else 0]
     while True:
         n = 0
+        zn = gs[GS_ZONE_N]
         for i in range(tn):
-            if done & (1 << i):
+            if (done >> i) & 1:
                 continue
             c = tr[i, T_CARD]
+            wild = kind[c] != ARCANA
+            cc = colour[c]
+            v = value[c]
             start = n
-            for z in range(gs[GS_ZONE_N]):
+            for z in range(zn):
                 d = zone[z, Z_ID]
-                if not fits(c, d, kind, colour, dr):
+                dcol = dr[d, 0]
+                if not wild and cc != dcol:
                     continue
+                res = dr[d, 1]
+                dmg = zone[z, Z_DMG]
+                left = res - dmg - v
                 pairs[n, P_POS] = i
                 pairs[n, P_CARD] = c
-                pairs[n, P_STRENGTH] = value[c]
+                pairs[n, P_STRENGTH] = v
                 pairs[n, P_DRAGON] = d
-                pairs[n, P_COLOUR] = dr[d, 0]
-                pairs[n, P_RESIST] = dr[d, 1]
-                pairs[n, P_DAMAGE] = zone[z, Z_DMG]
+                pairs[n, P_COLOUR] = dcol
+                pairs[n, P_RESIST] = res
+                pairs[n, P_DAMAGE] = dmg
                 pairs[n, P_TERROR] = dr[d, 2]
-                left = dr[d, 1] - zone[z, Z_DMG] - value[c]
                 pairs[n, P_LEFT] = left
                 pairs[n, P_DEFEATS] = 1 if left <= 0 else 0
                 n += 1
@@ -418,18 +449,49 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
                 discard_card(c, card_loc, discard, gs, trace)
         if n == 0:
             break
-        if w == auto:
+        if not human:
             k = auto_place(pairs, n)
         else:
-            fill_state(state, w, cf, gs, ps, hand_n, 0)
-            k = checked(place_fns[w](pairs, n, state, params[w]), 0, n, gs)
+            # the public facts, as fill_state(state, w, cf, gs, ps, hand_n, 0)
+            state[S_SEAT] = w
+            state[S_PLAYERS] = cf[CF_PLAYERS]
+            state[S_SEATS] = cf[CF_SEATS]
+            state[S_ROUND] = gs[GS_ROUND]
+            state[S_TRICK] = gs[GS_TRICK]
+            state[S_HAND_N] = hand_n[w]
+            state[S_DEALT] = 0
+            state[S_BID] = ps[w, PS_BID]
+            state[S_TRICKS] = ps[w, PS_TRICKS]
+            state[S_POS] = 0
+            state[S_LAST] = 0
+            state[S_LED] = -1
+            state[S_WINNER] = -1
+            state[S_WINNER_PARTNER] = 0
+            state[S_REGIME] = REG_STD
+            state[S_ZONE_N] = zn
+            state[S_ZONE_LIMIT] = cf[CF_ZONE_LIMIT]
+            state[S_DRAGONS_LEFT] = cf[CF_N_DRAGONS] - gs[GS_DPTR]
+            state[S_POOL] = gs[GS_POOL]
+            state[S_BIDS_SUM] = gs[GS_BIDS_SUM]
+            state[S_N_BIDS] = gs[GS_N_BIDS]
+            state[S_CONTEXT] = 0
+            state[S_OFFER] = -1
+            state[S_PARTNER] = p
+            state[S_PARTNER_BID] = ps[p, PS_BID] if p >= 0 else -1
+            state[S_PARTNER_TRICKS] = ps[p, PS_TRICKS] if p >= 0 else -1
+            state[S_MODE] = cf[CF_MODE]
+            state[S_TRUMP] = cf[CF_TRUMP]
+            state[S_DRAGONS] = ps[w, PS_DEF]
+            state[S_CONTRACT_MAX] = cf[CF_CONTRACT_MAX]
+            k = checked(place_fns[w](pairs, n, state, pw), 0, n, gs)
         i = pairs[k, P_POS]
         c = pairs[k, P_CARD]
         d = pairs[k, P_DRAGON]
         done |= 1 << i
         rec(trace, gs, EV_PLACE, c, d, 0, 0)
         card_loc[c] = d
-        for z in range(gs[GS_ZONE_N]):
+        card_loc[ON_DRAGON + d] |= np.int64(1) << c
+        for z in range(zn):
             if zone[z, Z_ID] == d:
                 zone[z, Z_DMG] += value[c]
                 if zone[z, Z_DMG] >= dr[d, 1]:
@@ -437,7 +499,7 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
                 break
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def discard_card(c, card_loc, discard, gs, trace):
     card_loc[c] = -2
     discard[gs[GS_DISC]] = c
@@ -470,11 +532,14 @@ def defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace):
             gs[GS_POOL] += terror
     else:
         gs[GS_POOL] += terror
-    for c in range(card_loc.shape[0]):
-        if card_loc[c] == d:
-            card_loc[c] = -2
-            discard[gs[GS_DISC]] = c
-            gs[GS_DISC] += 1
+    m = card_loc[ON_DRAGON + d]         # its cards, in increasing id order
+    card_loc[ON_DRAGON + d] = 0
+    while m != 0:
+        c = trailing_zeros(m)
+        m &= m - 1
+        card_loc[c] = -2
+        discard[gs[GS_DISC]] = c
+        gs[GS_DISC] += 1
 
 
 # ---- playing a trick --------------------------------------------------------------------------------
@@ -534,7 +599,10 @@ def build_keys(kind, colour, value, trump, egg_low, keys):
         for led in range(-1, keys.shape[1] - 1):
             for m in range(2):
                 for c in range(kind.shape[0]):
-                    keys[reg, led + 1, m, c] = card_key(c, m, reg, led, kind, colour, value, trump, egg_low)
+                    key = card_key(c, m, reg, led, kind, colour, value, trump, egg_low)
+                    # a Wizard never takes the trick and, unlike the other cards that cannot, never makes a
+                    # card played into it "winning" either: -2 (both orders and the -1 tie test still hold)
+                    keys[reg, led + 1, m, c] = -2 if kind[c] == WIZ_LOW or kind[c] == WIZ_HIGH else key
 
 
 @njit(cache=True)
@@ -567,35 +635,37 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, hand, hand_n, gs, ps
             m = 1 if kind[c] == MERCENARY and merc_zero else 0
         else:
             hn = hand_n[s]
+            # only arcana have a colour (others: -1), so a card of the led colour is an arcana
             has_led = False
             if led >= 0:
                 for i in range(hn):
-                    c = hand[s, i]
-                    if kind[c] == ARCANA and colour[c] == led:
-                        has_led = True
-                        break
+                    has_led |= colour[hand[s, i]] == led
+            # few data-dependent branches below: every row is written and `n` advances when the card is legal
+            bk = bkey if tn > 0 else -3         # leading: every card takes the trick for now
+            tie = tn > 0 and bkey == -1 and fnw < 0
             n = 0
             for i in range(hn):
                 c = hand[s, i]
                 kc = kind[c]
                 cc = colour[c]
-                if has_led and kc == ARCANA and cc != led:
-                    continue
-                for m in range(2 if kc == MERCENARY else 1):
+                li = (led if led >= 0 else cc) + 1
+                key = keys[reg, li, 0, c]
+                moves[n, M_CARD] = c
+                moves[n, M_MODE] = 0
+                moves[n, M_KIND] = kc
+                moves[n, M_COLOUR] = cc
+                moves[n, M_VALUE] = value[c]
+                moves[n, M_WINS] = (key > bk) | (tie & (key == -1))
+                moves[n, M_SLOT] = i
+                n += (not has_led) | (cc == led) | (cc < 0)
+                if kc == MERCENARY:
+                    key = keys[reg, li, 1, c]
                     moves[n, M_CARD] = c
-                    moves[n, M_MODE] = m
+                    moves[n, M_MODE] = 1
                     moves[n, M_KIND] = kc
-                    moves[n, M_COLOUR] = cc if m == 0 else -1
-                    moves[n, M_VALUE] = value[c] if m == 0 else 0
-                    if tn == 0:
-                        wins = 1
-                    elif kc == WIZ_LOW or kc == WIZ_HIGH:
-                        wins = 0
-                    else:
-                        lc = led if led >= 0 or kc != ARCANA else cc
-                        key = keys[reg, lc + 1, m, c]
-                        wins = 1 if key > bkey or (key == -1 and bkey == -1 and fnw < 0) else 0
-                    moves[n, M_WINS] = wins
+                    moves[n, M_COLOUR] = -1
+                    moves[n, M_VALUE] = 0
+                    moves[n, M_WINS] = (key > bk) | (tie & (key == -1))
                     moves[n, M_SLOT] = i
                     n += 1
             # the public facts (as fill_state, then the trick's standing)
@@ -929,6 +999,8 @@ def play_round(cf, kind, colour, value, keys, deck_cards, dr, ob, hand, hand_n, 
         deck[i] = deck_cards[i]
         card_loc[deck_cards[i]] = -1
         played[deck_cards[i]] = 0
+    for d in range(cf[CF_N_DRAGONS]):
+        card_loc[ON_DRAGON + d] = 0
     shuffle(state, deck, nd)
     for i in range(nd):
         rec(trace, gs, EV_DECK, i, deck[i], 0, 0)
@@ -1114,6 +1186,8 @@ def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, p
     for i in range(nd):
         deck[i] = deck_cards[i]
         card_loc[deck_cards[i]] = -1
+    for d in range(cf[CF_N_DRAGONS]):
+        card_loc[ON_DRAGON + d] = 0
     shuffle(state, deck, nd)
     for i in range(nd):
         rec(trace, gs, EV_DECK, i, deck[i], 0, 0)
@@ -1394,7 +1468,7 @@ def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, pl
     ddeck = np.zeros(MAX_DRAGONS, np.int64)
     odeck = np.zeros(MAX_OBJECTIVES, np.int64)
     zobj = np.zeros((MAX_OBJECTIVES, 2), np.int64)
-    card_loc = np.full(MAX_CARDS, -1, np.int64)
+    card_loc = np.full(ON_DRAGON + MAX_DRAGONS, -1, np.int64)
     discard = np.zeros(MAX_CARDS, np.int64)
     played = np.zeros(MAX_CARDS, np.int64)
     keys = np.zeros((3, N_COLOURS + 1, 2, kind.shape[0]), np.int64)
