@@ -1,7 +1,8 @@
 """Built-in Dragonwake strategies.
 
-Each strategy is a pair of numba functions, `declare` and `pick`, compiled with `STRATEGY_SIG` from
-`sim.games.dragonwake.records`: `(me, role, state, params, memory) -> int`. They read only public
+Each strategy is a pair of numba functions, `declare` and `pick`, plus optionally a third, `power`, for
+the advanced game's artifacts and powers (a strategy without one gets `no_power`), compiled with
+`STRATEGY_SIG` from `sim.games.dragonwake.records`: `(me, role, state, params, memory) -> int`. They read only public
 information plus their own cards (see that module's docstring); parameters come in a float64 array so
 they can be swept and optimised.
 """
@@ -10,9 +11,11 @@ from numba import njit
 
 from sim.core.strategy import Strategy, StrategyRegistry
 from sim.games.dragonwake.records import (
-    B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_SHOWN_DRAGON, B_SHOWN_RELIC, CULTIST, DECLARE_SIG, chance, draw, views,
-    DRAGON, ECLIPSE, HERO, MAX_HAND, P_EVENT, P_CULTIST_CARDS, P_DRAGON_FOUND, P_FACE_DOWN, P_HAND, P_PLAYERS,
-    P_RELICS_FOUND, P_RELICS_TOTAL, P_RNG, P_ROLE_CARDS, PICK_SIG, PUB_ROW, RELIC, SILENT, pick_uniform,
+    ASK_AFTER, ASK_BEFORE, ASK_FATE, ASK_HUNT, ASK_PEEK, B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN,
+    B_SHOWN_DRAGON, B_SHOWN_RELIC, CHOSEN, CULTIST, DECLARE_SIG, DIVINATOR, DRAGON, ECLIPSE, HERO, HUNTER,
+    MAX_HAND, MAX_POWERS, MENTOR, P_ASK, P_CULTIST_CARDS, P_DRAGON_FOUND, P_EVENT, P_FACE_DOWN, P_HAND,
+    P_LAST_CARD, P_PLAYERS, P_RELICS_FOUND, P_RELICS_TOTAL, P_RNG, P_ROLE_CARDS, P_RUNEBEARER, P_SHOWN, PICK_SIG,
+    POWER_SIG, PUB_ROW, PV_NPEEK, PV_POWER0, RELIC, SILENT, chance, draw, holds, known_card, pick_uniform, views,
 )
 
 REGISTRY = StrategyRegistry("dragonwake")
@@ -123,6 +126,177 @@ def lying_claim(me, state, cards, pub, inflate, silent):
     return min(hand, relics + int(inflate)) * 2   # never admit the dragon
 
 
+@njit(cache=True, inline='always')
+def wanted(role, card):
+    """How a player of this role likes revealing a known card: 1 wanted, -1 harmful, 0 neutral."""
+    if role == HERO:
+        return 1 if card == RELIC else (-1 if card == DRAGON else 0)
+    return 1 if card == DRAGON else (-1 if card == RELIC else 0)
+
+
+@njit(cache=True, inline='always')
+def use_knowledge(me, role, state, choice):
+    """Adjust a pick with what I know of face-down cards (advanced game: peeks and shown cards).
+
+    A known wanted card (a relic for a hero, the dragon for a cultist) is taken at once; a known harmful
+    one is swapped for an unknown card of the same player, else of anyone. Without knowledge (always in
+    the basic game) the pick is returned untouched, without drawing any randomness.
+    """
+    cards, down, board, pub = views(state)
+    if pub[P_SHOWN] == 0 and state[me, PV_NPEEK] == 0:
+        return choice
+    players = pub[P_PLAYERS]
+    for p in range(players):
+        if p == me:
+            continue
+        for s in range(MAX_HAND):
+            if down[p, s] == 1 and wanted(role, known_card(state, me, p, s)) > 0:
+                return p * MAX_HAND + s
+    if choice < 0:
+        return choice
+    cp = choice // MAX_HAND
+    if wanted(role, known_card(state, me, cp, choice % MAX_HAND)) >= 0:
+        return choice
+    for s in range(MAX_HAND):
+        if down[cp, s] == 1 and wanted(role, known_card(state, me, cp, s)) >= 0:
+            return cp * MAX_HAND + s
+    for p in range(players):
+        for s in range(MAX_HAND):
+            if p != me and down[p, s] == 1 and wanted(role, known_card(state, me, p, s)) >= 0:
+                return p * MAX_HAND + s
+    return choice
+
+
+@njit(cache=True, inline='always')
+def random_other(state, me, players):
+    q = draw(state, players - 1)
+    return q + (q >= me)
+
+
+@njit(cache=True, inline='always')
+def any_face_down(state, down, players):
+    """A uniformly random face-down card of anyone (mine included), -1 when none."""
+    count = 0
+    for p in range(players):
+        for s in range(MAX_HAND):
+            count += down[p, s]
+    if count == 0:
+        return -1
+    k = draw(state, count)
+    for p in range(players):
+        for s in range(MAX_HAND):
+            if down[p, s] == 1:
+                if k == 0:
+                    return p * MAX_HAND + s
+                k -= 1
+    return -1
+
+
+@njit(cache=True, inline='always')
+def unknown_card_of_best(me, state, down, board, pub, scores, include_me):
+    """A face-down card nobody has shown and I have not peeked at, of the best-scored player that has one
+    (ties to the lower seat); any face-down card of another player when every card is known."""
+    best = -1e300
+    chosen = -1
+    slot = -1
+    for p in range(pub[P_PLAYERS]):
+        if p == me and not include_me:
+            continue
+        for s in range(MAX_HAND):
+            if down[p, s] == 1 and known_card(state, me, p, s) < 0:
+                sc = scores[p] if p != me else 1e299
+                if sc > best:
+                    best = sc
+                    chosen = p
+                    slot = s
+                break
+    if chosen < 0:
+        return pick_uniform(state[PUB_ROW, P_RNG:P_RNG + 1], me, down, board, pub)
+    return chosen * MAX_HAND + slot
+
+
+@njit(POWER_SIG, cache=True, _nrt=False)
+def no_power(me, role, state, params, memory):
+    """Never uses a power; when an artifact forces a choice, chooses at random."""
+    cards, down, board, pub = views(state)
+    ask = pub[P_ASK]
+    if ask == ASK_PEEK:
+        return pick_uniform(state[PUB_ROW, P_RNG:P_RNG + 1], me, down, board, pub)
+    if ask == ASK_FATE:
+        return random_other(state, me, pub[P_PLAYERS])
+    if ask == ASK_HUNT:
+        return any_face_down(state, down, pub[P_PLAYERS])
+    return 0
+
+
+@njit(POWER_SIG, cache=True, _nrt=False)
+def random_power(me, role, state, params, memory):
+    """Uses a held power at a random legal moment (a quarter of the chances), with random targets."""
+    cards, down, board, pub = views(state)
+    ask = pub[P_ASK]
+    if ask == ASK_BEFORE:
+        if chance(state) >= 0.25:
+            return 0
+        j = draw(state, MAX_POWERS)
+        power = state[me, PV_POWER0 + j]
+        if power == DIVINATOR or power == MENTOR or (power == HUNTER and pub[P_RUNEBEARER] == me):
+            return power
+        return 0
+    if ask == ASK_AFTER:
+        return CHOSEN if chance(state) < 0.25 else 0
+    return no_power(me, role, state, params, memory)
+
+
+@njit(cache=True, inline='always')
+def smart_power(me, role, state, params, memory, scores):
+    """The heuristics' use of powers. `scores` holds the caller's per-player pick scores (higher: a
+    better target for my side).
+
+    - Divinator/Mentor, then Hunter, when I hold the runestone: the peek or the flips land on the player
+      I would search, and my pick then uses what they showed.
+    - Chosen One: a hero undoes the dragon's reveal, a cultist the reveal of the last relic.
+    - Peeks and flips look at unknown cards of the best-scored player; a Hunter under Eclipse looks at its
+      own cards first.
+    - Figure of Fate: a hero takes the role of the player least often caught lying, a cultist of the most
+      often caught (each wants to stay on its side).
+    """
+    cards, down, board, pub = views(state)
+    ask = pub[P_ASK]
+    if ask == ASK_BEFORE:
+        if pub[P_RUNEBEARER] != me:
+            return 0
+        if holds(state, me, DIVINATOR):
+            return DIVINATOR
+        if holds(state, me, MENTOR):
+            return MENTOR
+        if holds(state, me, HUNTER):
+            return HUNTER
+        return 0
+    if ask == ASK_AFTER:
+        card = pub[P_LAST_CARD]
+        if role == HERO and card == DRAGON:
+            return CHOSEN
+        if role == CULTIST and card == RELIC and pub[P_RELICS_FOUND] + 1 >= pub[P_RELICS_TOTAL]:
+            return CHOSEN
+        return 0
+    if ask == ASK_PEEK:
+        return unknown_card_of_best(me, state, down, board, pub, scores, False)
+    if ask == ASK_HUNT:
+        return unknown_card_of_best(me, state, down, board, pub, scores, pub[P_EVENT] == ECLIPSE)
+    if ask == ASK_FATE:
+        best = -1
+        chosen = -1
+        for p in range(pub[P_PLAYERS]):
+            if p == me:
+                continue
+            c = board[p, B_CAUGHT] if role == CULTIST else -board[p, B_CAUGHT]
+            if chosen < 0 or c > best:
+                best = c
+                chosen = p
+        return chosen
+    return 0
+
+
 # ---- random ---------------------------------------------------------------------------------------
 
 @njit(DECLARE_SIG, cache=True, _nrt=False)
@@ -155,7 +329,20 @@ def trust_pick(me, role, state, params, memory):
         if r < 0:
             r, d = base_relic, base_dragon
         scores[j] = r - params[1] * d
-    return pick_best_player(me, state, down, pub, scores)
+    return use_knowledge(me, role, state, pick_best_player(me, state, down, pub, scores))
+
+
+@njit(POWER_SIG, cache=True, _nrt=False)
+def trust_power(me, role, state, params, memory):
+    cards, down, board, pub = views(state)
+    base_relic, base_dragon = base_rates(me, role, cards, board, pub)
+    scores = memory[:pub[P_PLAYERS]]
+    for j in range(pub[P_PLAYERS]):
+        r, d = claimed_density(j, board)
+        if r < 0:
+            r, d = base_relic, base_dragon
+        scores[j] = r - params[1] * d if role == HERO else d - r
+    return smart_power(me, role, state, params, memory, scores)
 
 
 # ---- lying cultists: inflate relics, hide the dragon, hunt for it ----------------------------------
@@ -192,7 +379,15 @@ def dragon_pick(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     scores = memory[:pub[P_PLAYERS]]
     posterior_scores(me, role, cards, board, pub, params[2], params[3], -params[4], 1.0, scores)
-    return pick_best_player(me, state, down, pub, scores)
+    return use_knowledge(me, role, state, pick_best_player(me, state, down, pub, scores))
+
+
+@njit(POWER_SIG, cache=True, _nrt=False)
+def dragon_power(me, role, state, params, memory):
+    cards, down, board, pub = views(state)
+    scores = memory[:pub[P_PLAYERS]]
+    posterior_scores(me, role, cards, board, pub, params[2], params[3], -params[4], 1.0, scores)
+    return smart_power(me, role, state, params, memory, scores)
 
 
 # ---- bayes: either role; truthful or lying claims by role, posterior picks ------------------------
@@ -214,23 +409,34 @@ def bayes_pick(me, role, state, params, memory):
         posterior_scores(me, role, cards, board, pub, params[2], params[3], 1.0, -params[1], scores)
     else:
         posterior_scores(me, role, cards, board, pub, params[2], params[3], -params[5], 1.0, scores)
-    return pick_best_player(me, state, down, pub, scores)
+    return use_knowledge(me, role, state, pick_best_player(me, state, down, pub, scores))
+
+
+@njit(POWER_SIG, cache=True, _nrt=False)
+def bayes_power(me, role, state, params, memory):
+    cards, down, board, pub = views(state)
+    scores = memory[:pub[P_PLAYERS]]
+    if role == HERO:
+        posterior_scores(me, role, cards, board, pub, params[2], params[3], 1.0, -params[1], scores)
+    else:
+        posterior_scores(me, role, cards, board, pub, params[2], params[3], -params[5], 1.0, scores)
+    return smart_power(me, role, state, params, memory, scores)
 
 
 REGISTRY.register(Strategy(
-    "random", ("hero", "cultist"), (silent_declare, random_pick),
+    "random", ("hero", "cultist"), (silent_declare, random_pick, random_power),
     "stays silent; reveals a uniformly random legal card", builtin=RANDOM_ID))
 REGISTRY.register(Strategy(
-    "honest", ("hero",), (honest_declare, trust_pick),
+    "honest", ("hero",), (honest_declare, trust_pick, trust_power),
     "tells the truth (may hide a held dragon); takes every claim at face value",
     ("hide_dragon", "dragon_fear"), (1.0, 2.0), ((0.0, 1.0), (0.0, 10.0))))
 REGISTRY.register(Strategy(
-    "liar", ("cultist",), (liar_declare, dragon_pick),
+    "liar", ("cultist",), (liar_declare, dragon_pick, dragon_power),
     "claims extra relics and never the dragon; hunts the dragon with a claim-trust posterior",
     ("inflate", "silent", "honest_caught", "liar_caught", "relic_aversion"),
     (1.0, 0.0, 0.05, 0.5, 0.5), ((0.0, 3.0), (0.0, 1.0), (0.001, 1.0), (0.001, 1.0), (0.0, 5.0))))
 REGISTRY.register(Strategy(
-    "bayes", ("hero", "cultist"), (role_declare, bayes_pick),
+    "bayes", ("hero", "cultist"), (role_declare, bayes_pick, bayes_power),
     "truthful as a hero, lying as a cultist; picks by a posterior over relics and dragon from claims "
     "weighted by each player's honesty, itself updated from rounds they were caught lying",
     ("hide_dragon", "dragon_fear", "honest_caught", "liar_caught", "inflate", "relic_aversion"),

@@ -2,14 +2,17 @@
 
 import numpy as np
 import pytest
+from numba import njit
 
 from sim.core.errors import DsimError, RulesError
 from sim.core.game import RefereeError, Trace
+from sim.core.strategy import Seat, Strategy
 from sim.games import get_game
 from sim.games.dragonwake.records import (
-    CARDS0, DOWN0, DRAGON, ECLIPSE, END_DRAGON, END_RELICS, END_TIME, EV_ASIDE, EV_CLAIM, EV_EVENT, EV_REVEAL,
-    EV_ROUND, GLUTTONY, GOLD,
-    MAX_HAND, MAX_PLAYERS, P_HAND, P_PLAYERS, PUB_ROW, RELIC, STATE_WIDTH,
+    ASK_AFTER, ASK_BEFORE, ASK_PEEK, CANDLE, CARDS0, CHOSEN, DIVINATOR, DOWN0, DRAGON, ECLIPSE, END_DRAGON,
+    END_RELICS, END_TIME, EV_ASIDE, EV_CLAIM, EV_END, EV_EVENT, EV_FATE, EV_FLIP, EV_PEEK, EV_POWER, EV_REVEAL,
+    EV_ROLE, EV_ROUND, EV_UNDO, FATE, GLUTTONY, GOLD, MAX_HAND, MAX_PLAYERS, MENTOR, P_ASK, P_HAND, P_LAST_CARD,
+    P_PLAYERS, PICK_SIG, POWER_SIG, PUB_ROW, RELIC, STATE_WIDTH, holds,
 )
 from strategies import dragonwake as strat
 
@@ -250,3 +253,218 @@ def test_bad_rules_are_rejected():
     with pytest.raises(DsimError):
         GAME.check_players(RULES, 2)
 
+
+
+# ---- advanced game: artifacts and powers ------------------------------------------------------------------
+
+ADVANCED = GAME.load_rules(variants=["advanced"])
+
+
+def _events(t):
+    return [tuple(int(x) for x in r) for r in t.events if r[0] != 0]
+
+
+@njit(POWER_SIG, cache=True)
+def _undo_artifacts(me, role, state, params, memory):
+    """Uses Chosen One exactly when an artifact was just revealed; otherwise never uses a power."""
+    if state[PUB_ROW, P_ASK] == ASK_AFTER:
+        return CHOSEN if state[PUB_ROW, P_LAST_CARD] >= CANDLE else 0
+    return strat.no_power(me, role, state, params, memory)
+
+
+@njit(POWER_SIG, cache=True)
+def _peek_own(me, role, state, params, memory):
+    """Tries to peek at its own card (illegal) whenever it can; uses peek powers at once."""
+    if state[PUB_ROW, P_ASK] == ASK_BEFORE:
+        return DIVINATOR if holds(state, me, DIVINATOR) else (MENTOR if holds(state, me, MENTOR) else 0)
+    if state[PUB_ROW, P_ASK] == ASK_PEEK:
+        for s in range(MAX_HAND):
+            if state[me, DOWN0 + s] == 1:
+                return me * MAX_HAND + s
+        return -1
+    return strat.no_power(me, role, state, params, memory)
+
+
+@njit(PICK_SIG, cache=True)
+def _pick_own(me, role, state, params, memory):
+    """Reveals one of its own cards whenever it has one (legal only with self_reveal, never after Hunter)."""
+    for s in range(MAX_HAND):
+        if state[me, DOWN0 + s] == 1:
+            return me * MAX_HAND + s
+    return strat.random_pick(me, role, state, params, memory)
+
+
+def _custom(name, power, pick=None):
+    rnd = GAME.strategies.get("random")
+    fns = (rnd.functions[0], pick or rnd.functions[1], power)
+    return {role: Seat(Strategy(name, ("hero", "cultist"), fns), np.zeros(1)) for role in ("hero", "cultist")}
+
+
+def test_chosen_one_undoes_an_artifact_and_its_effect():
+    rules = GAME.load_rules(variants=["advanced"], sets=["artifact_candle=4", "artifact_fate=4", "power_divinator=0",
+                                                          "power_mentor=0", "power_hunter=0", "power_chosen_one=10"])
+    traces = GAME.traces(rules, 5, _custom("undo_artifacts", _undo_artifacts), 3, 400)
+    undone = {CANDLE: 0, FATE: 0}
+    for t in traces:
+        GAME.referee(rules, 5, t)
+        ev = _events(t)
+        roles = [e[2] for e in ev if e[0] == EV_ROLE]
+        peeks = 0
+        artifacts = 0
+        for i, e in enumerate(ev):
+            if e[0] != EV_REVEAL or e[4] < CANDLE:
+                continue
+            effect = ev[i + 1]
+            assert effect[0] in (EV_PEEK, EV_FATE, EV_POWER) and (effect[0] == EV_POWER or effect[1] == e[1])
+            j = i + 1 + (effect[0] != EV_POWER)
+            if ev[j][0] == EV_POWER:           # undone: the card goes back, the same runebearer reveals again
+                assert ev[j][2] == CHOSEN and ev[j + 1][0] == EV_UNDO and ev[j + 1][1:4] == e[2:5]
+                nxt = next(x for x in ev[j + 2:] if x[0] in (EV_REVEAL, EV_END))
+                assert nxt[0] == EV_REVEAL and nxt[1] == e[1]
+                undone[e[4]] += 1
+            else:                              # kept: its effect stands
+                artifacts += 1
+                peeks += effect[0] == EV_PEEK
+                if effect[0] == EV_FATE:
+                    roles[e[1]] = effect[3]
+        assert int(t.record["peeks"]) == peeks and int(t.record["artifacts_found"]) == artifacts
+        assert int(t.record["side_mask"]) == sum(r << p for p, r in enumerate(roles))
+    assert undone[CANDLE] > 20 and undone[FATE] > 20
+
+
+def test_hunter_may_flip_own_cards_but_must_reveal_anothers():
+    rules = GAME.load_rules(variants=["powers"], sets=["self_reveal=true", "power_divinator=0", "power_mentor=0",
+                                                        "power_hunter=10", "power_chosen_one=0"])
+    lineup = _custom("hunt_own", strat.random_power, _pick_own)
+    traces = GAME.traces(rules, 5, lineup, 8, 1000)
+    own_flips = hunted = own_reveals = 0
+    for t in traces:
+        # the trace holds the kernel's corrected moves; `violations` counts the strategy's illegal tries
+        GAME.referee(rules, 5, Trace(t.events, dict(t.record, violations=0)))
+        ev = _events(t)
+        for i, e in enumerate(ev):
+            if e[0] == EV_FLIP:
+                own_flips += e[1] == e[2]
+            if e[0] == EV_REVEAL:
+                before = ev[i - 1]
+                if before[0] == EV_FLIP:
+                    hunted += 1
+                    assert e[2] != e[1]          # never one's own card after a Hunter
+                else:
+                    own_reveals += e[2] == e[1]  # self_reveal allows it otherwise
+    assert own_flips > 20 and hunted > 100 and own_reveals > 100
+    # after a Hunter the kernel corrects (and counts) the attempt to reveal one's own card (a hunter with
+    # no card of its own left picks legally)
+    assert hunted // 2 < sum(int(t.record["violations"]) for t in traces) <= hunted
+    # the referee rejects a reveal of one's own card after a Hunter
+    for t in traces:
+        ev = t.events
+        rows = [i for i in range(1, len(ev)) if ev[i, 0] == EV_REVEAL and ev[i - 1, 0] == EV_FLIP]
+        if rows:
+            bad = ev.copy()
+            bad[rows[0], 2] = bad[rows[0], 1]
+            with pytest.raises(RefereeError, match="own card after using Hunter"):
+                GAME.referee(rules, 5, Trace(bad, dict(t.record, violations=0)))
+            break
+
+
+def test_peeks_never_own_nor_set_aside_and_are_allowed_under_eclipse():
+    rules = GAME.load_rules(variants=["advanced"], sets=["gluttony_cards=2", "artifact_candle=3"])
+    traces = GAME.traces(rules, 5, GAME.lineup("random"), 4, 1500)
+    eclipse_peeks = 0
+    tampered = {"own": False, "aside": False}
+    for t in traces:
+        ev = _events(t)
+        event = None
+        aside = set()
+        for i, e in enumerate(ev):
+            if e[0] == EV_EVENT:
+                event, aside = e[2], set()
+            elif e[0] == EV_ASIDE:
+                aside.add((e[1], e[2]))
+            elif e[0] == EV_PEEK:
+                assert e[1] != e[2] and (e[2], e[3]) not in aside
+                eclipse_peeks += event == ECLIPSE
+                if not tampered["own"]:
+                    bad = t.events.copy()
+                    row = np.flatnonzero(bad[:, 0] == EV_PEEK)[0]
+                    bad[row, 2] = bad[row, 1]
+                    with pytest.raises(RefereeError, match="own card"):
+                        GAME.referee(rules, 5, Trace(bad, t.record))
+                    tampered["own"] = True
+                if aside and not tampered["aside"]:
+                    bad = t.events.copy()
+                    row = np.flatnonzero(bad[:, 0] == EV_PEEK)[sum(1 for x in ev[:i] if x[0] == EV_PEEK)]
+                    seat, slot = next(iter(aside))
+                    if seat != e[1]:
+                        bad[row, 2], bad[row, 3] = seat, slot
+                        with pytest.raises(RefereeError, match="no face-down card in play"):
+                            GAME.referee(rules, 5, Trace(bad, t.record))
+                        tampered["aside"] = True
+    assert eclipse_peeks > 50 and all(tampered.values())
+    # a strategy that tries to peek at its own cards is corrected and counted
+    g = GAME.simulate(rules, 5, _custom("peek_own", _peek_own), 4, 2000, check=True)["games"]
+    assert g["violations"].sum() > 0 and g["peeks"].sum() > 0
+    for t in GAME.traces(rules, 5, _custom("peek_own", _peek_own), 4, 200):
+        assert all(e[1] != e[2] for e in _events(t) if e[0] == EV_PEEK)
+
+
+def test_modules_off_leave_the_basic_game_alone():
+    g = play(5, "hero=bayes,cultist=liar", n=20_000)
+    for col in ("artifacts_found", "powers_used", "peeks", "undos"):
+        assert (g[col] == 0).all()
+    assert np.array_equal(g["side_mask"], g["cultist_mask"])
+    # a strategy without a power function still plays the advanced game (it never uses a power)
+    rnd = GAME.strategies.get("random")
+    two = {role: Seat(Strategy("two", ("hero", "cultist"), rnd.functions[:2]), np.zeros(1)) for role in ("hero", "cultist")}
+    h = GAME.simulate(ADVANCED, 5, two, 1, 20_000, check=True)["games"]
+    assert h["violations"].sum() == 0 and h["powers_used"].sum() == 0 and h["artifacts_found"].sum() > 0
+
+
+@pytest.mark.parametrize("lineup", ["random", "hero=bayes,cultist=liar"])
+def test_advanced_kernel_invariants_over_100k_games(lineup):
+    for players, n in ((5, 100_000), (4, 10_000), (8, 10_000)):
+        g = play(players, lineup, seed=15, n=n, rules=ADVANCED, check=True)
+        assert g["violations"].sum() == 0       # cards conserved, every power used at most once
+        assert (g["powers_used"] <= players).all() and (g["undos"] <= g["powers_used"]).all()
+        assert (g["reveals"] <= 4 * players).all()
+        assert g["powers_used"].mean() > 1 and g["undos"].sum() > 0 and g["artifacts_found"].sum() > 0
+        assert (g["side_mask"] != g["cultist_mask"]).any()
+
+
+@pytest.mark.parametrize("lineup", LINEUPS)
+def test_referee_accepts_advanced_games(lineup):
+    for players in (4, 5, 6, 7, 8):
+        rules = ADVANCED if players != 7 else GAME.load_rules(variants=["advanced", "min_reveals"])
+        for t in GAME.traces(rules, players, GAME.lineup(lineup), 200 + players, 500):
+            GAME.referee(rules, players, t)
+
+
+def test_advanced_game_is_deterministic_and_traces_match():
+    a = play(6, "hero=bayes,cultist=liar", seed=42, n=5000, rules=ADVANCED)
+    b = play(6, "hero=bayes,cultist=liar", seed=42, n=5000, rules=ADVANCED)
+    for k in a:
+        assert np.array_equal(a[k], b[k])
+    traces = GAME.traces(ADVANCED, 6, GAME.lineup("hero=bayes,cultist=liar"), 42, 300)
+    assert [int(t.record["reveals"]) for t in traces] == a["reveals"][:300].tolist()
+    assert [int(t.record["powers_used"]) for t in traces] == a["powers_used"][:300].tolist()
+
+
+def test_heroes_use_powers_to_their_advantage():
+    # bayes heroes with powers beat the same heroes whose powers stay unused
+    with_powers = play(5, "hero=bayes,cultist=liar", n=40_000, rules=GAME.load_rules(variants=["powers"]))
+    rnd = GAME.strategies.get("bayes")
+    passive = dict(GAME.lineup("hero=bayes,cultist=liar"))
+    passive["hero"] = Seat(Strategy("passive", ("hero",), rnd.functions[:2]), passive["hero"].params)
+    without = GAME.simulate(GAME.load_rules(variants=["powers"]), 5, passive, 1, 40_000)["games"]
+    assert (with_powers["winner"] == 0).mean() > (without["winner"] == 0).mean() + 0.01
+
+
+def test_bad_advanced_rules_are_rejected():
+    with pytest.raises(RulesError, match="powers_per_player"):
+        GAME.load_rules(sets=["powers_per_player=4"])
+    with pytest.raises(RulesError, match="hunter_flips"):
+        GAME.load_rules(sets=["hunter_flips=-1"])
+    too_many = GAME.load_rules(variants=["artifacts"], sets=["artifact_candle=30"])
+    with pytest.raises(DsimError):
+        GAME.check_players(too_many, 5)

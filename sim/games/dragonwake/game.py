@@ -13,7 +13,12 @@ from sim.core.stats import wilson
 from sim.games.dragonwake import kernel, referee
 from sim.games.dragonwake.records import END_NAMES, GAME_COLUMNS, TRACE_WIDTH, trace_steps
 from sim.games.dragonwake.rules import DragonwakeRules
-from strategies.dragonwake import REGISTRY
+from strategies.dragonwake import REGISTRY, no_power
+
+
+def power_function(strategy):
+    """A strategy's `power` function; strategies written before the advanced game have none."""
+    return strategy.functions[2] if len(strategy.functions) > 2 else no_power
 
 
 @dataclass
@@ -22,14 +27,19 @@ class DragonwakeGame(Game):
         r: DragonwakeRules = rules.typed
         heroes, cultists = r.role_deck(players)
         out = np.empty((len(GAME_COLUMNS), n), np.int16).T     # column-major: each column is contiguous
-        trace = np.zeros((n_traced, trace_steps(players, len(r.hand_sizes), r.cards_per_player), TRACE_WIDTH),
-                         np.int64)
+        steps = trace_steps(players, len(r.hand_sizes), r.cards_per_player, r.powers_dealt(players), r.hunter_flips)
+        trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int64)
         hero, cultist = lineup["hero"], lineup["cultist"]
+        power_deck = r.power_deck()
+        mods = np.array([*r.artifact_counts(), int(r.powers), r.powers_per_player, len(power_deck), r.hunter_flips],
+                        np.int64)
         kernel.play_batch(np.uint32(seed), n, players, heroes, cultists, r.relics_per_player, r.dragons,
                           r.cards_per_player, np.array(r.hand_sizes, np.int64), r.min_reveals, r.self_reveal,
                           r.events, np.array(r.event_deck() or [0], np.int64), r.gluttony_cards,
+                          mods, np.array(power_deck or [0], np.int64),
                           hero.strategy.functions[0], hero.strategy.functions[1],
                           cultist.strategy.functions[0], cultist.strategy.functions[1],
+                          power_function(hero.strategy), power_function(cultist.strategy),
                           hero.params, cultist.params, hero.strategy.builtin, cultist.strategy.builtin,
                           out, trace, check)
         columns = {name: out[:, i].astype(dtype, copy=False) for i, (name, dtype) in enumerate(GAME_COLUMNS.items())}
@@ -66,7 +76,7 @@ class DragonwakeGame(Game):
     def group_columns(self):
         return ["n_cultists"]
 
-    def report_sections(self, games: pl.DataFrame, outdir: Path, chart) -> list[str]:
+    def report_sections(self, games: pl.DataFrame, outdir: Path, chart, tables=None) -> list[str]:
         return [end_mode_section(games, chart), seat_section(games, chart)]
 
 
@@ -105,7 +115,8 @@ def seat_section(games: pl.DataFrame, chart) -> str:
     for players in sorted(games["players"].unique().to_list()):
         g = games.filter(pl.col("players") == players)
         first = g["first_runebearer"].to_numpy().astype(np.int64)
-        mask = g["cultist_mask"].to_numpy().astype(np.int64)
+        # the side each seat ended on (a Figure of Fate may move a player; older runs lack side_mask)
+        mask = g["side_mask" if "side_mask" in g.columns else "cultist_mask"].to_numpy().astype(np.int64)
         winner = g["winner"].to_numpy()
         xs = list(range(players))
         ests = []

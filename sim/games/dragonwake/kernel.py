@@ -5,12 +5,15 @@ from numba import njit, types
 
 from sim.core.rng import below, mix, shuffle
 from sim.games.dragonwake.records import (
-    pick_uniform, views, BOARD_COLS, B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_SHOWN_DRAGON, B_SHOWN_GOLD, B_SHOWN_RELIC,
-    CULTIST, DRAGON, END_DRAGON, END_RELICS, END_TIME, EV_ASIDE, EV_CLAIM, EV_DEAL, EV_END, EV_EVENT,
-    EV_REVEAL, EV_ROLE, EV_ROUND, EV_SWAP, EV_UNDEALT, GLUTTONY, GOLD, HERO, MAX_HAND, MAX_PLAYERS, MEMORY,
-    NO_EVENT, PUB_ROW, P_ASIDE, P_CULTIST_CARDS, P_DRAGON_FOUND, P_EVENT, P_FACE_DOWN, P_HAND, P_PLAYERS,
-    P_RELICS_FOUND, P_RELICS_TOTAL, P_REVEALED_ROUND, P_REVEALED_TOTAL, P_RNG, P_ROLE_CARDS, P_ROUND,
-    P_RUNEBEARER, RELIC, SILENT, STATE_WIDTH, STRATEGY_FN,
+    pick_uniform, views, ASK_AFTER, ASK_BEFORE, ASK_FATE, ASK_HUNT, ASK_NONE, ASK_PEEK, BOARD_COLS, B_CAUGHT,
+    B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_FATE, B_SHOWN_DRAGON, B_SHOWN_GOLD, B_SHOWN_RELIC, B_USED, CANDLE,
+    CHOSEN, CULTIST, DIVINATOR, DRAGON, END_DRAGON, END_RELICS, END_TIME, EV_ASIDE, EV_CLAIM, EV_DEAL, EV_END,
+    EV_EVENT, EV_FATE, EV_FLIP, EV_PEEK, EV_POWER, EV_POWERS, EV_REVEAL, EV_ROLE, EV_ROUND, EV_SWAP, EV_UNDEALT,
+    EV_UNDO, FATE, GLUTTONY, GOLD, HERO, HUNTER, K_PEEKS, MAX_HAND, MAX_PLAYERS, MAX_POWERS, MEMORY, MENTOR,
+    NO_EVENT, PUB_ROW, PV_NPEEK, PV_PEEK0, PV_POWER0, P_ASIDE, P_ASK, P_CULTIST_CARDS, P_DRAGON_FOUND, P_EVENT,
+    P_FACE_DOWN, P_HAND, P_HUNTED, P_LAST, P_LAST_CARD, P_PLAYERS, P_RELICS_FOUND, P_RELICS_TOTAL,
+    P_REVEALED_ROUND, P_REVEALED_TOTAL, P_RNG, P_ROLE_CARDS, P_ROUND, P_RUNEBEARER, P_SHOWN, RELIC, SHOWN0,
+    SILENT, STATE_WIDTH, STRATEGY_FN,
 )
 from strategies.dragonwake import RANDOM_ID
 
@@ -18,13 +21,14 @@ from strategies.dragonwake import RANDOM_ID
 C_N_CULTISTS, C_CULTIST_MASK, C_WINNER, C_END_MODE, C_REVEALS, C_ROUNDS, C_RELICS_FOUND = 0, 1, 2, 3, 4, 5, 6
 C_FIRST_RB, C_FINDER, C_FINDER_ROLE, C_EARLY, C_TRUE, C_FALSE, C_SILENT = 7, 8, 9, 10, 11, 12, 13
 C_CULTIST_LIES, C_HERO_LIES, C_VIOLATIONS = 14, 15, 16
-N_COLS = 17
+C_ARTIFACTS, C_POWERS, C_PEEKS, C_UNDOS, C_SIDE_MASK = 17, 18, 19, 20, 21
+N_COLS = 22
 
 
 @njit(cache=True, inline='always')
 def record(trace, g, step, code, a, b, c, d):
     """Append an event to game g's trace when it is traced; returns the next step."""
-    if g < trace.shape[0]:
+    if g < trace.shape[0] and step < trace.shape[1]:
         row = trace[g, step]
         row[0] = code
         row[1] = a
@@ -118,22 +122,65 @@ def tally_claim(o, cards, p, hand, role, claim):
             o[C_HERO_LIES] += 1
 
 
+# ---- advanced game: artifacts and powers (never reached with their modules off) -----------------------
+
+@njit(cache=True, inline='always')
+def ask(p, role, state, memory, hero_power, cultist_power, hero_params, cultist_params):
+    """Ask player p's `power` function the question in pub[P_ASK]."""
+    if role == HERO:
+        return hero_power(p, HERO, state, hero_params, memory[p])
+    return cultist_power(p, CULTIST, state, cultist_params, memory[p])
+
+
+@njit(cache=True, inline='always')
+def power_slot(state, p, power):
+    """The column of p's unused `power`, -1 when p does not hold it."""
+    for j in range(MAX_POWERS):
+        if state[p, PV_POWER0 + j] == power:
+            return j
+    return -1
+
+
+@njit(cache=True, inline='always')
+def peek(state, rng, me, target, players, cards, down, o, trace, g, step):
+    """Player `me` peeks at `target` (another player's face-down card; an illegal choice is counted and
+    replaced at random). The card goes into me's own row. Returns (next trace step, peeked)."""
+    p = target // MAX_HAND if target >= 0 else -1
+    s = target % MAX_HAND if target >= 0 else -1
+    if not is_legal_target(p, s, me, players, down, False):
+        o[C_VIOLATIONS] += 1
+        target = random_target(rng, me, players, down, False)
+        if target < 0:
+            return step, False
+        p = target // MAX_HAND
+        s = target % MAX_HAND
+    n = state[me, PV_NPEEK]
+    state[me, PV_PEEK0 + n % K_PEEKS] = (p * MAX_HAND + s) * 8 + cards[p, s]
+    state[me, PV_NPEEK] = n + 1
+    o[C_PEEKS] += 1
+    return record(trace, g, step, EV_PEEK, me, p, s, cards[p, s]), True
+
+
 # Declared so that any strategy with the right signatures plugs in without recompiling the kernel.
 PLAY_BATCH_SIG = types.void(
     types.uint32, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
     types.int64[:], types.int64, types.boolean, types.boolean, types.int64[:], types.int64,
-    STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
+    types.int64[:], types.int64[:],
+    STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
     types.float64[:], types.float64[:], types.int64, types.int64, types.int16[:, :], types.int64[:, :, :],
     types.boolean)
 
 
 # rows of the kernel's integer work array
-W_ROLE_DECK, W_ROLE, W_DECK, W_CAUGHT, W_EVENTS, W_ASIDE, W_ROWS = 0, 1, 2, 3, 4, 5, 6
+W_ROLE_DECK, W_ROLE, W_DECK, W_CAUGHT, W_EVENTS, W_ASIDE, W_POWERS, W_ROWS = 0, 1, 2, 3, 4, 5, 6, 7
+
+# mods: the advanced modules' numbers
+M_CANDLE, M_FATE, M_POWERS, M_PER_PLAYER, M_POWER_CARDS, M_HUNTER_FLIPS, M_SIZE = 0, 1, 2, 3, 4, 5, 6
 
 PLAY_GAMES_SIG = types.void(
     types.uint32, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
-    types.int64[:], types.int64, types.boolean, types.boolean, types.int64, types.int64,
-    STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
+    types.int64[:], types.int64, types.boolean, types.boolean, types.int64, types.int64, types.int64[:],
+    STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
     types.float64[:], types.float64[:], types.int64, types.int64, types.int16[:, :], types.int64[:, :, :],
     types.boolean, types.int64[:, :], types.float64[:, :], types.int64[:, ::1])
 
@@ -143,21 +190,32 @@ PLAY_GAMES_SIG = types.void(
 # that this function may not allocate; play_batch hands it every array it needs.
 @njit(PLAY_GAMES_SIG, cache=True, _nrt=False)
 def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
-               hand_sizes, min_reveals, self_reveal, events, n_events, gluttony_cards,
-               hero_declare, hero_pick, cultist_declare, cultist_pick, hero_params, cultist_params,
-               hero_builtin, cultist_builtin, out, trace, check, state, memory, work):
+               hand_sizes, min_reveals, self_reveal, events, n_events, gluttony_cards, mods,
+               hero_declare, hero_pick, cultist_declare, cultist_pick, hero_power, cultist_power,
+               hero_params, cultist_params, hero_builtin, cultist_builtin, out, trace, check, state, memory, work):
     """Play n games. The `random` strategy (builtin id RANDOM_ID) is played inline rather than through
-    an indirect call, so that the baseline measures the game, not the call."""
+    an indirect call, so that the baseline measures the game, not the call. The advanced modules
+    (artifacts, powers) sit behind `if advanced` so that the basic game pays nothing for them."""
     role_deck = work[W_ROLE_DECK]
     role = work[W_ROLE]
     deck = work[W_DECK]
     caught_now = work[W_CAUGHT]
     event_deck = work[W_EVENTS, :n_events]
     aside = work[W_ASIDE]
+    power_deck = work[W_POWERS]
     cards, down, board, pub = views(state)
+    shown = state[:MAX_PLAYERS, SHOWN0:SHOWN0 + MAX_HAND]
     rng = state[PUB_ROW, P_RNG:P_RNG + 1]     # the game's own stream, shared with the strategies
     cards[:, :] = -1
     relics_total = relics_per_player * players
+    n_candle = mods[M_CANDLE]
+    n_fate = mods[M_FATE]
+    powers = mods[M_POWERS] != 0
+    per_player = mods[M_PER_PLAYER]
+    n_power_cards = mods[M_POWER_CARDS]
+    hunter_flips = mods[M_HUNTER_FLIPS]
+    artifacts = n_candle + n_fate > 0
+    advanced = artifacts or powers
     slots = 0              # hand slots ever used: the rest stay empty
     for h in hand_sizes:
         slots = min(MAX_HAND, max(slots, h))
@@ -186,10 +244,14 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             step = record(trace, g, step, EV_ROLE, p, role[p], 0, 0)
         step = record(trace, g, step, EV_UNDEALT, role_deck[players] if n_role > players else -1, 0, 0, 0)
         o[C_CULTIST_MASK] = mask
-        # search deck
+        # search deck: relics, the dragon, artifacts (advanced game), gold
         total = cards_per_player * players
+        special = relics_total + dragons
         for i in range(total):
-            deck[i] = RELIC if i < relics_total else (DRAGON if i < relics_total + dragons else GOLD)
+            deck[i] = RELIC if i < relics_total else (DRAGON if i < special else GOLD)
+        if artifacts:
+            for i in range(n_candle + n_fate):
+                deck[special + i] = CANDLE if i < n_candle else FATE
         shuffle(rng, deck, total)
         n_deck = total
         rb = below(rng, players)
@@ -205,6 +267,22 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
         pub[P_DRAGON_FOUND] = 0
         if events:
             shuffle(rng, event_deck, len(event_deck))
+        if advanced:
+            pub[P_ASK] = ASK_NONE
+            pub[P_LAST] = -1
+            pub[P_LAST_CARD] = -1
+            pub[P_HUNTED] = 0
+            for p in range(players):
+                for j in range(MAX_POWERS):
+                    state[p, PV_POWER0 + j] = 0
+        if powers:        # power cards, per_player each from seat 0 while the deck lasts
+            shuffle(rng, power_deck, n_power_cards)
+            for p in range(players):
+                for j in range(per_player):
+                    k = p * per_player + j
+                    if k < n_power_cards:
+                        state[p, PV_POWER0 + j] = power_deck[k]
+                        step = record(trace, g, step, EV_POWERS, p, power_deck[k], 0, 0)
         n_aside = 0
         winner = -1
         mode = -1
@@ -253,6 +331,12 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                 board[p, B_SHOWN_RELIC] = 0
                 board[p, B_SHOWN_DRAGON] = 0
                 caught_now[p] = 0
+            if advanced:          # what was seen last round no longer applies after the shuffle
+                for p in range(players):
+                    state[p, PV_NPEEK] = 0
+                    for s in range(MAX_HAND):
+                        shown[p, s] = 0
+                pub[P_SHOWN] = 0
             pub[P_ROUND] = rnd
             pub[P_HAND] = hand
             pub[P_REVEALED_ROUND] = 0
@@ -290,8 +374,61 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                 tally_claim(o, cards, p, hand, role[p], claim)
                 board[p, B_CLAIM_RELICS] = claim // 2 if claim >= 0 else -1
                 board[p, B_CLAIM_DRAGON] = claim % 2 if claim >= 0 else 0
-            # search
-            for t in range(players):
+            # search: a round ends after `players` reveals (a Chosen One's undo takes one back)
+            while pub[P_REVEALED_ROUND] < players:
+                hunted = False
+                if powers:
+                    # before the runebearer lets go: each player, from the runebearer clockwise, may use
+                    # a peek power, and the runebearer a Hunter; these resolve before the reveal
+                    for i in range(players):
+                        q = rb + i if rb + i < players else rb + i - players
+                        usable = False
+                        for j in range(MAX_POWERS):
+                            c = state[q, PV_POWER0 + j]
+                            usable |= c == DIVINATOR or c == MENTOR or (c == HUNTER and q == rb and not hunted)
+                        if not usable:
+                            continue
+                        pub[P_ASK] = ASK_BEFORE
+                        power = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params,
+                                    cultist_params)
+                        pub[P_ASK] = ASK_NONE
+                        if power == 0:
+                            continue
+                        j = power_slot(state, q, power) if power > 0 else -1
+                        if j < 0 or not (power == DIVINATOR or power == MENTOR or (power == HUNTER and q == rb and not hunted)):
+                            o[C_VIOLATIONS] += 1
+                            continue
+                        state[q, PV_POWER0 + j] = 0
+                        board[q, B_USED] += 1
+                        o[C_POWERS] += 1
+                        step = record(trace, g, step, EV_POWER, q, power, 0, 0)
+                        if power == HUNTER:
+                            hunted = True
+                            pub[P_HUNTED] = 1
+                            for f in range(hunter_flips):
+                                if pub[P_FACE_DOWN] == 0:
+                                    break
+                                pub[P_ASK] = ASK_HUNT
+                                target = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params,
+                                             cultist_params)
+                                pub[P_ASK] = ASK_NONE
+                                p = target // MAX_HAND if target >= 0 else -1
+                                s = target % MAX_HAND if target >= 0 else -1
+                                if not is_legal_target(p, s, q, players, down, True):
+                                    o[C_VIOLATIONS] += 1
+                                    target = random_target(rng, q, players, down, True)
+                                    p = target // MAX_HAND
+                                    s = target % MAX_HAND
+                                if shown[p, s] == 0:
+                                    pub[P_SHOWN] += 1
+                                shown[p, s] = cards[p, s] + 1
+                                step = record(trace, g, step, EV_FLIP, q, p, s, cards[p, s])
+                        else:
+                            pub[P_ASK] = ASK_PEEK
+                            target = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params,
+                                         cultist_params)
+                            pub[P_ASK] = ASK_NONE
+                            step, _ = peek(state, rng, q, target, players, cards, down, o, trace, g, step)
                 if role[rb] == HERO:
                     if hero_builtin == RANDOM_ID:
                         choice = pick_uniform(rng, rb, down, board, pub)
@@ -303,23 +440,105 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                     choice = cultist_pick(rb, CULTIST, state, cultist_params, memory[rb])
                 p = choice // MAX_HAND
                 s = choice % MAX_HAND
-                if choice < 0 or not is_legal_target(p, s, rb, players, down, self_reveal):
+                own_ok = self_reveal and not hunted      # after a Hunter, never one's own card
+                if choice < 0 or not is_legal_target(p, s, rb, players, down, own_ok):
                     o[C_VIOLATIONS] += 1
-                    choice = random_target(rng, rb, players, down, self_reveal)
+                    choice = random_target(rng, rb, players, down, own_ok)
                     p = choice // MAX_HAND
                     s = choice % MAX_HAND
                 card = cards[p, s]
                 cards[p, s] = -1
                 down[p, s] = 0
                 board[p, B_DOWN] -= 1
-                board[p, B_SHOWN_GOLD + card] += 1
+                board[p, B_SHOWN_GOLD + (card if card <= DRAGON else GOLD)] += 1
                 pub[P_REVEALED_ROUND] += 1
                 pub[P_REVEALED_TOTAL] += 1
                 pub[P_FACE_DOWN] -= 1
-                if caught_now[p] == 0 and claim_contradicted(board, p, hand):
+                newly_caught = caught_now[p] == 0 and claim_contradicted(board, p, hand)
+                if newly_caught:
                     caught_now[p] = 1
                     board[p, B_CAUGHT] += 1
                 step = record(trace, g, step, EV_REVEAL, rb, p, s, card)
+                if advanced:
+                    pub[P_HUNTED] = 0
+                    # the artifact acts on the runebearer who revealed it
+                    peeked = False
+                    old_role = role[rb]
+                    old_fate = board[rb, B_FATE]
+                    if card == CANDLE:
+                        pub[P_ASK] = ASK_PEEK
+                        target = ask(rb, role[rb], state, memory, hero_power, cultist_power, hero_params,
+                                     cultist_params)
+                        pub[P_ASK] = ASK_NONE
+                        step, peeked = peek(state, rng, rb, target, players, cards, down, o, trace, g, step)
+                    elif card == FATE:
+                        pub[P_ASK] = ASK_FATE
+                        partner = ask(rb, role[rb], state, memory, hero_power, cultist_power, hero_params,
+                                      cultist_params)
+                        pub[P_ASK] = ASK_NONE
+                        if partner < 0 or partner >= players or partner == rb:
+                            o[C_VIOLATIONS] += 1
+                            partner = below(rng, players - 1)
+                            partner += partner >= rb
+                        role[rb] = role[partner]
+                        board[rb, B_FATE] = partner + 1
+                        step = record(trace, g, step, EV_FATE, rb, partner, role[rb], old_role)
+                    # right after the reveal: a Chosen One may undo it, before it takes effect
+                    undone = False
+                    if powers:
+                        pub[P_LAST] = p * MAX_HAND + s
+                        pub[P_LAST_CARD] = card
+                        for i in range(players):
+                            q = rb + i if rb + i < players else rb + i - players
+                            j = power_slot(state, q, CHOSEN)
+                            if j < 0:
+                                continue
+                            pub[P_ASK] = ASK_AFTER
+                            power = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params,
+                                        cultist_params)
+                            pub[P_ASK] = ASK_NONE
+                            if power == 0:
+                                continue
+                            if power != CHOSEN:
+                                o[C_VIOLATIONS] += 1
+                                continue
+                            state[q, PV_POWER0 + j] = 0
+                            board[q, B_USED] += 1
+                            o[C_POWERS] += 1
+                            o[C_UNDOS] += 1
+                            step = record(trace, g, step, EV_POWER, q, CHOSEN, 0, 0)
+                            step = record(trace, g, step, EV_UNDO, p, s, card, 0)
+                            undone = True
+                            break
+                        pub[P_LAST] = -1
+                        pub[P_LAST_CARD] = -1
+                    if undone:
+                        # the card goes back face down where it was; everybody saw it
+                        cards[p, s] = card
+                        down[p, s] = 1
+                        board[p, B_DOWN] += 1
+                        board[p, B_SHOWN_GOLD + (card if card <= DRAGON else GOLD)] -= 1
+                        pub[P_REVEALED_ROUND] -= 1
+                        pub[P_REVEALED_TOTAL] -= 1
+                        pub[P_FACE_DOWN] += 1
+                        if newly_caught:
+                            caught_now[p] = 0
+                            board[p, B_CAUGHT] -= 1
+                        if shown[p, s] == 0:
+                            pub[P_SHOWN] += 1
+                        shown[p, s] = card + 1
+                        if peeked:
+                            state[rb, PV_NPEEK] -= 1
+                            o[C_PEEKS] -= 1
+                        role[rb] = old_role
+                        board[rb, B_FATE] = old_fate
+                        if check:
+                            o[C_VIOLATIONS] += count_violations(cards, down, players, hand, pub[P_REVEALED_ROUND],
+                                                                relics_total, pub[P_RELICS_FOUND], dragons,
+                                                                pub[P_DRAGON_FOUND] + dragon_out, aside, n_aside)
+                        continue          # the same runebearer reveals again
+                    if card >= CANDLE:
+                        o[C_ARTIFACTS] += 1
                 if card == DRAGON:
                     if pub[P_REVEALED_TOTAL] >= min_reveals:
                         pub[P_DRAGON_FOUND] = 1
@@ -354,22 +573,39 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
         o[C_REVEALS] = pub[P_REVEALED_TOTAL]
         o[C_ROUNDS] = rounds_played
         o[C_RELICS_FOUND] = pub[P_RELICS_FOUND]
+        side = mask
+        if advanced:          # a Figure of Fate may have moved players between the sides
+            side = 0
+            for p in range(players):
+                side |= role[p] << p
+            if check:
+                dealt = 0
+                for p in range(players):
+                    dealt += board[p, B_USED]
+                    for j in range(MAX_POWERS):
+                        dealt += state[p, PV_POWER0 + j] != 0
+                o[C_VIOLATIONS] += dealt != min(n_power_cards, players * per_player) if powers else 0
+        o[C_SIDE_MASK] = side
         step = record(trace, g, step, EV_END, winner, mode, pub[P_REVEALED_TOTAL], rounds_played)
 
 
 @njit(PLAY_BATCH_SIG, cache=True)
 def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
-               hand_sizes, min_reveals, self_reveal, events, event_cards, gluttony_cards,
-               hero_declare, hero_pick, cultist_declare, cultist_pick, hero_params, cultist_params,
-               hero_builtin, cultist_builtin, out, trace, check):
-    """Play n games: allocate the working arrays, then play them without reference counting."""
+               hand_sizes, min_reveals, self_reveal, events, event_cards, gluttony_cards, mods, power_cards,
+               hero_declare, hero_pick, cultist_declare, cultist_pick, hero_power, cultist_power,
+               hero_params, cultist_params, hero_builtin, cultist_builtin, out, trace, check):
+    """Play n games: allocate the working arrays, then play them without reference counting.
+
+    mods: Candle cards, Figure of Fate cards, powers on (0/1), powers per player, power cards, Hunter
+    flips; power_cards: the power deck (one dummy card when empty)."""
     np.random.seed(seed)      # for user strategies that draw from np.random
     state = np.zeros((MAX_PLAYERS + 1, STATE_WIDTH), np.int64)
     memory = np.zeros((MAX_PLAYERS, MEMORY), np.float64)
     work = np.zeros((W_ROWS, max(hero_cards + cultist_cards, players * max(MAX_HAND, cards_per_player), len(event_cards),
-                                 gluttony_cards, MAX_PLAYERS)), np.int64)
+                                 gluttony_cards, MAX_PLAYERS, len(power_cards))), np.int64)
     work[W_EVENTS, :len(event_cards)] = event_cards
+    work[W_POWERS, :len(power_cards)] = power_cards
     play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
-               hand_sizes, min_reveals, self_reveal, events, len(event_cards), gluttony_cards,
-               hero_declare, hero_pick, cultist_declare, cultist_pick, hero_params, cultist_params,
-               hero_builtin, cultist_builtin, out, trace, check, state, memory, work)
+               hand_sizes, min_reveals, self_reveal, events, len(event_cards), gluttony_cards, mods,
+               hero_declare, hero_pick, cultist_declare, cultist_pick, hero_power, cultist_power,
+               hero_params, cultist_params, hero_builtin, cultist_builtin, out, trace, check, state, memory, work)

@@ -7,6 +7,11 @@ Strategies see the game through one int64 `state` array, split by `views(state)`
   down[p, s]   1 when player p's slot s holds a face-down card.
   board[p, :]  public facts about player p, columns B_* below.
   pub[:]       public facts about the game, indices P_* below.
+  shown[p, s]  advanced game: card + 1 for a face-down card everybody has seen this round (flipped by a
+               Hunter, or put back by a Chosen One), 0 otherwise (`shown_view(state)`).
+  own row      advanced game, private to player p (read only your own): the power cards p holds unused
+               (PV_POWER0.., 0 when none or used) and the cards p has peeked at this round (PV_NPEEK, then
+               entries `(q * MAX_HAND + s) * 8 + card`, a ring of K_PEEKS; `known_card` reads them).
 and a float64 `memory` row of their own, zeroed at the start of each game, to keep beliefs in.
 One packed array rather than four keeps the indirect strategy call cheap (~5 ns, not ~25).
 """
@@ -17,7 +22,8 @@ from numba import njit, types
 from sim.core.rng import below, uniform
 
 GOLD, RELIC, DRAGON = 0, 1, 2
-CARD_NAMES = ("gold", "relic", "dragon")
+CANDLE, FATE = 3, 4           # artifacts (advanced game): search cards that replace some gold
+CARD_NAMES = ("gold", "relic", "dragon", "Candle of Clairvoyance", "Figure of Fate")
 HERO, CULTIST = 0, 1
 ROLE_NAMES = ("hero", "cultist")
 
@@ -33,7 +39,9 @@ B_SHOWN_RELIC = 3
 B_SHOWN_DRAGON = 4
 B_CAUGHT = 5           # rounds in which this player's reveals contradicted their claim
 B_DOWN = 6             # face-down cards this player holds now
-BOARD_COLS = 7
+B_FATE = 7             # Figure of Fate: 1 + the player whose role this player took, 0 when none
+B_USED = 8             # power cards this player has used (flipped face up)
+BOARD_COLS = 9
 
 # pub indices
 P_PLAYERS = 0
@@ -51,17 +59,40 @@ P_FACE_DOWN = 11       # face-down cards on the table now
 P_RNG = 12             # this game's random stream (use `draw`, `chance`)
 P_EVENT = 13           # this round's event (EVENT_*), advanced game only
 P_ASIDE = 14           # cards set aside this round (Gluttony): untouchable
-PUB_SIZE = 15
+P_ASK = 15             # advanced game: the question a `power` call answers (ASK_*); 0 elsewhere
+P_LAST = 16            # the reveal a Chosen One may undo now: p * MAX_HAND + slot, -1 when none
+P_LAST_CARD = 17       # the card of that reveal
+P_SHOWN = 18           # cards in the shown plane this round
+P_HUNTED = 19          # 1 when the runebearer used Hunter before this reveal (it must be another's card)
+PUB_SIZE = 20
 
 # events (advanced game): only these two have effects the FAQ pins down
 NO_EVENT, ECLIPSE, GLUTTONY = 0, 1, 2
 EVENT_NAMES = ("none", "Eclipse", "Gluttony")
 
+# powers (advanced game): only these four have effects the FAQ pins down
+NO_POWER, DIVINATOR, MENTOR, HUNTER, CHOSEN = 0, 1, 2, 3, 4
+POWER_NAMES = ("none", "Divinator", "Mentor", "Hunter", "Chosen One")
+MAX_POWERS = 3         # power cards a player may hold
+K_PEEKS = 6            # peeks a player's own row remembers in a round (a ring)
+
+# the question in pub[P_ASK] when the kernel calls a strategy's `power` function
+ASK_NONE = 0
+ASK_BEFORE = 1    # before the runebearer lets go: return a power you hold to use it (peek, Hunter), 0 to pass
+ASK_AFTER = 2     # right after a reveal (P_LAST, P_LAST_CARD): return CHOSEN to undo it, 0 to pass
+ASK_PEEK = 3      # Candle/Divinator/Mentor: return p * MAX_HAND + slot, a face-down card of another player
+ASK_HUNT = 4      # Hunter: return p * MAX_HAND + slot of a face-down card to flip (your own allowed)
+ASK_FATE = 5      # Figure of Fate: return the other player whose role you take
+
 # the packed state: one row per player, then the pub row
 CARDS0 = 0
 DOWN0 = MAX_HAND
 BOARD0 = 2 * MAX_HAND
-STATE_WIDTH = 2 * MAX_HAND + BOARD_COLS
+SHOWN0 = BOARD0 + BOARD_COLS
+PV_POWER0 = SHOWN0 + MAX_HAND
+PV_NPEEK = PV_POWER0 + MAX_POWERS
+PV_PEEK0 = PV_NPEEK + 1
+STATE_WIDTH = PV_PEEK0 + K_PEEKS
 PUB_ROW = MAX_PLAYERS
 assert PUB_SIZE <= STATE_WIDTH
 
@@ -71,6 +102,37 @@ def views(state):
     """(cards, down, board, pub) views of the packed state."""
     return (state[:MAX_PLAYERS, CARDS0:CARDS0 + MAX_HAND], state[:MAX_PLAYERS, DOWN0:DOWN0 + MAX_HAND],
             state[:MAX_PLAYERS, BOARD0:BOARD0 + BOARD_COLS], state[PUB_ROW, :PUB_SIZE])
+
+
+@njit(cache=True, inline='always')
+def shown_view(state):
+    """The public shown plane: card + 1 of face-down cards everybody has seen this round, else 0."""
+    return state[:MAX_PLAYERS, SHOWN0:SHOWN0 + MAX_HAND]
+
+
+@njit(cache=True, inline='always')
+def known_card(state, me, p, s):
+    """The card in p's face-down slot s as far as player `me` knows it (shown to all, or peeked at by
+    me this round), -1 when unknown. Only the advanced modules make anything known."""
+    v = state[p, SHOWN0 + s]
+    if v > 0:
+        return v - 1
+    n = state[me, PV_NPEEK]
+    key = (p * MAX_HAND + s) * 8
+    for i in range(min(n, K_PEEKS)):
+        e = state[me, PV_PEEK0 + i]
+        if e - e % 8 == key:
+            return e % 8
+    return -1
+
+
+@njit(cache=True, inline='always')
+def holds(state, me, power):
+    """Whether player `me` holds `power` unused (its own row; read only your own)."""
+    for j in range(MAX_POWERS):
+        if state[me, PV_POWER0 + j] == power:
+            return True
+    return False
 
 
 @njit(cache=True, inline='always')
@@ -118,8 +180,10 @@ SILENT = -1
 
 # declare(me, role, state, params, memory) -> claim code
 # pick(me, role, state, params, memory) -> p * MAX_HAND + slot
+# power(me, role, state, params, memory) -> the answer to pub[P_ASK] (advanced game; optional: a
+#   strategy of two functions gets `strategies.dragonwake.no_power`, which never uses a power)
 STRATEGY_SIG = types.int64(types.int64, types.int64, types.int64[:, :], types.float64[:], types.float64[:])
-DECLARE_SIG = PICK_SIG = STRATEGY_SIG
+DECLARE_SIG = PICK_SIG = POWER_SIG = STRATEGY_SIG
 STRATEGY_FN = types.FunctionType(STRATEGY_SIG)
 
 # end modes
@@ -137,12 +201,22 @@ EV_SWAP = 7      # early dragon counted as gold: round (swapped back in at the s
 EV_END = 8       # winner, end mode, reveals, rounds
 EV_EVENT = 9     # round, event
 EV_ASIDE = 10    # seat, slot, card: set aside by Gluttony for the round
+EV_POWERS = 11   # seat, power: a power card dealt (advanced game)
+EV_POWER = 12    # seat, power: the power is used (flipped face up)
+EV_PEEK = 13     # peeker, seat, slot, card: after a Candle reveal or a Divinator/Mentor power
+EV_FLIP = 14     # hunter, seat, slot, card: flipped for all to see and turned back (Hunter)
+EV_FATE = 15     # revealer, partner, new role, old role: after a Figure of Fate reveal
+EV_UNDO = 16     # seat, slot, card: the last reveal goes back face down (after EV_POWER Chosen One)
 TRACE_WIDTH = 5
 
 
-def trace_steps(players: int, rounds: int = 4, cards_per_player: int = 5) -> int:
-    """Rows a trace of one game needs at most."""
-    return 2 + players + 1 + rounds * (3 + players * cards_per_player * 2 + 3 * players) + 2
+def trace_steps(players: int, rounds: int = 4, cards_per_player: int = 5, powers: int = 0,
+                hunter_flips: int = 0) -> int:
+    """Rows a trace of one game needs at most (`powers`: power cards dealt in all)."""
+    base = 2 + players + 1 + rounds * (3 + players * cards_per_player * 2 + 3 * players) + 2
+    # each power: its deal and use rows, its peek or flips, and (Chosen One) an undo and a repeated reveal
+    # with its early-dragon and artifact rows; each reveal may add an artifact row
+    return base + powers * (6 + hunter_flips) + rounds * players + 2 * powers
 
 
 GAME_COLUMNS = {
@@ -151,4 +225,7 @@ GAME_COLUMNS = {
     "dragon_finder": np.int8, "finder_role": np.int8, "early_dragons": np.int8,
     "claims_true": np.int16, "claims_false": np.int16, "claims_silent": np.int16,
     "cultist_lies": np.int16, "hero_lies": np.int16, "violations": np.int16,
+    # advanced game (0 and cultist_mask when its modules are off)
+    "artifacts_found": np.int8, "powers_used": np.int8, "peeks": np.int8, "undos": np.int8,
+    "side_mask": np.int16,
 }

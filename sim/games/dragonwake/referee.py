@@ -4,9 +4,10 @@ from collections import Counter
 
 from sim.core.game import RefereeError, Trace
 from sim.games.dragonwake.records import (
-    CARD_NAMES, CULTIST, DRAGON, END_DRAGON, END_NAMES, END_RELICS, END_TIME, EV_ASIDE, EV_CLAIM, EV_DEAL,
-    EV_END, EV_EVENT, EV_REVEAL, EV_ROLE, EV_ROUND, EV_SWAP, EV_UNDEALT, EVENT_NAMES, GLUTTONY, GOLD, HERO,
-    NO_EVENT, RELIC, ROLE_NAMES, SILENT,
+    CANDLE, CARD_NAMES, CHOSEN, CULTIST, DIVINATOR, DRAGON, END_DRAGON, END_NAMES, END_RELICS, END_TIME, EV_ASIDE,
+    EV_CLAIM, EV_DEAL, EV_END, EV_EVENT, EV_FATE, EV_FLIP, EV_PEEK, EV_POWER, EV_POWERS, EV_REVEAL, EV_ROLE,
+    EV_ROUND, EV_SWAP, EV_UNDEALT, EV_UNDO, EVENT_NAMES, FATE, GLUTTONY, GOLD, HERO, HUNTER, MENTOR, NO_EVENT,
+    POWER_NAMES, RELIC, ROLE_NAMES, SILENT,
 )
 from sim.games.dragonwake.rules import DragonwakeRules
 
@@ -26,6 +27,11 @@ class Referee:
         self.record = trace.record
         self.pos = 0
         self.lines: list[str] = []
+        self.held: list[Counter] = [Counter() for _ in range(players)]   # unused power cards
+        self.used = 0
+        self.peeks = 0
+        self.undos = 0
+        self.artifacts = 0
 
     # ---- reading -------------------------------------------------------------------------------
     def next(self, code: int, what: str) -> tuple:
@@ -48,9 +54,11 @@ class Referee:
         roles = self.deal_roles()
         n = self.players
         relics_total = self.rules.relics_per_player * n
-        deck = Counter({RELIC: relics_total, DRAGON: self.rules.dragons,
-                        GOLD: self.rules.cards_per_player * n - relics_total - self.rules.dragons})
+        candles, fates = self.rules.artifact_counts()
+        deck = Counter({RELIC: relics_total, DRAGON: self.rules.dragons, CANDLE: candles, FATE: fates,
+                        GOLD: self.rules.cards_per_player * n - relics_total - self.rules.dragons - candles - fates})
         events_left = Counter(self.rules.event_deck())
+        self.deal_powers()
         found = 0
         reveals = 0
         runebearer = None
@@ -69,24 +77,42 @@ class Referee:
                 self.set_aside(rows)
             self.declare(rows, roles, hand, rb)
             early = False
-            for _ in range(n):
+            revealed = 0
+            while revealed < n:
+                hunted = self.powers_before(rows, runebearer)
                 _, who, target, slot, card = self.next(EV_REVEAL, "a reveal")
                 if who != runebearer:
                     self.fail(f"P{who} reveals but P{runebearer} holds the runestone")
-                if target == who and not self.rules.self_reveal:
-                    self.fail(f"P{who} reveals their own card")
+                if target == who and (hunted or not self.rules.self_reveal):
+                    self.fail(f"P{who} reveals their own card" + (" after using Hunter" if hunted else ""))
                 if not (0 <= target < n) or rows[target].get(slot) is None:
                     self.fail(f"P{who} reveals P{target}'s slot {slot}, which holds no face-down card")
                 if rows[target][slot] != card:
                     self.fail(f"P{target}'s slot {slot} held {CARD_NAMES[rows[target][slot]]}, not {CARD_NAMES[card]}")
                 del rows[target][slot]
+                revealed += 1
                 reveals += 1
                 deck[card] -= 1
-                text = f"  P{who} reveals a card of P{target} ({ROLE_NAMES[roles[target]]}): {CARD_NAMES[card]}"
+                self.lines.append(f"  P{who} reveals a card of P{target} ({ROLE_NAMES[roles[target]]}): {CARD_NAMES[card]}")
+                undo_role, peeked = self.artifact(card, who, rows, roles)
+                if self.undo(rows, target, slot, card):
+                    revealed -= 1
+                    reveals -= 1
+                    deck[card] += 1
+                    if undo_role is not None:
+                        roles[who] = undo_role
+                        self.lines.append(f"  (the Figure of Fate is undone: P{who} is a {ROLE_NAMES[undo_role]} again)")
+                    elif peeked:
+                        self.peeks -= 1
+                        self.lines.append(f"  (the Candle's peek is undone)")
+                    continue
+                if card in (CANDLE, FATE):
+                    self.artifacts += 1
                 runebearer = target
+                text = ""
                 if card == RELIC:
                     found += 1
-                    text += f" ({found}/{relics_total} relics)"
+                    text = f"    {found}/{relics_total} relics found"
                     if found == relics_total:
                         winner, mode = HERO, END_RELICS
                 elif card == DRAGON:
@@ -94,9 +120,10 @@ class Referee:
                         winner, mode = CULTIST, END_DRAGON
                     else:
                         self.next(EV_SWAP, "the early dragon counted as gold")
-                        text += f" (before {self.rules.min_reveals} reveals: counts as gold, goes back in)"
+                        text = f"    (before {self.rules.min_reveals} reveals: counts as gold, goes back in)"
                         early = True
-                self.lines.append(text)
+                if text:
+                    self.lines.append(text)
                 if winner is not None:
                     break
             if winner is not None:
@@ -106,8 +133,113 @@ class Referee:
                 deck[DRAGON] += 1
         if winner is None:
             winner, mode = CULTIST, END_TIME
-        self.check_end(winner, mode, reveals, found)
+        self.check_end(winner, mode, reveals, found, roles)
         return self.lines
+
+    # ---- advanced game: powers and artifacts ----------------------------------------------------
+    def deal_powers(self) -> None:
+        if not self.rules.powers:
+            return
+        dealt = Counter()
+        per_seat = Counter()
+        while self.peek() == EV_POWERS:
+            _, seat, power = self.next(EV_POWERS, "a power card")[:3]
+            if not 0 <= seat < self.players or power not in (DIVINATOR, MENTOR, HUNTER, CHOSEN):
+                self.fail(f"power card {power} dealt to P{seat}")
+            self.held[seat][power] += 1
+            per_seat[seat] += 1
+            dealt[power] += 1
+        deck = Counter(self.rules.power_deck())
+        if dealt - deck or sum(dealt.values()) != self.rules.powers_dealt(self.players) or \
+                any(c > self.rules.powers_per_player for c in per_seat.values()):
+            self.fail(f"power cards dealt {dict(dealt)} by seat {dict(per_seat)} do not fit the power deck "
+                      f"{dict(deck)} and {self.rules.powers_per_player} per player")
+        self.lines.append("Powers: " + ", ".join(
+            f"P{s}=" + "+".join(POWER_NAMES[p] for p in sorted(self.held[s].elements())) for s in sorted(per_seat)))
+
+    def use_power(self, allowed: tuple, when: str) -> tuple[int, int]:
+        _, seat, power = self.next(EV_POWER, "a power")[:3]
+        if not 0 <= seat < self.players or self.held[seat][power] <= 0:
+            self.fail(f"P{seat} uses {POWER_NAMES[power] if 0 <= power < len(POWER_NAMES) else power}, "
+                      "which they do not hold unused")
+        if power not in allowed:
+            self.fail(f"P{seat} uses {POWER_NAMES[power]} {when}, where it cannot be used")
+        self.held[seat][power] -= 1
+        self.used += 1
+        return seat, power
+
+    def check_peek(self, peeker: int, rows: list[dict], source: str) -> None:
+        _, who, seat, slot, card = self.next(EV_PEEK, f"the peek of {source}")
+        if who != peeker:
+            self.fail(f"P{who} peeks, but {source} belongs to P{peeker}")
+        if seat == who:
+            self.fail(f"P{who} peeks at their own card with {source}")
+        if not (0 <= seat < self.players) or rows[seat].get(slot) is None:
+            self.fail(f"P{who} peeks at P{seat}'s slot {slot}, which holds no face-down card in play")
+        if rows[seat][slot] != card:
+            self.fail(f"P{who}'s peek says {CARD_NAMES[card]} but P{seat}'s slot {slot} holds {CARD_NAMES[rows[seat][slot]]}")
+        self.peeks += 1
+        self.lines.append(f"    P{who} peeks in secret at a card of P{seat}: {CARD_NAMES[card]}")
+
+    def powers_before(self, rows: list[dict], runebearer: int) -> bool:
+        """Powers used before the runebearer lets go; returns whether Hunter was used."""
+        hunted = False
+        while self.peek() == EV_POWER:
+            seat, power = self.use_power((DIVINATOR, MENTOR, HUNTER), "before a reveal")
+            self.lines.append(f"  P{seat} uses {POWER_NAMES[power]}")
+            if power == HUNTER:
+                if seat != runebearer:
+                    self.fail(f"P{seat} uses Hunter without holding the runestone")
+                if hunted:
+                    self.fail(f"P{seat} hunts twice before one reveal")
+                hunted = True
+                flips = self.rules.hunter_flips if any(rows) else 0
+                for _ in range(flips):
+                    _, who, seat2, slot, card = self.next(EV_FLIP, "a card flipped by Hunter")
+                    if who != seat:
+                        self.fail(f"P{who} flips a card for P{seat}'s Hunter")
+                    if not (0 <= seat2 < self.players) or rows[seat2].get(slot) != card:
+                        self.fail(f"Hunter flips P{seat2}'s slot {slot} as {CARD_NAMES[card]}, which is not there face down")
+                    self.lines.append(f"    flips a card of P{seat2} for all to see: {CARD_NAMES[card]} (turned back down)")
+            else:
+                self.check_peek(seat, rows, POWER_NAMES[power])
+        return hunted
+
+    def artifact(self, card: int, who: int, rows: list[dict], roles: list[int]):
+        """Apply a revealed artifact; returns (the revealer's role before a Figure of Fate or None,
+        whether a Candle's peek happened)."""
+        if card == CANDLE:
+            if any(rows[p] for p in range(self.players) if p != who):
+                self.check_peek(who, rows, "the Candle of Clairvoyance")
+                return None, True
+        elif card == FATE:
+            _, revealer, partner, new, old = self.next(EV_FATE, "the Figure of Fate's choice")
+            if revealer != who:
+                self.fail(f"the Figure of Fate revealed by P{who} acts on P{revealer}")
+            if not (0 <= partner < self.players) or partner == who:
+                self.fail(f"P{who} binds their fate to P{partner}, not another player")
+            if old != roles[who] or new != roles[partner]:
+                self.fail(f"Figure of Fate gives P{who} role {new} (was {old}); expected {roles[partner]} "
+                          f"(was {roles[who]})")
+            roles[who] = new
+            self.lines.append(f"    P{who} takes the role of P{partner}: now a {ROLE_NAMES[new]}"
+                              + (" (unchanged)" if new == old else f" (was a {ROLE_NAMES[old]})"))
+            return old, False
+        return None, False
+
+    def undo(self, rows: list[dict], seat: int, slot: int, card: int) -> bool:
+        """A Chosen One right after a reveal: the card goes back face down in its slot."""
+        if self.peek() != EV_POWER or self.events[self.pos][2] != CHOSEN:
+            return False       # (a power used before the next reveal, or none)
+        user, _ = self.use_power((CHOSEN,), "after a reveal")
+        _, s2, slot2, card2 = self.next(EV_UNDO, "the undone reveal")[:4]
+        if (s2, slot2, card2) != (seat, slot, card):
+            self.fail(f"Chosen One undoes P{s2}'s slot {slot2}, but the last reveal was P{seat}'s slot {slot}")
+        rows[seat][slot] = card
+        self.undos += 1
+        self.lines.append(f"  P{user} uses Chosen One: the {CARD_NAMES[card]} goes back face down; "
+                          "the runebearer reveals again")
+        return True
 
     def event(self, rnd: int, events_left: Counter) -> int:
         if not self.rules.events:
@@ -169,7 +301,7 @@ class Referee:
             verdict = "" if claim == SILENT else (" (true)" if claim == truth else " (a lie)")
             self.lines.append(f"  P{seat} ({ROLE_NAMES[roles[seat]]}) {describe_claim(claim)}{verdict}")
 
-    def check_end(self, winner, mode, reveals, found):
+    def check_end(self, winner, mode, reveals, found, roles):
         _, w, m, r, rounds = self.next(EV_END, "the end of the game")
         if (w, m, r) != (winner, mode, reveals):
             self.fail(f"trace says {ROLE_NAMES[w]}s win by {END_NAMES[m]} after {r} reveals; "
@@ -178,6 +310,9 @@ class Referee:
         if rec:
             expected = {"winner": winner, "end_mode": mode, "reveals": reveals, "relics_found": found,
                         "rounds": rounds}
+            if "side_mask" in rec:
+                expected.update(side_mask=sum(r << p for p, r in enumerate(roles)), powers_used=self.used,
+                                peeks=self.peeks, undos=self.undos, artifacts_found=self.artifacts)
             for key, value in expected.items():
                 if int(rec[key]) != value:
                     self.fail(f"games table says {key}={rec[key]}, replay gives {value}")

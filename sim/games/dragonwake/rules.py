@@ -2,7 +2,9 @@
 
 from dataclasses import dataclass
 
-from sim.games.dragonwake.records import ECLIPSE, GLUTTONY, MAX_HAND, MAX_PLAYERS, NO_EVENT
+from sim.games.dragonwake.records import (
+    CHOSEN, DIVINATOR, ECLIPSE, GLUTTONY, HUNTER, MAX_HAND, MAX_PLAYERS, MAX_POWERS, MENTOR, NO_EVENT,
+)
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,16 @@ class DragonwakeRules:
     event_gluttony: int
     event_blank: int
     gluttony_cards: int
+    artifacts: bool
+    artifact_candle: int
+    artifact_fate: int
+    powers: bool
+    powers_per_player: int
+    power_divinator: int
+    power_mentor: int
+    power_hunter: int
+    power_chosen_one: int
+    hunter_flips: int
 
     def validate(self) -> None:
         if not (len(self.chart_players) == len(self.chart_heroes) == len(self.chart_cultists)):
@@ -38,11 +50,33 @@ class DragonwakeRules:
             raise ValueError(f"cards_per_player must be at most {MAX_HAND}")
         if min(self.event_eclipse, self.event_gluttony, self.event_blank, self.gluttony_cards) < 0:
             raise ValueError("event counts and gluttony_cards must be >= 0")
+        if min(self.artifact_candle, self.artifact_fate, self.power_divinator, self.power_mentor,
+               self.power_hunter, self.power_chosen_one, self.hunter_flips) < 0:
+            raise ValueError("artifact and power counts and hunter_flips must be >= 0")
+        if not 0 <= self.powers_per_player <= MAX_POWERS:
+            raise ValueError(f"powers_per_player must be 0-{MAX_POWERS}")
+        if self.hunter_flips > MAX_HAND:
+            raise ValueError(f"hunter_flips must be at most {MAX_HAND}")
         if self.dragons not in (0, 1) or self.relics_per_player < 0 or self.min_reveals < 0:
             raise ValueError("dragons must be 0 or 1; relics_per_player and min_reveals must be >= 0")
 
     def event_deck(self) -> list[int]:
         return [ECLIPSE] * self.event_eclipse + [GLUTTONY] * self.event_gluttony + [NO_EVENT] * self.event_blank
+
+    def artifact_counts(self) -> tuple[int, int]:
+        """(Candle, Figure of Fate) cards in the search deck: none unless the module is on."""
+        return (self.artifact_candle, self.artifact_fate) if self.artifacts else (0, 0)
+
+    def power_deck(self) -> list[int]:
+        """The power cards dealt from (empty unless the module is on)."""
+        if not self.powers:
+            return []
+        return ([DIVINATOR] * self.power_divinator + [MENTOR] * self.power_mentor + [HUNTER] * self.power_hunter
+                + [CHOSEN] * self.power_chosen_one)
+
+    def powers_dealt(self, players: int) -> int:
+        """Power cards dealt in all: powers_per_player each, seat by seat, until the deck runs out."""
+        return min(len(self.power_deck()), players * self.powers_per_player) if self.powers else 0
 
     def role_deck(self, players: int) -> tuple[int, int]:
         """(hero cards, cultist cards) in the role deck for this many players."""
@@ -66,5 +100,5 @@ class DragonwakeRules:
             if players * hand - self.gluttony_cards - (players - 1) - hand < 1:
                 raise ValueError(f"gluttony_cards={self.gluttony_cards} leaves too few cards for {players} players")
         relics = self.relics_per_player * players
-        if relics + self.dragons > self.cards_per_player * players:
-            raise ValueError("more relics and dragons than search cards")
+        if relics + self.dragons + sum(self.artifact_counts()) > self.cards_per_player * players:
+            raise ValueError("more relics, dragons and artifacts than search cards")
