@@ -123,8 +123,22 @@ def test_provenance_is_written(tmp_path):
     files = list((tmp_path / "games").rglob("*.parquet"))
     meta = pl.read_parquet_metadata(files[0])
     assert json.loads(meta["dsim"])["rules_hash"] == prov["rules_hash"]
-    lf = store.scan(tmp_path)
+    lf = store.scan(tmp_path, "dragonwake")
     assert lf.select("game", "players", "seed").unique().collect().rows() == [("dragonwake", 5, 3)]
+
+
+def test_one_folder_holds_several_games_and_reports_use_their_other_tables(tmp_path):
+    from sim.core import report
+    drarkane = get_game("drarkane")
+    run(spec(n=2_000), tmp_path, progress=False)
+    run(RunSpec(drarkane, drarkane.load_rules(), 4, drarkane.lineup(None), 500, 1), tmp_path, progress=False)
+    assert store.games_in(tmp_path) == ["dragonwake", "drarkane"] and store.tables(tmp_path) == ["games", "rounds"]
+    paths = report.build(tmp_path, tmp_path / "report")
+    assert sorted(p.name for p in paths) == ["dragonwake.md", "drarkane.md"]
+    text = (tmp_path / "report" / "drarkane.md").read_text()
+    assert "exact rate by contract" in text and "not available" not in text      # drawn from `rounds`
+    with pytest.raises(DsimError, match="no drako results"):
+        report.build(tmp_path, tmp_path / "r2", "drako")
 
 
 def test_failed_run_leaves_nothing(tmp_path, monkeypatch):

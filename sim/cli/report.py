@@ -24,7 +24,7 @@ def report(out: OutOpt = Path("results"),
     paths = reporting.build(Path(out), to, game)
     for p in paths:
         g = get_game(p.stem)
-        rows = summarize(g, store.scan(out).filter(pl.col("game") == g.name), reporting.GROUP)
+        rows = summarize(g, store.scan(out, g.name), reporting.GROUP)
         print_table([r for r in rows if r["headline"] or r["kind"] == "rate"], reporting.GROUP, g.title)
     Console(stderr=True).print(f"report: {to / 'report.md'} ({', '.join(p.name for p in paths)})")
 

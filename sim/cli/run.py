@@ -31,7 +31,7 @@ def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = N
     console.print(f"{result['n']:,} games in {result['seconds']:.1f}s ({result['games_per_s']:,.0f} games/s) "
                   f"→ {result['path']}")
     part = spec.partition()
-    lf = store.scan(out).filter(*[pl.col(k) == v for k, v in part.items()])
+    lf = store.scan(out, spec.game.name).filter(*[pl.col(k) == v for k, v in part.items()])
     rows = summarize(spec.game, lf, [])
     assumed = spec.rules.ruleset.assumed()
     print_table(rows, [], f"{spec.game.name}, {spec.players} players, {part['lineup']}, rules {part['rules']}")

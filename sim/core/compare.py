@@ -39,7 +39,7 @@ def variant_rules(game: Game, text: str, rules_file=None, base_sets=()) -> Rules
 
 def arm_games(out: Path, spec: RunSpec) -> pl.DataFrame:
     part = spec.partition()
-    return (store.scan(out).filter(*[pl.col(k) == v for k, v in part.items()])
+    return (store.scan(out, spec.game.name).filter(*[pl.col(k) == v for k, v in part.items()])
             .sort("game_id").collect())
 
 

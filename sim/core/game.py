@@ -154,6 +154,8 @@ class Game:
         """Columns the summary splits by (besides the run's partition columns)."""
         return []
 
-    def report_sections(self, games: pl.DataFrame, outdir: Path, chart: Callable) -> list[str]:
-        """Game-specific Markdown sections and charts for `dsim report`; `chart(name, fig)` saves a PNG."""
+    def report_sections(self, games: pl.DataFrame, outdir: Path, chart: Callable,
+                        tables: dict[str, pl.LazyFrame] | None = None) -> list[str]:
+        """Game-specific Markdown sections and charts for `dsim report`; `chart(name, fig)` saves a PNG.
+        `tables` holds the game's other result tables (e.g. `rounds`), lazily, filtered to this game."""
         return []

@@ -14,6 +14,7 @@ import polars as pl  # noqa: E402
 
 from sim.core import store  # noqa: E402
 from sim.core.charts import error_bars  # noqa: E402
+from sim.core.errors import DsimError  # noqa: E402
 from sim.core.summary import markdown_table, summarize  # noqa: E402
 from sim.games import get_game  # noqa: E402
 
@@ -65,7 +66,7 @@ def provenance_section(runs: list[dict]) -> str:
 
 def game_report(game_name: str, out: Path, to: Path) -> Path:
     game = get_game(game_name)
-    lf = store.scan(out).filter(pl.col("game") == game_name)
+    lf = store.scan(out, game_name)
     rows = summarize(game, lf, GROUP)
     chart = ChartSaver(to, game_name)
     runs = [r for r in store.runs(out) if r["game"] == game_name]
@@ -77,7 +78,9 @@ def game_report(game_name: str, out: Path, to: Path) -> Path:
         parts += [f"## Outcomes by {', '.join(extra)}", "",
                   markdown_table(summarize(game, lf, GROUP + extra), GROUP + extra), ""]
     games = lf.collect()
-    parts += game.report_sections(games, to, chart)
+    others = {name: store.scan(out, game_name, name) for name in store.tables(out)
+              if name != "games" and game_name in store.games_in(out, name)}
+    parts += game.report_sections(games, to, chart, others)
     parts += ["", provenance_section(runs), ""]
     path = to / f"{game_name}.md"
     path.write_text("\n".join(parts))
@@ -88,9 +91,9 @@ def game_report(game_name: str, out: Path, to: Path) -> Path:
 def build(out: Path, to: Path, game: str | None = None) -> list[Path]:
     """Write one report per game found under `out` (or just `game`), plus an index."""
     to.mkdir(parents=True, exist_ok=True)
-    names = sorted(store.scan(out).select("game").unique().collect()["game"].to_list())
-    if game:
-        names = [n for n in names if n == game]
+    names = [n for n in store.games_in(out) if game in (None, n)]
+    if not names:
+        raise DsimError(f"no {game or 'game'} results under {out} (run `dsim run` first)")
     paths = [game_report(n, out, to) for n in names]
     index = ["# dsim reports", ""] + [f"- [{p.stem}]({p.name})" for p in paths]
     (to / "report.md").write_text("\n".join(index) + "\n")

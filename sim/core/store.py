@@ -64,14 +64,30 @@ class RunWriter:
         shutil.rmtree(self.staging, ignore_errors=True)
 
 
-def scan(out: Path, table: str = "games") -> pl.LazyFrame:
-    """All results of one table under `out`, with the partition keys as columns."""
+def games_in(out: Path, table: str = "games") -> list[str]:
+    """The games that have results of this table under `out`."""
     root = Path(out) / table
+    return sorted(p.name.split("=", 1)[1] for p in root.glob("game=*") if any(p.rglob("*.parquet")))
+
+
+def scan(out: Path, game: str, table: str = "games") -> pl.LazyFrame:
+    """One game's results of one table under `out`, with the partition keys as columns (games differ
+    in columns, so one folder may hold several games but each is read on its own)."""
+    root = Path(out) / table / f"game={game}"
     if not root.is_dir() or not any(root.rglob("*.parquet")):
-        raise DsimError(f"no '{table}' results under {out} (run `dsim run` first)")
+        raise DsimError(f"no '{table}' results for {game} under {out} (run `dsim run` first)")
     return pl.scan_parquet(root / "**" / "*.parquet", hive_partitioning=True,
                            hive_schema={"game": pl.String, "players": pl.Int64, "rules": pl.String,
                                         "lineup": pl.String, "seed": pl.Int64})
+
+
+def tables(out: Path) -> list[str]:
+    """Names of the result tables under `out` (games, and any finer grain a game writes)."""
+    root = Path(out)
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir()
+                  if p.is_dir() and p.name != "runs" and any(p.rglob("*.parquet")))
 
 
 def runs(out: Path) -> list[dict]:

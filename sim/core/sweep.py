@@ -78,7 +78,7 @@ def sweep(game: Game, base: RunSpec, params: list[str], out: Path, to: Path, job
     for point, spec in zip(points, specs):
         run(spec, out, jobs=jobs, progress=False)
         part = spec.partition()
-        lf = store.scan(out).filter(*[pl.col(k) == v for k, v in part.items()])
+        lf = store.scan(out, part["game"]).filter(*[pl.col(k) == v for k, v in part.items()])
         for r in summarize(game, lf, []):
             rows.append({**dict(zip(keys, point)), **r})
     to.mkdir(parents=True, exist_ok=True)

@@ -56,7 +56,8 @@ def play_pair(game: Game, base: RunSpec, a: str, b: str, out: Path, jobs: int) -
         spec = dataclasses.replace(base, lineup=game.lineup(text), extra={"tournament": [a, b]})
         run(spec, out, jobs=jobs, progress=False)
         part = spec.partition()
-        games = store.scan(out).filter(*[pl.col(k) == v for k, v in part.items()]).sort("game_id").collect()
+        games = (store.scan(out, part["game"]).filter(*[pl.col(k) == v for k, v in part.items()])
+                 .sort("game_id").collect())
         result = game.role_scores(games, base.players)
         mine = [result[r] for r, m in zip(roles, held) if m]
         theirs = [result[r] for r, m in zip(roles, held) if not m]

@@ -129,7 +129,7 @@ class DrachensachenGame(Game):
             Outcome("violations", "mean", pl.col("violations"), "strategy answers the kernel had to correct"),
         ]
 
-    def report_sections(self, games: pl.DataFrame, outdir: Path, chart) -> list[str]:
+    def report_sections(self, games: pl.DataFrame, outdir: Path, chart, tables=None) -> list[str]:
         base = self.load_rules().hash
         return [seat_section(games, chart), position_section(games, chart), length_section(games, chart),
                 stalemate_section(games), effect_section(games, chart), rules_section(games, base, chart)]

@@ -179,7 +179,7 @@ class DrakoGame(Game):
     def group_columns(self) -> list[str]:
         return []
 
-    def report_sections(self, games: pl.DataFrame, outdir: Path, chart: Callable) -> list[str]:
+    def report_sections(self, games: pl.DataFrame, outdir: Path, chart: Callable, tables=None) -> list[str]:
         return [matrix_section(games), end_mode_section(games, chart), length_section(games, chart),
                 wounds_section(games, chart), abilities_section(games, chart), usage_section(games, chart)]
 

@@ -102,7 +102,7 @@ class DrarkaneGame(Game):
     def group_columns(self):
         return ["mode"]
 
-    def report_sections(self, games: pl.DataFrame, outdir: Path, chart, rounds: pl.DataFrame | None = None):
+    def report_sections(self, games: pl.DataFrame, outdir: Path, chart, tables=None):
         sections = []
         table = games.filter(pl.col("mode") != MODE_SOLO) if "mode" in games.columns else games
         if len(table):
@@ -110,8 +110,7 @@ class DrarkaneGame(Game):
         solo = games.filter(pl.col("mode") == MODE_SOLO) if "mode" in games.columns else games.head(0)
         if len(solo):
             sections.append(solo_section(solo, chart))
-        if rounds is None:
-            rounds = find_rounds(outdir, games)
+        rounds = (tables or {}).get("rounds")
         if rounds is not None:
             sections.append(bid_section(rounds, chart))
         else:
@@ -260,18 +259,6 @@ def bid_section(rounds, chart) -> str:
     fig.tight_layout()
     lines += ["", chart("bid_vs_tricks", fig), ""]
     return "\n".join(lines)
-
-
-def find_rounds(outdir: Path, games: pl.DataFrame) -> pl.LazyFrame | None:
-    """The per-round table of this results folder, when the report sits inside it (`results/<run>/report`)."""
-    for base in (Path(outdir).parent, Path(outdir)):
-        root = base / "rounds"
-        if root.is_dir() and any(root.rglob("*.parquet")):
-            lazy = pl.scan_parquet(root / "**" / "*.parquet", hive_partitioning=True)
-            if lazy.collect_schema().get("game") == pl.String:
-                lazy = lazy.filter(pl.col("game") == "drarkane")
-            return lazy
-    return None
 
 
 GAME = DrarkaneGame(
