@@ -65,6 +65,8 @@ class DrarkaneGame(Game):
     def outcomes(self):
         contracts = pl.col("contracts").cast(pl.Float64)
         per_contract = pl.when(contracts > 0)      # solo games have no contract: NaN, not 0
+        solo = pl.when(pl.col("mode") == MODE_SOLO)        # null (does not apply) at a table of players
+        table = pl.when(pl.col("mode") != MODE_SOLO)       # null in solo games
         return [
             Outcome("exact_rate", "mean", per_contract.then(pl.col("exact") / contracts).otherwise(float("nan")),
                     "contracts hit exactly", headline=True),
@@ -74,17 +76,17 @@ class DrarkaneGame(Game):
                     "contracts missed by two or more"),
             Outcome("lost_round_share", "mean", pl.col("lost_rounds") / pl.col("rounds").cast(pl.Float64),
                     "rounds ended by the seventh dragon"),
-            Outcome("first_player_win", "mean", pl.col("first_win_share"),
+            Outcome("first_player_win", "mean", table.then(pl.col("first_win_share")),
                     "first player's share of wins (fair: 1/players)"),
-            Outcome("tie", "rate", pl.col("n_winners") > 1, "games with a shared top score"),
-            Outcome("top_score", "mean", pl.col("top_score"), "winning score"),
-            Outcome("score_spread", "mean", pl.col("score_spread"), "winner minus last"),
+            Outcome("tie", "rate", table.then(pl.col("n_winners") > 1), "games with a shared top score"),
+            Outcome("top_score", "mean", table.then(pl.col("top_score")), "winning score"),
+            Outcome("score_spread", "mean", table.then(pl.col("score_spread")), "winner minus last"),
             Outcome("dragons_defeated", "mean", pl.col("defeated"), "dragons defeated per game"),
             Outcome("terror", "mean", pl.col("terror"), "Terror pool per game"),
             Outcome("treasure", "mean", pl.col("treasure"), "Treasure points per game"),
-            Outcome("solo_score", "mean", pl.col("solo_score"), "solo: Terror won minus the Demon's"),
-            Outcome("solo_slayer", "rate", pl.col("solo_rank") >= 2, "solo: Scale Slayer or better"),
-            Outcome("stalemate", "rate", pl.col("stalemate") > 0, "solo games stopped by the trick cap"),
+            Outcome("solo_score", "mean", solo.then(pl.col("solo_score")), "solo: Terror won minus the Demon's"),
+            Outcome("solo_slayer", "rate", solo.then(pl.col("solo_rank") >= 2), "solo: Scale Slayer or better"),
+            Outcome("stalemate", "rate", solo.then(pl.col("stalemate") > 0), "solo games stopped by the trick cap"),
             Outcome("violations", "mean", pl.col("violations"), "kernel invariant failures"),
             Outcome("bad_decisions", "mean", pl.col("bad_decisions"), "strategy answers out of range"),
         ]
