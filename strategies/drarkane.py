@@ -17,7 +17,7 @@ Heuristic parameters (one array shared by the heuristic bundles, so a sweep can 
 import numpy as np
 from numba import njit
 
-from sim.core.rng import below, uniform
+from sim.core.rng import _MUL, _S32, step
 from sim.core.strategy import Strategy, StrategyRegistry
 from sim.games.drarkane.records import (
     ARCANA, CHOOSE_SIG, CTX_OFFER, CTX_OPENING, M_COLOUR, M_KIND, M_MODE, M_VALUE, M_WINS, MAX_SEATS, MERCENARY,
@@ -42,14 +42,19 @@ BOUNDS = ((0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0)
 
 @njit(cache=True, inline='always')
 def draw(state, n):
-    """A uniform integer in [0, n) from the game's own random stream."""
-    return below(state[S_RNG:S_RNG + 1], n)
+    """A uniform integer in [0, n) from the game's own random stream (`sim.core.rng.below` on the cell
+    state[S_RNG], written out here so that no array view is made)."""
+    x = step(np.uint64(state[S_RNG]))
+    state[S_RNG] = x
+    return np.int64((((x * _MUL) >> _S32) * np.uint64(n)) >> _S32)
 
 
 @njit(cache=True, inline='always')
 def chance(state):
-    """A uniform float in [0, 1) from the game's own random stream."""
-    return uniform(state[S_RNG:S_RNG + 1])
+    """A uniform float in [0, 1) from the game's own random stream (`sim.core.rng.uniform`)."""
+    x = step(np.uint64(state[S_RNG]))
+    state[S_RNG] = x
+    return np.float64((x * _MUL) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True, inline='always')
@@ -82,12 +87,12 @@ def extreme(options, n, trump, wins, want, highest):
 
 # ---- bids -----------------------------------------------------------------------------------------
 
-@njit(CHOOSE_SIG, cache=True)
+@njit(CHOOSE_SIG, cache=True, _nrt=False)
 def bid_random(options, n, state, params):
     return draw(state, state[S_CONTRACT_MAX] + 1)
 
 
-@njit(CHOOSE_SIG, cache=True)
+@njit(CHOOSE_SIG, cache=True, _nrt=False)
 def bid_estimate(options, n, state, params):
     """Sum of per-class trick values, scaled by the share of the round expected to be played."""
     trump = state[S_TRUMP]
@@ -113,12 +118,12 @@ def bid_estimate(options, n, state, params):
 
 # ---- play -----------------------------------------------------------------------------------------
 
-@njit(CHOOSE_SIG, cache=True)
+@njit(CHOOSE_SIG, cache=True, _nrt=False)
 def play_random(options, n, state, params):
     return draw(state, n)
 
 
-@njit(CHOOSE_SIG, cache=True)
+@njit(CHOOSE_SIG, cache=True, _nrt=False)
 def play_seeker(options, n, state, params):
     """Win while under the contract (cheapest sure winner when last, strongest otherwise); duck once made."""
     trump = state[S_TRUMP]
@@ -138,12 +143,12 @@ def play_seeker(options, n, state, params):
 
 # ---- placement --------------------------------------------------------------------------------------
 
-@njit(CHOOSE_SIG, cache=True)
+@njit(CHOOSE_SIG, cache=True, _nrt=False)
 def place_random(options, n, state, params):
     return draw(state, n)
 
 
-@njit(CHOOSE_SIG, cache=True)
+@njit(CHOOSE_SIG, cache=True, _nrt=False)
 def place_greedy(options, n, state, params):
     """Finish the dragon closest to defeat (least strength wasted), favouring Terror-rich dragons."""
     best = 0
@@ -158,7 +163,7 @@ def place_greedy(options, n, state, params):
     return best
 
 
-@njit(CHOOSE_SIG, cache=True)
+@njit(CHOOSE_SIG, cache=True, _nrt=False)
 def place_spread(options, n, state, params):
     """Spread strength over the dragons furthest from defeat; defeat one only when nothing else is left."""
     best = 0
@@ -172,7 +177,7 @@ def place_spread(options, n, state, params):
     return best
 
 
-@njit(CHOOSE_SIG, cache=True)
+@njit(CHOOSE_SIG, cache=True, _nrt=False)
 def place_saboteur(options, n, state, params):
     """Greedy while the contract is open; once it is made, let the dragons pile up."""
     if state[S_TRICKS] >= state[S_BID]:
@@ -182,14 +187,14 @@ def place_saboteur(options, n, state, params):
 
 # ---- team exchanges ---------------------------------------------------------------------------------
 
-@njit(CHOOSE_SIG, cache=True)
+@njit(CHOOSE_SIG, cache=True, _nrt=False)
 def give_random(options, n, state, params):
     if state[S_CONTEXT] != CTX_OPENING and chance(state) < 0.5:
         return -1
     return draw(state, n)
 
 
-@njit(CHOOSE_SIG, cache=True)
+@njit(CHOOSE_SIG, cache=True, _nrt=False)
 def give_team(options, n, state, params):
     """Open with the weakest card; offer the best card to a partner still short once my contract is made;
     accept an offer only while short myself, giving back my weakest card."""
@@ -210,12 +215,12 @@ def give_team(options, n, state, params):
 
 # ---- objective draft ------------------------------------------------------------------------------
 
-@njit(CHOOSE_SIG, cache=True)
+@njit(CHOOSE_SIG, cache=True, _nrt=False)
 def draft_random(options, n, state, params):
     return draw(state, n)
 
 
-@njit(CHOOSE_SIG, cache=True)
+@njit(CHOOSE_SIG, cache=True, _nrt=False)
 def draft_points(options, n, state, params):
     best = 0
     for i in range(1, n):
