@@ -412,91 +412,121 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
     gs[GS_COLS_TRICK] = 0
     human = w != auto
     players = cf[CF_PLAYERS]
-    p = (w + players // 2) % players if human and cf[CF_TEAMS] != 0 else -1
+    p = -1
+    if human and cf[CF_TEAMS] != 0:
+        p = w + players // 2
+        if p >= players:
+            p -= players
     pw = params[w if human else 0]
+    if human:
+        # the public facts, as fill_state(state, w, cf, gs, ps, hand_n, 0); those a defeat changes are
+        # refreshed before every decision
+        state[S_SEAT] = w
+        state[S_PLAYERS] = players
+        state[S_SEATS] = cf[CF_SEATS]
+        state[S_ROUND] = gs[GS_ROUND]
+        state[S_TRICK] = gs[GS_TRICK]
+        state[S_HAND_N] = hand_n[w]
+        state[S_DEALT] = 0
+        state[S_BID] = ps[w, PS_BID]
+        state[S_TRICKS] = ps[w, PS_TRICKS]
+        state[S_POS] = 0
+        state[S_LAST] = 0
+        state[S_LED] = -1
+        state[S_WINNER] = -1
+        state[S_WINNER_PARTNER] = 0
+        state[S_REGIME] = REG_STD
+        state[S_ZONE_LIMIT] = cf[CF_ZONE_LIMIT]
+        state[S_DRAGONS_LEFT] = cf[CF_N_DRAGONS] - gs[GS_DPTR]
+        state[S_BIDS_SUM] = gs[GS_BIDS_SUM]
+        state[S_N_BIDS] = gs[GS_N_BIDS]
+        state[S_CONTEXT] = 0
+        state[S_OFFER] = -1
+        state[S_PARTNER] = p
+        state[S_PARTNER_BID] = ps[p, PS_BID] if p >= 0 else -1
+        state[S_PARTNER_TRICKS] = ps[p, PS_TRICKS] if p >= 0 else -1
+        state[S_MODE] = cf[CF_MODE]
+        state[S_TRUMP] = cf[CF_TRUMP]
+        state[S_CONTRACT_MAX] = cf[CF_CONTRACT_MAX]
+    rebuild = True
+    n = 0
     while True:
-        n = 0
         zn = gs[GS_ZONE_N]
-        for i in range(tn):
-            if (done >> i) & 1:
-                continue
-            c = tr[i, T_CARD]
-            wild = kind[c] != ARCANA
-            cc = colour[c]
-            v = value[c]
-            start = n
-            for z in range(zn):
-                d = zone[z, Z_ID]
-                dcol = dr[d, 0]
-                if not wild and cc != dcol:
+        if rebuild:
+            # every (card, dragon) pair, cards in trick order, dragons in zone order
+            n = 0
+            for i in range(tn):
+                if (done >> i) & 1:
                     continue
-                res = dr[d, 1]
-                dmg = zone[z, Z_DMG]
-                left = res - dmg - v
-                pairs[n, P_POS] = i
-                pairs[n, P_CARD] = c
-                pairs[n, P_STRENGTH] = v
-                pairs[n, P_DRAGON] = d
-                pairs[n, P_COLOUR] = dcol
-                pairs[n, P_RESIST] = res
-                pairs[n, P_DAMAGE] = dmg
-                pairs[n, P_TERROR] = dr[d, 2]
-                pairs[n, P_LEFT] = left
-                pairs[n, P_DEFEATS] = 1 if left <= 0 else 0
-                n += 1
-            if n == start:      # no dragon of its colour is left: discarded
-                done |= 1 << i
-                discard_card(c, card_loc, discard, gs, trace)
+                c = tr[i, T_CARD]
+                wild = kind[c] != ARCANA
+                cc = colour[c]
+                v = value[c]
+                start = n
+                for z in range(zn):
+                    d = zone[z, Z_ID]
+                    dcol = dr[d, 0]
+                    if not wild and cc != dcol:
+                        continue
+                    res = dr[d, 1]
+                    dmg = zone[z, Z_DMG]
+                    left = res - dmg - v
+                    pairs[n, P_POS] = i
+                    pairs[n, P_CARD] = c
+                    pairs[n, P_STRENGTH] = v
+                    pairs[n, P_DRAGON] = d
+                    pairs[n, P_COLOUR] = dcol
+                    pairs[n, P_RESIST] = res
+                    pairs[n, P_DAMAGE] = dmg
+                    pairs[n, P_TERROR] = dr[d, 2]
+                    pairs[n, P_LEFT] = left
+                    pairs[n, P_DEFEATS] = 1 if left <= 0 else 0
+                    n += 1
+                if n == start:      # no dragon of its colour is left: discarded
+                    done |= 1 << i
+                    discard_card(c, card_loc, discard, gs, trace)
         if n == 0:
             break
         if not human:
             k = auto_place(pairs, n)
         else:
-            # the public facts, as fill_state(state, w, cf, gs, ps, hand_n, 0)
-            state[S_SEAT] = w
-            state[S_PLAYERS] = cf[CF_PLAYERS]
-            state[S_SEATS] = cf[CF_SEATS]
-            state[S_ROUND] = gs[GS_ROUND]
-            state[S_TRICK] = gs[GS_TRICK]
-            state[S_HAND_N] = hand_n[w]
-            state[S_DEALT] = 0
-            state[S_BID] = ps[w, PS_BID]
-            state[S_TRICKS] = ps[w, PS_TRICKS]
-            state[S_POS] = 0
-            state[S_LAST] = 0
-            state[S_LED] = -1
-            state[S_WINNER] = -1
-            state[S_WINNER_PARTNER] = 0
-            state[S_REGIME] = REG_STD
             state[S_ZONE_N] = zn
-            state[S_ZONE_LIMIT] = cf[CF_ZONE_LIMIT]
-            state[S_DRAGONS_LEFT] = cf[CF_N_DRAGONS] - gs[GS_DPTR]
             state[S_POOL] = gs[GS_POOL]
-            state[S_BIDS_SUM] = gs[GS_BIDS_SUM]
-            state[S_N_BIDS] = gs[GS_N_BIDS]
-            state[S_CONTEXT] = 0
-            state[S_OFFER] = -1
-            state[S_PARTNER] = p
-            state[S_PARTNER_BID] = ps[p, PS_BID] if p >= 0 else -1
-            state[S_PARTNER_TRICKS] = ps[p, PS_TRICKS] if p >= 0 else -1
-            state[S_MODE] = cf[CF_MODE]
-            state[S_TRUMP] = cf[CF_TRUMP]
             state[S_DRAGONS] = ps[w, PS_DEF]
-            state[S_CONTRACT_MAX] = cf[CF_CONTRACT_MAX]
             k = checked(place_fns[w](pairs, n, state, pw), 0, n, gs)
         i = pairs[k, P_POS]
         c = pairs[k, P_CARD]
         d = pairs[k, P_DRAGON]
+        v = value[c]
         done |= 1 << i
         rec(trace, gs, EV_PLACE, c, d, 0, 0)
         card_loc[c] = d
         card_loc[ON_DRAGON + d] |= np.int64(1) << c
+        rebuild = False
         for z in range(zn):
             if zone[z, Z_ID] == d:
-                zone[z, Z_DMG] += value[c]
+                zone[z, Z_DMG] += v
                 if zone[z, Z_DMG] >= dr[d, 1]:
                     defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace)
+                    rebuild = True      # the zone's order changed and cards may have lost their dragon
                 break
+        if not rebuild:
+            # what a rebuild would give: the card's rows leave, the dragon's rows take the new damage
+            j = 0
+            for r in range(n):
+                if pairs[r, P_POS] == i:
+                    continue
+                if j != r:
+                    for f in range(PLACE_COLS):
+                        pairs[j, f] = pairs[r, f]
+                if pairs[j, P_DRAGON] == d:
+                    dmg = pairs[j, P_DAMAGE] + v
+                    left = pairs[j, P_RESIST] - dmg - pairs[j, P_STRENGTH]
+                    pairs[j, P_DAMAGE] = dmg
+                    pairs[j, P_LEFT] = left
+                    pairs[j, P_DEFEATS] = 1 if left <= 0 else 0
+                j += 1
+            n = j
 
 
 @njit(cache=True, inline='always')
@@ -626,8 +656,29 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, hand, hand_n, gs, ps
     bkey = -1
     fnw = -1
     tn = 0
+    # the public facts that stay the same through the trick (the rest of fill_state is per seat below)
+    state[S_PLAYERS] = players
+    state[S_SEATS] = seats
+    state[S_ROUND] = gs[GS_ROUND]
+    state[S_TRICK] = gs[GS_TRICK]
+    state[S_DEALT] = dealt
+    state[S_ZONE_N] = gs[GS_ZONE_N]
+    state[S_ZONE_LIMIT] = cf[CF_ZONE_LIMIT]
+    state[S_DRAGONS_LEFT] = cf[CF_N_DRAGONS] - gs[GS_DPTR]
+    state[S_POOL] = gs[GS_POOL]
+    state[S_BIDS_SUM] = gs[GS_BIDS_SUM]
+    state[S_N_BIDS] = gs[GS_N_BIDS]
+    state[S_CONTEXT] = 0
+    state[S_OFFER] = -1
+    state[S_MODE] = cf[CF_MODE]
+    state[S_TRUMP] = cf[CF_TRUMP]
+    state[S_CONTRACT_MAX] = cf[CF_CONTRACT_MAX]
+    s = leader
     for k in range(seats):
-        s = (leader + k) % seats
+        if k > 0:
+            s += 1
+            if s >= seats:      # (leader + k) % seats without a division
+                s -= seats
         if s == auto:
             c = hand[s, gs[GS_AUTO_PTR]]
             gs[GS_AUTO_PTR] += 1
@@ -668,35 +719,23 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, hand, hand_n, gs, ps
                     moves[n, M_WINS] = (key > bk) | (tie & (key == -1))
                     moves[n, M_SLOT] = i
                     n += 1
-            # the public facts (as fill_state, then the trick's standing)
+            # the public facts of this seat (as fill_state, then the trick's standing)
             state[S_SEAT] = s
-            state[S_PLAYERS] = players
-            state[S_SEATS] = seats
-            state[S_ROUND] = gs[GS_ROUND]
-            state[S_TRICK] = gs[GS_TRICK]
             state[S_HAND_N] = hn
-            state[S_DEALT] = dealt
             state[S_BID] = ps[s, PS_BID]
             state[S_TRICKS] = ps[s, PS_TRICKS]
             state[S_POS] = tn
             state[S_LAST] = 1 if tn == seats - 1 else 0
             state[S_LED] = led
-            state[S_ZONE_N] = gs[GS_ZONE_N]
-            state[S_ZONE_LIMIT] = cf[CF_ZONE_LIMIT]
-            state[S_DRAGONS_LEFT] = cf[CF_N_DRAGONS] - gs[GS_DPTR]
-            state[S_POOL] = gs[GS_POOL]
-            state[S_BIDS_SUM] = gs[GS_BIDS_SUM]
-            state[S_N_BIDS] = gs[GS_N_BIDS]
-            state[S_CONTEXT] = 0
-            state[S_OFFER] = -1
-            p = (s + half) % players if teams else -1
+            p = -1
+            if teams:
+                p = s + half
+                if p >= players:
+                    p -= players
             state[S_PARTNER] = p
             state[S_PARTNER_BID] = ps[p, PS_BID] if p >= 0 else -1
             state[S_PARTNER_TRICKS] = ps[p, PS_TRICKS] if p >= 0 else -1
-            state[S_MODE] = cf[CF_MODE]
-            state[S_TRUMP] = cf[CF_TRUMP]
             state[S_DRAGONS] = ps[s, PS_DEF]
-            state[S_CONTRACT_MAX] = cf[CF_CONTRACT_MAX]
             if tn > 0:
                 ws = tr[best if best >= 0 else (fnw if fnw >= 0 else 0), T_SEAT]
                 state[S_WINNER] = ws
