@@ -17,6 +17,12 @@ Speed notes (measured with perf on this kernel):
   seed gives the same games.
 - the cards lying on each dragon are a bit mask (`card_loc[ON_DRAGON + d]`), so a defeat does not scan
   every card.
+- borrowed views still left calls to NRT_incref/NRT_decref (on a null pointer) wherever an array entered a
+  function or a variable: every function below `play_batch` (except `build_keys`, which runs once per batch)
+  is compiled `_nrt=False`, which drops them (about 1.3x faster games). Those functions may not allocate.
+- the built-in strategies are compiled `_nrt=False` too and draw their random numbers without making a view.
+- the strategy state's trick-constant fields are written once per trick (once per placement phase), and the
+  placement options are updated in place after a placement that defeats no dragon instead of rebuilt.
 The tiniest helpers (trace rows, card keys) are inlined at numba's IR level (`inline='always'`); inlining
 the larger ones made compiling several times slower.
 """
@@ -152,13 +158,13 @@ def borrow(typingctx, arr):
     return arr(arr), codegen
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def shuffle(state, a, n):
     """Shuffle with the game's own random stream (a cell of `state`, shared with the strategies)."""
     rng_shuffle(state[S_RNG:S_RNG + 1], a, n)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def rec(trace, gs, code, a, b, c, d):
     """Append one trace row for the traced game (no-op otherwise)."""
     g = gs[GS_TG]
@@ -177,7 +183,7 @@ def rec(trace, gs, code, a, b, c, d):
     gs[GS_TS] = t + 1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def regime_of(nlow, nhigh):
     if nlow > 0 and nhigh == 0:
         return REG_LOW
@@ -186,7 +192,7 @@ def regime_of(nlow, nhigh):
     return REG_STD     # no Wizard, or both (they cancel)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def card_key(c, m, reg, led, kind, colour, value, trump, egg_low):
     """How strongly a played card claims the trick under a regime; -1 when it cannot win."""
     k = kind[c]
@@ -211,7 +217,7 @@ def card_key(c, m, reg, led, kind, colour, value, trump, egg_low):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def trick_eval(tr, tn, kind, colour, value, trump, egg_low):
     """(winner position, best key, first non-Wizard position, regime, led colour) of the trick so far."""
     nlow = 0
@@ -242,7 +248,7 @@ def trick_eval(tr, tn, kind, colour, value, trump, egg_low):
     return best, bkey, fnw, reg, led
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_moves(hand, hand_n, s, led, kind, colour, value, moves):
     """Fill `moves` with the cards seat s may play (the Mercenary twice: as 14 and as 0)."""
     has_led = False
@@ -278,7 +284,7 @@ def legal_moves(hand, hand_n, s, led, kind, colour, value, moves):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_rows(hand, hand_n, s, kind, colour, value, moves):
     """Seat s's hand as option rows (bids and exchanges)."""
     for i in range(hand_n[s]):
@@ -293,14 +299,14 @@ def hand_rows(hand, hand_n, s, kind, colour, value, moves):
     return hand_n[s]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def remove_slot(hand, hand_n, s, i):
     last = hand_n[s] - 1
     hand[s, i] = hand[s, last]
     hand_n[s] = last
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def partner_of(cf, s):
     if cf[CF_TEAMS] == 0:
         return -1
@@ -308,7 +314,7 @@ def partner_of(cf, s):
     return (s + half) % cf[CF_PLAYERS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fill_state(state, s, cf, gs, ps, hand_n, dealt):
     """The public facts every decision sees."""
     state[S_SEAT] = s
@@ -344,7 +350,7 @@ def fill_state(state, s, cf, gs, ps, hand_n, dealt):
     state[S_CONTRACT_MAX] = cf[CF_CONTRACT_MAX]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def checked(i, lo, hi, gs):
     """A strategy's answer, or `lo` (counted as a bad decision) when out of range."""
     if i < lo or i >= hi:
@@ -353,7 +359,7 @@ def checked(i, lo, hi, gs):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reveal(zone, gs, ddeck, cf, trace):
     """Turn the next dragon into the zone; False when the deck is empty."""
     if gs[GS_DPTR] >= cf[CF_N_DRAGONS]:
@@ -370,18 +376,18 @@ def reveal(zone, gs, ddeck, cf, trace):
 
 # ---- placement ------------------------------------------------------------------------------------
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def placeable(c, m, kind):
     k = kind[c]
     return k == ARCANA or k == OBSCURE or (k == MERCENARY and m == 0)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def fits(c, d, kind, colour, dr):
     return kind[c] != ARCANA or colour[c] == dr[d, 0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def auto_place(pairs, n):
     """The automaton's placement: finish the dragon closest to defeat, with the least strength wasted."""
     best = 0
@@ -395,7 +401,7 @@ def auto_place(pairs, n):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, state, hand_n, card_loc,
                 discard, place_fns, params, trace):
     """The trick winner puts every card it can on a dragon of its colour (wild: any); the rest is discarded."""
@@ -529,7 +535,7 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
             n = j
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def discard_card(c, card_loc, discard, gs, trace):
     card_loc[c] = -2
     discard[gs[GS_DISC]] = c
@@ -537,7 +543,7 @@ def discard_card(c, card_loc, discard, gs, trace):
     rec(trace, gs, EV_DISCARD, c, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace):
     """Dragon in slot z falls to seat w: trophy, Terror, its cards to the discard pile."""
     d = zone[z, Z_ID]
@@ -574,7 +580,7 @@ def defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace):
 
 # ---- playing a trick --------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_card(s, slot, c, m, hand, hand_n, gs, tr, played, cf, trace):
     tn = gs[GS_TN]
     tr[tn, T_CARD] = c
@@ -591,7 +597,7 @@ def play_card(s, slot, c, m, hand, hand_n, gs, tr, played, cf, trace):
         gs[GS_PLAYED] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_card(s, cf, kind, colour, value, hand, hand_n, gs, ps, tr, moves, state, play_fns, params, dealt):
     """Ask seat s's play strategy for a legal card; returns the move row."""
     tn = gs[GS_TN]
@@ -635,7 +641,7 @@ def build_keys(kind, colour, value, trump, egg_low, keys):
                     keys[reg, led + 1, m, c] = -2 if kind[c] == WIZ_LOW or kind[c] == WIZ_HIGH else key
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_trick(leader, auto, cf, kind, colour, value, keys, hand, hand_n, gs, ps, tr, moves, state, played, play_fns,
                params, trace, dealt):
     """Every seat plays one card, from the leader on; returns the winning position in the trick.
@@ -788,7 +794,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, hand, hand_n, gs, ps
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def instant_met(cond, p, w, c, m, both_wiz, trumps, gs, ps, value):
     """Whether the trick winner w has just met an instant objective."""
     v = 0 if (m == 1) else value[c]
@@ -817,7 +823,7 @@ def instant_met(cond, p, w, c, m, both_wiz, trumps, gs, ps, value):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_instant(w, wpos, cf, kind, colour, value, ob, gs, ps, tr, zobj, trace):
     """Instant objectives the trick winner completes now: its own, then those in the Treasure zone."""
     c = tr[wpos, T_CARD]
@@ -853,7 +859,7 @@ def check_instant(w, wpos, cf, kind, colour, value, ob, gs, ps, tr, zobj, trace)
             rec(trace, gs, EV_OBJ_DONE, w, o, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_met(cond, p, s, cf, ps):
     """Whether seat s meets an end-of-round objective (the Fallen King has no contract)."""
     seats = cf[CF_SEATS]
@@ -891,7 +897,7 @@ def end_met(cond, p, s, cf, ps):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_end_objectives(cf, ob, gs, ps, zobj, trace):
     players = cf[CF_PLAYERS]
     for s in range(players):
@@ -916,7 +922,7 @@ def check_end_objectives(cf, ob, gs, ps, zobj, trace):
 
 # ---- one round of the table game ------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draft(cf, ob, gs, ps, odeck, zobj, objopt, state, hand_n, draft_fns, params, trace):
     """Deal objectives to the players and draft them in turn order; leftovers form the Treasure zone."""
     players = cf[CF_PLAYERS]
@@ -963,7 +969,7 @@ def draft(cf, ob, gs, ps, odeck, zobj, objopt, state, hand_n, draft_fns, params,
         zobj[i, 1] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def opening_exchange(cf, kind, colour, value, hand, hand_n, gs, ps, moves, state, give_fns, params, trace):
     """Partners each pass one card; the one earlier in turn order gives first."""
     players = cf[CF_PLAYERS]
@@ -990,7 +996,7 @@ def opening_exchange(cf, kind, colour, value, hand, hand_n, gs, ps, moves, state
             rec(trace, gs, EV_GIVE, giver, taker, c, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def trick_exchange(w, cf, kind, colour, value, hand, hand_n, gs, ps, moves, state, give_fns, params, trace):
     """The trick winner may offer a card; the partner returns it or swaps one of theirs for it."""
     p = partner_of(cf, w)
@@ -1021,7 +1027,7 @@ def trick_exchange(w, cf, kind, colour, value, hand, hand_n, gs, ps, moves, stat
     hand[w, i] = back
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_round(cf, kind, colour, value, keys, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr, moves, pairs,
                objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
                bid_fns, play_fns, place_fns, give_fns, draft_fns, params, trace):
@@ -1132,7 +1138,7 @@ def play_round(cf, kind, colour, value, keys, deck_cards, dr, ob, hand, hand_n, 
     score_round(cf, gs, ps, trace)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_trick(cf, dr, zone, gs, hand_n, players, auto, H):
     """Invariants after a trick: cards conserved, zone below its limit, damage below resistance."""
     left = 0
@@ -1148,7 +1154,7 @@ def check_trick(cf, dr, zone, gs, hand_n, players, auto, H):
             gs[GS_VIOL] += 1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def terror_share(diff, pool, cf):
     d = abs(diff)
     if d == 0:
@@ -1158,7 +1164,7 @@ def terror_share(diff, pool, cf):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_round(cf, gs, ps, trace):
     pool = gs[GS_POOL]
     lost = gs[GS_LOST]
@@ -1194,7 +1200,7 @@ def score_round(cf, gs, ps, trace):
 
 # ---- solo against the Demon --------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def solo_next_card(deck, discard, gs, card_loc, state, trace):
     """Top card of the draw pile, shuffling the discard pile into a new pile when it runs out; -1 if none."""
     if gs[GS_PILE] >= gs[GS_PILE_N]:
@@ -1215,7 +1221,7 @@ def solo_next_card(deck, discard, gs, card_loc, state, trace):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, ps, tr, moves, pairs, state, deck,
               ddeck, card_loc, discard, played, play_fns, place_fns, params, trace):
     """One solo game: the player (seat 0) against the Demon (seat 1), who plays the top card of the pile."""
@@ -1312,7 +1318,7 @@ def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, p
     return rank
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_solo(cf, dr, zone, gs, hand_n, card_loc, nd, deck_cards):
     """Every card is in the hand, the pile, the discard pile or on a dragon of the zone."""
     on = 0
@@ -1336,7 +1342,7 @@ def check_solo(cf, dr, zone, gs, hand_n, card_loc, nd, deck_cards):
 
 # ---- the batch ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish_game(g, cf, gs, ps, games, trace):
     """Final scores, ranks and the game row."""
     players = cf[CF_PLAYERS]
@@ -1384,7 +1390,7 @@ def finish_game(g, cf, gs, ps, games, trace):
             games[g, G_TEAM_WINNER] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def record_round(row, cf, gs, ps, rounds, s):
     players = cf[CF_PLAYERS]
     diff = ps[s, PS_TRICKS] - ps[s, PS_BID]
@@ -1425,7 +1431,7 @@ KERNEL_SIG = types.void(
     types.float64[:, ::1], types.int32[:, ::1], types.int32[:, ::1], types.int16[:, :, ::1])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_batch(seed, n, cf, kind, colour, value, keys, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
               draft_fns, params, games, rounds, trace, hand, hand_n, zone, gs, ps, tr, moves, pairs, objopt, state,
               deck, ddeck, odeck, zobj, card_loc, discard, played):
