@@ -108,6 +108,20 @@ def claimed_density(j, board):
 
 
 @njit(cache=True, inline='always')
+def trust_scores(me, role, cards, board, pub, memory, dragon_fear, seek_relics):
+    """Score each player from their claim taken at face value (base rates when silent), in `memory`:
+    relic chance minus `dragon_fear` times dragon chance when seeking relics, else dragon minus relic."""
+    base_relic, base_dragon = base_rates(me, role, cards, board, pub)
+    scores = memory[:pub[P_PLAYERS]]
+    for j in range(pub[P_PLAYERS]):
+        r, d = claimed_density(j, board)
+        if r < 0:
+            r, d = base_relic, base_dragon
+        scores[j] = r - dragon_fear * d if seek_relics else d - r
+    return scores
+
+
+@njit(cache=True, inline='always')
 def truthful_claim(me, state, cards, pub, hide_dragon):
     if pub[P_EVENT] == ECLIPSE:
         return SILENT      # nobody has seen their cards: an honest player has nothing to say
@@ -322,26 +336,14 @@ def honest_declare(me, role, state, params, memory):
 @njit(PICK_SIG, cache=True, _nrt=False)
 def trust_pick(me, role, state, params, memory):
     cards, down, board, pub = views(state)
-    base_relic, base_dragon = base_rates(me, role, cards, board, pub)
-    scores = memory[:pub[P_PLAYERS]]
-    for j in range(pub[P_PLAYERS]):
-        r, d = claimed_density(j, board)
-        if r < 0:
-            r, d = base_relic, base_dragon
-        scores[j] = r - params[1] * d
+    scores = trust_scores(me, role, cards, board, pub, memory, params[1], True)
     return use_knowledge(me, role, state, pick_best_player(me, state, down, pub, scores))
 
 
 @njit(POWER_SIG, cache=True, _nrt=False)
 def trust_power(me, role, state, params, memory):
     cards, down, board, pub = views(state)
-    base_relic, base_dragon = base_rates(me, role, cards, board, pub)
-    scores = memory[:pub[P_PLAYERS]]
-    for j in range(pub[P_PLAYERS]):
-        r, d = claimed_density(j, board)
-        if r < 0:
-            r, d = base_relic, base_dragon
-        scores[j] = r - params[1] * d if role == HERO else d - r
+    scores = trust_scores(me, role, cards, board, pub, memory, params[1], role == HERO)
     return smart_power(me, role, state, params, memory, scores)
 
 

@@ -142,6 +142,13 @@ def power_slot(state, p, power):
 
 
 @njit(cache=True, inline='always')
+def usable_before_reveal(power, q, rb, hunted):
+    """Whether player q may use `power` before the runebearer's reveal: a peek, or Hunter for the
+    runebearer once per reveal."""
+    return power == DIVINATOR or power == MENTOR or (power == HUNTER and q == rb and not hunted)
+
+
+@njit(cache=True, inline='always')
 def peek(state, rng, me, target, players, cards, down, o, trace, g, step):
     """Player `me` peeks at `target` (another player's face-down card; an illegal choice is counted and
     replaced at random). The card goes into me's own row. Returns (next trace step, peeked)."""
@@ -385,7 +392,7 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                         usable = False
                         for j in range(MAX_POWERS):
                             c = state[q, PV_POWER0 + j]
-                            usable |= c == DIVINATOR or c == MENTOR or (c == HUNTER and q == rb and not hunted)
+                            usable |= usable_before_reveal(c, q, rb, hunted)
                         if not usable:
                             continue
                         pub[P_ASK] = ASK_BEFORE
@@ -395,7 +402,7 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                         if power == 0:
                             continue
                         j = power_slot(state, q, power) if power > 0 else -1
-                        if j < 0 or not (power == DIVINATOR or power == MENTOR or (power == HUNTER and q == rb and not hunted)):
+                        if j < 0 or not usable_before_reveal(power, q, rb, hunted):
                             o[C_VIOLATIONS] += 1
                             continue
                         state[q, PV_POWER0 + j] = 0

@@ -312,8 +312,8 @@ def remove_slot(hand, hand_n, s, i):
 def partner_of(cf, s):
     if cf[CF_TEAMS] == 0:
         return -1
-    half = cf[CF_PLAYERS] // 2
-    return (s + half) % cf[CF_PLAYERS]
+    p = s + cf[CF_PLAYERS] // 2           # (s + half) % players, without a division
+    return p - cf[CF_PLAYERS] if p >= cf[CF_PLAYERS] else p
 
 
 @njit(cache=True, _nrt=False)
@@ -419,43 +419,9 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
     gs[GS_MAXRES_TRICK] = 0
     gs[GS_COLS_TRICK] = 0
     human = w != auto
-    players = cf[CF_PLAYERS]
-    p = -1
-    if human and cf[CF_TEAMS] != 0:
-        p = w + players // 2
-        if p >= players:
-            p -= players
     pw = params[w if human else 0]
     if human:
-        # the public facts, as fill_state(state, w, cf, gs, ps, hand_n, 0); those a defeat changes are
-        # refreshed before every decision
-        state[S_SEAT] = w
-        state[S_PLAYERS] = players
-        state[S_SEATS] = cf[CF_SEATS]
-        state[S_ROUND] = gs[GS_ROUND]
-        state[S_TRICK] = gs[GS_TRICK]
-        state[S_HAND_N] = hand_n[w]
-        state[S_DEALT] = 0
-        state[S_BID] = ps[w, PS_BID]
-        state[S_TRICKS] = ps[w, PS_TRICKS]
-        state[S_POS] = 0
-        state[S_LAST] = 0
-        state[S_LED] = -1
-        state[S_WINNER] = -1
-        state[S_WINNER_PARTNER] = 0
-        state[S_REGIME] = REG_STD
-        state[S_ZONE_LIMIT] = cf[CF_ZONE_LIMIT]
-        state[S_DRAGONS_LEFT] = cf[CF_N_DRAGONS] - gs[GS_DPTR]
-        state[S_BIDS_SUM] = gs[GS_BIDS_SUM]
-        state[S_N_BIDS] = gs[GS_N_BIDS]
-        state[S_CONTEXT] = 0
-        state[S_OFFER] = -1
-        state[S_PARTNER] = p
-        state[S_PARTNER_BID] = ps[p, PS_BID] if p >= 0 else -1
-        state[S_PARTNER_TRICKS] = ps[p, PS_TRICKS] if p >= 0 else -1
-        state[S_MODE] = cf[CF_MODE]
-        state[S_TRUMP] = cf[CF_TRUMP]
-        state[S_CONTRACT_MAX] = cf[CF_CONTRACT_MAX]
+        fill_state(state, w, cf, gs, ps, hand_n, 0)     # facts a defeat changes are refreshed per decision
     rebuild = True
     n = 0
     while True:
@@ -654,8 +620,6 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, hand, hand_n, gs, ps
     players = cf[CF_PLAYERS]
     check = cf[CF_CHECK] != 0 and cf[CF_MODE] != MODE_SOLO
     merc_zero = cf[CF_AUTO_MERC_HIGH] == 0
-    teams = cf[CF_TEAMS] != 0
-    half = players // 2
     nlow = 0
     nhigh = 0
     led = -1
@@ -735,11 +699,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, hand, hand_n, gs, ps
             state[S_POS] = tn
             state[S_LAST] = 1 if tn == seats - 1 else 0
             state[S_LED] = led
-            p = -1
-            if teams:
-                p = s + half
-                if p >= players:
-                    p -= players
+            p = partner_of(cf, s)
             state[S_PARTNER] = p
             state[S_PARTNER_BID] = ps[p, PS_BID] if p >= 0 else -1
             state[S_PARTNER_TRICKS] = ps[p, PS_TRICKS] if p >= 0 else -1
