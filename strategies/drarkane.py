@@ -58,14 +58,18 @@ def chance(state):
 
 
 @njit(cache=True, inline='always')
-def power(options, i, trump):
-    """A card's raw strength, context-free: Obscure > trump > other colours; Egg, 0 and Wizards at the bottom."""
-    k = options[i, M_KIND]
-    v = options[i, M_VALUE]
-    top = (k == OBSCURE) | ((k == MERCENARY) & (options[i, M_MODE] == 0))
+def card_power(k, v, m, colour, trump):
+    """A card's raw strength, context-free: Obscure > trump > other colours; Egg, 0 and Wizards at the bottom.
+    (k, v, m, colour) as in an option row: kind, value as played, mode, colour."""
+    top = (k == OBSCURE) | ((k == MERCENARY) & (m == 0))
     arcana = k == ARCANA
-    trumps = arcana & (options[i, M_COLOUR] == trump)
+    trumps = arcana & (colour == trump)
     return top * (20 + v) + arcana * (v + 10 * trumps)     # written without branches: cheaper to predict
+
+
+@njit(cache=True, inline='always')
+def power(options, i, trump):
+    return card_power(options[i, M_KIND], options[i, M_VALUE], options[i, M_MODE], options[i, M_COLOUR], trump)
 
 
 @njit(cache=True, inline='always')
@@ -92,28 +96,40 @@ def bid_random(options, n, state, params):
     return draw(state, state[S_CONTRACT_MAX] + 1)
 
 
+@njit(cache=True, inline='always')
+def card_worth(k, v, colour, trump, params):
+    """Expected tricks of one card for the bid estimator (its class weight)."""
+    if k == OBSCURE or k == MERCENARY:
+        return params[W_OBSCURE]
+    if k == ARCANA and colour == trump:
+        return params[W_TRUMP_HIGH] if v >= 7 else params[W_TRUMP_LOW]
+    if k == ARCANA:
+        if v >= 9:
+            return params[W_SUIT_HIGH]
+        if v >= 6:
+            return params[W_SUIT_MID]
+        return 0.0
+    if k == WIZ_LOW or k == WIZ_HIGH:
+        return params[W_WIZARD]
+    return 0.0
+
+
+@njit(cache=True, inline='always')
+def estimate_contract(total, seats, contract_max, params):
+    """The contract for a hand worth `total` tricks."""
+    rivals = (4.0 / seats) ** params[SEAT_EXPONENT]
+    b = int(np.floor(total * params[ROUND_SHARE] * rivals + params[BIAS] + 0.5))
+    return min(max(b, 0), contract_max)
+
+
 @njit(CHOOSE_SIG, cache=True, _nrt=False)
 def bid_estimate(options, n, state, params):
     """Sum of per-class trick values, scaled by the share of the round expected to be played."""
     trump = state[S_TRUMP]
     total = 0.0
     for i in range(n):
-        k = options[i, M_KIND]
-        v = options[i, M_VALUE]
-        if k == OBSCURE or k == MERCENARY:
-            total += params[W_OBSCURE]
-        elif k == ARCANA and options[i, M_COLOUR] == trump:
-            total += params[W_TRUMP_HIGH] if v >= 7 else params[W_TRUMP_LOW]
-        elif k == ARCANA:
-            if v >= 9:
-                total += params[W_SUIT_HIGH]
-            elif v >= 6:
-                total += params[W_SUIT_MID]
-        elif k == WIZ_LOW or k == WIZ_HIGH:
-            total += params[W_WIZARD]
-    rivals = (4.0 / state[S_SEATS]) ** params[SEAT_EXPONENT]
-    b = int(np.floor(total * params[ROUND_SHARE] * rivals + params[BIAS] + 0.5))
-    return min(max(b, 0), state[S_CONTRACT_MAX])
+        total += card_worth(options[i, M_KIND], options[i, M_VALUE], options[i, M_COLOUR], trump, params)
+    return estimate_contract(total, state[S_SEATS], state[S_CONTRACT_MAX], params)
 
 
 # ---- play -----------------------------------------------------------------------------------------
@@ -123,19 +139,23 @@ def play_random(options, n, state, params):
     return draw(state, n)
 
 
+@njit(cache=True, inline='always')
+def seeker_aim(pos, last, need):
+    """(M_WINS wanted or -1 for any, highest?) of the seeker's first choice; when no option has the wanted
+    M_WINS it plays its weakest card."""
+    if pos == 0:
+        return -1, need > 0          # lead: strongest while under the contract, weakest once made
+    if need > 0:
+        return 1, last == 0          # a winner: the cheapest one when last, the strongest otherwise
+    return 0, True                   # duck with the strongest loser
+
+
 @njit(CHOOSE_SIG, cache=True, _nrt=False)
 def play_seeker(options, n, state, params):
     """Win while under the contract (cheapest sure winner when last, strongest otherwise); duck once made."""
     trump = state[S_TRUMP]
-    need = state[S_BID] - state[S_TRICKS]
-    if state[S_POS] == 0:
-        return extreme(options, n, trump, 0, -1, need > 0)
-    if need > 0:
-        i = extreme(options, n, trump, 0, 1, state[S_LAST] == 0)
-        if i >= 0:
-            return i
-        return extreme(options, n, trump, 0, -1, False)
-    i = extreme(options, n, trump, 0, 0, True)
+    want, highest = seeker_aim(state[S_POS], state[S_LAST], state[S_BID] - state[S_TRICKS])
+    i = extreme(options, n, trump, 0, want, highest)
     if i >= 0:
         return i
     return extreme(options, n, trump, 0, -1, False)
@@ -148,15 +168,27 @@ def place_random(options, n, state, params):
     return draw(state, n)
 
 
+@njit(cache=True, inline='always')
+def greedy_key(left, terror, terror_weight):
+    """place_greedy takes the placement with the lowest key (the first of equals)."""
+    key = float(left if left > 0 else -1000 - left)       # (an integer select: no branch to mispredict)
+    return key - terror_weight * terror
+
+
+@njit(cache=True, inline='always')
+def spread_key(left, defeats):
+    """place_spread takes the placement with the highest key (the first of equals)."""
+    return float(left) if defeats == 0 else -1000.0 + left
+
+
 @njit(CHOOSE_SIG, cache=True, _nrt=False)
 def place_greedy(options, n, state, params):
     """Finish the dragon closest to defeat (least strength wasted), favouring Terror-rich dragons."""
     best = 0
     bkey = 1e300
+    tw = params[TERROR_WEIGHT]
     for i in range(n):
-        left = options[i, P_LEFT]
-        key = float(left) if left > 0 else -1000.0 - left
-        key -= params[TERROR_WEIGHT] * options[i, P_TERROR]
+        key = greedy_key(options[i, P_LEFT], options[i, P_TERROR], tw)
         if key < bkey:
             bkey = key
             best = i
@@ -169,8 +201,7 @@ def place_spread(options, n, state, params):
     best = 0
     bkey = -1e300
     for i in range(n):
-        left = options[i, P_LEFT]
-        key = float(left) if options[i, P_DEFEATS] == 0 else -1000.0 + left
+        key = spread_key(options[i, P_LEFT], options[i, P_DEFEATS])
         if key > bkey:
             bkey = key
             best = i

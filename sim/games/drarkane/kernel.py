@@ -37,6 +37,10 @@ from numba.extending import intrinsic
 
 from sim.core.rng import mix
 from sim.core.rng import shuffle as rng_shuffle
+from strategies import drarkane as builtin
+from strategies.drarkane import (
+    TERROR_WEIGHT, card_power, card_worth, draw, estimate_contract, greedy_key, seeker_aim, spread_key,
+)
 
 from sim.games.drarkane.records import (
     ARCANA, C_DEFEAT_COLOUR, C_DEFEAT_IN_TRICK, C_DEFEAT_RESISTANCE, C_DRAGON_COLOURS, C_DRAGONS_REACHED,
@@ -49,7 +53,7 @@ from sim.games.drarkane.records import (
     CF_TREASURES, CF_TRICK_CAP, CF_TRICK_EXCHANGE, CF_TRUMP, CF_ZONE_LIMIT, CTX_OFFER, CTX_OPENING, CTX_REPLY,
     EGG, EV_BID, EV_DECK, EV_DEFEAT, EV_DISCARD, EV_DRAFT, EV_DRAGON_DECK, EV_DRAW, EV_FINAL, EV_GAME_END,
     EV_GIVE, EV_OBJ_DECK, EV_OBJ_DONE, EV_OFFER, EV_OVERFLOW, EV_PLACE, EV_PLAY, EV_REPLY, EV_RESHUFFLE,
-    EV_REVEAL, EV_ROUND, EV_ROUND_END, EV_SCORE, EV_TRICK, G, INSTANT, M_CARD, M_COLOUR, M_KIND, M_MODE,
+    EV_REVEAL, EV_ROUND, EV_ROUND_END, EV_SCORE, EV_TRICK, DECISIONS, G, INSTANT, M_CARD, M_COLOUR, M_KIND, M_MODE,
     M_SLOT, M_VALUE, M_WINS, MAX_CARDS, MAX_DRAGONS, MAX_HAND, MAX_MOVES, MAX_OBJECTIVES, MAX_PAIRS,
     MAX_SEATS, MAX_ZONE, MERCENARY, N_COLOURS, MODE_FALLEN_KING, MODE_SOLO, O_COND, O_ID, O_PARAM, O_POINTS, O_TIMING,
     OBJ_COLS, OBSCURE, P_CARD, P_COLOUR, P_DAMAGE, P_DEFEATS, P_DRAGON, P_LEFT, P_POS, P_RESIST, P_STRENGTH,
@@ -107,6 +111,9 @@ PS_EXACT = 11       # exact contracts in the game
 PS_WON_LAST = 12
 PS_SIZE = 16
 
+NO_KEY = -(1 << 50)     # the seeker's composite keys: below any real one
+ZONE_BITS = MAX_ZONE     # place_inline: bits per colour in its mask of zone slots (4 colours x 16 <= 64)
+
 # card_loc[c]: where card c is (-1 hand or pile, -2 discarded, else the dragon it lies on);
 # card_loc[ON_DRAGON + d]: bit mask of the cards lying on dragon d (card ids < MAX_CARDS = 64)
 ON_DRAGON = MAX_CARDS
@@ -117,6 +124,22 @@ Z_ID, Z_DMG = 0, 1
 T_CARD, T_MODE, T_SEAT = 0, 1, 2
 
 BIG_BID = 1000     # solo: the player always wants more tricks
+
+# built-in strategies the kernel runs inline (`codes[decision, seat]`; CALL: call the seat's function).
+# Inline, a decision needs no option rows and no indirect call; it makes the same choice from the same
+# facts (with the formulas it shares with strategies/drarkane.py) and draws the same random numbers.
+D_BID, D_PLAY, D_PLACE = 0, 1, 2
+CALL = 0
+BID_ESTIMATE, BID_RANDOM = 1, 2
+PLAY_SEEKER, PLAY_RANDOM = 1, 2
+PLACE_GREEDY, PLACE_SPREAD, PLACE_SABOTEUR, PLACE_RANDOM, PLACE_AUTO = 1, 2, 3, 4, 5
+INLINE = (
+    (D_BID, builtin.bid_estimate, BID_ESTIMATE), (D_BID, builtin.bid_random, BID_RANDOM),
+    (D_PLAY, builtin.play_seeker, PLAY_SEEKER), (D_PLAY, builtin.play_random, PLAY_RANDOM),
+    (D_PLACE, builtin.place_greedy, PLACE_GREEDY), (D_PLACE, builtin.place_spread, PLACE_SPREAD),
+    (D_PLACE, builtin.place_saboteur, PLACE_SABOTEUR), (D_PLACE, builtin.place_random, PLACE_RANDOM),
+)
+INLINE_BUILTINS = True      # False: every decision calls its strategy function (to check the inline paths)
 
 G_MODE, G_SEATS, G_ROUNDS, G_STALEMATE = G["mode"], G["seats"], G["rounds"], G["stalemate"]
 G_CONTRACTS, G_EXACT, G_NEAR, G_MISSED = G["contracts"], G["exact"], G["near"], G["missed"]
@@ -158,6 +181,18 @@ def borrow(typingctx, arr):
         return dst._getvalue()
 
     return arr(arr), codegen
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of bits set in an integer (one instruction)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
 
 
 @njit(cache=True, inline='always', _nrt=False)
@@ -390,22 +425,100 @@ def fits(c, d, kind, colour, dr):
 
 
 @njit(cache=True, _nrt=False)
-def auto_place(pairs, n):
-    """The automaton's placement: finish the dragon closest to defeat, with the least strength wasted."""
-    best = 0
-    bkey = 1 << 40
-    for i in range(n):
-        left = pairs[i, P_LEFT]
-        key = left if left > 0 else -1000 - left
-        if key < bkey:
-            bkey = key
-            best = i
-    return best
+def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs, ps, tr, state, card_loc, discard,
+                 params, trace):
+    """place_trick's loop for a built-in placement strategy (or the automaton): each decision scans the
+    (card, dragon) pairs in the order the strategy would see them (cards in trick order, dragons in zone
+    order) without writing them down. A card with no dragon of its colour left is discarded where the pairs
+    would have been rebuilt (at the start and after a defeat), before the decision."""
+    tw = 0.0
+    if code == PLACE_SABOTEUR:       # greedy while the contract is open, spread once it is made
+        code = PLACE_SPREAD if ps[w, PS_TRICKS] >= ps[w, PS_BID] else PLACE_GREEDY
+    if code == PLACE_GREEDY:
+        tw = params[w, TERROR_WEIGHT]
+    elif code == PLACE_AUTO:         # auto_place: the greedy key without Terror
+        code = PLACE_GREEDY
+    rebuild = True
+    while True:
+        # the zone slots of each colour, as bit masks (ZONE_BITS bits per colour), and of any colour
+        zn = gs[GS_ZONE_N]
+        slots = 0
+        for z in range(zn):
+            slots |= np.int64(1) << (ZONE_BITS * dr[zone[z, Z_ID], 0] + z)
+        every = (np.int64(1) << zn) - 1
+        lost = 0        # cards no dragon can take
+        bi = -1
+        bz = -1
+        if code == PLACE_RANDOM:
+            n = 0
+            for i in range(tn):
+                if (done >> i) & 1 == 0:
+                    c = tr[i, T_CARD]
+                    fit = every if kind[c] != ARCANA else (slots >> (ZONE_BITS * colour[c])) & every
+                    n += popcount(fit)
+                    if fit == 0:
+                        lost |= 1 << i
+            if n > 0:
+                k = draw(state, n)
+                for i in range(tn):
+                    if (done >> i) & 1 == 0:
+                        c = tr[i, T_CARD]
+                        fit = every if kind[c] != ARCANA else (slots >> (ZONE_BITS * colour[c])) & every
+                        r = popcount(fit)
+                        if bi < 0 and k < r:
+                            for _ in range(k):
+                                fit &= fit - 1
+                            bi = i
+                            bz = trailing_zeros(fit)
+                        k -= r
+        else:
+            greedy = code == PLACE_GREEDY
+            bkey = 1e300 if greedy else -1e300
+            for i in range(tn):
+                if (done >> i) & 1:
+                    continue
+                c = tr[i, T_CARD]
+                fit = every if kind[c] != ARCANA else (slots >> (ZONE_BITS * colour[c])) & every
+                if fit == 0:
+                    lost |= 1 << i
+                v = value[c]
+                while fit != 0:
+                    z = trailing_zeros(fit)
+                    fit &= fit - 1
+                    d = zone[z, Z_ID]
+                    left = dr[d, 1] - zone[z, Z_DMG] - v
+                    if greedy:
+                        key = greedy_key(left, dr[d, 2], tw)
+                        better = key < bkey
+                    else:
+                        key = spread_key(left, 1 if left <= 0 else 0)
+                        better = key > bkey
+                    bkey = key if better else bkey
+                    bi = i if better else bi
+                    bz = z if better else bz
+        if rebuild:
+            for i in range(tn):
+                if (lost >> i) & 1:
+                    done |= 1 << i
+                    discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
+            rebuild = False
+        if bi < 0:
+            break
+        c = tr[bi, T_CARD]
+        d = zone[bz, Z_ID]
+        done |= 1 << bi
+        rec(trace, gs, EV_PLACE, c, d, 0, 0)
+        card_loc[c] = d
+        card_loc[ON_DRAGON + d] |= np.int64(1) << c
+        zone[bz, Z_DMG] += value[c]
+        if zone[bz, Z_DMG] >= dr[d, 1]:
+            defeat(bz, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace)
+            rebuild = True      # the zone's order changed and cards may have lost their dragon
 
 
 @njit(cache=True, inline='always', _nrt=False)
 def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, state, hand_n, card_loc,
-                discard, place_fns, params, trace):
+                discard, place_fns, params, codes, trace):
     """The trick winner puts every card it can on a dragon of its colour (wild: any); the rest is discarded."""
     tn = gs[GS_TN]
     done = 0        # bit mask of trick positions already placed or discarded
@@ -419,9 +532,13 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
     gs[GS_MAXRES_TRICK] = 0
     gs[GS_COLS_TRICK] = 0
     human = w != auto
-    pw = params[w if human else 0]
-    if human:
-        fill_state(state, w, cf, gs, ps, hand_n, 0)     # facts a defeat changes are refreshed per decision
+    code = codes[D_PLACE, w] if human else PLACE_AUTO
+    if code != CALL:
+        place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs, ps, tr, state, card_loc,
+                     discard, params, trace)
+        return
+    pw = params[w]
+    fill_state(state, w, cf, gs, ps, hand_n, 0)     # facts a defeat changes are refreshed per decision
     rebuild = True
     n = 0
     while True:
@@ -461,13 +578,10 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
                     discard_card(c, card_loc, discard, gs, trace)
         if n == 0:
             break
-        if not human:
-            k = auto_place(pairs, n)
-        else:
-            state[S_ZONE_N] = zn
-            state[S_POOL] = gs[GS_POOL]
-            state[S_DRAGONS] = ps[w, PS_DEF]
-            k = checked(place_fns[w](pairs, n, state, pw), 0, n, gs)
+        state[S_ZONE_N] = zn
+        state[S_POOL] = gs[GS_POOL]
+        state[S_DRAGONS] = ps[w, PS_DEF]
+        k = checked(place_fns[w](pairs, n, state, pw), 0, n, gs)
         i = pairs[k, P_POS]
         c = pairs[k, P_CARD]
         d = pairs[k, P_DRAGON]
@@ -610,8 +724,8 @@ def build_keys(kind, colour, value, trump, egg_low, keys):
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def play_trick(leader, auto, cf, kind, colour, value, keys, hand, hand_n, gs, ps, tr, moves, state, played, play_fns,
-               params, trace, dealt):
+def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, gs, ps, tr, moves, state, played,
+               play_fns, params, codes, trace, dealt):
     """Every seat plays one card, from the leader on; returns the winning position in the trick.
 
     The same decisions as `choose_card` + `play_card` for each seat, with the trick's standing (regime, led
@@ -663,59 +777,122 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, hand, hand_n, gs, ps
             if led >= 0:
                 for i in range(hn):
                     has_led |= colour[hand[s, i]] == led
-            # few data-dependent branches below: every row is written and `n` advances when the card is legal
             bk = bkey if tn > 0 else -3         # leading: every card takes the trick for now
             tie = tn > 0 and bkey == -1 and fnw < 0
-            n = 0
-            for i in range(hn):
-                c = hand[s, i]
-                kc = kind[c]
-                cc = colour[c]
-                li = (led if led >= 0 else cc) + 1
-                key = keys[reg, li, 0, c]
-                moves[n, M_CARD] = c
-                moves[n, M_MODE] = 0
-                moves[n, M_KIND] = kc
-                moves[n, M_COLOUR] = cc
-                moves[n, M_VALUE] = value[c]
-                moves[n, M_WINS] = (key > bk) | (tie & (key == -1))
-                moves[n, M_SLOT] = i
-                n += (not has_led) | (cc == led) | (cc < 0)
-                if kc == MERCENARY:
-                    key = keys[reg, li, 1, c]
+            code = codes[D_PLAY, s]
+            if code == PLAY_SEEKER:
+                # play_seeker over the same options in the same order (hand order, a Mercenary as 14 then 0):
+                # its first choice (`aim`), else its weakest card; the first of equals in both
+                want, highest = seeker_aim(tn, tn == seats - 1, ps[s, PS_BID] - ps[s, PS_TRICKS])
+                sign = 1 if highest else -1
+                any_wins = want < 0
+                # option j = 2 * slot + mode. With keys that hold the power and then the option, the choice is a
+                # plain max/min (no unpredictable branch): `top` = highest sign * power, first among equals;
+                # `bottom` = lowest power, first among equals
+                top = NO_KEY
+                bottom = -NO_KEY
+                if tn == 0:     # leading: every card is legal and every option wanted
+                    for i in range(hn):
+                        c = hand[s, i]
+                        top = max(top, (sign * ptab[0, c] << 6) + 63 - 2 * i)
+                        if kind[c] == MERCENARY:
+                            top = max(top, (sign * ptab[1, c] << 6) + 62 - 2 * i)
+                else:
+                    for i in range(hn):
+                        c = hand[s, i]
+                        cc = colour[c]
+                        legal = (not has_led) | (cc == led) | (cc < 0)
+                        key = keys[reg, (led if led >= 0 else cc) + 1, 0, c]
+                        wins = (key > bk) | (tie & (key == -1))
+                        p = ptab[0, c]
+                        ok = legal & (any_wins | (wins == want))
+                        top = max(top, ((sign * p << 6) + 63 - 2 * i) if ok else NO_KEY)
+                        bottom = min(bottom, ((p << 6) + 2 * i) if legal else -NO_KEY)
+                        if kind[c] == MERCENARY:        # its option as 0 (always legal: it has no colour)
+                            key = keys[reg, led + 1, 1, c]
+                            wins = (key > bk) | (tie & (key == -1))
+                            p = ptab[1, c]
+                            top = max(top, ((sign * p << 6) + 62 - 2 * i) if any_wins | (wins == want) else NO_KEY)
+                            bottom = min(bottom, (p << 6) + 2 * i + 1)
+                pick = 63 - (top & 63) if top > NO_KEY else bottom & 63
+                slot = pick >> 1
+                m = pick & 1
+                c = hand[s, slot]
+            elif code == PLAY_RANDOM:
+                # play_random: a uniform option, counted and found again in the same order
+                n = 0
+                for i in range(hn):
+                    c = hand[s, i]
+                    cc = colour[c]
+                    n += ((not has_led) | (cc == led) | (cc < 0)) * (2 if kind[c] == MERCENARY else 1)
+                k = draw(state, n)
+                slot = 0
+                m = 0
+                for i in range(hn):
+                    c = hand[s, i]
+                    cc = colour[c]
+                    if has_led and cc != led and cc >= 0:
+                        continue
+                    r = 2 if kind[c] == MERCENARY else 1
+                    if k < r:
+                        slot = i
+                        m = k
+                        break
+                    k -= r
+                c = hand[s, slot]
+            else:
+                # few data-dependent branches below: every row is written and `n` advances when the card is legal
+                n = 0
+                for i in range(hn):
+                    c = hand[s, i]
+                    kc = kind[c]
+                    cc = colour[c]
+                    li = (led if led >= 0 else cc) + 1
+                    key = keys[reg, li, 0, c]
                     moves[n, M_CARD] = c
-                    moves[n, M_MODE] = 1
+                    moves[n, M_MODE] = 0
                     moves[n, M_KIND] = kc
-                    moves[n, M_COLOUR] = -1
-                    moves[n, M_VALUE] = 0
+                    moves[n, M_COLOUR] = cc
+                    moves[n, M_VALUE] = value[c]
                     moves[n, M_WINS] = (key > bk) | (tie & (key == -1))
                     moves[n, M_SLOT] = i
-                    n += 1
-            # the public facts of this seat (as fill_state, then the trick's standing)
-            state[S_SEAT] = s
-            state[S_HAND_N] = hn
-            state[S_BID] = ps[s, PS_BID]
-            state[S_TRICKS] = ps[s, PS_TRICKS]
-            state[S_POS] = tn
-            state[S_LAST] = 1 if tn == seats - 1 else 0
-            state[S_LED] = led
-            p = partner_of(cf, s)
-            state[S_PARTNER] = p
-            state[S_PARTNER_BID] = ps[p, PS_BID] if p >= 0 else -1
-            state[S_PARTNER_TRICKS] = ps[p, PS_TRICKS] if p >= 0 else -1
-            state[S_DRAGONS] = ps[s, PS_DEF]
-            if tn > 0:
-                ws = tr[best if best >= 0 else (fnw if fnw >= 0 else 0), T_SEAT]
-                state[S_WINNER] = ws
-                state[S_WINNER_PARTNER] = 1 if ws == p else 0
-            else:
-                state[S_WINNER] = -1
-                state[S_WINNER_PARTNER] = 0
-            state[S_REGIME] = reg
-            i = checked(play_fns[s](moves, n, state, params[s]), 0, n, gs)
-            c = moves[i, M_CARD]
-            m = moves[i, M_MODE]
-            remove_slot(hand, hand_n, s, moves[i, M_SLOT])
+                    n += (not has_led) | (cc == led) | (cc < 0)
+                    if kc == MERCENARY:
+                        key = keys[reg, li, 1, c]
+                        moves[n, M_CARD] = c
+                        moves[n, M_MODE] = 1
+                        moves[n, M_KIND] = kc
+                        moves[n, M_COLOUR] = -1
+                        moves[n, M_VALUE] = 0
+                        moves[n, M_WINS] = (key > bk) | (tie & (key == -1))
+                        moves[n, M_SLOT] = i
+                        n += 1
+                # the public facts of this seat (as fill_state, then the trick's standing)
+                state[S_SEAT] = s
+                state[S_HAND_N] = hn
+                state[S_BID] = ps[s, PS_BID]
+                state[S_TRICKS] = ps[s, PS_TRICKS]
+                state[S_POS] = tn
+                state[S_LAST] = 1 if tn == seats - 1 else 0
+                state[S_LED] = led
+                p = partner_of(cf, s)
+                state[S_PARTNER] = p
+                state[S_PARTNER_BID] = ps[p, PS_BID] if p >= 0 else -1
+                state[S_PARTNER_TRICKS] = ps[p, PS_TRICKS] if p >= 0 else -1
+                state[S_DRAGONS] = ps[s, PS_DEF]
+                if tn > 0:
+                    ws = tr[best if best >= 0 else (fnw if fnw >= 0 else 0), T_SEAT]
+                    state[S_WINNER] = ws
+                    state[S_WINNER_PARTNER] = 1 if ws == p else 0
+                else:
+                    state[S_WINNER] = -1
+                    state[S_WINNER_PARTNER] = 0
+                state[S_REGIME] = reg
+                i = checked(play_fns[s](moves, n, state, params[s]), 0, n, gs)
+                c = moves[i, M_CARD]
+                m = moves[i, M_MODE]
+                slot = moves[i, M_SLOT]
+            remove_slot(hand, hand_n, s, slot)
         # the card joins the trick
         tr[tn, T_CARD] = c
         tr[tn, T_MODE] = m
@@ -990,9 +1167,9 @@ def trick_exchange(w, cf, kind, colour, value, hand, hand_n, gs, ps, moves, stat
 
 
 @njit(cache=True, _nrt=False)
-def play_round(cf, kind, colour, value, keys, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr, moves, pairs,
+def play_round(cf, kind, colour, value, keys, ptab, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr, moves, pairs,
                objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
-               bid_fns, play_fns, place_fns, give_fns, draft_fns, params, trace):
+               bid_fns, play_fns, place_fns, give_fns, draft_fns, params, codes, trace):
     """Deal, draft, exchange, bid and play tricks until the hands are empty or the zone is full."""
     mode = cf[CF_MODE]
     players = cf[CF_PLAYERS]
@@ -1051,9 +1228,19 @@ def play_round(cf, kind, colour, value, keys, deck_cards, dr, ob, hand, hand_n, 
         s = (first + j) % seats
         if s >= players:
             continue
-        n = hand_rows(hand, hand_n, s, kind, colour, value, moves)
-        fill_state(state, s, cf, gs, ps, hand_n, H)
-        b = bid_fns[s](moves, n, state, params[s])
+        code = codes[D_BID, s]
+        if code == BID_ESTIMATE:        # bid_estimate over the hand, in hand order
+            total = 0.0
+            for i in range(hand_n[s]):
+                c = hand[s, i]
+                total += card_worth(kind[c], value[c], colour[c], cf[CF_TRUMP], params[s])
+            b = estimate_contract(total, seats, cf[CF_CONTRACT_MAX], params[s])
+        elif code == BID_RANDOM:
+            b = draw(state, cf[CF_CONTRACT_MAX] + 1)
+        else:
+            n = hand_rows(hand, hand_n, s, kind, colour, value, moves)
+            fill_state(state, s, cf, gs, ps, hand_n, H)
+            b = bid_fns[s](moves, n, state, params[s])
         if b < 0 or b > cf[CF_CONTRACT_MAX]:
             gs[GS_BAD] += 1
             b = 0 if b < 0 else cf[CF_CONTRACT_MAX]
@@ -1070,8 +1257,8 @@ def play_round(cf, kind, colour, value, keys, deck_cards, dr, ob, hand, hand_n, 
                 gs[GS_LOST] = 1
                 break
         gs[GS_TN] = 0
-        wpos = play_trick(leader, auto, cf, kind, colour, value, keys, hand, hand_n, gs, ps, tr, moves, state,
-                          played, play_fns, params, trace, H)
+        wpos = play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, gs, ps, tr, moves, state,
+                          played, play_fns, params, codes, trace, H)
         w = tr[wpos, T_SEAT]
         gs[GS_TRICK] = t + 1
         for s in range(seats):
@@ -1083,7 +1270,7 @@ def play_round(cf, kind, colour, value, keys, deck_cards, dr, ob, hand, hand_n, 
             gs[GS_AUTO_TRICKS] += 1
         rec(trace, gs, EV_TRICK, w, t + 1, 0, 0)
         place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, state, hand_n, card_loc,
-                    discard, place_fns, params, trace)
+                    discard, place_fns, params, codes, trace)
         if cf[CF_TREASURES] != 0:
             check_instant(w, wpos, cf, kind, colour, value, ob, gs, ps, tr, zobj, trace)
         if cf[CF_TEAMS] != 0 and cf[CF_TRICK_EXCHANGE] != 0 and t < H - 1:
@@ -1185,7 +1372,7 @@ def solo_next_card(deck, discard, gs, card_loc, state, trace):
 
 @njit(cache=True, _nrt=False)
 def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, ps, tr, moves, pairs, state, deck,
-              ddeck, card_loc, discard, played, play_fns, place_fns, params, trace):
+              ddeck, card_loc, discard, played, play_fns, place_fns, params, codes, trace):
     """One solo game: the player (seat 0) against the Demon (seat 1), who plays the top card of the pile."""
     H = cf[CF_HAND]
     nd = cf[CF_DECK_N]
@@ -1249,7 +1436,7 @@ def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, p
             gs[GS_AUTO_TRICKS] += 1
         rec(trace, gs, EV_TRICK, w, t + 1, 0, 0)
         place_trick(w, 1, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, state, hand_n, card_loc,
-                    discard, place_fns, params, trace)
+                    discard, place_fns, params, codes, trace)
         c = solo_next_card(deck, discard, gs, card_loc, state, trace)
         if c >= 0:
             hand[0, hand_n[0]] = c
@@ -1390,12 +1577,12 @@ def record_round(row, cf, gs, ps, rounds, s):
 KERNEL_SIG = types.void(
     types.int64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
     types.int64[::1], types.int64[:, ::1], types.int64[:, ::1], SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS,
-    types.float64[:, ::1], types.int32[:, ::1], types.int32[:, ::1], types.int16[:, :, ::1])
+    types.float64[:, ::1], types.int64[:, ::1], types.int32[:, ::1], types.int32[:, ::1], types.int16[:, :, ::1])
 
 
 @njit(cache=True, _nrt=False)
-def run_batch(seed, n, cf, kind, colour, value, keys, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
-              draft_fns, params, games, rounds, trace, hand, hand_n, zone, gs, ps, tr, moves, pairs, objopt, state,
+def run_batch(seed, n, cf, kind, colour, value, keys, ptab, deck_cards, dr, ob, bid_fns, play_fns, place_fns,
+              give_fns, draft_fns, params, codes, games, rounds, trace, hand, hand_n, zone, gs, ps, tr, moves, pairs, objopt, state,
               deck, ddeck, odeck, zobj, card_loc, discard, played):
     mode = cf[CF_MODE]
     players = cf[CF_PLAYERS]
@@ -1412,7 +1599,8 @@ def run_batch(seed, n, cf, kind, colour, value, keys, deck_cards, dr, ob, bid_fn
         row[:] = 0
         if mode == MODE_SOLO:
             rank = play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, ps, tr, moves, pairs,
-                             state, deck, ddeck, card_loc, discard, played, play_fns, place_fns, params, trace)
+                             state, deck, ddeck, card_loc, discard, played, play_fns, place_fns, params, codes,
+                             trace)
             record_round(g, cf, gs, ps, rounds, 0)
             row[G_SOLO_SCORE] = ps[0, PS_SCORE]
             row[G_SOLO_RANK] = rank
@@ -1426,9 +1614,9 @@ def run_batch(seed, n, cf, kind, colour, value, keys, deck_cards, dr, ob, bid_fn
         else:
             for r in range(n_rounds):
                 gs[GS_ROUND] = r
-                play_round(cf, kind, colour, value, keys, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr, moves,
-                           pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
-                           bid_fns, play_fns, place_fns, give_fns, draft_fns, params, trace)
+                play_round(cf, kind, colour, value, keys, ptab, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr,
+                           moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
+                           bid_fns, play_fns, place_fns, give_fns, draft_fns, params, codes, trace)
                 for s in range(players):
                     record_round((g * n_rounds + r) * players + s, cf, gs, ps, rounds, s)
                     d = abs(ps[s, PS_TRICKS] - ps[s, PS_BID])
@@ -1457,9 +1645,18 @@ def run_batch(seed, n, cf, kind, colour, value, keys, deck_cards, dr, ob, bid_fn
         row[G_BAD] = gs[GS_BAD]
 
 
+@njit(cache=True)
+def build_powers(kind, colour, value, trump, ptab):
+    """ptab[mode, card]: the seeker's card_power of each card as an option row shows it (a Mercenary
+    played as 0 has value 0 and no colour)."""
+    for c in range(kind.shape[0]):
+        ptab[0, c] = card_power(kind[c], value[c], 0, colour[c], trump)
+        ptab[1, c] = card_power(kind[c], 0, 1, -1, trump)
+
+
 @njit(KERNEL_SIG, cache=True)
-def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
-               draft_fns, params, games, rounds, trace):
+def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
+                   draft_fns, params, codes, games, rounds, trace):
     np.random.seed(seed)      # for user strategies that draw from np.random
     hand = np.zeros((MAX_SEATS, MAX_HAND + 2), np.int64)
     hand_n = np.zeros(MAX_SEATS, np.int64)
@@ -1480,13 +1677,35 @@ def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, pl
     played = np.zeros(MAX_CARDS, np.int64)
     keys = np.zeros((3, N_COLOURS + 1, 2, kind.shape[0]), np.int64)
     build_keys(kind, colour, value, cf[CF_TRUMP], cf[CF_EGG_LOW], keys)
-    run_batch(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(keys), borrow(deck_cards), borrow(dr),
-              borrow(ob), bid_fns, play_fns, place_fns, give_fns, draft_fns, borrow(params), borrow(games),
-              borrow(rounds), borrow(trace), borrow(hand), borrow(hand_n), borrow(zone), borrow(gs), borrow(ps),
-              borrow(tr), borrow(moves), borrow(pairs), borrow(objopt), borrow(state), borrow(deck), borrow(ddeck),
-              borrow(odeck), borrow(zobj), borrow(card_loc), borrow(discard), borrow(played))
+    ptab = np.zeros((2, kind.shape[0]), np.int64)
+    build_powers(kind, colour, value, cf[CF_TRUMP], ptab)
+    run_batch(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(keys), borrow(ptab),
+              borrow(deck_cards), borrow(dr), borrow(ob), bid_fns, play_fns, place_fns, give_fns, draft_fns,
+              borrow(params), borrow(codes), borrow(games), borrow(rounds), borrow(trace), borrow(hand),
+              borrow(hand_n), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
+              borrow(objopt), borrow(state), borrow(deck), borrow(ddeck), borrow(odeck), borrow(zobj),
+              borrow(card_loc), borrow(discard), borrow(played))
     # the owners stay alive until here: the borrowed views above hold no reference
     keep = (hand[0, 0] + hand_n[0] + zone[0, 0] + gs[0] + ps[0, 0] + tr[0, 0] + moves[0, 0] + pairs[0, 0]
             + objopt[0, 0] + state[0] + deck[0] + ddeck[0] + odeck[0] + zobj[0, 0] + card_loc[0] + discard[0]
-            + played[0] + keys[0, 0, 0, 0])
+            + played[0] + keys[0, 0, 0, 0] + ptab[0, 0])
     gs[1] = keep
+
+
+def inline_codes(bid_fns, play_fns, place_fns):
+    """codes[decision, seat]: which seats' decisions run a built-in strategy inline (CALL: call it)."""
+    codes = np.zeros((len(DECISIONS), MAX_SEATS), np.int64)
+    if INLINE_BUILTINS:
+        fns = {D_BID: bid_fns, D_PLAY: play_fns, D_PLACE: place_fns}
+        for decision, fn, code in INLINE:
+            for s in range(MAX_SEATS):
+                if fns[decision][s] is fn:
+                    codes[decision, s] = code
+    return codes
+
+
+def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
+               draft_fns, params, games, rounds, trace):
+    """Play n games from `seed` into `games`, `rounds` and the first trace.shape[0] traces."""
+    play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
+                   draft_fns, params, inline_codes(bid_fns, play_fns, place_fns), games, rounds, trace)
