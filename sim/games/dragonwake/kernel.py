@@ -227,10 +227,12 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
     for h in hand_sizes:
         slots = min(MAX_HAND, max(slots, h))
     n_role = hero_cards + cultist_cards
+    hero_random = hero_builtin == RANDOM_ID
+    cultist_random = cultist_builtin == RANDOM_ID
     for g in range(n):
         rng[0] = mix(seed, g)
         step = 0
-        if hero_builtin != RANDOM_ID or cultist_builtin != RANDOM_ID:
+        if not (hero_random and cultist_random):
             memory[:players, :] = 0.0
         for p in range(players):
             for j in range(BOARD_COLS):
@@ -243,14 +245,16 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             role_deck[i] = HERO if i < hero_cards else CULTIST
         shuffle(rng, role_deck, n_role)
         mask = 0
+        n_cultists = 0
         for p in range(players):
             role[p] = role_deck[p]
-            if role[p] == CULTIST:
-                o[C_N_CULTISTS] += 1
-                mask |= 1 << p
+            cultist = role[p] == CULTIST        # counted without a branch on a random role
+            n_cultists += cultist
+            mask |= cultist << p
             step = record(trace, g, step, EV_ROLE, p, role[p], 0, 0)
         step = record(trace, g, step, EV_UNDEALT, role_deck[players] if n_role > players else -1, 0, 0, 0)
         o[C_CULTIST_MASK] = mask
+        o[C_N_CULTISTS] = n_cultists
         # search deck: relics, the dragon, artifacts (advanced game), gold
         total = cards_per_player * players
         special = relics_total + dragons
@@ -301,7 +305,7 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             if rnd > 0:
                 n_deck = 0
                 for p in range(players):
-                    for s in range(slots):     # branch-free compaction: a face-down card is kept
+                    for s in range(hand_sizes[rnd - 1]):   # branch-free compaction: a face-down card is kept
                         deck[n_deck] = cards[p, s]
                         n_deck += down[p, s]
                 for i in range(n_aside):       # Gluttony's cards come back for the shuffle
@@ -322,22 +326,20 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                     event = event_deck[rnd]
                 step = record(trace, g, step, EV_EVENT, rnd, event, 0, 0)
             pub[P_EVENT] = event
-            k = 0
             for p in range(players):
                 for s in range(slots):
-                    if s < hand:
-                        cards[p, s] = deck[k]
-                        down[p, s] = 1
-                        step = record(trace, g, step, EV_DEAL, p, s, deck[k], 0)
-                        k += 1
-                    else:
-                        cards[p, s] = -1
-                        down[p, s] = 0
+                    dealt = s < hand
+                    cards[p, s] = deck[p * hand + s] if dealt else -1
+                    down[p, s] = dealt
                 board[p, B_DOWN] = hand
                 board[p, B_SHOWN_GOLD] = 0
                 board[p, B_SHOWN_RELIC] = 0
                 board[p, B_SHOWN_DRAGON] = 0
                 caught_now[p] = 0
+            if g < trace.shape[0]:
+                for p in range(players):
+                    for s in range(hand):
+                        step = record(trace, g, step, EV_DEAL, p, s, cards[p, s], 0)
             if advanced:          # what was seen last round no longer applies after the shuffle
                 for p in range(players):
                     state[p, PV_NPEEK] = 0
@@ -365,15 +367,14 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             # declarations, from the runebearer clockwise
             for i in range(players):
                 p = rb + i if rb + i < players else rb + i - players    # (rb + i) % players, no division
-                if role[p] == HERO:
-                    if hero_builtin == RANDOM_ID:
-                        claim = SILENT
-                    else:
+                # the role is random: test it only when a strategy must be called, since a side playing
+                # `random` mispredicted a branch per player
+                claim = SILENT
+                if not (hero_random if role[p] == HERO else cultist_random):
+                    if role[p] == HERO:
                         claim = hero_declare(p, HERO, state, hero_params, memory[p])
-                elif cultist_builtin == RANDOM_ID:
-                    claim = SILENT
-                else:
-                    claim = cultist_declare(p, CULTIST, state, cultist_params, memory[p])
+                    else:
+                        claim = cultist_declare(p, CULTIST, state, cultist_params, memory[p])
                 if claim < SILENT or claim > 2 * hand + 1:
                     o[C_VIOLATIONS] += 1
                     claim = SILENT
@@ -436,13 +437,10 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                                          cultist_params)
                             pub[P_ASK] = ASK_NONE
                             step, _ = peek(state, rng, q, target, players, cards, down, o, trace, g, step)
-                if role[rb] == HERO:
-                    if hero_builtin == RANDOM_ID:
-                        choice = pick_uniform(rng, rb, down, board, pub)
-                    else:
-                        choice = hero_pick(rb, HERO, state, hero_params, memory[rb])
-                elif cultist_builtin == RANDOM_ID:
+                if hero_random if role[rb] == HERO else cultist_random:
                     choice = pick_uniform(rng, rb, down, board, pub)
+                elif role[rb] == HERO:
+                    choice = hero_pick(rb, HERO, state, hero_params, memory[rb])
                 else:
                     choice = cultist_pick(rb, CULTIST, state, cultist_params, memory[rb])
                 p = choice // MAX_HAND
@@ -546,8 +544,13 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                         continue          # the same runebearer reveals again
                     if card >= CANDLE:
                         o[C_ARTIFACTS] += 1
-                if card == DRAGON:
-                    if pub[P_REVEALED_TOTAL] >= min_reveals:
+                # one rarely taken branch rather than a test per card kind (a random card mispredicts)
+                pub[P_RELICS_FOUND] += card == RELIC
+                if (card == DRAGON) | (pub[P_RELICS_FOUND] == relics_total):
+                    if card == RELIC:
+                        winner = HERO
+                        mode = END_RELICS
+                    elif pub[P_REVEALED_TOTAL] >= min_reveals:
                         pub[P_DRAGON_FOUND] = 1
                         winner = CULTIST
                         mode = END_DRAGON
@@ -557,11 +560,6 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                         dragon_out = 1
                         o[C_EARLY] += 1
                         step = record(trace, g, step, EV_SWAP, rnd, 0, 0, 0)
-                elif card == RELIC:
-                    pub[P_RELICS_FOUND] += 1
-                    if pub[P_RELICS_FOUND] == relics_total:
-                        winner = HERO
-                        mode = END_RELICS
                 if check:
                     o[C_VIOLATIONS] += count_violations(cards, down, players, hand, pub[P_REVEALED_ROUND],
                                                         relics_total, pub[P_RELICS_FOUND], dragons,
