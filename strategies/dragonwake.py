@@ -225,7 +225,7 @@ def unknown_card_of_best(me, state, down, board, pub, scores, include_me):
                     slot = s
                 break
     if chosen < 0:
-        return pick_uniform(state[PUB_ROW, P_RNG:P_RNG + 1], me, down, board, pub)
+        return pick_uniform(state[PUB_ROW, P_RNG:P_RNG + 1], me, state)
     return chosen * MAX_HAND + slot
 
 
@@ -235,7 +235,7 @@ def no_power(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     ask = pub[P_ASK]
     if ask == ASK_PEEK:
-        return pick_uniform(state[PUB_ROW, P_RNG:P_RNG + 1], me, down, board, pub)
+        return pick_uniform(state[PUB_ROW, P_RNG:P_RNG + 1], me, state)
     if ask == ASK_FATE:
         return random_other(state, me, pub[P_PLAYERS])
     if ask == ASK_HUNT:
@@ -320,8 +320,7 @@ def silent_declare(me, role, state, params, memory):
 
 @njit(PICK_SIG, cache=True, _nrt=False)
 def random_pick(me, role, state, params, memory):
-    cards, down, board, pub = views(state)
-    return pick_uniform(state[PUB_ROW, P_RNG:P_RNG + 1], me, down, board, pub)
+    return pick_uniform(state[PUB_ROW, P_RNG:P_RNG + 1], me, state)
 
 
 # ---- honest heroes: tell the truth, trust the claims ---------------------------------------------

@@ -5,7 +5,7 @@ from numba import njit, types
 
 from sim.core.rng import below, mix, shuffle
 from sim.games.dragonwake.records import (
-    pick_uniform, views, ASK_AFTER, ASK_BEFORE, ASK_FATE, ASK_HUNT, ASK_NONE, ASK_PEEK, BOARD_COLS, B_CAUGHT,
+    CARDS0, DOWN0, BOARD0, SHOWN0, pick_uniform, ASK_AFTER, ASK_BEFORE, ASK_FATE, ASK_HUNT, ASK_NONE, ASK_PEEK, BOARD_COLS, B_CAUGHT,
     B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_FATE, B_SHOWN_DRAGON, B_SHOWN_GOLD, B_SHOWN_RELIC, B_USED, CANDLE,
     CHOSEN, CULTIST, DIVINATOR, DRAGON, END_DRAGON, END_RELICS, END_TIME, EV_ASIDE, EV_CLAIM, EV_DEAL, EV_END,
     EV_EVENT, EV_FATE, EV_FLIP, EV_PEEK, EV_POWER, EV_POWERS, EV_REVEAL, EV_ROLE, EV_ROUND, EV_SWAP, EV_UNDEALT,
@@ -40,25 +40,25 @@ def record(trace, g, step, code, a, b, c, d):
 
 
 @njit(cache=True, inline='always')
-def is_legal_target(p, s, rb, players, down, self_reveal):
+def is_legal_target(p, s, rb, players, state, self_reveal):
     if p < 0 or p >= players or s < 0 or s >= MAX_HAND:
         return False
-    return down[p, s] == 1 and (p != rb or self_reveal)
+    return state[p, DOWN0 + s] == 1 and (p != rb or self_reveal)
 
 
 @njit(cache=True, inline='always')
-def random_target(rng, rb, players, down, self_reveal):
+def random_target(rng, rb, players, state, self_reveal):
     """Uniform over the face-down cards the runebearer may reveal (replaces an illegal choice)."""
     count = 0
     for p in range(players):
         if p != rb or self_reveal:
             for s in range(MAX_HAND):
-                count += down[p, s]
+                count += state[p, DOWN0 + s]
     k = below(rng, count)
     for p in range(players):
         if p != rb or self_reveal:
             for s in range(MAX_HAND):
-                if down[p, s] == 1:
+                if state[p, DOWN0 + s] == 1:
                     if k == 0:
                         return p * MAX_HAND + s
                     k -= 1
@@ -66,18 +66,18 @@ def random_target(rng, rb, players, down, self_reveal):
 
 
 @njit(cache=True, inline='always')
-def claim_contradicted(board, p, hand):
+def claim_contradicted(state, p, hand):
     """Whether what has been revealed of p's cards proves p's claim false."""
-    cr = board[p, B_CLAIM_RELICS]
+    cr = state[p, BOARD0 + B_CLAIM_RELICS]
     if cr < 0:
         return False
-    cd = board[p, B_CLAIM_DRAGON]
-    return (board[p, B_SHOWN_RELIC] > cr or board[p, B_SHOWN_DRAGON] > cd
-            or board[p, B_SHOWN_GOLD] > hand - cr - cd)
+    cd = state[p, BOARD0 + B_CLAIM_DRAGON]
+    return (state[p, BOARD0 + B_SHOWN_RELIC] > cr or state[p, BOARD0 + B_SHOWN_DRAGON] > cd
+            or state[p, BOARD0 + B_SHOWN_GOLD] > hand - cr - cd)
 
 
 @njit(cache=True, inline='always')
-def count_violations(cards, down, players, hand, reveals_round, relics_total, relics_found,
+def count_violations(state, players, hand, reveals_round, relics_total, relics_found,
                      dragons, dragon_gone, aside, n_aside):
     """Cards conserved: face down plus set aside plus found equals the deck's contents."""
     relics = 0
@@ -88,11 +88,11 @@ def count_violations(cards, down, players, hand, reveals_round, relics_total, re
         dragon += aside[i] == DRAGON
     for p in range(players):
         for s in range(MAX_HAND):
-            if down[p, s] == 1:
+            if state[p, DOWN0 + s] == 1:
                 face_down += 1
-                relics += cards[p, s] == RELIC
-                dragon += cards[p, s] == DRAGON
-            elif cards[p, s] != -1:
+                relics += state[p, CARDS0 + s] == RELIC
+                dragon += state[p, CARDS0 + s] == DRAGON
+            elif state[p, CARDS0 + s] != -1:
                 return 1
     bad = 0
     bad += face_down != players * hand - reveals_round - n_aside
@@ -102,7 +102,7 @@ def count_violations(cards, down, players, hand, reveals_round, relics_total, re
 
 
 @njit(cache=True, inline='always')
-def tally_claim(o, cards, p, hand, role, claim):
+def tally_claim(o, state, p, hand, role, claim):
     """Count true, false and silent claims (a claim is true when it states the hand exactly)."""
     if claim == SILENT:
         o[C_SILENT] += 1
@@ -110,8 +110,8 @@ def tally_claim(o, cards, p, hand, role, claim):
     relics = 0
     dragon = 0
     for s in range(hand):
-        relics += cards[p, s] == RELIC
-        dragon += cards[p, s] == DRAGON
+        relics += state[p, CARDS0 + s] == RELIC
+        dragon += state[p, CARDS0 + s] == DRAGON
     if claim == relics * 2 + dragon:
         o[C_TRUE] += 1
     else:
@@ -149,23 +149,23 @@ def usable_before_reveal(power, q, rb, hunted):
 
 
 @njit(cache=True, inline='always')
-def peek(state, rng, me, target, players, cards, down, o, trace, g, step):
+def peek(state, rng, me, target, players, o, trace, g, step):
     """Player `me` peeks at `target` (another player's face-down card; an illegal choice is counted and
     replaced at random). The card goes into me's own row. Returns (next trace step, peeked)."""
     p = target // MAX_HAND if target >= 0 else -1
     s = target % MAX_HAND if target >= 0 else -1
-    if not is_legal_target(p, s, me, players, down, False):
+    if not is_legal_target(p, s, me, players, state, False):
         o[C_VIOLATIONS] += 1
-        target = random_target(rng, me, players, down, False)
+        target = random_target(rng, me, players, state, False)
         if target < 0:
             return step, False
         p = target // MAX_HAND
         s = target % MAX_HAND
     n = state[me, PV_NPEEK]
-    state[me, PV_PEEK0 + n % K_PEEKS] = (p * MAX_HAND + s) * 8 + cards[p, s]
+    state[me, PV_PEEK0 + n % K_PEEKS] = (p * MAX_HAND + s) * 8 + state[p, CARDS0 + s]
     state[me, PV_NPEEK] = n + 1
     o[C_PEEKS] += 1
-    return record(trace, g, step, EV_PEEK, me, p, s, cards[p, s]), True
+    return record(trace, g, step, EV_PEEK, me, p, s, state[p, CARDS0 + s]), True
 
 
 # Declared so that any strategy with the right signatures plugs in without recompiling the kernel.
@@ -189,7 +189,7 @@ PLAY_GAMES_SIG = types.void(
     types.int64[:], types.int64, types.boolean, types.boolean, types.int64, types.int64, types.int64[:],
     STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
     types.float64[:], types.float64[:], types.int64, types.int64, types.int16[:, :], types.int64[:, :, :],
-    types.boolean, types.int64[:, :], types.float64[:, :], types.int64[:, ::1])
+    types.boolean, types.int64[:, ::1], types.float64[:, :], types.int64[:, ::1])
 
 
 # Compiled without numba's reference counting (`_nrt=False`): every array view made in the loop would
@@ -210,10 +210,8 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
     event_deck = work[W_EVENTS, :n_events]
     aside = work[W_ASIDE]
     power_deck = work[W_POWERS]
-    cards, down, board, pub = views(state)
-    shown = state[:MAX_PLAYERS, SHOWN0:SHOWN0 + MAX_HAND]
     rng = state[PUB_ROW, P_RNG:P_RNG + 1]     # the game's own stream, shared with the strategies
-    cards[:, :] = -1
+    state[:MAX_PLAYERS, CARDS0:CARDS0 + MAX_HAND] = -1
     relics_total = relics_per_player * players
     n_candle = mods[M_CANDLE]
     n_fate = mods[M_FATE]
@@ -236,7 +234,7 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             memory[:players, :] = 0.0
         for p in range(players):
             for j in range(BOARD_COLS):
-                board[p, j] = 0
+                state[p, BOARD0 + j] = 0
         o = out[g]
         for j in range(N_COLS):
             o[j] = 0
@@ -269,20 +267,20 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
         o[C_FIRST_RB] = rb
         o[C_FINDER] = -1
         o[C_FINDER_ROLE] = -1
-        pub[P_PLAYERS] = players
-        pub[P_RELICS_TOTAL] = relics_total
-        pub[P_CULTIST_CARDS] = cultist_cards
-        pub[P_ROLE_CARDS] = n_role
-        pub[P_REVEALED_TOTAL] = 0
-        pub[P_RELICS_FOUND] = 0
-        pub[P_DRAGON_FOUND] = 0
+        state[PUB_ROW, P_PLAYERS] = players
+        state[PUB_ROW, P_RELICS_TOTAL] = relics_total
+        state[PUB_ROW, P_CULTIST_CARDS] = cultist_cards
+        state[PUB_ROW, P_ROLE_CARDS] = n_role
+        state[PUB_ROW, P_REVEALED_TOTAL] = 0
+        state[PUB_ROW, P_RELICS_FOUND] = 0
+        state[PUB_ROW, P_DRAGON_FOUND] = 0
         if events:
             shuffle(rng, event_deck, len(event_deck))
         if advanced:
-            pub[P_ASK] = ASK_NONE
-            pub[P_LAST] = -1
-            pub[P_LAST_CARD] = -1
-            pub[P_HUNTED] = 0
+            state[PUB_ROW, P_ASK] = ASK_NONE
+            state[PUB_ROW, P_LAST] = -1
+            state[PUB_ROW, P_LAST_CARD] = -1
+            state[PUB_ROW, P_HUNTED] = 0
             for p in range(players):
                 for j in range(MAX_POWERS):
                     state[p, PV_POWER0 + j] = 0
@@ -306,8 +304,8 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                 n_deck = 0
                 for p in range(players):
                     for s in range(hand_sizes[rnd - 1]):   # branch-free compaction: a face-down card is kept
-                        deck[n_deck] = cards[p, s]
-                        n_deck += down[p, s]
+                        deck[n_deck] = state[p, CARDS0 + s]
+                        n_deck += state[p, DOWN0 + s]
                 for i in range(n_aside):       # Gluttony's cards come back for the shuffle
                     deck[n_deck] = aside[i]
                     n_deck += 1
@@ -325,45 +323,45 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                 if rnd < len(hand_sizes) - 1 and rnd < len(event_deck):
                     event = event_deck[rnd]
                 step = record(trace, g, step, EV_EVENT, rnd, event, 0, 0)
-            pub[P_EVENT] = event
+            state[PUB_ROW, P_EVENT] = event
             for p in range(players):
                 for s in range(slots):
                     dealt = s < hand
-                    cards[p, s] = deck[p * hand + s] if dealt else -1
-                    down[p, s] = dealt
-                board[p, B_DOWN] = hand
-                board[p, B_SHOWN_GOLD] = 0
-                board[p, B_SHOWN_RELIC] = 0
-                board[p, B_SHOWN_DRAGON] = 0
+                    state[p, CARDS0 + s] = deck[p * hand + s] if dealt else -1
+                    state[p, DOWN0 + s] = dealt
+                state[p, BOARD0 + B_DOWN] = hand
+                state[p, BOARD0 + B_SHOWN_GOLD] = 0
+                state[p, BOARD0 + B_SHOWN_RELIC] = 0
+                state[p, BOARD0 + B_SHOWN_DRAGON] = 0
                 caught_now[p] = 0
             if g < trace.shape[0]:
                 for p in range(players):
                     for s in range(hand):
-                        step = record(trace, g, step, EV_DEAL, p, s, cards[p, s], 0)
+                        step = record(trace, g, step, EV_DEAL, p, s, state[p, CARDS0 + s], 0)
             if advanced:          # what was seen last round no longer applies after the shuffle
                 for p in range(players):
                     state[p, PV_NPEEK] = 0
                     for s in range(MAX_HAND):
-                        shown[p, s] = 0
-                pub[P_SHOWN] = 0
-            pub[P_ROUND] = rnd
-            pub[P_HAND] = hand
-            pub[P_REVEALED_ROUND] = 0
-            pub[P_FACE_DOWN] = players * hand
+                        state[p, SHOWN0 + s] = 0
+                state[PUB_ROW, P_SHOWN] = 0
+            state[PUB_ROW, P_ROUND] = rnd
+            state[PUB_ROW, P_HAND] = hand
+            state[PUB_ROW, P_REVEALED_ROUND] = 0
+            state[PUB_ROW, P_FACE_DOWN] = players * hand
             if event == GLUTTONY:
                 for i in range(gluttony_cards):
-                    choice = random_target(rng, -1, players, down, True)
+                    choice = random_target(rng, -1, players, state, True)
                     p = choice // MAX_HAND
                     s = choice % MAX_HAND
-                    aside[n_aside] = cards[p, s]
+                    aside[n_aside] = state[p, CARDS0 + s]
                     n_aside += 1
-                    step = record(trace, g, step, EV_ASIDE, p, s, cards[p, s], 0)
-                    cards[p, s] = -1
-                    down[p, s] = 0
-                    board[p, B_DOWN] -= 1
-                    pub[P_FACE_DOWN] -= 1
-            pub[P_ASIDE] = n_aside
-            pub[P_RUNEBEARER] = rb
+                    step = record(trace, g, step, EV_ASIDE, p, s, state[p, CARDS0 + s], 0)
+                    state[p, CARDS0 + s] = -1
+                    state[p, DOWN0 + s] = 0
+                    state[p, BOARD0 + B_DOWN] -= 1
+                    state[PUB_ROW, P_FACE_DOWN] -= 1
+            state[PUB_ROW, P_ASIDE] = n_aside
+            state[PUB_ROW, P_RUNEBEARER] = rb
             # declarations, from the runebearer clockwise
             for i in range(players):
                 p = rb + i if rb + i < players else rb + i - players    # (rb + i) % players, no division
@@ -379,11 +377,11 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                     o[C_VIOLATIONS] += 1
                     claim = SILENT
                 step = record(trace, g, step, EV_CLAIM, p, claim, 0, 0)
-                tally_claim(o, cards, p, hand, role[p], claim)
-                board[p, B_CLAIM_RELICS] = claim // 2 if claim >= 0 else -1
-                board[p, B_CLAIM_DRAGON] = claim % 2 if claim >= 0 else 0
+                tally_claim(o, state, p, hand, role[p], claim)
+                state[p, BOARD0 + B_CLAIM_RELICS] = claim // 2 if claim >= 0 else -1
+                state[p, BOARD0 + B_CLAIM_DRAGON] = claim % 2 if claim >= 0 else 0
             # search: a round ends after `players` reveals (a Chosen One's undo takes one back)
-            while pub[P_REVEALED_ROUND] < players:
+            while state[PUB_ROW, P_REVEALED_ROUND] < players:
                 hunted = False
                 if powers:
                     # before the runebearer lets go: each player, from the runebearer clockwise, may use
@@ -396,10 +394,10 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                             usable |= usable_before_reveal(c, q, rb, hunted)
                         if not usable:
                             continue
-                        pub[P_ASK] = ASK_BEFORE
+                        state[PUB_ROW, P_ASK] = ASK_BEFORE
                         power = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params,
                                     cultist_params)
-                        pub[P_ASK] = ASK_NONE
+                        state[PUB_ROW, P_ASK] = ASK_NONE
                         if power == 0:
                             continue
                         j = power_slot(state, q, power) if power > 0 else -1
@@ -407,38 +405,38 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                             o[C_VIOLATIONS] += 1
                             continue
                         state[q, PV_POWER0 + j] = 0
-                        board[q, B_USED] += 1
+                        state[q, BOARD0 + B_USED] += 1
                         o[C_POWERS] += 1
                         step = record(trace, g, step, EV_POWER, q, power, 0, 0)
                         if power == HUNTER:
                             hunted = True
-                            pub[P_HUNTED] = 1
+                            state[PUB_ROW, P_HUNTED] = 1
                             for f in range(hunter_flips):
-                                if pub[P_FACE_DOWN] == 0:
+                                if state[PUB_ROW, P_FACE_DOWN] == 0:
                                     break
-                                pub[P_ASK] = ASK_HUNT
+                                state[PUB_ROW, P_ASK] = ASK_HUNT
                                 target = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params,
                                              cultist_params)
-                                pub[P_ASK] = ASK_NONE
+                                state[PUB_ROW, P_ASK] = ASK_NONE
                                 p = target // MAX_HAND if target >= 0 else -1
                                 s = target % MAX_HAND if target >= 0 else -1
-                                if not is_legal_target(p, s, q, players, down, True):
+                                if not is_legal_target(p, s, q, players, state, True):
                                     o[C_VIOLATIONS] += 1
-                                    target = random_target(rng, q, players, down, True)
+                                    target = random_target(rng, q, players, state, True)
                                     p = target // MAX_HAND
                                     s = target % MAX_HAND
-                                if shown[p, s] == 0:
-                                    pub[P_SHOWN] += 1
-                                shown[p, s] = cards[p, s] + 1
-                                step = record(trace, g, step, EV_FLIP, q, p, s, cards[p, s])
+                                if state[p, SHOWN0 + s] == 0:
+                                    state[PUB_ROW, P_SHOWN] += 1
+                                state[p, SHOWN0 + s] = state[p, CARDS0 + s] + 1
+                                step = record(trace, g, step, EV_FLIP, q, p, s, state[p, CARDS0 + s])
                         else:
-                            pub[P_ASK] = ASK_PEEK
+                            state[PUB_ROW, P_ASK] = ASK_PEEK
                             target = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params,
                                          cultist_params)
-                            pub[P_ASK] = ASK_NONE
-                            step, _ = peek(state, rng, q, target, players, cards, down, o, trace, g, step)
+                            state[PUB_ROW, P_ASK] = ASK_NONE
+                            step, _ = peek(state, rng, q, target, players, o, trace, g, step)
                 if hero_random if role[rb] == HERO else cultist_random:
-                    choice = pick_uniform(rng, rb, down, board, pub)
+                    choice = pick_uniform(rng, rb, state)
                 elif role[rb] == HERO:
                     choice = hero_pick(rb, HERO, state, hero_params, memory[rb])
                 else:
@@ -446,112 +444,112 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                 p = choice // MAX_HAND
                 s = choice % MAX_HAND
                 own_ok = self_reveal and not hunted      # after a Hunter, never one's own card
-                if choice < 0 or not is_legal_target(p, s, rb, players, down, own_ok):
+                if choice < 0 or not is_legal_target(p, s, rb, players, state, own_ok):
                     o[C_VIOLATIONS] += 1
-                    choice = random_target(rng, rb, players, down, own_ok)
+                    choice = random_target(rng, rb, players, state, own_ok)
                     p = choice // MAX_HAND
                     s = choice % MAX_HAND
-                card = cards[p, s]
-                cards[p, s] = -1
-                down[p, s] = 0
-                board[p, B_DOWN] -= 1
-                board[p, B_SHOWN_GOLD + (card if card <= DRAGON else GOLD)] += 1
-                pub[P_REVEALED_ROUND] += 1
-                pub[P_REVEALED_TOTAL] += 1
-                pub[P_FACE_DOWN] -= 1
-                newly_caught = caught_now[p] == 0 and claim_contradicted(board, p, hand)
+                card = state[p, CARDS0 + s]
+                state[p, CARDS0 + s] = -1
+                state[p, DOWN0 + s] = 0
+                state[p, BOARD0 + B_DOWN] -= 1
+                state[p, BOARD0 + B_SHOWN_GOLD + (card if card <= DRAGON else GOLD)] += 1
+                state[PUB_ROW, P_REVEALED_ROUND] += 1
+                state[PUB_ROW, P_REVEALED_TOTAL] += 1
+                state[PUB_ROW, P_FACE_DOWN] -= 1
+                newly_caught = caught_now[p] == 0 and claim_contradicted(state, p, hand)
                 if newly_caught:
                     caught_now[p] = 1
-                    board[p, B_CAUGHT] += 1
+                    state[p, BOARD0 + B_CAUGHT] += 1
                 step = record(trace, g, step, EV_REVEAL, rb, p, s, card)
                 if advanced:
-                    pub[P_HUNTED] = 0
+                    state[PUB_ROW, P_HUNTED] = 0
                     # the artifact acts on the runebearer who revealed it
                     peeked = False
                     old_role = role[rb]
-                    old_fate = board[rb, B_FATE]
+                    old_fate = state[rb, BOARD0 + B_FATE]
                     if card == CANDLE:
-                        pub[P_ASK] = ASK_PEEK
+                        state[PUB_ROW, P_ASK] = ASK_PEEK
                         target = ask(rb, role[rb], state, memory, hero_power, cultist_power, hero_params,
                                      cultist_params)
-                        pub[P_ASK] = ASK_NONE
-                        step, peeked = peek(state, rng, rb, target, players, cards, down, o, trace, g, step)
+                        state[PUB_ROW, P_ASK] = ASK_NONE
+                        step, peeked = peek(state, rng, rb, target, players, o, trace, g, step)
                     elif card == FATE:
-                        pub[P_ASK] = ASK_FATE
+                        state[PUB_ROW, P_ASK] = ASK_FATE
                         partner = ask(rb, role[rb], state, memory, hero_power, cultist_power, hero_params,
                                       cultist_params)
-                        pub[P_ASK] = ASK_NONE
+                        state[PUB_ROW, P_ASK] = ASK_NONE
                         if partner < 0 or partner >= players or partner == rb:
                             o[C_VIOLATIONS] += 1
                             partner = below(rng, players - 1)
                             partner += partner >= rb
                         role[rb] = role[partner]
-                        board[rb, B_FATE] = partner + 1
+                        state[rb, BOARD0 + B_FATE] = partner + 1
                         step = record(trace, g, step, EV_FATE, rb, partner, role[rb], old_role)
                     # right after the reveal: a Chosen One may undo it, before it takes effect
                     undone = False
                     if powers:
-                        pub[P_LAST] = p * MAX_HAND + s
-                        pub[P_LAST_CARD] = card
+                        state[PUB_ROW, P_LAST] = p * MAX_HAND + s
+                        state[PUB_ROW, P_LAST_CARD] = card
                         for i in range(players):
                             q = rb + i if rb + i < players else rb + i - players
                             j = power_slot(state, q, CHOSEN)
                             if j < 0:
                                 continue
-                            pub[P_ASK] = ASK_AFTER
+                            state[PUB_ROW, P_ASK] = ASK_AFTER
                             power = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params,
                                         cultist_params)
-                            pub[P_ASK] = ASK_NONE
+                            state[PUB_ROW, P_ASK] = ASK_NONE
                             if power == 0:
                                 continue
                             if power != CHOSEN:
                                 o[C_VIOLATIONS] += 1
                                 continue
                             state[q, PV_POWER0 + j] = 0
-                            board[q, B_USED] += 1
+                            state[q, BOARD0 + B_USED] += 1
                             o[C_POWERS] += 1
                             o[C_UNDOS] += 1
                             step = record(trace, g, step, EV_POWER, q, CHOSEN, 0, 0)
                             step = record(trace, g, step, EV_UNDO, p, s, card, 0)
                             undone = True
                             break
-                        pub[P_LAST] = -1
-                        pub[P_LAST_CARD] = -1
+                        state[PUB_ROW, P_LAST] = -1
+                        state[PUB_ROW, P_LAST_CARD] = -1
                     if undone:
                         # the card goes back face down where it was; everybody saw it
-                        cards[p, s] = card
-                        down[p, s] = 1
-                        board[p, B_DOWN] += 1
-                        board[p, B_SHOWN_GOLD + (card if card <= DRAGON else GOLD)] -= 1
-                        pub[P_REVEALED_ROUND] -= 1
-                        pub[P_REVEALED_TOTAL] -= 1
-                        pub[P_FACE_DOWN] += 1
+                        state[p, CARDS0 + s] = card
+                        state[p, DOWN0 + s] = 1
+                        state[p, BOARD0 + B_DOWN] += 1
+                        state[p, BOARD0 + B_SHOWN_GOLD + (card if card <= DRAGON else GOLD)] -= 1
+                        state[PUB_ROW, P_REVEALED_ROUND] -= 1
+                        state[PUB_ROW, P_REVEALED_TOTAL] -= 1
+                        state[PUB_ROW, P_FACE_DOWN] += 1
                         if newly_caught:
                             caught_now[p] = 0
-                            board[p, B_CAUGHT] -= 1
-                        if shown[p, s] == 0:
-                            pub[P_SHOWN] += 1
-                        shown[p, s] = card + 1
+                            state[p, BOARD0 + B_CAUGHT] -= 1
+                        if state[p, SHOWN0 + s] == 0:
+                            state[PUB_ROW, P_SHOWN] += 1
+                        state[p, SHOWN0 + s] = card + 1
                         if peeked:
                             state[rb, PV_NPEEK] -= 1
                             o[C_PEEKS] -= 1
                         role[rb] = old_role
-                        board[rb, B_FATE] = old_fate
+                        state[rb, BOARD0 + B_FATE] = old_fate
                         if check:
-                            o[C_VIOLATIONS] += count_violations(cards, down, players, hand, pub[P_REVEALED_ROUND],
-                                                                relics_total, pub[P_RELICS_FOUND], dragons,
-                                                                pub[P_DRAGON_FOUND] + dragon_out, aside, n_aside)
+                            o[C_VIOLATIONS] += count_violations(state, players, hand, state[PUB_ROW, P_REVEALED_ROUND],
+                                                                relics_total, state[PUB_ROW, P_RELICS_FOUND], dragons,
+                                                                state[PUB_ROW, P_DRAGON_FOUND] + dragon_out, aside, n_aside)
                         continue          # the same runebearer reveals again
                     if card >= CANDLE:
                         o[C_ARTIFACTS] += 1
                 # one rarely taken branch rather than a test per card kind (a random card mispredicts)
-                pub[P_RELICS_FOUND] += card == RELIC
-                if (card == DRAGON) | (pub[P_RELICS_FOUND] == relics_total):
+                state[PUB_ROW, P_RELICS_FOUND] += card == RELIC
+                if (card == DRAGON) | (state[PUB_ROW, P_RELICS_FOUND] == relics_total):
                     if card == RELIC:
                         winner = HERO
                         mode = END_RELICS
-                    elif pub[P_REVEALED_TOTAL] >= min_reveals:
-                        pub[P_DRAGON_FOUND] = 1
+                    elif state[PUB_ROW, P_REVEALED_TOTAL] >= min_reveals:
+                        state[PUB_ROW, P_DRAGON_FOUND] = 1
                         winner = CULTIST
                         mode = END_DRAGON
                         o[C_FINDER] = rb
@@ -561,11 +559,11 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                         o[C_EARLY] += 1
                         step = record(trace, g, step, EV_SWAP, rnd, 0, 0, 0)
                 if check:
-                    o[C_VIOLATIONS] += count_violations(cards, down, players, hand, pub[P_REVEALED_ROUND],
-                                                        relics_total, pub[P_RELICS_FOUND], dragons,
-                                                        pub[P_DRAGON_FOUND] + dragon_out, aside, n_aside)
+                    o[C_VIOLATIONS] += count_violations(state, players, hand, state[PUB_ROW, P_REVEALED_ROUND],
+                                                        relics_total, state[PUB_ROW, P_RELICS_FOUND], dragons,
+                                                        state[PUB_ROW, P_DRAGON_FOUND] + dragon_out, aside, n_aside)
                 rb = p
-                pub[P_RUNEBEARER] = rb
+                state[PUB_ROW, P_RUNEBEARER] = rb
                 if winner >= 0:
                     break
             if winner >= 0:
@@ -575,9 +573,9 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             mode = END_TIME
         o[C_WINNER] = winner
         o[C_END_MODE] = mode
-        o[C_REVEALS] = pub[P_REVEALED_TOTAL]
+        o[C_REVEALS] = state[PUB_ROW, P_REVEALED_TOTAL]
         o[C_ROUNDS] = rounds_played
-        o[C_RELICS_FOUND] = pub[P_RELICS_FOUND]
+        o[C_RELICS_FOUND] = state[PUB_ROW, P_RELICS_FOUND]
         side = mask
         if advanced:          # a Figure of Fate may have moved players between the sides
             side = 0
@@ -586,12 +584,12 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             if check:
                 dealt = 0
                 for p in range(players):
-                    dealt += board[p, B_USED]
+                    dealt += state[p, BOARD0 + B_USED]
                     for j in range(MAX_POWERS):
                         dealt += state[p, PV_POWER0 + j] != 0
                 o[C_VIOLATIONS] += dealt != min(n_power_cards, players * per_player) if powers else 0
         o[C_SIDE_MASK] = side
-        step = record(trace, g, step, EV_END, winner, mode, pub[P_REVEALED_TOTAL], rounds_played)
+        step = record(trace, g, step, EV_END, winner, mode, state[PUB_ROW, P_REVEALED_TOTAL], rounds_played)
 
 
 @njit(PLAY_BATCH_SIG, cache=True)

@@ -164,20 +164,20 @@ SLOT_OF = _slot_table()
 
 
 @njit(cache=True, inline='always')
-def pick_uniform(rng, me, down, board, pub):
+def pick_uniform(rng, me, state):
     """A face-down card of another player, uniformly (the `random` strategy's pick): draw k, then find
     the k-th such card in (player, slot) order. Written as sums and a table lookup, with no branch that
     depends on k: a random k mispredicts any early exit, which cost more than the rest of a reveal.
     Returns p * MAX_HAND + slot, -1 when there is no such card."""
-    k = below(rng, pub[P_FACE_DOWN] - board[me, B_DOWN])
-    players = pub[P_PLAYERS]
+    k = below(rng, state[PUB_ROW, P_FACE_DOWN] - state[me, BOARD0 + B_DOWN])
+    players = state[PUB_ROW, P_PLAYERS]
     chosen = 0            # players wholly before the k-th card
     cum = 0
     skipped = 0           # their face-down cards
     for p in range(players):
         # me's cards masked out with arithmetic: written as `p != me`, the compiler skipped the load with
         # a branch, mispredicted once per pick
-        n = board[p, B_DOWN] & (((p - me) | (me - p)) >> 63)
+        n = state[p, BOARD0 + B_DOWN] & (((p - me) | (me - p)) >> 63)
         cum += n
         past = k >= cum
         chosen += past
@@ -185,8 +185,8 @@ def pick_uniform(rng, me, down, board, pub):
     if chosen >= players:
         return -1
     mask = 0
-    for s in range(pub[P_HAND]):
-        mask |= down[chosen, s] << s
+    for s in range(state[PUB_ROW, P_HAND]):
+        mask |= state[chosen, DOWN0 + s] << s
     return chosen * MAX_HAND + SLOT_OF[mask, k - skipped]
 
 
