@@ -115,9 +115,14 @@ def card_worth(k, v, colour, trump, params):
 
 
 @njit(cache=True, inline='always')
-def estimate_contract(total, seats, contract_max, params):
+def rivals_factor(seats, params):
+    """The estimate's scale for the number of seats: more rivals, fewer tricks each."""
+    return (4.0 / seats) ** params[SEAT_EXPONENT]
+
+
+@njit(cache=True, inline='always')
+def estimate_contract(total, rivals, contract_max, params):
     """The contract for a hand worth `total` tricks."""
-    rivals = (4.0 / seats) ** params[SEAT_EXPONENT]
     b = int(np.floor(total * params[ROUND_SHARE] * rivals + params[BIAS] + 0.5))
     return min(max(b, 0), contract_max)
 
@@ -129,7 +134,7 @@ def bid_estimate(options, n, state, params):
     total = 0.0
     for i in range(n):
         total += card_worth(options[i, M_KIND], options[i, M_VALUE], options[i, M_COLOUR], trump, params)
-    return estimate_contract(total, state[S_SEATS], state[S_CONTRACT_MAX], params)
+    return estimate_contract(total, rivals_factor(state[S_SEATS], params), state[S_CONTRACT_MAX], params)
 
 
 # ---- play -----------------------------------------------------------------------------------------

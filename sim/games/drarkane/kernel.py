@@ -39,7 +39,7 @@ from sim.core.rng import mix
 from sim.core.rng import shuffle as rng_shuffle
 from strategies import drarkane as builtin
 from strategies.drarkane import (
-    TERROR_WEIGHT, card_power, card_worth, draw, estimate_contract, greedy_key, seeker_aim, spread_key,
+    TERROR_WEIGHT, card_power, card_worth, draw, estimate_contract, greedy_key, rivals_factor, seeker_aim, spread_key,
 )
 
 from sim.games.drarkane.records import (
@@ -118,8 +118,10 @@ ZONE_BITS = MAX_ZONE     # place_inline: bits per colour in its mask of zone slo
 # card_loc[ON_DRAGON + d]: bit mask of the cards lying on dragon d (card ids < MAX_CARDS = 64)
 ON_DRAGON = MAX_CARDS
 
-# zone columns
-Z_ID, Z_DMG = 0, 1
+# zone columns: the dragon, the strength on it, and copies of its colour, resistance and Terror (placement
+# reads them in the slot's row instead of after a second, dependent load)
+Z_ID, Z_DMG, Z_COL, Z_RES, Z_TERROR = 0, 1, 2, 3, 4
+Z_COLS = 5
 # trick columns
 T_CARD, T_MODE, T_SEAT = 0, 1, 2
 
@@ -397,7 +399,7 @@ def checked(i, lo, hi, gs):
 
 
 @njit(cache=True, _nrt=False)
-def reveal(zone, gs, ddeck, cf, trace):
+def reveal(zone, gs, ddeck, dr, cf, trace):
     """Turn the next dragon into the zone; False when the deck is empty."""
     if gs[GS_DPTR] >= cf[CF_N_DRAGONS]:
         return False
@@ -406,6 +408,9 @@ def reveal(zone, gs, ddeck, cf, trace):
     z = gs[GS_ZONE_N]
     zone[z, Z_ID] = d
     zone[z, Z_DMG] = 0
+    zone[z, Z_COL] = dr[d, 0]
+    zone[z, Z_RES] = dr[d, 1]
+    zone[z, Z_TERROR] = dr[d, 2]
     gs[GS_ZONE_N] = z + 1
     rec(trace, gs, EV_REVEAL, d, z + 1, 0, 0)
     return True
@@ -424,7 +429,7 @@ def fits(c, d, kind, colour, dr):
     return kind[c] != ARCANA or colour[c] == dr[d, 0]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline='always', _nrt=False)
 def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs, ps, tr, state, card_loc, discard,
                  params, trace):
     """place_trick's loop for a built-in placement strategy (or the automaton): each decision scans the
@@ -444,7 +449,7 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
         zn = gs[GS_ZONE_N]
         slots = 0
         for z in range(zn):
-            slots |= np.int64(1) << (ZONE_BITS * dr[zone[z, Z_ID], 0] + z)
+            slots |= np.int64(1) << (ZONE_BITS * zone[z, Z_COL] + z)
         every = (np.int64(1) << zn) - 1
         lost = 0        # cards no dragon can take
         bi = -1
@@ -485,10 +490,9 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
                 while fit != 0:
                     z = trailing_zeros(fit)
                     fit &= fit - 1
-                    d = zone[z, Z_ID]
-                    left = dr[d, 1] - zone[z, Z_DMG] - v
+                    left = zone[z, Z_RES] - zone[z, Z_DMG] - v
                     if greedy:
-                        key = greedy_key(left, dr[d, 2], tw)
+                        key = greedy_key(left, zone[z, Z_TERROR], tw)
                         better = key < bkey
                     else:
                         key = spread_key(left, 1 if left <= 0 else 0)
@@ -630,8 +634,8 @@ def defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace):
     """Dragon in slot z falls to seat w: trophy, Terror, its cards to the discard pile."""
     d = zone[z, Z_ID]
     last = gs[GS_ZONE_N] - 1
-    zone[z, Z_ID] = zone[last, Z_ID]
-    zone[z, Z_DMG] = zone[last, Z_DMG]
+    for k in range(Z_COLS):
+        zone[z, k] = zone[last, k]
     gs[GS_ZONE_N] = last
     rec(trace, gs, EV_DEFEAT, d, w, 0, 0)
     terror = dr[d, 2]
@@ -724,6 +728,18 @@ def build_keys(kind, colour, value, trump, egg_low, keys):
 
 
 @njit(cache=True, inline='always', _nrt=False)
+def seeker_fold(top, bottom, key, p, legal, j, bk, tie, sign, want):
+    """play_trick's inline play_seeker: fold option j (trick key `key`, power p) into the running choices.
+    `top` = (sign * power, then the first option) of the options with the wanted M_WINS, `bottom` = (power, then
+    the first option) of every legal option; kept as single integers so each fold is a max/min, not a branch."""
+    wins = (key > bk) | (tie & (key == -1))
+    ok = legal & ((want < 0) | (wins == want))
+    top = max(top, ((sign * p << 6) + 63 - j) if ok else NO_KEY)
+    bottom = min(bottom, ((p << 6) + j) if legal else -NO_KEY)
+    return top, bottom
+
+
+@njit(cache=True, inline='always', _nrt=False)
 def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, gs, ps, tr, moves, state, played,
                play_fns, params, codes, trace, dealt):
     """Every seat plays one card, from the leader on; returns the winning position in the trick.
@@ -785,35 +801,38 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, 
                 # its first choice (`aim`), else its weakest card; the first of equals in both
                 want, highest = seeker_aim(tn, tn == seats - 1, ps[s, PS_BID] - ps[s, PS_TRICKS])
                 sign = 1 if highest else -1
-                any_wins = want < 0
                 # option j = 2 * slot + mode. With keys that hold the power and then the option, the choice is a
                 # plain max/min (no unpredictable branch): `top` = highest sign * power, first among equals;
                 # `bottom` = lowest power, first among equals
                 top = NO_KEY
                 bottom = -NO_KEY
+                pow0 = ptab[0]
+                pow1 = ptab[1]
                 if tn == 0:     # leading: every card is legal and every option wanted
                     for i in range(hn):
                         c = hand[s, i]
-                        top = max(top, (sign * ptab[0, c] << 6) + 63 - 2 * i)
+                        top = max(top, (sign * pow0[c] << 6) + 63 - 2 * i)
                         if kind[c] == MERCENARY:
-                            top = max(top, (sign * ptab[1, c] << 6) + 62 - 2 * i)
-                else:
+                            top = max(top, (sign * pow1[c] << 6) + 62 - 2 * i)
+                elif led >= 0:
+                    krow0 = keys[reg, led + 1, 0]
+                    krow1 = keys[reg, led + 1, 1]
                     for i in range(hn):
                         c = hand[s, i]
                         cc = colour[c]
                         legal = (not has_led) | (cc == led) | (cc < 0)
-                        key = keys[reg, (led if led >= 0 else cc) + 1, 0, c]
-                        wins = (key > bk) | (tie & (key == -1))
-                        p = ptab[0, c]
-                        ok = legal & (any_wins | (wins == want))
-                        top = max(top, ((sign * p << 6) + 63 - 2 * i) if ok else NO_KEY)
-                        bottom = min(bottom, ((p << 6) + 2 * i) if legal else -NO_KEY)
+                        top, bottom = seeker_fold(top, bottom, krow0[c], pow0[c], legal, 2 * i, bk, tie, sign, want)
                         if kind[c] == MERCENARY:        # its option as 0 (always legal: it has no colour)
-                            key = keys[reg, led + 1, 1, c]
-                            wins = (key > bk) | (tie & (key == -1))
-                            p = ptab[1, c]
-                            top = max(top, ((sign * p << 6) + 62 - 2 * i) if any_wins | (wins == want) else NO_KEY)
-                            bottom = min(bottom, (p << 6) + 2 * i + 1)
+                            top, bottom = seeker_fold(top, bottom, krow1[c], pow1[c], True, 2 * i + 1, bk, tie,
+                                                      sign, want)
+                else:           # no colour led yet: every card is legal
+                    for i in range(hn):
+                        c = hand[s, i]
+                        key = keys[reg, colour[c] + 1, 0, c]
+                        top, bottom = seeker_fold(top, bottom, key, pow0[c], True, 2 * i, bk, tie, sign, want)
+                        if kind[c] == MERCENARY:
+                            top, bottom = seeker_fold(top, bottom, keys[reg, 0, 1, c], pow1[c], True, 2 * i + 1, bk,
+                                                      tie, sign, want)
                 pick = 63 - (top & 63) if top > NO_KEY else bottom & 63
                 slot = pick >> 1
                 m = pick & 1
@@ -1167,7 +1186,7 @@ def trick_exchange(w, cf, kind, colour, value, hand, hand_n, gs, ps, moves, stat
 
 
 @njit(cache=True, _nrt=False)
-def play_round(cf, kind, colour, value, keys, ptab, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr, moves, pairs,
+def play_round(cf, kind, colour, value, keys, ptab, worths, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr, moves, pairs,
                objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
                bid_fns, play_fns, place_fns, give_fns, draft_fns, params, codes, trace):
     """Deal, draft, exchange, bid and play tricks until the hands are empty or the zone is full."""
@@ -1218,7 +1237,7 @@ def play_round(cf, kind, colour, value, keys, ptab, deck_cards, dr, ob, hand, ha
     gs[GS_PLAYED] = 0
     gs[GS_AUTO_DEF] = 0
     for i in range(cf[CF_START_DRAGONS]):
-        reveal(zone, gs, ddeck, cf, trace)
+        reveal(zone, gs, ddeck, dr, cf, trace)
     if cf[CF_TREASURES] != 0:
         draft(cf, ob, gs, ps, odeck, zobj, objopt, state, hand_n, draft_fns, params, trace)
     if cf[CF_TEAMS] != 0 and cf[CF_OPEN_EXCHANGE] != 0:
@@ -1229,12 +1248,11 @@ def play_round(cf, kind, colour, value, keys, ptab, deck_cards, dr, ob, hand, ha
         if s >= players:
             continue
         code = codes[D_BID, s]
-        if code == BID_ESTIMATE:        # bid_estimate over the hand, in hand order
+        if code == BID_ESTIMATE:        # bid_estimate over the hand, in hand order (worths: build_worths)
             total = 0.0
             for i in range(hand_n[s]):
-                c = hand[s, i]
-                total += card_worth(kind[c], value[c], colour[c], cf[CF_TRUMP], params[s])
-            b = estimate_contract(total, seats, cf[CF_CONTRACT_MAX], params[s])
+                total += worths[s, hand[s, i]]
+            b = estimate_contract(total, worths[s, -1], cf[CF_CONTRACT_MAX], params[s])
         elif code == BID_RANDOM:
             b = draw(state, cf[CF_CONTRACT_MAX] + 1)
         else:
@@ -1252,7 +1270,7 @@ def play_round(cf, kind, colour, value, keys, ptab, deck_cards, dr, ob, hand, ha
     last_winner = first
     for t in range(H):
         if t > 0:
-            reveal(zone, gs, ddeck, cf, trace)
+            reveal(zone, gs, ddeck, dr, cf, trace)
             if gs[GS_ZONE_N] >= cf[CF_ZONE_LIMIT]:
                 gs[GS_LOST] = 1
                 break
@@ -1410,7 +1428,7 @@ def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, p
     gs[GS_TRICK] = 0
     gs[GS_LOST] = 0
     for i in range(cf[CF_START_DRAGONS]):
-        reveal(zone, gs, ddeck, cf, trace)
+        reveal(zone, gs, ddeck, dr, cf, trace)
     leader = 0
     ended = False
     for t in range(cf[CF_TRICK_CAP]):
@@ -1443,7 +1461,7 @@ def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, p
             hand_n[0] += 1
             rec(trace, gs, EV_DRAW, 0, c, 0, 0)
         if w == 1 or gs[GS_DEF_TRICK] > 0:
-            if not reveal(zone, gs, ddeck, cf, trace):
+            if not reveal(zone, gs, ddeck, dr, cf, trace):
                 ended = True
                 break
             if gs[GS_ZONE_N] >= cf[CF_ZONE_LIMIT]:
@@ -1581,7 +1599,7 @@ KERNEL_SIG = types.void(
 
 
 @njit(cache=True, _nrt=False)
-def run_batch(seed, n, cf, kind, colour, value, keys, ptab, deck_cards, dr, ob, bid_fns, play_fns, place_fns,
+def run_batch(seed, n, cf, kind, colour, value, keys, ptab, worths, deck_cards, dr, ob, bid_fns, play_fns, place_fns,
               give_fns, draft_fns, params, codes, games, rounds, trace, hand, hand_n, zone, gs, ps, tr, moves, pairs, objopt, state,
               deck, ddeck, odeck, zobj, card_loc, discard, played):
     mode = cf[CF_MODE]
@@ -1614,7 +1632,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, deck_cards, dr, ob, 
         else:
             for r in range(n_rounds):
                 gs[GS_ROUND] = r
-                play_round(cf, kind, colour, value, keys, ptab, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr,
+                play_round(cf, kind, colour, value, keys, ptab, worths, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr,
                            moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
                            bid_fns, play_fns, place_fns, give_fns, draft_fns, params, codes, trace)
                 for s in range(players):
@@ -1654,13 +1672,24 @@ def build_powers(kind, colour, value, trump, ptab):
         ptab[1, c] = card_power(kind[c], 0, 1, -1, trump)
 
 
+@njit(cache=True)
+def build_worths(kind, colour, value, cf, params, codes, worths):
+    """worths[seat, card]: bid_estimate's card_worth for each seat that bids with it; worths[seat, -1]: its
+    rivals_factor (the hand's total adds these up in hand order, as bid_estimate does)."""
+    for s in range(MAX_SEATS):
+        if codes[D_BID, s] == BID_ESTIMATE:
+            for c in range(kind.shape[0]):
+                worths[s, c] = card_worth(kind[c], value[c], colour[c], cf[CF_TRUMP], params[s])
+            worths[s, -1] = rivals_factor(cf[CF_SEATS], params[s])
+
+
 @njit(KERNEL_SIG, cache=True)
 def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
                    draft_fns, params, codes, games, rounds, trace):
     np.random.seed(seed)      # for user strategies that draw from np.random
     hand = np.zeros((MAX_SEATS, MAX_HAND + 2), np.int64)
     hand_n = np.zeros(MAX_SEATS, np.int64)
-    zone = np.zeros((MAX_ZONE + 1, 2), np.int64)
+    zone = np.zeros((MAX_ZONE + 1, Z_COLS), np.int64)
     gs = np.zeros(GS_SIZE, np.int64)
     ps = np.zeros((MAX_SEATS, PS_SIZE), np.int64)
     tr = np.zeros((MAX_SEATS, 3), np.int64)
@@ -1679,16 +1708,18 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     build_keys(kind, colour, value, cf[CF_TRUMP], cf[CF_EGG_LOW], keys)
     ptab = np.zeros((2, kind.shape[0]), np.int64)
     build_powers(kind, colour, value, cf[CF_TRUMP], ptab)
+    worths = np.zeros((MAX_SEATS, kind.shape[0] + 1), np.float64)
+    build_worths(kind, colour, value, cf, params, codes, worths)
     run_batch(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(keys), borrow(ptab),
-              borrow(deck_cards), borrow(dr), borrow(ob), bid_fns, play_fns, place_fns, give_fns, draft_fns,
-              borrow(params), borrow(codes), borrow(games), borrow(rounds), borrow(trace), borrow(hand),
+              borrow(worths), borrow(deck_cards), borrow(dr), borrow(ob), bid_fns, play_fns, place_fns, give_fns,
+              draft_fns, borrow(params), borrow(codes), borrow(games), borrow(rounds), borrow(trace), borrow(hand),
               borrow(hand_n), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
               borrow(objopt), borrow(state), borrow(deck), borrow(ddeck), borrow(odeck), borrow(zobj),
               borrow(card_loc), borrow(discard), borrow(played))
     # the owners stay alive until here: the borrowed views above hold no reference
     keep = (hand[0, 0] + hand_n[0] + zone[0, 0] + gs[0] + ps[0, 0] + tr[0, 0] + moves[0, 0] + pairs[0, 0]
             + objopt[0, 0] + state[0] + deck[0] + ddeck[0] + odeck[0] + zobj[0, 0] + card_loc[0] + discard[0]
-            + played[0] + keys[0, 0, 0, 0] + ptab[0, 0])
+            + played[0] + keys[0, 0, 0, 0] + ptab[0, 0] + worths[0, 0])
     gs[1] = keep
 
 
