@@ -185,7 +185,7 @@ def pick_uniform(rng, me, state):
     if chosen >= players:
         return -1
     mask = 0
-    for s in range(state[PUB_ROW, P_HAND]):
+    for s in range(MAX_HAND):      # a fixed count unrolls; slots past the hand are never face down
         mask |= state[chosen, DOWN0 + s] << s
     return chosen * MAX_HAND + SLOT_OF[mask, k - skipped]
 
