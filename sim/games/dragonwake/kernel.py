@@ -237,8 +237,8 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
         for j in range(N_COLS):
             o[j] = 0
         # roles
-        for i in range(n_role):
-            role_deck[i] = HERO if i < hero_cards else CULTIST
+        role_deck[:hero_cards] = HERO          # plain fills: they vectorise
+        role_deck[hero_cards:n_role] = CULTIST
         shuffle(rng, role_deck, n_role)
         mask = 0
         n_cultists = 0
@@ -254,8 +254,9 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
         # search deck: relics, the dragon, artifacts (advanced game), gold
         total = cards_per_player * players
         special = relics_total + dragons
-        for i in range(total):
-            deck[i] = RELIC if i < relics_total else (DRAGON if i < special else GOLD)
+        deck[:relics_total] = RELIC
+        deck[relics_total:special] = DRAGON
+        deck[special:total] = GOLD
         if artifacts:
             for i in range(n_candle + n_fate):
                 deck[special + i] = CANDLE if i < n_candle else FATE
