@@ -1,7 +1,7 @@
 """`make bench`: games/s per core for every game's benchmark cases, against the issues' targets.
 
 Each case plays in this one process (one core) after a warm-up that loads or compiles the kernel.
-The rate is games per CPU-second of this thread (best of three), so a busy machine slows it less
+The rate is games per CPU-second of this thread (best of five), so a busy machine slows it less
 than wall-clock time would; the wall-clock rate is reported beside it.
 """
 
@@ -17,7 +17,7 @@ from sim.core.version import code_version
 from sim.games import all_games
 
 
-def measure(game, case, repeats: int = 3) -> dict:
+def measure(game, case, repeats: int = 5) -> dict:
     rules = game.load_rules()
     lineup = game.lineup(case.lineup)
     game.simulate(rules, case.players, lineup, 1, 1000)          # warm-up: compile or load the cache
@@ -55,7 +55,7 @@ def main() -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     lines = ["# Benchmark: games per second per core", "",
              f"Code {code_version()}, Python {platform.python_version()}, {platform.machine()}, "
-             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. One process, one core; best of three "
+             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. One process, one core; best of five "
              "runs; rate per CPU-second of the benchmark thread (wall-clock rate beside it).", "",
              "| game | case | players | unit/s per core | wall-clock | target | meets |", "|---|---|---|---|---|---|---|"]
     for r in results:
