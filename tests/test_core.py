@@ -243,3 +243,27 @@ def test_sequential_rule_stops_and_covers():
         covered += e.lo <= 0.7 <= e.hi
         assert e.half_width() <= 0.02
     assert covered >= 190
+
+
+def test_precision_target_is_absolute_for_rates_and_relative_for_large_means():
+    from sim.core.precision import allowed_half_width
+    assert allowed_half_width("rate", 0.4, 0.01) == 0.01
+    assert allowed_half_width("mean", 60.0, 0.01) == pytest.approx(0.6)     # ±1% of 60 turns
+    assert allowed_half_width("mean", 0.3, 0.01) == 0.01                    # small means: absolute
+    assert allowed_half_width("mean", -200.0, 0.01) == pytest.approx(2.0)
+
+
+def test_tracker_stops_on_a_large_mean_at_the_relative_target():
+    """A mean of ~50 with sd ~10 reaches ±1% (±0.5) after some hundreds of games, never ±0.01 absolute."""
+    from sim.core.game import Outcome
+    outcomes = [Outcome("rate", "rate", pl.col("x") > 50, "x above 50", headline=True),
+                Outcome("size", "mean", pl.col("x"), "x", headline=True)]
+    rng = np.random.default_rng(5)
+    t = Tracker(outcomes, 0.05)
+    while not t.done():
+        t.add({"x": rng.normal(50, 10, 500)})
+        assert t.n < 200_000
+    e = t.estimates()
+    assert e["size"].half_width() <= 0.05 * e["size"].value
+    assert e["size"].half_width() > 0.05          # an absolute ±0.05 would have needed far more games
+    assert e["rate"].half_width() <= 0.05

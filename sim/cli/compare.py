@@ -17,7 +17,7 @@ def compare(variant: Annotated[list[str], typer.Option(
             strategy: StrategyOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
             rules: RulesOpt = None, set_: SetOpt = None, plugin: PluginOpt = None,
             precision: Annotated[Optional[float], typer.Option(
-                help="play until every headline difference is within ± this (--n is the cap)")] = None,
+                help="play until every headline difference is within ± this: points for rates, a fraction of the base value for means above 1 (--n is the cap)")] = None,
             to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
     """Compare rule variants game by game on common random numbers."""
     spec = build_spec(game, n, players, strategy, None, seed, rules, set_, plugin)

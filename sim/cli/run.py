@@ -18,7 +18,7 @@ def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = N
         variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
         rules: RulesOpt = None, set_: SetOpt = None, plugin: PluginOpt = None,
         precision: Annotated[Optional[float], typer.Option(
-            help="keep playing until every headline interval's half-width is at most this (with --n as the cap)")] = None,
+            help="keep playing until every headline interval is within ± this: points for rates, a fraction of the value for means above 1 (--n is the cap)")] = None,
         progress: Annotated[bool, typer.Option(help="show a progress bar")] = True) -> None:
     """Play N games of one configuration and summarise them."""
     spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin)

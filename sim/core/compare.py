@@ -9,6 +9,7 @@ independent runs would have needed for the same precision.
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 
 import matplotlib
@@ -21,7 +22,7 @@ import polars as pl  # noqa: E402
 from sim.core import store  # noqa: E402
 from sim.core.errors import DsimError  # noqa: E402
 from sim.core.game import Game, Rules  # noqa: E402
-from sim.core.precision import look_z  # noqa: E402
+from sim.core.precision import allowed_half_width, look_z  # noqa: E402
 from sim.core.report import ChartSaver, markdown_to_html  # noqa: E402
 from sim.core.runner import RunSpec, iter_chunks, run  # noqa: E402
 from sim.core.stats import PairedResult, paired  # noqa: E402
@@ -94,9 +95,11 @@ def _differences_narrow(writers, specs, out, precision, looks) -> bool:
     head = [o for o in specs[0].game.outcomes() if o.headline]
     for f in frames[1:]:
         for o in head:
-            d = o.values(f) - o.values(frames[0])
+            base = o.values(frames[0])
+            d = o.values(f) - base
             d = d[~np.isnan(d)]
-            if len(d) < 2 or z * d.std(ddof=1) / np.sqrt(len(d)) > precision:
+            scale = allowed_half_width(o.kind, float(np.nanmean(base)) if len(d) else math.nan, precision)
+            if len(d) < 2 or z * d.std(ddof=1) / np.sqrt(len(d)) > scale:
                 return False
     return True
 

@@ -27,6 +27,14 @@ def look_z(k: int, alpha: float = 0.05) -> float:
     return float(st.norm.isf(alpha * 6 / (math.pi ** 2 * k * k) / 2))
 
 
+def allowed_half_width(kind: str, value: float, target: float) -> float:
+    """A headline's allowed half-width: `target` itself for a rate (±0.01 is one point), `target` relative
+    to the value for a mean larger than 1 (±1% of 60 turns a round, not ±0.01 turns), else `target`."""
+    if kind == "rate" or not math.isfinite(value):
+        return target
+    return target * max(1.0, abs(value))
+
+
 def adjusted(total: float, total_sq: float, n: int, kind: str, z: float) -> Estimate:
     """Interval at quantile z: Wilson for rates, normal for means."""
     if n < 2:
@@ -67,7 +75,8 @@ class Tracker:
 
     def done(self) -> bool:
         self.looks += 1
-        return all(e.half_width() <= self.target for e in self.estimates().values())
+        return all(e.half_width() <= allowed_half_width(o.kind, e.value, self.target)
+                   for o, e in zip(self.outcomes, self.estimates().values()))
 
 
 def run_to_precision(spec: RunSpec, out: Path, target: float, jobs: int = 1, progress: bool = False,
