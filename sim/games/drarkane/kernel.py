@@ -2,31 +2,41 @@
 
 `play_batch` plays n games from one seed and fills the games and rounds tables; the first
 `trace.shape[0]` games also write their action trace. Game state lives in a few preallocated int64
-arrays: `gs` (scalars, GS_*), `ps` (per seat, PS_*), `zone` (dragons in the battle zone: id, damage),
+arrays: `gs` (scalars, GS_*), `ps` (per seat, PS_*), `zone` (dragons in the battle zone: id, damage, Z_*),
 `tr` (the trick: card, mode, seat). Nothing is allocated inside the per-game loop.
 
 Speed notes (measured with perf on this kernel):
 - numba increments and decrements an array's reference count (an atomic instruction) whenever an array
-  enters a function or a variable; that was about 40% of the time. `play_batch` owns the arrays and hands
+  enters a function or a variable; that was about 40% of the time. `play_batch_jit` owns the arrays and hands
   `run_batch` *borrowed* views (`borrow`: same data, null meminfo), for which those calls do nothing.
-- a table game's tricks run in `play_trick`: legal cards, the "would win" flag and the public state are
-  built inline, the trick's standing (regime, led colour, best key) is updated card by card, and card keys
-  are read from a table built once per batch (`build_keys`) instead of recomputing the whole trick for
-  every candidate card. `choose_card` / `trick_eval` / `legal_moves` remain the reference versions (solo
-  games and the tests use them); `play_trick` makes the same decisions, in the same order, so the same
-  seed gives the same games.
+- borrowed views still left calls to NRT_incref/NRT_decref (on a null pointer): every function below
+  `play_batch_jit` (except the per-batch table builders) is compiled `_nrt=False`, which drops them (about
+  1.3x faster games). Those functions may not allocate.
+- the built-in bid, play and placement strategies run inline. `play_batch` (Python) recognises them by
+  identity (`INLINE`) and passes `codes[decision, seat]`; such a decision builds no option rows, writes no
+  strategy state and makes no indirect call: it computes the same choice from the kernel's own data, with
+  the formulas it shares with strategies/drarkane.py (`card_power`, `seeker_aim`, `greedy_key`,
+  `spread_key`, `card_worth`, `estimate_contract`) and the same random draws. Any other function (a user's
+  strategy) is called as before with its option rows and state. `INLINE_BUILTINS = False` calls every
+  function instead; both give the same games (check both after changing a built-in strategy). About 1.9x.
+  - play: options are scanned in the order the strategy would see them (hand order, a Mercenary as 14 then
+    as 0); the seeker's choice is a max/min over integer keys that hold the power and then the option index
+    (first among equals), so no unpredictable branch is taken per card.
+  - placement (`place_inline`, also the Fallen King's): each decision scans the (card, dragon) pairs
+    through per-colour bit masks of the zone slots; zone rows carry a copy of the dragon's colour,
+    resistance and Terror; a card no dragon can take is discarded where the pair list would be rebuilt.
+  - bids: each seat's card worths and seat factor are tabled once per batch (`build_worths`).
+- a table game's tricks run in `play_trick`: the trick's standing (regime, led colour, best key) is updated
+  card by card, and card keys are read from a table built once per batch (`build_keys`) instead of
+  recomputing the whole trick for every candidate card. `choose_card` / `trick_eval` / `legal_moves` remain
+  the reference versions (solo games and the tests use them).
 - the cards lying on each dragon are a bit mask (`card_loc[ON_DRAGON + d]`), so a defeat does not scan
-  every card.
-- borrowed views still left calls to NRT_incref/NRT_decref (on a null pointer) wherever an array entered a
-  function or a variable: every function below `play_batch` (except `build_keys`, which runs once per batch)
-  is compiled `_nrt=False`, which drops them (about 1.3x faster games). Those functions may not allocate.
-- the built-in strategies are compiled `_nrt=False` too and draw their random numbers without making a view.
-- the strategy state's trick-constant fields are written once per trick (once per placement phase), and the
-  placement options are updated in place after a placement that defeats no dragon instead of rebuilt.
+  every card; `c & ID_MASK` in the hot loops lets numba drop its negative-index fix-up.
 The tiniest helpers (trace rows, card keys) are inlined at numba's IR level (`inline='always'`), and so are
-`play_trick` and `place_trick` (their ~20 array arguments cost a few hundred pushes per trick; about 1.15x
-faster games for a cold compile of ~95 s instead of ~60 s). Inlining the other large ones made compiling
-several times slower.
+`play_trick`, `place_trick` and `place_inline` (their ~15-20 array arguments cost a few hundred pushes per
+call). Inlining the other large ones made compiling several times slower.
+Not done yet: hands as bit masks (has-led and legality without a scan), caching placement keys between the
+decisions of one trick (each decision rescans every pair), per-seat colour counts.
 """
 
 import numpy as np
@@ -111,6 +121,9 @@ PS_EXACT = 11       # exact contracts in the game
 PS_WON_LAST = 12
 PS_SIZE = 16
 
+# card ids are 0..63: `c & ID_MASK` is the same id, and numba, seeing it cannot be negative, drops its
+# negative-index fix-up (three instructions) from every table look-up in the hot loops below
+ID_MASK = MAX_CARDS - 1
 NO_KEY = -(1 << 50)     # the seeker's composite keys: below any real one
 ZONE_BITS = MAX_ZONE     # place_inline: bits per colour in its mask of zone slots (4 colours x 16 <= 64)
 
@@ -458,7 +471,7 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
             n = 0
             for i in range(tn):
                 if (done >> i) & 1 == 0:
-                    c = tr[i, T_CARD]
+                    c = tr[i, T_CARD] & ID_MASK
                     fit = every if kind[c] != ARCANA else (slots >> (ZONE_BITS * colour[c])) & every
                     n += popcount(fit)
                     if fit == 0:
@@ -467,7 +480,7 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
                 k = draw(state, n)
                 for i in range(tn):
                     if (done >> i) & 1 == 0:
-                        c = tr[i, T_CARD]
+                        c = tr[i, T_CARD] & ID_MASK
                         fit = every if kind[c] != ARCANA else (slots >> (ZONE_BITS * colour[c])) & every
                         r = popcount(fit)
                         if bi < 0 and k < r:
@@ -482,7 +495,7 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
             for i in range(tn):
                 if (done >> i) & 1:
                     continue
-                c = tr[i, T_CARD]
+                c = tr[i, T_CARD] & ID_MASK
                 fit = every if kind[c] != ARCANA else (slots >> (ZONE_BITS * colour[c])) & every
                 if fit == 0:
                     lost |= 1 << i
@@ -741,7 +754,7 @@ def seeker_fold(top, bottom, key, p, legal, j, bk, tie, sign, want):
 
 @njit(cache=True, inline='always', _nrt=False)
 def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, gs, ps, tr, moves, state, played,
-               play_fns, params, codes, trace, dealt):
+               play_fns, params, codes, call_play, trace, dealt):
     """Every seat plays one card, from the leader on; returns the winning position in the trick.
 
     The same decisions as `choose_card` + `play_card` for each seat, with the trick's standing (regime, led
@@ -758,23 +771,25 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, 
     bkey = -1
     fnw = -1
     tn = 0
-    # the public facts that stay the same through the trick (the rest of fill_state is per seat below)
-    state[S_PLAYERS] = players
-    state[S_SEATS] = seats
-    state[S_ROUND] = gs[GS_ROUND]
-    state[S_TRICK] = gs[GS_TRICK]
-    state[S_DEALT] = dealt
-    state[S_ZONE_N] = gs[GS_ZONE_N]
-    state[S_ZONE_LIMIT] = cf[CF_ZONE_LIMIT]
-    state[S_DRAGONS_LEFT] = cf[CF_N_DRAGONS] - gs[GS_DPTR]
-    state[S_POOL] = gs[GS_POOL]
-    state[S_BIDS_SUM] = gs[GS_BIDS_SUM]
-    state[S_N_BIDS] = gs[GS_N_BIDS]
-    state[S_CONTEXT] = 0
-    state[S_OFFER] = -1
-    state[S_MODE] = cf[CF_MODE]
-    state[S_TRUMP] = cf[CF_TRUMP]
-    state[S_CONTRACT_MAX] = cf[CF_CONTRACT_MAX]
+    # the public facts that stay the same through the trick, for the seats that call their play function (the
+    # rest of fill_state is per seat below)
+    if call_play:
+        state[S_PLAYERS] = players
+        state[S_SEATS] = seats
+        state[S_ROUND] = gs[GS_ROUND]
+        state[S_TRICK] = gs[GS_TRICK]
+        state[S_DEALT] = dealt
+        state[S_ZONE_N] = gs[GS_ZONE_N]
+        state[S_ZONE_LIMIT] = cf[CF_ZONE_LIMIT]
+        state[S_DRAGONS_LEFT] = cf[CF_N_DRAGONS] - gs[GS_DPTR]
+        state[S_POOL] = gs[GS_POOL]
+        state[S_BIDS_SUM] = gs[GS_BIDS_SUM]
+        state[S_N_BIDS] = gs[GS_N_BIDS]
+        state[S_CONTEXT] = 0
+        state[S_OFFER] = -1
+        state[S_MODE] = cf[CF_MODE]
+        state[S_TRUMP] = cf[CF_TRUMP]
+        state[S_CONTRACT_MAX] = cf[CF_CONTRACT_MAX]
     s = leader
     for k in range(seats):
         if k > 0:
@@ -792,7 +807,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, 
             has_led = False
             if led >= 0:
                 for i in range(hn):
-                    has_led |= colour[hand[s, i]] == led
+                    has_led |= colour[hand[s, i] & ID_MASK] == led
             bk = bkey if tn > 0 else -3         # leading: every card takes the trick for now
             tie = tn > 0 and bkey == -1 and fnw < 0
             code = codes[D_PLAY, s]
@@ -810,7 +825,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, 
                 pow1 = ptab[1]
                 if tn == 0:     # leading: every card is legal and every option wanted
                     for i in range(hn):
-                        c = hand[s, i]
+                        c = hand[s, i] & ID_MASK
                         top = max(top, (sign * pow0[c] << 6) + 63 - 2 * i)
                         if kind[c] == MERCENARY:
                             top = max(top, (sign * pow1[c] << 6) + 62 - 2 * i)
@@ -818,7 +833,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, 
                     krow0 = keys[reg, led + 1, 0]
                     krow1 = keys[reg, led + 1, 1]
                     for i in range(hn):
-                        c = hand[s, i]
+                        c = hand[s, i] & ID_MASK
                         cc = colour[c]
                         legal = (not has_led) | (cc == led) | (cc < 0)
                         top, bottom = seeker_fold(top, bottom, krow0[c], pow0[c], legal, 2 * i, bk, tie, sign, want)
@@ -827,7 +842,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, 
                                                       sign, want)
                 else:           # no colour led yet: every card is legal
                     for i in range(hn):
-                        c = hand[s, i]
+                        c = hand[s, i] & ID_MASK
                         key = keys[reg, colour[c] + 1, 0, c]
                         top, bottom = seeker_fold(top, bottom, key, pow0[c], True, 2 * i, bk, tie, sign, want)
                         if kind[c] == MERCENARY:
@@ -841,14 +856,14 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, 
                 # play_random: a uniform option, counted and found again in the same order
                 n = 0
                 for i in range(hn):
-                    c = hand[s, i]
+                    c = hand[s, i] & ID_MASK
                     cc = colour[c]
                     n += ((not has_led) | (cc == led) | (cc < 0)) * (2 if kind[c] == MERCENARY else 1)
                 k = draw(state, n)
                 slot = 0
                 m = 0
                 for i in range(hn):
-                    c = hand[s, i]
+                    c = hand[s, i] & ID_MASK
                     cc = colour[c]
                     if has_led and cc != led and cc >= 0:
                         continue
@@ -1266,6 +1281,9 @@ def play_round(cf, kind, colour, value, keys, ptab, worths, deck_cards, dr, ob, 
         gs[GS_BIDS_SUM] += b
         gs[GS_N_BIDS] += 1
         rec(trace, gs, EV_BID, s, b, 0, 0)
+    call_play = False       # whether a seat calls its play function (else its choice runs inline)
+    for s in range(seats):
+        call_play |= s != auto and codes[D_PLAY, s] == CALL
     leader = first
     last_winner = first
     for t in range(H):
@@ -1276,7 +1294,7 @@ def play_round(cf, kind, colour, value, keys, ptab, worths, deck_cards, dr, ob, 
                 break
         gs[GS_TN] = 0
         wpos = play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, gs, ps, tr, moves, state,
-                          played, play_fns, params, codes, trace, H)
+                          played, play_fns, params, codes, call_play, trace, H)
         w = tr[wpos, T_SEAT]
         gs[GS_TRICK] = t + 1
         for s in range(seats):
