@@ -5,7 +5,8 @@ from numba import njit, types
 
 from sim.core.rng import below, mix, shuffle
 from sim.games.dragonwake.records import (
-    CARDS0, DOWN0, BOARD0, SHOWN0, pick_uniform, ASK_AFTER, ASK_BEFORE, ASK_FATE, ASK_HUNT, ASK_NONE, ASK_PEEK, BOARD_COLS, B_CAUGHT,
+    pick_uniform, ASK_AFTER, ASK_BEFORE, ASK_FATE, ASK_HUNT, ASK_NONE, ASK_PEEK, BOARD0, BOARD_COLS, B_CAUGHT, CARDS0,
+    DOWN0,
     B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_FATE, B_SHOWN_DRAGON, B_SHOWN_GOLD, B_SHOWN_RELIC, B_USED, CANDLE,
     CHOSEN, CULTIST, DIVINATOR, DRAGON, END_DRAGON, END_RELICS, END_TIME, EV_ASIDE, EV_CLAIM, EV_DEAL, EV_END,
     EV_EVENT, EV_FATE, EV_FLIP, EV_PEEK, EV_POWER, EV_POWERS, EV_REVEAL, EV_ROLE, EV_ROUND, EV_SWAP, EV_UNDEALT,
@@ -548,9 +549,10 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                         role[rb] = old_role
                         state[rb, BOARD0 + B_FATE] = old_fate
                         if check:
-                            o[C_VIOLATIONS] += count_violations(state, players, hand, state[PUB_ROW, P_REVEALED_ROUND],
-                                                                relics_total, state[PUB_ROW, P_RELICS_FOUND], dragons,
-                                                                state[PUB_ROW, P_DRAGON_FOUND] + dragon_out, aside, n_aside)
+                            o[C_VIOLATIONS] += count_violations(
+                                state, players, hand, state[PUB_ROW, P_REVEALED_ROUND], relics_total,
+                                state[PUB_ROW, P_RELICS_FOUND], dragons, state[PUB_ROW, P_DRAGON_FOUND] + dragon_out,
+                                aside, n_aside)
                         continue          # the same runebearer reveals again
                     if card >= CANDLE:
                         o[C_ARTIFACTS] += 1
