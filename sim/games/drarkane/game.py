@@ -38,8 +38,9 @@ class DrarkaneGame(Game):
         for k, seat in enumerate(seat_list):
             params[k, :len(seat.params)] = seat.params
         rows_per_game = 1 if mode == MODE_SOLO else r.rounds * players
-        games = np.zeros((n, len(GAME_COLUMNS)), np.int32)
-        rounds = np.zeros((n * rows_per_game, len(ROUND_COLUMNS)), np.int32)
+        # column-major: each column is contiguous, so the tables' columns below are plain fast copies
+        games = np.zeros((n, len(GAME_COLUMNS)), np.int32, order="F")
+        rounds = np.zeros((n * rows_per_game, len(ROUND_COLUMNS)), np.int32, order="F")
         steps = trace_steps(mode, seats, hand, r.solo_trick_cap) if n_traced else 1
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int16)
         kernel.play_batch(int(seed) & 0xFFFFFFFF, n, cf, kind, colour, value, r.deck(players), r.dragon_array(),

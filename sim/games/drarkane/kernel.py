@@ -125,6 +125,7 @@ PS_SIZE = 16
 # negative-index fix-up (three instructions) from every table look-up in the hot loops below
 ID_MASK = MAX_CARDS - 1
 NO_KEY = -(1 << 50)     # the seeker's composite keys: below any real one
+FAR = np.int64(1) << 52  # a rejected option's key is pushed this far out of reach (below NO_KEY, above -NO_KEY)
 ZONE_BITS = MAX_ZONE     # place_inline: bits per colour in its mask of zone slots (4 colours x 16 <= 64)
 
 # card_loc[c]: where card c is (-1 hand or pile, -2 discarded, else the dragon it lies on);
@@ -443,6 +444,18 @@ def fits(c, d, kind, colour, dr):
 
 
 @njit(cache=True, inline='always', _nrt=False)
+def fitting(i, done, slots, every, tr, kind, colour):
+    """(zone slots the card at trick position i may go on as a bit mask, whether it is still to place): its
+    colour's slots, or every slot for a wild card; none once placed. Written without branches (the card's kind
+    and whether it is placed go either way at random)."""
+    c = tr[i, T_CARD] & ID_MASK
+    wild = np.int64(kind[c] != ARCANA)
+    own = (slots >> (ZONE_BITS * (colour[c] & 3))) & every      # (a wild card's colour -1 is masked to 3)
+    open_ = ((done >> i) & 1) ^ 1
+    return (own + wild * (every - own)) & -open_, open_
+
+
+@njit(cache=True, inline='always', _nrt=False)
 def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs, ps, tr, state, card_loc, discard,
                  params, trace):
     """place_trick's loop for a built-in placement strategy (or the automaton): each decision scans the
@@ -470,36 +483,34 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
         if code == PLACE_RANDOM:
             n = 0
             for i in range(tn):
-                if (done >> i) & 1 == 0:
-                    c = tr[i, T_CARD] & ID_MASK
-                    fit = every if kind[c] != ARCANA else (slots >> (ZONE_BITS * colour[c])) & every
-                    n += popcount(fit)
-                    if fit == 0:
-                        lost |= 1 << i
+                fit, open_ = fitting(i, done, slots, every, tr, kind, colour)
+                n += popcount(fit)
+                lost |= np.int64((fit == 0) & open_) << i
             if n > 0:
+                # pair k: the (k - first)-th fitting slot of the card whose pairs start at `first` (selects, no
+                # early exit)
                 k = draw(state, n)
+                first = 0
+                kfit = 0
+                kk = 0
                 for i in range(tn):
-                    if (done >> i) & 1 == 0:
-                        c = tr[i, T_CARD] & ID_MASK
-                        fit = every if kind[c] != ARCANA else (slots >> (ZONE_BITS * colour[c])) & every
-                        r = popcount(fit)
-                        if bi < 0 and k < r:
-                            for _ in range(k):
-                                fit &= fit - 1
-                            bi = i
-                            bz = trailing_zeros(fit)
-                        k -= r
+                    fit, open_ = fitting(i, done, slots, every, tr, kind, colour)
+                    r = popcount(fit)
+                    hit = (k >= first) & (k < first + r)
+                    bi = i if hit else bi
+                    kfit = fit if hit else kfit
+                    kk = k - first if hit else kk
+                    first += r
+                for _ in range(kk):
+                    kfit &= kfit - 1
+                bz = trailing_zeros(kfit)
         else:
             greedy = code == PLACE_GREEDY
             bkey = 1e300 if greedy else -1e300
             for i in range(tn):
-                if (done >> i) & 1:
-                    continue
-                c = tr[i, T_CARD] & ID_MASK
-                fit = every if kind[c] != ARCANA else (slots >> (ZONE_BITS * colour[c])) & every
-                if fit == 0:
-                    lost |= 1 << i
-                v = value[c]
+                fit, open_ = fitting(i, done, slots, every, tr, kind, colour)
+                lost |= np.int64((fit == 0) & open_) << i
+                v = value[tr[i, T_CARD] & ID_MASK]
                 while fit != 0:
                     z = trailing_zeros(fit)
                     fit &= fit - 1
@@ -747,8 +758,10 @@ def seeker_fold(top, bottom, key, p, legal, j, bk, tie, sign, want):
     the first option) of every legal option; kept as single integers so each fold is a max/min, not a branch."""
     wins = (key > bk) | (tie & (key == -1))
     ok = legal & ((want < 0) | (wins == want))
-    top = max(top, ((sign * p << 6) + 63 - j) if ok else NO_KEY)
-    bottom = min(bottom, ((p << 6) + j) if legal else -NO_KEY)
+    # a rejected option's key is moved out of reach by arithmetic: written as `key if ok else NO_KEY`, the
+    # compiler skipped the multiply with a branch that went either way at random
+    top = max(top, (sign * p << 6) + 63 - j - (1 - np.int64(ok)) * FAR)
+    bottom = min(bottom, (p << 6) + j + (1 - np.int64(legal)) * FAR)
     return top, bottom
 
 
@@ -860,19 +873,19 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, 
                     cc = colour[c]
                     n += ((not has_led) | (cc == led) | (cc < 0)) * (2 if kind[c] == MERCENARY else 1)
                 k = draw(state, n)
+                # option k lies in card i's range [first, first + r): found by selects over the whole hand, no
+                # early exit (which was mispredicted once a decision)
                 slot = 0
                 m = 0
+                first = 0
                 for i in range(hn):
                     c = hand[s, i] & ID_MASK
                     cc = colour[c]
-                    if has_led and cc != led and cc >= 0:
-                        continue
-                    r = 2 if kind[c] == MERCENARY else 1
-                    if k < r:
-                        slot = i
-                        m = k
-                        break
-                    k -= r
+                    r = ((not has_led) | (cc == led) | (cc < 0)) * (1 + (kind[c] == MERCENARY))
+                    hit = (k >= first) & (k < first + r)
+                    slot = i if hit else slot
+                    m = k - first if hit else m
+                    first += r
                 c = hand[s, slot]
             else:
                 # few data-dependent branches below: every row is written and `n` advances when the card is legal
@@ -1613,7 +1626,7 @@ def record_round(row, cf, gs, ps, rounds, s):
 KERNEL_SIG = types.void(
     types.int64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
     types.int64[::1], types.int64[:, ::1], types.int64[:, ::1], SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS,
-    types.float64[:, ::1], types.int64[:, ::1], types.int32[:, ::1], types.int32[:, ::1], types.int16[:, :, ::1])
+    types.float64[:, ::1], types.int64[:, ::1], types.int32[::1, :], types.int32[::1, :], types.int16[:, :, ::1])
 
 
 @njit(cache=True, _nrt=False)
