@@ -752,21 +752,29 @@ def build_keys(kind, colour, value, trump, egg_low, keys):
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def seeker_fold(top, bottom, key, p, legal, j, bk, tie, sign, want):
+def unless_equal(a, b):
+    """0 when a == b, else -1 (a sign mask, not a comparison: see seeker_fold)."""
+    return ((a - b) | (b - a)) >> 63
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def seeker_fold(top, bottom, key, p, legal, j, bk, tie, sign, any_want, want_win):
     """play_trick's inline play_seeker: fold option j (trick key `key`, power p) into the running choices.
     `top` = (sign * power, then the first option) of the options with the wanted M_WINS, `bottom` = (power, then
-    the first option) of every legal option; kept as single integers so each fold is a max/min, not a branch."""
-    wins = (key > bk) | (tie & (key == -1))
-    ok = legal & ((want < 0) | (wins == want))
-    # a rejected option's key is moved out of reach by arithmetic: written as `key if ok else NO_KEY`, the
-    # compiler skipped the multiply with a branch that went either way at random
-    top = max(top, (sign * p << 6) + 63 - j - (1 - np.int64(ok)) * FAR)
-    bottom = min(bottom, (p << 6) + j + (1 - np.int64(legal)) * FAR)
+    the first option) of every legal option; kept as single integers so each fold is a max/min.
+
+    `legal`, `tie`, `any_want` (any M_WINS will do) and `want_win` (M_WINS = 1 wanted) are masks (-1 true, 0
+    false) and every test below is sign arithmetic: written with comparisons and selects, the compiler turned
+    them back into a branch that went either way at random, once per card."""
+    wins = ((bk - key) >> 63) | (tie & ~unless_equal(key, -1))      # key > bk, or a tie on -1
+    ok = legal & (any_want | ~(wins ^ want_win))
+    top = max(top, (sign * p << 6) + 63 - j - (FAR & ~ok))
+    bottom = min(bottom, (p << 6) + j + (FAR & ~legal))
     return top, bottom
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, gs, ps, tr, moves, state, played,
+def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand, hand_n, gs, ps, tr, moves, state, played,
                play_fns, params, codes, call_play, trace, dealt):
     """Every seat plays one card, from the leader on; returns the winning position in the trick.
 
@@ -836,6 +844,10 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, 
                 bottom = -NO_KEY
                 pow0 = ptab[0]
                 pow1 = ptab[1]
+                tie_m = -np.int64(tie)
+                any_m = -np.int64(want < 0)
+                win_m = -np.int64(want == 1)
+                free_m = -np.int64(not has_led)     # void in the led colour: every card is legal
                 if tn == 0:     # leading: every card is legal and every option wanted
                     for i in range(hn):
                         c = hand[s, i] & ID_MASK
@@ -845,33 +857,36 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, 
                 elif led >= 0:
                     krow0 = keys[reg, led + 1, 0]
                     krow1 = keys[reg, led + 1, 1]
+                    frow = follows[led + 1]
                     for i in range(hn):
                         c = hand[s, i] & ID_MASK
-                        cc = colour[c]
-                        legal = (not has_led) | (cc == led) | (cc < 0)
-                        top, bottom = seeker_fold(top, bottom, krow0[c], pow0[c], legal, 2 * i, bk, tie, sign, want)
+                        legal = free_m | frow[c]
+                        top, bottom = seeker_fold(top, bottom, krow0[c], pow0[c], legal, 2 * i, bk, tie_m, sign,
+                                                  any_m, win_m)
                         if kind[c] == MERCENARY:        # its option as 0 (always legal: it has no colour)
-                            top, bottom = seeker_fold(top, bottom, krow1[c], pow1[c], True, 2 * i + 1, bk, tie,
-                                                      sign, want)
+                            top, bottom = seeker_fold(top, bottom, krow1[c], pow1[c], -1, 2 * i + 1, bk, tie_m,
+                                                      sign, any_m, win_m)
                 else:           # no colour led yet: every card is legal
                     for i in range(hn):
                         c = hand[s, i] & ID_MASK
                         key = keys[reg, colour[c] + 1, 0, c]
-                        top, bottom = seeker_fold(top, bottom, key, pow0[c], True, 2 * i, bk, tie, sign, want)
+                        top, bottom = seeker_fold(top, bottom, key, pow0[c], -1, 2 * i, bk, tie_m, sign, any_m,
+                                                  win_m)
                         if kind[c] == MERCENARY:
-                            top, bottom = seeker_fold(top, bottom, keys[reg, 0, 1, c], pow1[c], True, 2 * i + 1, bk,
-                                                      tie, sign, want)
+                            top, bottom = seeker_fold(top, bottom, keys[reg, 0, 1, c], pow1[c], -1, 2 * i + 1, bk,
+                                                      tie_m, sign, any_m, win_m)
                 pick = 63 - (top & 63) if top > NO_KEY else bottom & 63
                 slot = pick >> 1
                 m = pick & 1
                 c = hand[s, slot]
             elif code == PLAY_RANDOM:
                 # play_random: a uniform option, counted and found again in the same order
+                free = np.int64(not has_led)
+                frow = follows[led + 1]
                 n = 0
                 for i in range(hn):
                     c = hand[s, i] & ID_MASK
-                    cc = colour[c]
-                    n += ((not has_led) | (cc == led) | (cc < 0)) * (2 if kind[c] == MERCENARY else 1)
+                    n += (free | (frow[c] & 1)) * (1 + (kind[c] == MERCENARY))
                 k = draw(state, n)
                 # option k lies in card i's range [first, first + r): found by selects over the whole hand, no
                 # early exit (which was mispredicted once a decision)
@@ -880,8 +895,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, 
                 first = 0
                 for i in range(hn):
                     c = hand[s, i] & ID_MASK
-                    cc = colour[c]
-                    r = ((not has_led) | (cc == led) | (cc < 0)) * (1 + (kind[c] == MERCENARY))
+                    r = (free | (frow[c] & 1)) * (1 + (kind[c] == MERCENARY))
                     hit = (k >= first) & (k < first + r)
                     slot = i if hit else slot
                     m = k - first if hit else m
@@ -1214,7 +1228,7 @@ def trick_exchange(w, cf, kind, colour, value, hand, hand_n, gs, ps, moves, stat
 
 
 @njit(cache=True, _nrt=False)
-def play_round(cf, kind, colour, value, keys, ptab, worths, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr, moves, pairs,
+def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr, moves, pairs,
                objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
                bid_fns, play_fns, place_fns, give_fns, draft_fns, params, codes, trace):
     """Deal, draft, exchange, bid and play tricks until the hands are empty or the zone is full."""
@@ -1306,7 +1320,7 @@ def play_round(cf, kind, colour, value, keys, ptab, worths, deck_cards, dr, ob, 
                 gs[GS_LOST] = 1
                 break
         gs[GS_TN] = 0
-        wpos = play_trick(leader, auto, cf, kind, colour, value, keys, ptab, hand, hand_n, gs, ps, tr, moves, state,
+        wpos = play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand, hand_n, gs, ps, tr, moves, state,
                           played, play_fns, params, codes, call_play, trace, H)
         w = tr[wpos, T_SEAT]
         gs[GS_TRICK] = t + 1
@@ -1630,7 +1644,7 @@ KERNEL_SIG = types.void(
 
 
 @njit(cache=True, _nrt=False)
-def run_batch(seed, n, cf, kind, colour, value, keys, ptab, worths, deck_cards, dr, ob, bid_fns, play_fns, place_fns,
+def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, bid_fns, play_fns, place_fns,
               give_fns, draft_fns, params, codes, games, rounds, trace, hand, hand_n, zone, gs, ps, tr, moves, pairs, objopt, state,
               deck, ddeck, odeck, zobj, card_loc, discard, played):
     mode = cf[CF_MODE]
@@ -1663,7 +1677,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, worths, deck_cards, 
         else:
             for r in range(n_rounds):
                 gs[GS_ROUND] = r
-                play_round(cf, kind, colour, value, keys, ptab, worths, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr,
+                play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr,
                            moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
                            bid_fns, play_fns, place_fns, give_fns, draft_fns, params, codes, trace)
                 for s in range(players):
@@ -1704,6 +1718,16 @@ def build_powers(kind, colour, value, trump, ptab):
 
 
 @njit(cache=True)
+def build_follows(colour, follows):
+    """follows[led + 1, card]: -1 when the card may be played to a trick led in that colour by a hand that holds
+    the colour (the colour itself, or a colourless card), else 0. A mask read from a table: the same test
+    computed in the loop was compiled into a branch that went either way at random."""
+    for led in range(-1, follows.shape[0] - 1):
+        for c in range(colour.shape[0]):
+            follows[led + 1, c] = -1 if colour[c] == led or colour[c] < 0 else 0
+
+
+@njit(cache=True)
 def build_worths(kind, colour, value, cf, params, codes, worths):
     """worths[seat, card]: bid_estimate's card_worth for each seat that bids with it; worths[seat, -1]: its
     rivals_factor (the hand's total adds these up in hand order, as bid_estimate does)."""
@@ -1739,18 +1763,20 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     build_keys(kind, colour, value, cf[CF_TRUMP], cf[CF_EGG_LOW], keys)
     ptab = np.zeros((2, kind.shape[0]), np.int64)
     build_powers(kind, colour, value, cf[CF_TRUMP], ptab)
+    follows = np.zeros((N_COLOURS + 1, kind.shape[0]), np.int64)
+    build_follows(colour, follows)
     worths = np.zeros((MAX_SEATS, kind.shape[0] + 1), np.float64)
     build_worths(kind, colour, value, cf, params, codes, worths)
     run_batch(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(keys), borrow(ptab),
-              borrow(worths), borrow(deck_cards), borrow(dr), borrow(ob), bid_fns, play_fns, place_fns, give_fns,
-              draft_fns, borrow(params), borrow(codes), borrow(games), borrow(rounds), borrow(trace), borrow(hand),
+              borrow(follows), borrow(worths), borrow(deck_cards), borrow(dr), borrow(ob), bid_fns, play_fns, place_fns,
+              give_fns, draft_fns, borrow(params), borrow(codes), borrow(games), borrow(rounds), borrow(trace), borrow(hand),
               borrow(hand_n), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
               borrow(objopt), borrow(state), borrow(deck), borrow(ddeck), borrow(odeck), borrow(zobj),
               borrow(card_loc), borrow(discard), borrow(played))
     # the owners stay alive until here: the borrowed views above hold no reference
     keep = (hand[0, 0] + hand_n[0] + zone[0, 0] + gs[0] + ps[0, 0] + tr[0, 0] + moves[0, 0] + pairs[0, 0]
             + objopt[0, 0] + state[0] + deck[0] + ddeck[0] + odeck[0] + zobj[0, 0] + card_loc[0] + discard[0]
-            + played[0] + keys[0, 0, 0, 0] + ptab[0, 0] + worths[0, 0])
+            + played[0] + keys[0, 0, 0, 0] + ptab[0, 0] + follows[0, 0] + worths[0, 0])
     gs[1] = keep
 
 
