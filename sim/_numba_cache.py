@@ -9,10 +9,18 @@ It relies on numba's `CacheImpl._locator_classes`; if that ever changes, numba's
 
 import functools
 import hashlib
+import platform
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = (ROOT / "sim" / "core" / "rng.py",)
+
+# LLVM's x86 "cmov converter" turns a conditional move inside a loop back into a branch when the move sits on
+# the loop's critical path, assuming the branch will be predicted well. In our kernels the condition is a
+# card or a random draw: a max over a hand, a strategy's pick. The branch goes either way at random, and the
+# rewrite cost the Drarkane seeker a mispredicted branch per card. Off for every kernel (codegen only: the
+# same games), and part of the cache stamp so a kernel compiled under the other setting is rebuilt.
+CODEGEN_OPTIONS = ("-x86-cmov-converter=false",) if platform.machine().lower() in ("x86_64", "amd64") else ()
 
 
 def game_of(py_file: str) -> str | None:
@@ -38,7 +46,7 @@ def dependencies(game: str) -> list[Path]:
 def stamp(game: str) -> str:
     """Hash of the game's dependency files, recomputed when one changes on disk."""
     keys = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in dependencies(game) if p.exists())
-    return _hash(keys)
+    return _hash(keys) + ",".join(CODEGEN_OPTIONS)
 
 
 @functools.lru_cache(maxsize=None)
@@ -50,7 +58,16 @@ def _hash(keys) -> str:
     return h.hexdigest()
 
 
+def set_codegen_options() -> None:
+    """Pass CODEGEN_OPTIONS to LLVM (before any kernel is compiled; an unknown option would end the process,
+    hence the check on the machine above)."""
+    import llvmlite.binding as llvm
+    for option in CODEGEN_OPTIONS:
+        llvm.set_option("dsim", option)
+
+
 def install() -> None:
+    set_codegen_options()
     try:
         from numba.core import caching
         defaults = list(caching.CacheImpl._locator_classes)

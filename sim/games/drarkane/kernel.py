@@ -127,6 +127,9 @@ ID_MASK = MAX_CARDS - 1
 NO_KEY = -(1 << 50)     # the seeker's composite keys: below any real one
 FAR = np.int64(1) << 52  # a rejected option's key is pushed this far out of reach (below NO_KEY, above -NO_KEY)
 ZONE_BITS = MAX_ZONE     # place_inline: bits per colour in its mask of zone slots (4 colours x 16 <= 64)
+PAIR_SHIFT = 4           # place_inline: 1 << PAIR_SHIFT bits per trick position in its pair masks
+PAIR_BITS = 1 << PAIR_SHIFT
+assert MAX_ZONE <= PAIR_BITS and MAX_SEATS <= 8     # two 64-bit masks hold every (card, slot) pair of a trick
 
 # card_loc[c]: where card c is (-1 hand or pile, -2 discarded, else the dragon it lies on);
 # card_loc[ON_DRAGON + d]: bit mask of the cards lying on dragon d (card ids < MAX_CARDS = 64)
@@ -456,12 +459,24 @@ def fitting(i, done, slots, every, tr, kind, colour):
 
 
 @njit(cache=True, inline='always', _nrt=False)
+def nth_bit(m, k):
+    """Position of the k-th (from 0) set bit of m."""
+    for _ in range(k):
+        m &= m - 1
+    return trailing_zeros(m)
+
+
+@njit(cache=True, inline='always', _nrt=False)
 def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs, ps, tr, state, card_loc, discard,
                  params, trace):
-    """place_trick's loop for a built-in placement strategy (or the automaton): each decision scans the
-    (card, dragon) pairs in the order the strategy would see them (cards in trick order, dragons in zone
-    order) without writing them down. A card with no dragon of its colour left is discarded where the pairs
-    would have been rebuilt (at the start and after a defeat), before the decision."""
+    """place_trick's loop for a built-in placement strategy (or the automaton).
+
+    The open (card, dragon) pairs are bit masks: bit PAIR_BITS * i + z of `lo` (trick positions 0-3) or `hi`
+    (positions 4-5) is card i on zone slot z, so the bits in order are the pairs in the order the strategy
+    would see them (cards in trick order, dragons in zone order). The masks are built at the start and after a
+    defeat (the zone's order changes), where a card with no dragon of its colour left is discarded; a
+    placement clears its card's bits. Each decision scans the set bits only: no per-card loop, whose
+    exits and skips went either way at random."""
     tw = 0.0
     if code == PLACE_SABOTEUR:       # greedy while the contract is open, spread once it is made
         code = PLACE_SPREAD if ps[w, PS_TRICKS] >= ps[w, PS_BID] else PLACE_GREEDY
@@ -469,52 +484,52 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
         tw = params[w, TERROR_WEIGHT]
     elif code == PLACE_AUTO:         # auto_place: the greedy key without Terror
         code = PLACE_GREEDY
+    greedy = code == PLACE_GREEDY
+    card_bits = (np.int64(1) << PAIR_BITS) - 1
+    lo = 0
+    hi = 0
     rebuild = True
     while True:
-        # the zone slots of each colour, as bit masks (ZONE_BITS bits per colour), and of any colour
-        zn = gs[GS_ZONE_N]
-        slots = 0
-        for z in range(zn):
-            slots |= np.int64(1) << (ZONE_BITS * zone[z, Z_COL] + z)
-        every = (np.int64(1) << zn) - 1
-        lost = 0        # cards no dragon can take
-        bi = -1
-        bz = -1
+        if rebuild:
+            # the zone slots of each colour, as bit masks (ZONE_BITS bits per colour), and of any colour
+            zn = gs[GS_ZONE_N]
+            slots = 0
+            for z in range(zn):
+                slots |= np.int64(1) << (ZONE_BITS * zone[z, Z_COL] + z)
+            every = (np.int64(1) << zn) - 1
+            lo = 0
+            hi = 0
+            for i in range(tn):
+                fit, open_ = fitting(i, done, slots, every, tr, kind, colour)
+                if i < 4:
+                    lo |= fit << (PAIR_BITS * i)
+                else:
+                    hi |= fit << (PAIR_BITS * (i - 4))
+                if fit == 0 and open_ != 0:        # no dragon of its colour is left: discarded
+                    done |= 1 << i
+                    discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
+            rebuild = False
+        if lo == 0 and hi == 0:
+            break
         if code == PLACE_RANDOM:
-            n = 0
-            for i in range(tn):
-                fit, open_ = fitting(i, done, slots, every, tr, kind, colour)
-                n += popcount(fit)
-                lost |= np.int64((fit == 0) & open_) << i
-            if n > 0:
-                # pair k: the (k - first)-th fitting slot of the card whose pairs start at `first` (selects, no
-                # early exit)
-                k = draw(state, n)
-                first = 0
-                kfit = 0
-                kk = 0
-                for i in range(tn):
-                    fit, open_ = fitting(i, done, slots, every, tr, kind, colour)
-                    r = popcount(fit)
-                    hit = (k >= first) & (k < first + r)
-                    bi = i if hit else bi
-                    kfit = fit if hit else kfit
-                    kk = k - first if hit else kk
-                    first += r
-                for _ in range(kk):
-                    kfit &= kfit - 1
-                bz = trailing_zeros(kfit)
+            n_lo = popcount(lo)
+            k = draw(state, n_lo + popcount(hi))
+            b = nth_bit(lo, k) if k < n_lo else 4 * PAIR_BITS + nth_bit(hi, k - n_lo)
+            bi = b >> PAIR_SHIFT
+            bz = b & (PAIR_BITS - 1)
         else:
-            greedy = code == PLACE_GREEDY
+            bi = -1
+            bz = -1
             bkey = 1e300 if greedy else -1e300
-            for i in range(tn):
-                fit, open_ = fitting(i, done, slots, every, tr, kind, colour)
-                lost |= np.int64((fit == 0) & open_) << i
-                v = value[tr[i, T_CARD] & ID_MASK]
-                while fit != 0:
-                    z = trailing_zeros(fit)
-                    fit &= fit - 1
-                    left = zone[z, Z_RES] - zone[z, Z_DMG] - v
+            m = lo
+            first = 0       # trick position of bit 0 of m
+            for _ in range(2):
+                while m != 0:
+                    b = trailing_zeros(m)
+                    m &= m - 1
+                    i = first + (b >> PAIR_SHIFT)
+                    z = b & (PAIR_BITS - 1)
+                    left = zone[z, Z_RES] - zone[z, Z_DMG] - value[tr[i, T_CARD] & ID_MASK]
                     if greedy:
                         key = greedy_key(left, zone[z, Z_TERROR], tw)
                         better = key < bkey
@@ -524,14 +539,12 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
                     bkey = key if better else bkey
                     bi = i if better else bi
                     bz = z if better else bz
-        if rebuild:
-            for i in range(tn):
-                if (lost >> i) & 1:
-                    done |= 1 << i
-                    discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
-            rebuild = False
-        if bi < 0:
-            break
+                m = hi
+                first = 4
+        if bi < 4:
+            lo &= ~(card_bits << (PAIR_BITS * bi))
+        else:
+            hi &= ~(card_bits << (PAIR_BITS * (bi - 4)))
         c = tr[bi, T_CARD]
         d = zone[bz, Z_ID]
         done |= 1 << bi
