@@ -262,6 +262,24 @@ def test_same_seed_same_games():
     assert not np.array_equal(a["games"]["score_s0"], c["games"]["score_s0"])
 
 
+@pytest.mark.parametrize("players,variants", [(4, ()), (2, ()), (1, ()), (6, ("teams",)), (5, ("treasures",))],
+                         ids=["four", "fallen_king", "solo", "teams_six", "treasures_five"])
+def test_inline_strategies_play_as_their_functions(players, variants, monkeypatch):
+    """The kernel runs the built-in bid, play and placement strategies inline, from its own tables; calling the
+    strategy functions instead (as it does for a user's strategy) must give the very same games."""
+    rules = GAME.load_rules(variants=variants)
+    for text in ("seeker", "random", "seat0=saboteur,seat1=random,seat2=spread,seat3=random_bid"):
+        lineup = GAME.lineup(text)
+        inline = GAME.simulate(rules, players, lineup, 13, 1500, check=True)
+        monkeypatch.setattr(kernel, "INLINE_BUILTINS", False)
+        called = GAME.simulate(rules, players, lineup, 13, 1500, check=True)
+        monkeypatch.setattr(kernel, "INLINE_BUILTINS", True)
+        for table in ("games", "rounds"):
+            for k in inline[table]:
+                assert np.array_equal(inline[table][k], called[table][k], equal_nan=True), (text, table, k)
+    assert kernel.inline_codes(*[(fn,) * 6 for fn in lineup["seat0"].strategy.functions[:3]]).any()
+
+
 def test_traces_play_the_simulated_games(rules):
     sim = GAME.simulate(rules, 4, GAME.lineup("seeker"), 4, 200)
     traced = GAME.traces(rules, 4, GAME.lineup("seeker"), 4, 200)

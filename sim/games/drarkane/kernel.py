@@ -22,9 +22,15 @@ Speed notes (measured with perf on this kernel):
   - play: options are scanned in the order the strategy would see them (hand order, a Mercenary as 14 then
     as 0); the seeker's choice is a max/min over integer keys that hold the power and then the option index
     (first among equals), so no unpredictable branch is taken per card.
-  - placement (`place_inline`, also the Fallen King's): each decision scans the (card, dragon) pairs
-    through per-colour bit masks of the zone slots; zone rows carry a copy of the dragon's colour,
-    resistance and Terror; a card no dragon can take is discarded where the pair list would be rebuilt.
+  - placement (`place_inline`, also the Fallen King's): the open (card, dragon) pairs are two bit masks,
+    built from per-colour masks of the zone slots at the start and after a defeat (where a card no dragon
+    can take is discarded); each decision scans their set bits; zone rows carry a copy of the dragon's
+    colour, resistance and Terror.
+  - no branch depends on a card inside the seeker's and the random player's loops: the seeker's tests are
+    sign masks, follow-suit legality is read from `follows` (built once per batch), the random pick is
+    found by selects rather than an early exit, and LLVM's x86 cmov converter is off (sim/_numba_cache.py),
+    since it turned the seeker's running max back into a branch. Under callgrind (docs/ENGINE-GUIDE.md)
+    these took a third of the mispredicted branches out of a seeker game.
   - bids: each seat's card worths and seat factor are tabled once per batch (`build_worths`).
 - a table game's tricks run in `play_trick`: the trick's standing (regime, led colour, best key) is updated
   card by card, and card keys are read from a table built once per batch (`build_keys`) instead of
@@ -35,8 +41,8 @@ Speed notes (measured with perf on this kernel):
 The tiniest helpers (trace rows, card keys) are inlined at numba's IR level (`inline='always'`), and so are
 `play_trick`, `place_trick` and `place_inline` (their ~15-20 array arguments cost a few hundred pushes per
 call). Inlining the other large ones made compiling several times slower.
-Not done yet: hands as bit masks (has-led and legality without a scan), caching placement keys between the
-decisions of one trick (each decision rescans every pair), per-seat colour counts.
+Not done yet: hands as bit masks (has-led and legality without a scan), per-seat colour counts; the seeker's
+loop still reloads spilled values from the stack on every card (play_round is one large function).
 """
 
 import numpy as np
@@ -1650,10 +1656,12 @@ def record_round(row, cf, gs, ps, rounds, s):
     rounds[row, R_TERROR_PTS] = terror_share(diff, gs[GS_POOL], cf)
 
 
+# games and rounds: any layout (the caller's are column-major; a one-row table is C-contiguous as well, and numba
+# types it as such)
 KERNEL_SIG = types.void(
     types.int64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
     types.int64[::1], types.int64[:, ::1], types.int64[:, ::1], SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS,
-    types.float64[:, ::1], types.int64[:, ::1], types.int32[::1, :], types.int32[::1, :], types.int16[:, :, ::1])
+    types.float64[:, ::1], types.int64[:, ::1], types.int32[:, :], types.int32[:, :], types.int16[:, :, ::1])
 
 
 @njit(cache=True, _nrt=False)
