@@ -771,23 +771,19 @@ def build_keys(kind, colour, value, trump, egg_low, keys):
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def unless_equal(a, b):
-    """0 when a == b, else -1 (a sign mask, not a comparison: see seeker_fold)."""
-    return ((a - b) | (b - a)) >> 63
+def seeker_fold(top, bottom, key, p, sp, legal, j, bound, want_win):
+    """play_trick's inline play_seeker when following: fold option j (trick key `key`, power p, sign * power
+    sp) into the running choices. `top` = (sign * power, then the first option) of the options with the
+    wanted M_WINS, `bottom` = (power, then the first option) of every legal option; kept as single integers
+    so each fold is a max/min.
 
-
-@njit(cache=True, inline='always', _nrt=False)
-def seeker_fold(top, bottom, key, p, legal, j, bk, tie, sign, any_want, want_win):
-    """play_trick's inline play_seeker: fold option j (trick key `key`, power p) into the running choices.
-    `top` = (sign * power, then the first option) of the options with the wanted M_WINS, `bottom` = (power, then
-    the first option) of every legal option; kept as single integers so each fold is a max/min.
-
-    `legal`, `tie`, `any_want` (any M_WINS will do) and `want_win` (M_WINS = 1 wanted) are masks (-1 true, 0
-    false) and every test below is sign arithmetic: written with comparisons and selects, the compiler turned
-    them back into a branch that went either way at random, once per card."""
-    wins = ((bk - key) >> 63) | (tie & ~unless_equal(key, -1))      # key > bk, or a tie on -1
-    ok = legal & (any_want | ~(wins ^ want_win))
-    top = max(top, (sign * p << 6) + 63 - j - (FAR & ~ok))
+    An option wins when key > bound (play_trick lowers the bound by one for a tie on -1). `legal` and
+    `want_win` (M_WINS = 1 wanted, else 0) are masks (-1 true, 0 false) and every test is sign arithmetic:
+    written with comparisons and selects, the compiler turned them back into a branch that went either way
+    at random, once per card."""
+    wins = (bound - key) >> 63
+    ok = legal & ~(wins ^ want_win)
+    top = max(top, (sp << 6) + 63 - j - (FAR & ~ok))
     bottom = min(bottom, (p << 6) + j + (FAR & ~legal))
     return top, bottom
 
@@ -855,45 +851,46 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                 # play_seeker over the same options in the same order (hand order, a Mercenary as 14 then 0):
                 # its first choice (`aim`), else its weakest card; the first of equals in both
                 want, highest = seeker_aim(tn, tn == seats - 1, ps[s, PS_BID] - ps[s, PS_TRICKS])
-                sign = 1 if highest else -1
                 # option j = 2 * slot + mode. With keys that hold the power and then the option, the choice is a
                 # plain max/min (no unpredictable branch): `top` = highest sign * power, first among equals;
-                # `bottom` = lowest power, first among equals
+                # `bottom` = lowest power, first among equals. ptab rows 2-3 hold the powers negated.
                 top = NO_KEY
                 bottom = -NO_KEY
                 pow0 = ptab[0]
                 pow1 = ptab[1]
-                tie_m = -np.int64(tie)
-                any_m = -np.int64(want < 0)
-                win_m = -np.int64(want == 1)
-                free_m = -np.int64(not has_led)     # void in the led colour: every card is legal
+                spow0 = ptab[0] if highest else ptab[2]
+                spow1 = ptab[1] if highest else ptab[3]
                 if tn == 0:     # leading: every card is legal and every option wanted
                     for i in range(hn):
                         c = hand[s, i] & ID_MASK
-                        top = max(top, (sign * pow0[c] << 6) + 63 - 2 * i)
+                        top = max(top, (spow0[c] << 6) + 63 - 2 * i)
                         if kind[c] == MERCENARY:
-                            top = max(top, (sign * pow1[c] << 6) + 62 - 2 * i)
-                elif led >= 0:
-                    krow0 = keys[reg, led + 1, 0]
-                    krow1 = keys[reg, led + 1, 1]
-                    frow = follows[led + 1]
-                    for i in range(hn):
-                        c = hand[s, i] & ID_MASK
-                        legal = free_m | frow[c]
-                        top, bottom = seeker_fold(top, bottom, krow0[c], pow0[c], legal, 2 * i, bk, tie_m, sign,
-                                                  any_m, win_m)
-                        if kind[c] == MERCENARY:        # its option as 0 (always legal: it has no colour)
-                            top, bottom = seeker_fold(top, bottom, krow1[c], pow1[c], -1, 2 * i + 1, bk, tie_m,
-                                                      sign, any_m, win_m)
-                else:           # no colour led yet: every card is legal
-                    for i in range(hn):
-                        c = hand[s, i] & ID_MASK
-                        key = keys[reg, colour[c] + 1, 0, c]
-                        top, bottom = seeker_fold(top, bottom, key, pow0[c], -1, 2 * i, bk, tie_m, sign, any_m,
-                                                  win_m)
-                        if kind[c] == MERCENARY:
-                            top, bottom = seeker_fold(top, bottom, keys[reg, 0, 1, c], pow1[c], -1, 2 * i + 1, bk,
-                                                      tie_m, sign, any_m, win_m)
+                            top = max(top, (spow1[c] << 6) + 62 - 2 * i)
+                else:
+                    # following, the seeker wants M_WINS = want (0 or 1). A tie on -1 (only Wizards so far)
+                    # lets every key above -2 win: one bound covers both cases
+                    bound = bk - np.int64(tie)
+                    win_m = -np.int64(want == 1)
+                    # legality: the led colour's row of `follows`, or its last row (all legal) when void
+                    frow = follows[led + 1] if has_led else follows[N_COLOURS + 1]
+                    if led >= 0:
+                        krow0 = keys[reg, led + 1, 0]
+                        krow1 = keys[reg, led + 1, 1]
+                        for i in range(hn):
+                            c = hand[s, i] & ID_MASK
+                            top, bottom = seeker_fold(top, bottom, krow0[c], pow0[c], spow0[c], frow[c], 2 * i,
+                                                      bound, win_m)
+                            if kind[c] == MERCENARY:        # its option as 0 (always legal: it has no colour)
+                                top, bottom = seeker_fold(top, bottom, krow1[c], pow1[c], spow1[c], -1, 2 * i + 1,
+                                                          bound, win_m)
+                    else:           # no colour led yet: every card is legal, and would set the led colour
+                        for i in range(hn):
+                            c = hand[s, i] & ID_MASK
+                            key = keys[reg, colour[c] + 1, 0, c]
+                            top, bottom = seeker_fold(top, bottom, key, pow0[c], spow0[c], -1, 2 * i, bound, win_m)
+                            if kind[c] == MERCENARY:
+                                top, bottom = seeker_fold(top, bottom, keys[reg, 0, 1, c], pow1[c], spow1[c], -1,
+                                                          2 * i + 1, bound, win_m)
                 pick = 63 - (top & 63) if top > NO_KEY else bottom & 63
                 slot = pick >> 1
                 m = pick & 1
@@ -1732,20 +1729,24 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, dec
 @njit(cache=True)
 def build_powers(kind, colour, value, trump, ptab):
     """ptab[mode, card]: the seeker's card_power of each card as an option row shows it (a Mercenary
-    played as 0 has value 0 and no colour)."""
+    played as 0 has value 0 and no colour); ptab[2 + mode, card]: the same negated."""
     for c in range(kind.shape[0]):
         ptab[0, c] = card_power(kind[c], value[c], 0, colour[c], trump)
         ptab[1, c] = card_power(kind[c], 0, 1, -1, trump)
+        ptab[2, c] = -ptab[0, c]
+        ptab[3, c] = -ptab[1, c]
 
 
 @njit(cache=True)
 def build_follows(colour, follows):
     """follows[led + 1, card]: -1 when the card may be played to a trick led in that colour by a hand that holds
-    the colour (the colour itself, or a colourless card), else 0. A mask read from a table: the same test
-    computed in the loop was compiled into a branch that went either way at random."""
-    for led in range(-1, follows.shape[0] - 1):
+    the colour (the colour itself, or a colourless card), else 0; the last row, for a hand void in the led
+    colour, is all -1. A mask read from a table: the same test computed in the loop was compiled into a
+    branch that went either way at random."""
+    for led in range(-1, follows.shape[0] - 2):
         for c in range(colour.shape[0]):
             follows[led + 1, c] = -1 if colour[c] == led or colour[c] < 0 else 0
+    follows[-1, :] = -1
 
 
 @njit(cache=True)
@@ -1782,9 +1783,9 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     played = np.zeros(MAX_CARDS, np.int64)
     keys = np.zeros((3, N_COLOURS + 1, 2, kind.shape[0]), np.int64)
     build_keys(kind, colour, value, cf[CF_TRUMP], cf[CF_EGG_LOW], keys)
-    ptab = np.zeros((2, kind.shape[0]), np.int64)
+    ptab = np.zeros((4, kind.shape[0]), np.int64)
     build_powers(kind, colour, value, cf[CF_TRUMP], ptab)
-    follows = np.zeros((N_COLOURS + 1, kind.shape[0]), np.int64)
+    follows = np.zeros((N_COLOURS + 2, kind.shape[0]), np.int64)
     build_follows(colour, follows)
     worths = np.zeros((MAX_SEATS, kind.shape[0] + 1), np.float64)
     build_worths(kind, colour, value, cf, params, codes, worths)
