@@ -789,8 +789,8 @@ def seeker_fold(top, bottom, key, p, sp, legal, j, bound, want_win):
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand, hand_n, gs, ps, tr, moves, state, played,
-               play_fns, params, codes, call_play, trace, dealt):
+def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand, hand_n, gs, ps, tr, moves, state,
+               played, play_fns, params, codes, call_play, trace, dealt):
     """Every seat plays one card, from the leader on; returns the winning position in the trick.
 
     The same decisions as `choose_card` + `play_card` for each seat, with the trick's standing (regime, led
@@ -1244,8 +1244,8 @@ def trick_exchange(w, cf, kind, colour, value, hand, hand_n, gs, ps, moves, stat
 
 
 @njit(cache=True, _nrt=False)
-def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr, moves, pairs,
-               objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
+def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr,
+               moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
                bid_fns, play_fns, place_fns, give_fns, draft_fns, params, codes, trace):
     """Deal, draft, exchange, bid and play tricks until the hands are empty or the zone is full."""
     mode = cf[CF_MODE]
@@ -1336,8 +1336,8 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
                 gs[GS_LOST] = 1
                 break
         gs[GS_TN] = 0
-        wpos = play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand, hand_n, gs, ps, tr, moves, state,
-                          played, play_fns, params, codes, call_play, trace, H)
+        wpos = play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand, hand_n, gs, ps, tr, moves,
+                          state, played, play_fns, params, codes, call_play, trace, H)
         w = tr[wpos, T_SEAT]
         gs[GS_TRICK] = t + 1
         for s in range(seats):
@@ -1662,8 +1662,8 @@ KERNEL_SIG = types.void(
 
 
 @njit(cache=True, _nrt=False)
-def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, bid_fns, play_fns, place_fns,
-              give_fns, draft_fns, params, codes, games, rounds, trace, hand, hand_n, zone, gs, ps, tr, moves, pairs, objopt, state,
+def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, bid_fns, play_fns,
+              place_fns, give_fns, draft_fns, params, codes, games, rounds, trace, hand, hand_n, zone, gs, ps, tr, moves, pairs, objopt, state,
               deck, ddeck, odeck, zobj, card_loc, discard, played):
     mode = cf[CF_MODE]
     players = cf[CF_PLAYERS]
@@ -1695,8 +1695,8 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, dec
         else:
             for r in range(n_rounds):
                 gs[GS_ROUND] = r
-                play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr,
-                           moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
+                play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, hand, hand_n, zone, gs,
+                           ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
                            bid_fns, play_fns, place_fns, give_fns, draft_fns, params, codes, trace)
                 for s in range(players):
                     record_round((g * n_rounds + r) * players + s, cf, gs, ps, rounds, s)
