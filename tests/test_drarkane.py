@@ -271,13 +271,15 @@ def test_inline_strategies_play_as_their_functions(players, variants, monkeypatc
     for text in ("seeker", "random", "seat0=saboteur,seat1=random,seat2=spread,seat3=random_bid"):
         lineup = GAME.lineup(text)
         inline = GAME.simulate(rules, players, lineup, 13, 1500, check=True)
+        fns = [tuple(lineup[f"seat{k}"].strategy.functions[d] for k in range(6)) for d in range(3)]
+        assert kernel.inline_codes(*fns)[:3, :4].all()       # bid, play and place of seats 0-3 run inline
         monkeypatch.setattr(kernel, "INLINE_BUILTINS", False)
+        assert not kernel.inline_codes(*fns).any()           # switched off: every decision calls its function
         called = GAME.simulate(rules, players, lineup, 13, 1500, check=True)
         monkeypatch.setattr(kernel, "INLINE_BUILTINS", True)
         for table in ("games", "rounds"):
             for k in inline[table]:
                 assert np.array_equal(inline[table][k], called[table][k], equal_nan=True), (text, table, k)
-    assert kernel.inline_codes(*[(fn,) * 6 for fn in lineup["seat0"].strategy.functions[:3]]).any()
 
 
 def test_traces_play_the_simulated_games(rules):
