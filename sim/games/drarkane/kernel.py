@@ -448,11 +448,6 @@ def placeable(c, m, kind):
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def fits(c, d, kind, colour, dr):
-    return kind[c] != ARCANA or colour[c] == dr[d, 0]
-
-
-@njit(cache=True, inline='always', _nrt=False)
 def fitting(i, done, slots, every, tr, kind, colour):
     """(zone slots the card at trick position i may go on as a bit mask, whether it is still to place): its
     colour's slots, or every slot for a wild card; none once placed. Written without branches (the card's kind
@@ -571,8 +566,7 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
     done = 0        # bit mask of trick positions already placed or discarded
     for i in range(tn):
         c = tr[i, T_CARD]
-        k = kind[c]
-        if not (k == ARCANA or k == OBSCURE or (k == MERCENARY and tr[i, T_MODE] == 0)):
+        if not placeable(c, tr[i, T_MODE], kind):
             done |= 1 << i
             discard_card(c, card_loc, discard, gs, trace)
     gs[GS_DEF_TRICK] = 0
@@ -789,6 +783,20 @@ def seeker_fold(top, bottom, key, p, sp, legal, j, bound, want_win):
 
 
 @njit(cache=True, inline='always', _nrt=False)
+def follow_row(follows, led, has_led):
+    """Follow-suit legality of every card as a mask row: the led colour's row of `follows`, or its last row (all
+    legal) for a hand void in the led colour."""
+    return follows[led + 1] if has_led else follows[N_COLOURS + 1]
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def random_options(c, frow, kind):
+    """play_random's options for card c (frow: its follow-suit row): 0 when it may not be played, else 1, or
+    2 for the Mercenary (as 14 and as 0)."""
+    return (frow[c] & 1) * (1 + (kind[c] == MERCENARY))
+
+
+@njit(cache=True, inline='always', _nrt=False)
 def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand, hand_n, gs, ps, tr, moves, state,
                played, play_fns, params, codes, call_play, trace, dealt):
     """Every seat plays one card, from the leader on; returns the winning position in the trick.
@@ -871,8 +879,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                     # lets every key above -2 win: one bound covers both cases
                     bound = bk - np.int64(tie)
                     win_m = -np.int64(want == 1)
-                    # legality: the led colour's row of `follows`, or its last row (all legal) when void
-                    frow = follows[led + 1] if has_led else follows[N_COLOURS + 1]
+                    frow = follow_row(follows, led, has_led)
                     if led >= 0:
                         krow0 = keys[reg, led + 1, 0]
                         krow1 = keys[reg, led + 1, 1]
@@ -897,12 +904,10 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                 c = hand[s, slot]
             elif code == PLAY_RANDOM:
                 # play_random: a uniform option, counted and found again in the same order
-                free = np.int64(not has_led)
-                frow = follows[led + 1]
+                frow = follow_row(follows, led, has_led)
                 n = 0
                 for i in range(hn):
-                    c = hand[s, i] & ID_MASK
-                    n += (free | (frow[c] & 1)) * (1 + (kind[c] == MERCENARY))
+                    n += random_options(hand[s, i] & ID_MASK, frow, kind)
                 k = draw(state, n)
                 # option k lies in card i's range [first, first + r): found by selects over the whole hand, no
                 # early exit (which was mispredicted once a decision)
@@ -910,8 +915,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                 m = 0
                 first = 0
                 for i in range(hn):
-                    c = hand[s, i] & ID_MASK
-                    r = (free | (frow[c] & 1)) * (1 + (kind[c] == MERCENARY))
+                    r = random_options(hand[s, i] & ID_MASK, frow, kind)
                     hit = (k >= first) & (k < first + r)
                     slot = i if hit else slot
                     m = k - first if hit else m
