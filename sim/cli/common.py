@@ -24,6 +24,9 @@ JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="worker processes")]
 OutOpt = Annotated[Path, typer.Option("--out", "-o", help="results folder (Parquet)")]
 RulesOpt = Annotated[Optional[Path], typer.Option("--rules", help="your own rules TOML (default: the game's)")]
 SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="override a rule: key=value (repeatable)")]
+DeckOpt = Annotated[Optional[str], typer.Option(
+    "--deck", "-d", help="games with decks: one deck for every seat, or per seat: seat0=ember,seat1=tide "
+                         "(see `dsim games GAME`)")]
 PluginOpt = Annotated[Optional[list[str]], typer.Option("--plugin", help="Python file registering strategies")]
 
 
@@ -32,6 +35,30 @@ def load_plugins(plugins) -> tuple[str, ...]:
     for p in plugins:
         load_plugin(p)
     return plugins
+
+
+def deck_sets(game: str, deck: str | None, sets) -> list[str]:
+    """`--deck` as rule overrides (`seat0_deck=ember`), ahead of any --set."""
+    sets = list(sets or ())
+    if not deck:
+        return sets
+    g = get_game(game)
+    if not g.deck_rules:
+        raise DsimError(f"{game} has no decks to choose; --deck is for {', '.join(decked_games()) or 'none'}")
+    chosen = {}
+    for part in (x.strip() for x in deck.split(",")):
+        role, _, name = part.rpartition("=")
+        roles = [role] if role else list(g.deck_rules)
+        for r in roles:
+            if r not in g.deck_rules:
+                raise DsimError(f"unknown seat '{r}' in --deck (seats: {', '.join(g.deck_rules)})")
+            chosen[r] = name
+    return [f"{g.deck_rules[r]}={name}" for r, name in chosen.items()] + sets
+
+
+def decked_games() -> list[str]:
+    from sim.games import all_games
+    return [name for name, g in all_games().items() if g.deck_rules]
 
 
 def build_spec(game: str, n: float, players, strategy, variant, seed: int, rules, sets, plugins,

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from sim.cli.common import (GameOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
+from sim.cli.common import (DeckOpt, deck_sets, GameOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
                             VariantOpt, build_spec)
 from sim.core.errors import DsimError
 from sim.core.optimize import optimize as run_optimize
@@ -17,12 +17,13 @@ def optimize(strategy: Annotated[str, typer.Option("--strategy", "-s", help="the
              game: GameOpt = "dragonwake", n: NOpt = 20_000, players: PlayersOpt = None,
              field: Annotated[Optional[str], typer.Option("--field", help="lineup of the other roles")] = None,
              variant: VariantOpt = None, seed: SeedOpt = 0, out: OutOpt = Path("results"), rules: RulesOpt = None,
-             set_: SetOpt = None, plugin: PluginOpt = None,
+             set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
              iters: Annotated[int, typer.Option(help="differential-evolution generations")] = 8,
              to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
     """Search STRATEGY's parameters for the strongest play as ROLE."""
     if iters < 1:
         raise DsimError(f"--iters must be at least 1, got {iters}")
+    set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, n, players, field, variant, seed, rules, set_, plugin)
     path = run_optimize(spec.game, spec, strategy, role, to or Path(out) / "report", iters=iters)
     Console().print(path.read_text(), markup=False, highlight=False)

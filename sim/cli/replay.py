@@ -5,7 +5,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from sim.cli.common import (GameOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt, StrategyOpt, VariantOpt,
+from sim.cli.common import (DeckOpt, deck_sets, GameOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt, StrategyOpt, VariantOpt,
                             build_spec)
 from sim.core import seeding
 from sim.core.errors import DsimError
@@ -15,10 +15,11 @@ from sim.core.game import RefereeError
 def replay(game: GameOpt = "dragonwake", seed: SeedOpt = 0,
            game_id: Annotated[int, typer.Option("--game-id", help="which game of the run (its game_id column)")] = 0,
            players: PlayersOpt = None, strategy: StrategyOpt = None, variant: VariantOpt = None,
-           rules: RulesOpt = None, set_: SetOpt = None, plugin: PluginOpt = None) -> None:
+           rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None) -> None:
     """Replay game GAME_ID of the run with these options, validated move by move by the referee."""
     if game_id < 0:
         raise DsimError(f"--game-id must be >= 0, got {game_id}")
+    set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, game_id + 1, players, strategy, variant, seed, rules, set_, plugin)
     chunk, local = divmod(game_id, spec.size())
     trace = spec.game.traces(spec.rules, spec.players, spec.lineup, seeding.chunk_seed(seed, chunk), local + 1)[local]

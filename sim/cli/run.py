@@ -7,7 +7,7 @@ import polars as pl
 import typer
 from rich.console import Console
 
-from sim.cli.common import (GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
+from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
                             StrategyOpt, VariantOpt, build_spec)
 from sim.core import runner, store
 from sim.core.precision import run_to_precision
@@ -16,11 +16,12 @@ from sim.core.summary import print_table, summarize
 
 def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = None, strategy: StrategyOpt = None,
         variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
-        rules: RulesOpt = None, set_: SetOpt = None, plugin: PluginOpt = None,
+        rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
         precision: Annotated[Optional[float], typer.Option(
             help="keep playing until every headline interval is within ± this: points for rates, a fraction of the value for means above 1 (--n is the cap)")] = None,
         progress: Annotated[bool, typer.Option(help="show a progress bar")] = True) -> None:
     """Play N games of one configuration and summarise them."""
+    set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin)
     console = Console(stderr=True)
     if precision is not None:

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from sim.cli.common import (GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
+from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
                             VariantOpt, build_spec)
 from sim.core.tournament import tournament as run_tournament
 
@@ -15,9 +15,10 @@ def tournament(strategies: Annotated[str, typer.Option(
                    "--strategies", help="comma-separated entrants; per-role entrants as hero=honest/cultist=liar")],
                game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt = None,
                variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
-               rules: RulesOpt = None, set_: SetOpt = None, plugin: PluginOpt = None,
+               rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
                to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
     """Every pair of strategies, every rotation, the same deals."""
+    set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, n, players, None, variant, seed, rules, set_, plugin)
     entrants = [s.strip() for s in strategies.split(",") if s.strip()]
     path = run_tournament(spec.game, spec, entrants, Path(out), to or Path(out) / "report", jobs)

@@ -11,6 +11,7 @@
     variants = ["base", "min_reveals"]    # compare
     params = ["min_reveals=0:10:5"]       # sweep
     strategies = ["random", "bayes"]      # tournament; for kind = "run", one run per lineup
+    configs = [["seat0_deck=ember"], ["seat0_deck=tide"]]   # kind = "run": one run per rule-override set
     role = "hero"                         # optimize (with strategy = the one to tune, field = the rest)
     set = ["hand_sizes=[5,4,3,2]"]        # rule overrides for every arm
     report = "reports/dragonwake"         # where the Markdown, charts and tables go
@@ -37,7 +38,7 @@ from sim.games import get_game
 
 KINDS = ("run", "compare", "sweep", "tournament", "optimize")
 KEYS = {"kind", "game", "title", "n", "players", "strategy", "seed", "jobs", "variants", "variant", "params",
-        "strategies", "role", "field", "set", "report", "rules", "iters", "plugins", "precision"}
+        "strategies", "configs", "role", "field", "set", "report", "rules", "iters", "plugins", "precision"}
 
 
 def load_spec(path: Path) -> dict:
@@ -58,6 +59,11 @@ def load_spec(path: Path) -> dict:
     if "game" not in spec:
         raise DsimError(f"experiment file {path}: 'game' is required")
     return spec
+
+
+def _as_list(config) -> list[str]:
+    """One entry of `configs`: a list of `key=value` overrides, or a single one."""
+    return [config] if isinstance(config, str) else list(config)
 
 
 def base_spec(spec: dict, players: int | None = None) -> RunSpec:
@@ -90,11 +96,15 @@ def run_experiment(path: Path, results: Path | None = None, to: Path | None = No
     if kind == "run":
         counts = spec.get("players") if isinstance(spec.get("players"), list) else [base.players]
         lineups = [game.lineup(s) for s in spec["strategies"]] if "strategies" in spec else [base.lineup]
+        configs = [game.load_rules(spec.get("rules"), tuple(spec.get("variant", [])), sets + tuple(_as_list(c)))
+                   for c in spec["configs"]] if "configs" in spec else [base.rules]
         for p in counts:
             game.check_players(base.rules, p)
-        for p in counts:
-            for lineup in lineups:
-                run(dataclasses.replace(base, players=p, lineup=lineup), results, jobs=jobs, progress=False)
+        for rules in configs:
+            for p in counts:
+                for lineup in lineups:
+                    run(dataclasses.replace(base, rules=rules, players=p, lineup=lineup), results, jobs=jobs,
+                        progress=False)
         paths = reporting.build(results, to, game.name)
     elif kind == "compare":
         paths = [compare(game, base, list(spec.get("variants", [])), results, to, jobs, spec.get("precision"),

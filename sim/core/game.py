@@ -88,6 +88,7 @@ class Game:
     package_dir: Path
     chunk_size: int = 50_000
     bench_cases: list[BenchCase] = field(default_factory=list)
+    deck_rules: dict[str, str] = field(default_factory=dict)   # role -> the rule naming its deck (--deck)
 
     # ---- rules -------------------------------------------------------------------------------
     def rules_file(self) -> Path:

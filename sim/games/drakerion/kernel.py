@@ -1,0 +1,701 @@
+"""Drakerion's numba kernel, part 3: the game's flow — set-up and mulligan, the Manoeuvre, Action and
+End phases, playing cards, attacks and the combat window — and the batch entry `play_batch`.
+
+The rules run as straight-line code that asks a strategy whenever a player must choose
+(kernel_base.decide: the option rows are in `opts`, the answer is traced). Abilities are data read by
+one interpreter (kernel_effects). Each game has its own random stream seeded by (seed, game index):
+the shuffles come from it first, so game i gets the same decks whatever the strategies do, and
+lineups, rule flags and ablations are compared on the same deals. Everything is compiled without
+reference counting (`_nrt=False`): nothing in the game loop allocates.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from sim.core.rng import mix
+from sim.games.drakerion.kernel_base import (
+    FAST, N_WORK, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
+    W_TRACING, W_TROW, add_row, below, characters, decide, draw, emit, enter_line, in_play, in_play_char,
+    lines, put_under, push_trigger, refresh, set_zone, shuffle, take_from_deck, win_check,
+)
+from sim.games.drakerion.kernel_effects import (
+    ab, blocked_hosts, card_of, has_host, hurt, list_hosts, named_clash, payable, queue_reactions,
+    resolve_queue, sweep, use_ability, effect_of, pay,
+)
+from sim.games.drakerion.records import (
+    ACT_ABILITY, ACT_ATTACK, ACT_CYCLE, ACT_INTERCEPT, ACT_NAMED, ACT_PASS, ACT_PASS_GOOD, ACT_PLAY,
+    AB_TRIGGER, ATTACHMENT, BOARD_WIDTH, B_CARD, B_CB_MELEE, B_CB_RANGED, B_CB_RIPOSTE, B_DAMAGE, B_HOST,
+    B_HP, B_MELEE, B_RANGED, B_RIPOSTE, B_SHIELD, B_TAPPED, B_TB_HP, B_TB_MELEE, B_TB_RANGED, B_TB_RIPOSTE,
+    B_ZONE, CD_COST, CD_CYCLE, CD_DRAW, CD_GOLD, CD_INITIATIVE, CD_KEYWORDS, CD_NABIL, CD_NAMED,
+    CD_NAME_ID, CD_RANGED, CD_SUBTYPE, CD_TYPE, CHARACTER, C_CHECK, C_HAND_SIZE, C_MULL_SHUFFLE_FIRST,
+    C_NAMED_SECOND, C_OUT_COMBAT, C_START_GOLD, C_TURN_CAP, DECISION_FN, D_ACTION, D_COMBAT, D_CYCLE, D_FIRST,
+    D_LINE, D_MANOEUVRE, D_MULLIGAN, D_SETUP, D_TARGET, DRAW, EF_SHIELD, END_CAP, EVENT, EV_END,
+    EV_FIRST, EV_TURN, I_BANNER, I_CITY, I_MAN, KW_IMPLACABLE, KW_IMPREVISIBLE, KW_INFILTRATEUR,
+    KW_INTERCEPTEUR, K_IMPREVISIBLE_PLAY, K_INFILTRATE, K_INTERCEPT, K_NO_ATTACH_BLOCK,
+    K_PILE_REBUILT, K_RIPOSTE, MAX_DECK, MAX_INST, MAX_OPTS, MAX_SETUP, N_INST, N_MAN, N_STATE,
+    OPT_WIDTH, PH_ACTION, PH_COMBAT, PH_END, PH_MANOEUVRE, PH_SETUP, S_ATTACKER, S_CANCELLED,
+    S_DECK_N, S_DECK_SIZE, S_DEFENDER, S_END, S_FIRST, S_GOLD, S_HAND_N, S_IN_COMBAT, S_MAN_PILE_N,
+    S_MAN_TOP, S_OUT, S_OVER, S_PASSED, S_PENDING, S_PHASE, S_PRESTIGE, S_RANGED, S_RNG,
+    S_SEAT_OF_FIRST, S_TURN, S_WINNER, TR_ACTION, TR_ACTION_DISCARD, TR_COMBAT, TR_DEPLOY,
+    T_ACTIONS, T_ATTACKS, T_CYCLES, T_GOLD_GAINED, T_GOLD_SPENT, T_INTERCEPTS, T_KW, T_MULLIGAN,
+    T_NAMED, T_PASS_GOOD, T_PLAYED, T_RANGED_ATTACKS, T_VIOLATIONS, WH_ATTACKS, WH_DEFENDS,
+    WH_END_OF_TURN, WH_ENEMY_PLAYS, Z_ATTACHED, Z_BANNER, Z_CITY, Z_DECK, Z_DISCARD, Z_FRONT, Z_HAND,
+    Z_MAN_COVERED, Z_MAN_PILE, Z_MAN_TOP, Z_NONE, Z_RESOLVING, Z_SUPPORT,
+)
+
+
+# ---- set-up ----------------------------------------------------------------------------------------
+
+
+@njit(**FAST)
+def new_game(w, st, board, cards, inst_card, seed, g):
+    """Clear the state and board, lay out both players' cards (decks in file order)."""
+    st[:] = 0
+    st[S_RNG] = np.int64(mix(seed, g))
+    st[S_WINNER] = DRAW
+    st[S_ATTACKER] = -1
+    st[S_DEFENDER] = -1
+    st[S_PENDING] = -1
+    w[W_QN] = 0
+    w[W_PENDING_ATTACK] = -1
+    for i in range(N_INST):
+        p = i >> 6
+        k = i & 63
+        for f in range(BOARD_WIDTH):
+            board[i, f] = 0
+        board[i, B_CARD] = inst_card[p, k]
+        board[i, B_HOST] = -1
+        board[i, B_ZONE] = Z_NONE
+        w[W_HURT + i] = 0
+        w[W_PLAYED + i] = 0
+    for p in range(2):
+        n = w[W_DECKN + p]
+        for k in range(n):
+            board[p * MAX_INST + k, B_ZONE] = Z_DECK
+            w[W_DECK + p * MAX_DECK + k] = p * MAX_INST + k
+        st[S_DECK_N + p] = n
+        st[S_DECK_SIZE + p] = n
+        for m in range(N_MAN):
+            board[p * MAX_INST + I_MAN + m, B_ZONE] = Z_MAN_PILE
+        st[S_MAN_PILE_N + p] = N_MAN
+        st[S_MAN_TOP + p] = -1
+        board[p * MAX_INST + I_CITY, B_ZONE] = Z_CITY
+        board[p * MAX_INST + I_BANNER, B_ZONE] = Z_BANNER
+        st[S_GOLD + p] = w[C_START_GOLD]
+        w[W_LAST_PRESTIGE + p] = 0
+
+
+@njit(**FAST)
+def choose_first(w, st, board, opts, cards, tr, f0, f1, p0, p1):
+    i0 = cards[board[I_BANNER, B_CARD], CD_INITIATIVE]
+    i1 = cards[board[MAX_INST + I_BANNER, B_CARD], CD_INITIATIVE]
+    if i0 == i1:
+        first = below(st, 2)
+        emit(w, tr, EV_FIRST, -1, first, -1, -1, -1, -1, -1, -1, -1)
+        return first
+    chooser = 0 if i0 > i1 else 1
+    n = add_row(opts, 0, 0, -1, -1, -1)
+    n = add_row(opts, n, 1, -1, -1, -1)
+    c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, chooser, D_FIRST, n)
+    first = chooser if opts[c, 0] == 0 else 1 - chooser
+    emit(w, tr, EV_FIRST, chooser, first, -1, -1, -1, -1, -1, -1, -1)
+    return first
+
+
+@njit(**FAST)
+def set_up(w, st, board, opts, cards, tr, f0, f1, p0, p1):
+    st[S_PHASE] = PH_SETUP
+    first = choose_first(w, st, board, opts, cards, tr, f0, f1, p0, p1)
+    st[S_FIRST] = first
+    st[S_SEAT_OF_FIRST] = first
+    for r in range(2):
+        p = first if r == 0 else 1 - first
+        for s in range(MAX_SETUP):
+            k = w[W_SETUP + p * MAX_SETUP + s]
+            if k < 0:
+                break
+            i = p * MAX_INST + k
+            take_from_deck(w, st, board, i, Z_NONE)
+            n = add_row(opts, 0, i, 0, -1, -1)
+            n = add_row(opts, n, i, 1, -1, -1)
+            c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_SETUP, n)
+            enter_line(st, board, i, opts[c, 1])
+            refresh(w, st, board, cards)
+        lines(w, st, board, p)
+    for r in range(2):
+        p = first if r == 0 else 1 - first
+        shuffle(w, st, tr, p)
+        draw(w, st, board, p, w[C_HAND_SIZE])
+    for r in range(2):
+        mulligan(w, st, board, opts, cards, tr, f0, f1, p0, p1, first if r == 0 else 1 - first)
+
+
+@njit(**FAST)
+def mulligan(w, st, board, opts, cards, tr, f0, f1, p0, p1, p):
+    """Put any number of cards under the deck one at a time, draw as many, shuffle."""
+    put = 0
+    while True:
+        n = 0
+        for k in range(w[W_DECKN + p]):
+            i = p * MAX_INST + k
+            if board[i, B_ZONE] == Z_HAND:
+                n = add_row(opts, n, i, -1, -1, -1)
+        n = add_row(opts, n, -1, -1, -1, -1)
+        c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_MULLIGAN, n)
+        if opts[c, 0] < 0:
+            break
+        put_under(w, st, board, opts[c, 0])
+        put += 1
+    st[T_MULLIGAN + p] = put
+    if put == 0:
+        return
+    if w[C_MULL_SHUFFLE_FIRST]:
+        shuffle(w, st, tr, p)
+        draw(w, st, board, p, put)
+    else:
+        draw(w, st, board, p, put)
+        shuffle(w, st, tr, p)
+    st[T_MULLIGAN + p] = put
+
+
+# ---- the Manoeuvre phase ------------------------------------------------------------------------
+
+
+@njit(**FAST)
+def pick_manoeuvre(w, st, board, opts, cards, tr, f0, f1, p0, p1, p):
+    if st[S_MAN_PILE_N + p] == 0:        # rebuilt from the eight revealed, the visible one included
+        for m in range(N_MAN):
+            board[p * MAX_INST + I_MAN + m, B_ZONE] = Z_MAN_PILE
+        st[S_MAN_PILE_N + p] = N_MAN
+        st[S_MAN_TOP + p] = -1
+        st[T_KW + K_PILE_REBUILT] += 1
+    n = 0
+    for m in range(N_MAN):
+        i = p * MAX_INST + I_MAN + m
+        if board[i, B_ZONE] == Z_MAN_PILE:
+            c = board[i, B_CARD]
+            n = add_row(opts, n, i, cards[c, CD_DRAW], cards[c, CD_GOLD], cards[c, CD_SUBTYPE])
+    c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_MANOEUVRE, n)
+    return opts[c, 0]
+
+
+@njit(**FAST)
+def manoeuvre_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
+    st[S_PHASE] = PH_MANOEUVRE
+    first = st[S_FIRST]
+    a = pick_manoeuvre(w, st, board, opts, cards, tr, f0, f1, p0, p1, first)
+    b = pick_manoeuvre(w, st, board, opts, cards, tr, f0, f1, p0, p1, 1 - first)
+    for r in range(2):
+        p = first if r == 0 else 1 - first
+        i = a if r == 0 else b
+        old = st[S_MAN_TOP + p]
+        if old >= 0:
+            board[old, B_ZONE] = Z_MAN_COVERED
+        board[i, B_ZONE] = Z_MAN_TOP
+        st[S_MAN_TOP + p] = i
+        st[S_MAN_PILE_N + p] -= 1
+    for r in range(2):
+        p = first if r == 0 else 1 - first
+        c = board[st[S_MAN_TOP + p], B_CARD]
+        st[S_GOLD + p] += cards[c, CD_GOLD]
+        st[T_GOLD_GAINED + p] += cards[c, CD_GOLD]
+        draw(w, st, board, p, cards[c, CD_DRAW])
+    refresh(w, st, board, cards)
+    for r in range(2):
+        p = first if r == 0 else 1 - first
+        push_trigger(w, cards, board, st[S_MAN_TOP + p], TR_DEPLOY)
+    resolve_queue(w, st, board, opts, cards, tr, f0, f1, p0, p1, first)
+
+
+# ---- option lists --------------------------------------------------------------------------------
+
+
+@njit(**FAST)
+def can_play(w, st, cards, board, p, i):
+    """Whether p may play hand card i (not an event: events are played by ability)."""
+    c = board[i, B_CARD]
+    if st[S_GOLD + p] < cards[c, CD_COST]:
+        return False
+    t = cards[c, CD_TYPE]
+    if t == CHARACTER:
+        return not named_clash(w, cards, board, p, i)
+    if t == ATTACHMENT:
+        return has_host(w, cards, board, i)
+    return False
+
+
+@njit(**FAST)
+def list_event(w, st, opts, cards, board, p, i, n, trigger):
+    """Rows [PLAY, i, a] for each ability of event i with this trigger that p can afford."""
+    c = board[i, B_CARD]
+    cost = cards[c, CD_COST]
+    if st[S_GOLD + p] < cost:
+        return n
+    for a in range(cards[c, CD_NABIL]):
+        if ab(cards, board, i, a, AB_TRIGGER) == trigger and payable(w, st, cards, board, p, i, a, cost):
+            n = add_row(opts, n, ACT_PLAY, i, a, -1)
+    return n
+
+
+@njit(**FAST)
+def list_abilities(w, st, opts, cards, board, p, i, n, trigger):
+    c = board[i, B_CARD]
+    for a in range(cards[c, CD_NABIL]):
+        if ab(cards, board, i, a, AB_TRIGGER) == trigger and payable(w, st, cards, board, p, i, a, 0):
+            n = add_row(opts, n, ACT_ABILITY, i, a, -1)
+    return n
+
+
+@njit(**FAST)
+def infiltration_open(w, cards, board, q):
+    """Whether q has no front character with Infiltrateur (so enemy Infiltrateurs reach q's support)."""
+    for k in range(w[W_DECKN + q]):
+        h = q * MAX_INST + k
+        if board[h, B_ZONE] == Z_FRONT and (card_of(cards, board, h, CD_KEYWORDS) & KW_INFILTRATEUR):
+            return False
+    return True
+
+
+@njit(**FAST)
+def list_attacks(w, st, opts, cards, board, p, n):
+    q = 1 - p
+    open_support = infiltration_open(w, cards, board, q)
+    for k in range(w[W_DECKN + p]):
+        a = p * MAX_INST + k
+        za = board[a, B_ZONE]
+        if (za != Z_FRONT and za != Z_SUPPORT) or board[a, B_TAPPED]:
+            continue
+        infiltrator = (card_of(cards, board, a, CD_KEYWORDS) & KW_INFILTRATEUR) != 0
+        shooter = card_of(cards, board, a, CD_RANGED) > 0
+        for m in range(w[W_DECKN + q]):
+            d = q * MAX_INST + m
+            zd = board[d, B_ZONE]
+            if zd != Z_FRONT and zd != Z_SUPPORT:
+                continue
+            if za == Z_FRONT and (zd == Z_FRONT or (infiltrator and open_support)):
+                n = add_row(opts, n, ACT_ATTACK, a, d, 0)
+            if shooter and not (za == Z_SUPPORT and zd == Z_SUPPORT):
+                n = add_row(opts, n, ACT_ATTACK, a, d, 1)
+    return n
+
+
+@njit(**FAST)
+def list_actions(w, st, opts, cards, board, p):
+    n = add_row(opts, 0, ACT_PASS, -1, -1, -1)
+    n = add_row(opts, n, ACT_PASS_GOOD, -1, -1, -1)
+    for k in range(w[W_DECKN + p]):
+        i = p * MAX_INST + k
+        z = board[i, B_ZONE]
+        if z == Z_HAND:
+            if card_of(cards, board, i, CD_TYPE) == EVENT:
+                n = list_event(w, st, opts, cards, board, p, i, n, TR_ACTION)
+            elif can_play(w, st, cards, board, p, i):
+                n = add_row(opts, n, ACT_PLAY, i, -1, -1)
+        elif z == Z_FRONT or z == Z_SUPPORT or z == Z_ATTACHED:
+            if card_of(cards, board, i, CD_NABIL) > 0:
+                n = list_abilities(w, st, opts, cards, board, p, i, n, TR_ACTION)
+        elif z == Z_DISCARD:
+            if card_of(cards, board, i, CD_NABIL) > 0:
+                n = list_abilities(w, st, opts, cards, board, p, i, n, TR_ACTION_DISCARD)
+    city = p * MAX_INST + I_CITY
+    n = list_abilities(w, st, opts, cards, board, p, city, n, TR_ACTION)
+    top = st[S_MAN_TOP + p]
+    if top >= 0:
+        n = list_abilities(w, st, opts, cards, board, p, top, n, TR_ACTION)
+    if card_of(cards, board, city, CD_CYCLE) and board[city, B_TAPPED] == 0 and st[S_HAND_N + p] > 0:
+        n = add_row(opts, n, ACT_CYCLE, city, -1, -1)
+    return list_attacks(w, st, opts, cards, board, p, n)
+
+
+@njit(**FAST)
+def list_combat(w, st, opts, cards, board, p, first_action):
+    n = add_row(opts, 0, ACT_PASS, -1, -1, -1)
+    if st[S_OUT + p] and w[C_OUT_COMBAT] == 0:
+        return n
+    att = st[S_ATTACKER]
+    dfd = st[S_DEFENDER]
+    if first_action and (dfd >> 6) == p and st[S_RANGED] == 0 \
+            and (card_of(cards, board, att, CD_KEYWORDS) & KW_IMPLACABLE) == 0:
+        for k in range(w[W_DECKN + p]):
+            i = p * MAX_INST + k
+            if i != dfd and board[i, B_ZONE] == board[dfd, B_ZONE] and board[i, B_TAPPED] == 0 \
+                    and (card_of(cards, board, i, CD_KEYWORDS) & KW_INTERCEPTEUR):
+                n = add_row(opts, n, ACT_INTERCEPT, i, -1, -1)
+    for k in range(w[W_DECKN + p]):
+        i = p * MAX_INST + k
+        z = board[i, B_ZONE]
+        if z == Z_HAND:
+            t = card_of(cards, board, i, CD_TYPE)
+            if t == EVENT:
+                n = list_event(w, st, opts, cards, board, p, i, n, TR_COMBAT)
+            if card_of(cards, board, i, CD_KEYWORDS) & KW_IMPREVISIBLE:
+                if t == EVENT:
+                    n = list_event(w, st, opts, cards, board, p, i, n, TR_ACTION)
+                elif can_play(w, st, cards, board, p, i):
+                    n = add_row(opts, n, ACT_PLAY, i, -1, -1)
+        elif z == Z_FRONT or z == Z_SUPPORT or z == Z_ATTACHED:
+            if card_of(cards, board, i, CD_NABIL) > 0:
+                n = list_abilities(w, st, opts, cards, board, p, i, n, TR_COMBAT)
+            if z != Z_ATTACHED and card_of(cards, board, i, CD_NAMED):
+                d = named_copy(w, cards, board, p, i)
+                if d >= 0:
+                    for bonus in range(3):
+                        n = add_row(opts, n, ACT_NAMED, i, d, bonus)
+    city = p * MAX_INST + I_CITY
+    n = list_abilities(w, st, opts, cards, board, p, city, n, TR_COMBAT)
+    top = st[S_MAN_TOP + p]
+    if top >= 0:
+        n = list_abilities(w, st, opts, cards, board, p, top, n, TR_COMBAT)
+    return n
+
+
+@njit(**FAST)
+def named_copy(w, cards, board, p, i):
+    """The lowest hand row holding a card of the same name as Named character i, or -1."""
+    name = card_of(cards, board, i, CD_NAME_ID)
+    for k in range(w[W_DECKN + p]):
+        j = p * MAX_INST + k
+        if board[j, B_ZONE] == Z_HAND and card_of(cards, board, j, CD_NAME_ID) == name:
+            return j
+    return -1
+
+
+# ---- actions -------------------------------------------------------------------------------------
+
+
+@njit(**FAST)
+def play_card(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i, a):
+    """Pay for hand card i and bring it in: a character to a line, an attachment to a host, an event's
+    ability a carried out, then the event to the discard."""
+    c = board[i, B_CARD]
+    st[S_GOLD + p] -= cards[c, CD_COST]
+    st[T_GOLD_SPENT + p] += cards[c, CD_COST]
+    st[T_PLAYED + p] += 1
+    w[W_PLAYED + i] += 1
+    if st[S_IN_COMBAT]:
+        st[T_KW + K_IMPREVISIBLE_PLAY] += 1
+    t = cards[c, CD_TYPE]
+    if t == EVENT:
+        set_zone(st, board, i, Z_RESOLVING)
+        use_ability(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i, a)
+        set_zone(st, board, i, Z_DISCARD)
+        return
+    st[S_PENDING] = i
+    if t == CHARACTER:
+        n = add_row(opts, 0, 0, -1, -1, -1)
+        n = add_row(opts, n, 1, -1, -1, -1)
+        r = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_LINE, n)
+        enter_line(st, board, i, opts[r, 0])
+        queue_reactions(w, st, cards, board, 1 - p, WH_ENEMY_PLAYS, -1)
+    else:
+        n = list_hosts(w, opts, cards, board, i)
+        if blocked_hosts(w, cards, board, i) > 0:
+            st[T_KW + K_NO_ATTACH_BLOCK] += 1
+        r = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_TARGET, n)
+        set_zone(st, board, i, Z_ATTACHED)
+        board[i, B_HOST] = opts[r, 0]
+        board[i, B_TAPPED] = 0
+    st[S_PENDING] = -1
+    refresh(w, st, board, cards)
+    lines(w, st, board, p)
+    push_trigger(w, cards, board, i, TR_DEPLOY)
+
+
+@njit(**FAST)
+def cycle(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, city):
+    board[city, B_TAPPED] = 1
+    n = 0
+    for k in range(w[W_DECKN + p]):
+        i = p * MAX_INST + k
+        if board[i, B_ZONE] == Z_HAND:
+            n = add_row(opts, n, i, -1, -1, -1)
+    c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_CYCLE, n)
+    put_under(w, st, board, opts[c, 0])
+    draw(w, st, board, p, 1)
+    st[T_CYCLES + p] += 1
+
+
+@njit(**FAST)
+def named_bonus(w, st, board, cards, i, d, bonus):
+    """Discard a copy of Named character i's name for 1 shield, +1 melee or +1 of the second stat."""
+    p = i >> 6
+    set_zone(st, board, d, Z_DISCARD)
+    if bonus == 0:
+        board[i, B_SHIELD] += 1
+    elif bonus == 1:
+        board[i, B_CB_MELEE] += 1
+    elif w[C_NAMED_SECOND] == 0:
+        board[i, B_CB_RANGED] += 1
+    else:
+        board[i, B_CB_RIPOSTE] += 1
+    st[T_NAMED + p] += 1
+    refresh(w, st, board, cards)
+
+
+# ---- combat --------------------------------------------------------------------------------------
+
+
+@njit(**FAST)
+def combat(w, st, board, opts, cards, tr, f0, f1, p0, p1, att, dfd, ranged):
+    """One attack: declaration, the combat window, simultaneous damage, its aftermath."""
+    ap = att >> 6
+    dp = 1 - ap
+    st[S_PHASE] = PH_COMBAT
+    st[S_IN_COMBAT] = 1
+    st[S_ATTACKER] = att
+    st[S_DEFENDER] = dfd
+    st[S_RANGED] = ranged
+    st[S_CANCELLED] = 0
+    st[T_ATTACKS + ap] += 1
+    st[T_RANGED_ATTACKS + ap] += ranged
+    if ranged == 0 and board[dfd, B_ZONE] == Z_SUPPORT and board[att, B_ZONE] == Z_FRONT:
+        st[T_KW + K_INFILTRATE] += 1
+    queue_reactions(w, st, cards, board, ap, WH_ATTACKS, att)
+    queue_reactions(w, st, cards, board, dp, WH_DEFENDS, dfd)
+    resolve_queue(w, st, board, opts, cards, tr, f0, f1, p0, p1, ap)
+    actor = dp
+    passes = 0
+    first_action = True
+    while st[S_OVER] == 0:
+        if st[S_CANCELLED] or not in_play_char(board, st[S_ATTACKER]) or not in_play_char(board, st[S_DEFENDER]):
+            break
+        n = list_combat(w, st, opts, cards, board, actor, first_action)
+        c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, actor, D_COMBAT, n)
+        first_action = False
+        act = opts[c, 0]
+        if act == ACT_PASS:
+            passes += 1
+            if passes >= 2:
+                break
+        else:
+            passes = 0
+            combat_action(w, st, board, opts, cards, tr, f0, f1, p0, p1, actor, c)
+            resolve_queue(w, st, board, opts, cards, tr, f0, f1, p0, p1, actor)
+        actor = 1 - actor
+    att = st[S_ATTACKER]
+    dfd = st[S_DEFENDER]
+    if st[S_OVER] == 0 and st[S_CANCELLED] == 0 and in_play_char(board, att) and in_play_char(board, dfd):
+        if ranged:
+            hurt(w, st, board, dfd, board[att, B_RANGED], ap)
+        else:
+            riposte = board[dfd, B_RIPOSTE]
+            hurt(w, st, board, dfd, board[att, B_MELEE], ap)
+            if riposte > 0:
+                st[T_KW + K_RIPOSTE] += 1
+            hurt(w, st, board, att, riposte, dp)
+        sweep(w, st, cards, board, True)
+    end_combat(w, st, board, cards)
+    resolve_queue(w, st, board, opts, cards, tr, f0, f1, p0, p1, ap)
+    st[S_PHASE] = PH_ACTION
+    return dp
+
+
+@njit(**FAST)
+def end_combat(w, st, board, cards):
+    """Shields and gains lasting the combat end for every character."""
+    st[S_IN_COMBAT] = 0
+    st[S_ATTACKER] = -1
+    st[S_DEFENDER] = -1
+    st[S_RANGED] = 0
+    for p in range(2):
+        for k in range(w[W_DECKN + p]):
+            i = p * MAX_INST + k
+            board[i, B_SHIELD] = 0
+            board[i, B_CB_MELEE] = 0
+            board[i, B_CB_RANGED] = 0
+            board[i, B_CB_RIPOSTE] = 0
+    refresh(w, st, board, cards)
+
+
+@njit(**FAST)
+def combat_action(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, c):
+    act = opts[c, 0]
+    i = opts[c, 1]
+    if act == ACT_INTERCEPT:
+        board[i, B_TAPPED] = 1
+        st[S_DEFENDER] = i
+        st[T_INTERCEPTS + p] += 1
+        st[T_KW + K_INTERCEPT] += 1
+        queue_reactions(w, st, cards, board, p, WH_DEFENDS, i)
+    elif act == ACT_NAMED:
+        named_bonus(w, st, board, cards, i, opts[c, 2], opts[c, 3])
+    elif act == ACT_PLAY:
+        play_card(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i, opts[c, 2])
+    elif act == ACT_ABILITY:
+        use_ability(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i, opts[c, 2])
+
+
+@njit(**FAST)
+def run_pending_attack(w, st, board, opts, cards, tr, f0, f1, p0, p1):
+    """An attack an ability made, once the action that made it is resolved; returns the defending
+    player (who acts next) or -1."""
+    att = w[W_PENDING_ATTACK]
+    if att < 0:
+        return -1
+    dfd = w[W_PENDING_ATTACK + 1]
+    ranged = w[W_PENDING_ATTACK + 2]
+    w[W_PENDING_ATTACK] = -1
+    if st[S_OVER] or not in_play_char(board, att) or not in_play_char(board, dfd):
+        return -1
+    return combat(w, st, board, opts, cards, tr, f0, f1, p0, p1, att, dfd, ranged)
+
+
+# ---- the Action phase ----------------------------------------------------------------------------
+
+
+@njit(**FAST)
+def action_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
+    """Players alternate single actions until every player still in has passed in a row; returns the
+    next turn's first player."""
+    st[S_PHASE] = PH_ACTION
+    for p in range(2):
+        st[S_PASSED + p] = 0
+        st[S_OUT + p] = 0
+    good = -1
+    last_pass = st[S_FIRST]
+    actor = st[S_FIRST]
+    while st[S_OVER] == 0:
+        done0 = st[S_OUT] or st[S_PASSED]
+        done1 = st[S_OUT + 1] or st[S_PASSED + 1]
+        if done0 and done1:
+            break
+        if st[S_OUT + actor]:
+            actor = 1 - actor
+        n = list_actions(w, st, opts, cards, board, actor)
+        c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, actor, D_ACTION, n)
+        st[T_ACTIONS + actor] += 1
+        act = opts[c, 0]
+        nxt = 1 - actor
+        if act == ACT_PASS:
+            st[S_PASSED + actor] = 1
+            last_pass = actor
+        elif act == ACT_PASS_GOOD:
+            st[S_OUT + actor] = 1
+            st[T_PASS_GOOD + actor] += 1
+            last_pass = actor
+            if good < 0:
+                good = actor
+        else:
+            st[S_PASSED] = 0
+            st[S_PASSED + 1] = 0
+            if act == ACT_ATTACK:
+                board[opts[c, 1], B_TAPPED] = 1
+                nxt = combat(w, st, board, opts, cards, tr, f0, f1, p0, p1, opts[c, 1], opts[c, 2], opts[c, 3])
+            else:
+                if act == ACT_PLAY:
+                    play_card(w, st, board, opts, cards, tr, f0, f1, p0, p1, actor, opts[c, 1], opts[c, 2])
+                elif act == ACT_ABILITY:
+                    use_ability(w, st, board, opts, cards, tr, f0, f1, p0, p1, actor, opts[c, 1], opts[c, 2])
+                elif act == ACT_CYCLE:
+                    cycle(w, st, board, opts, cards, tr, f0, f1, p0, p1, actor, opts[c, 1])
+                resolve_queue(w, st, board, opts, cards, tr, f0, f1, p0, p1, actor)
+                d = run_pending_attack(w, st, board, opts, cards, tr, f0, f1, p0, p1)
+                if d >= 0:
+                    nxt = d
+        if st[S_OUT + nxt] == 0:
+            actor = nxt
+        else:
+            actor = 1 - nxt
+    return good if good >= 0 else last_pass
+
+
+# ---- the End phase and the game ----------------------------------------------------------------
+
+
+@njit(**FAST)
+def end_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
+    st[S_PHASE] = PH_END
+    first = st[S_FIRST]
+    for r in range(2):
+        p = first if r == 0 else 1 - first
+        queue_reactions(w, st, cards, board, p, WH_END_OF_TURN, -1)
+    resolve_queue(w, st, board, opts, cards, tr, f0, f1, p0, p1, first)
+    if st[S_OVER]:
+        return
+    for p in range(2):
+        for k in range(w[W_DECKN + p]):
+            i = p * MAX_INST + k
+            board[i, B_TAPPED] = 0
+            board[i, B_TB_MELEE] = 0
+            board[i, B_TB_RANGED] = 0
+            board[i, B_TB_RIPOSTE] = 0
+            board[i, B_TB_HP] = 0
+        board[p * MAX_INST + I_CITY, B_TAPPED] = 0
+    sweep(w, st, cards, board, False)
+    resolve_queue(w, st, board, opts, cards, tr, f0, f1, p0, p1, first)
+
+
+@njit(**FAST)
+def play_game(w, st, board, opts, cards, tr, f0, f1, p0, p1):
+    set_up(w, st, board, opts, cards, tr, f0, f1, p0, p1)
+    turn = 0
+    while st[S_OVER] == 0:
+        turn += 1
+        if turn > w[C_TURN_CAP]:
+            st[S_OVER] = 1
+            st[S_WINNER] = DRAW
+            st[S_END] = END_CAP
+            turn -= 1
+            break
+        st[S_TURN] = turn
+        emit(w, tr, EV_TURN, turn, st[S_FIRST], st[S_GOLD], st[S_GOLD + 1], st[S_PRESTIGE],
+             st[S_PRESTIGE + 1], st[S_HAND_N], st[S_HAND_N + 1], -1)
+        manoeuvre_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1)
+        if st[S_OVER]:
+            break
+        nxt = action_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1)
+        if st[S_OVER]:
+            break
+        end_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1)
+        st[S_FIRST] = nxt
+    st[S_TURN] = turn
+    emit(w, tr, EV_END, st[S_WINNER], st[S_END], turn, st[S_PRESTIGE], st[S_PRESTIGE + 1], -1, -1, -1, -1)
+
+
+@njit(**FAST)
+def play_games(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, seed, n, out, played, starts,
+               n_traced):
+    w[W_TROW] = 0
+    w[W_TOVER] = 0
+    for g in range(n):
+        w[W_TRACING] = 1 if g < n_traced else 0
+        if g < n_traced:
+            starts[g] = w[W_TROW]
+        new_game(w, st, board, cards, inst_card, seed, g)
+        play_game(w, st, board, opts, cards, tr, f0, f1, p0, p1)
+        for s in range(out.shape[0]):
+            out[s, g] = st[s]
+        for i in range(N_INST):
+            played[i, g] = w[W_PLAYED + i]
+    if n_traced > 0:
+        starts[n_traced] = w[W_TROW]
+    return w[W_TOVER]
+
+
+I64_2D = types.int64[:, ::1]
+BATCH_SIG = types.int64(types.int64, types.int64, I64_2D, I64_2D, I64_2D, types.int64[::1], types.int64[::1],
+                        DECISION_FN, DECISION_FN, types.float64[::1], types.float64[::1], I64_2D, I64_2D,
+                        types.int16[:, ::1], types.int64[::1], types.int64)
+
+
+@njit(BATCH_SIG, cache=True)
+def play_batch(seed, n, cards, inst_card, setup, deck_n, config, f0, f1, p0, p1, out, played, tr, starts,
+               n_traced):
+    """Play n games from `seed`. out[s, g] is game g's state slot s (records.S_* / T_*: one row per slot,
+    so the games table's columns come out contiguous); played[i, g] counts plays of board row i. The
+    first n_traced games write their rows into `tr`, game i's from starts[i] (starts[n_traced] is the
+    end). Returns 1 if `tr` was too small."""
+    w = np.zeros(N_WORK, np.int64)
+    st = np.zeros(N_STATE, np.int64)
+    board = np.zeros((N_INST, BOARD_WIDTH), np.int64)
+    opts = np.zeros((MAX_OPTS, OPT_WIDTH), np.int64)
+    for k in range(config.shape[0]):
+        w[k] = config[k]
+    for p in range(2):
+        w[W_DECKN + p] = deck_n[p]
+        for s in range(MAX_SETUP):
+            w[W_SETUP + p * MAX_SETUP + s] = setup[p, s]
+    return play_games(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, seed, n, out, played,
+                      starts, n_traced)

@@ -1,0 +1,453 @@
+"""Drakerion kernel, part 1: the work layout and the board primitives every rule uses — decisions and
+the trace, zones and their counts, the decks, effective stats, the lines rule, the trigger queue and
+the win check. Rules that need a decision get the two strategy functions (f0, f1) and their
+parameters (p0, p1) as arguments; nothing here allocates (compiled `_nrt=False`).
+
+Arrays passed around (allocated once per batch by kernel.play_batch):
+    w      int64[N_WORK]               configuration, deck orders, trigger queue, scratch, trace cursor
+    st     int64[N_STATE]              the state vector strategies read (records.S_* / T_*)
+    board  int64[N_INST, BOARD_WIDTH]  one row per physical card (records.B_*)
+    opts   int64[MAX_OPTS, OPT_WIDTH]  the pending decision's rows
+    cards  int64[n_cards, CARD_WIDTH]  the card table (read only)
+    tr     int16[rows, TRACE_WIDTH]    trace rows of the traced games
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.games.drakerion.records import (
+    AB_AMOUNT, AB_EFFECT, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, B_CARD, B_CB_MELEE, B_CB_RANGED,
+    B_CB_RIPOSTE, B_DAMAGE, B_ENTERED, B_HOST, B_HP, B_MELEE, B_PRESTIGE, B_RANGED, B_RIPOSTE, B_SHIELD,
+    B_TAPPED, B_TB_HP, B_TB_MELEE, B_TB_RANGED, B_TB_RIPOSTE, B_ZONE, CD_ABIL, CD_HP, CD_MELEE,
+    CD_NABIL, CD_PRESTIGE, CD_RANGED, CD_RIPOSTE, CD_TRAITS, C_CHECK, C_PRESTIGE_BEATS, C_WIN_PRESTIGE, DRAW,
+    EF_HP, EF_MELEE, EF_RANGED, EF_RIPOSTE, END_BOTH, END_PRESTIGE, END_WIPEOUT, EV_DECIDE, EV_DECK,
+    K_MOVE_UP, MAX_DECK, MAX_INST, MAX_OPTS, OPT_WIDTH, S_DECK_N, S_DISCARD_N, S_END, S_FRONT_N,
+    S_GOLD, S_HAND_N, S_MAN_TOP, S_OVER, S_PRESTIGE, S_RNG, S_SUPPORT_N, S_ACTOR, S_TURN, S_WINNER, TG_ALL_OWN,
+    TG_SELF, TR_PASSIVE, T_BAD_CHOICES, T_DECISIONS, T_VIOLATIONS, T_DRAWN, T_KW, Z_ATTACHED, Z_CITY, Z_DECK,
+    Z_DISCARD, Z_FRONT, Z_HAND, Z_MAN_TOP, Z_SUPPORT,
+)
+
+FAST = dict(cache=True, _nrt=False)
+
+# ---- the work array ------------------------------------------------------------------------------
+N_CFG_ROOM = 16
+W_DECK = N_CFG_ROOM                   # 2 x MAX_DECK: deck orders, position 0 the bottom
+MAX_Q = 64
+Q_WIDTH = 3                           # queue entry: instance, ability, trigger code
+W_QUEUE = W_DECK + 2 * MAX_DECK
+W_QN = W_QUEUE + MAX_Q * Q_WIDTH      # entries in the queue
+W_TROW = W_QN + 1                     # next trace row
+W_TRACING = W_TROW + 1                # 1 while the current game is traced
+W_TOVER = W_TRACING + 1               # 1 once the trace buffer overflowed
+W_DECKN = W_TOVER + 1                 # 2: deck cards per player (rows 0..n-1)
+W_SETUP = W_DECKN + 2                 # 2 x 8: set-up rows
+W_LOOK = W_SETUP + 16                 # 16: cards being looked at
+W_TGT = W_LOOK + 16                   # 128: targets of the effect resolving
+W_HURT = W_TGT + 128                  # 128: damage taken by each row since the last sweep
+W_PENDING_ATTACK = W_HURT + 128       # 3: an attack an ability made (attacker, defender, ranged), -1
+W_PLAYED = W_PENDING_ATTACK + 3       # 128: times each row was played from hand
+W_LAST_PRESTIGE = W_PLAYED + 128      # 2: prestige at the last check (check mode)
+N_WORK = W_LAST_PRESTIGE + 2
+
+# ---- the game's random stream (xorshift64*, as sim.core.rng, on a cell of st) ----------------------
+_MUL = np.uint64(0x2545F4914F6CDD1D)
+
+
+@njit(**FAST)
+def below(st, m):
+    """A uniform integer in [0, m) from the game's stream."""
+    x = np.uint64(st[S_RNG])
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    st[S_RNG] = np.int64(x)
+    return np.int64((((x * _MUL) >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))
+
+
+# ---- trace and decisions -------------------------------------------------------------------------
+
+
+@njit(**FAST)
+def emit(w, tr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9):
+    """Append one trace row when this game is traced; flag an overflow instead of writing past."""
+    if w[W_TRACING] == 0:
+        return
+    r = w[W_TROW]
+    if r >= tr.shape[0]:
+        w[W_TOVER] = 1
+        return
+    tr[r, 0] = a0
+    tr[r, 1] = a1
+    tr[r, 2] = a2
+    tr[r, 3] = a3
+    tr[r, 4] = a4
+    tr[r, 5] = a5
+    tr[r, 6] = a6
+    tr[r, 7] = a7
+    tr[r, 8] = a8
+    tr[r, 9] = a9
+    w[W_TROW] = r + 1
+
+
+@njit(**FAST)
+def row(opts, k, a, b, c, d, e, f):
+    opts[k, 0] = a
+    opts[k, 1] = b
+    opts[k, 2] = c
+    opts[k, 3] = d
+    opts[k, 4] = e
+    opts[k, 5] = f
+
+
+@njit(**FAST)
+def add_row(opts, n, a, b, c, d):
+    """Write row n (columns 4, 5 unused) and return n + 1; rows past MAX_OPTS are dropped."""
+    if n >= MAX_OPTS:
+        return n
+    row(opts, n, a, b, c, d, -1, -1)
+    return n + 1
+
+
+@njit(**FAST)
+def decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, kind, n):
+    """Player p answers a decision of `kind` over opts[:n]; returns the chosen row (traced)."""
+    st[S_ACTOR] = p
+    c = 0
+    if n > 1:
+        if p == 0:
+            c = f0(kind, opts, n, st, board, cards, p0)
+        else:
+            c = f1(kind, opts, n, st, board, cards, p1)
+        if c < 0 or c >= n:
+            st[T_BAD_CHOICES] += 1
+            c = 0
+    st[T_DECISIONS] += 1
+    if w[C_CHECK]:
+        st[T_VIOLATIONS] += violations(w, st, board)
+    if w[W_TRACING]:
+        emit(w, tr, EV_DECIDE, kind, p, n, opts[c, 0], opts[c, 1], opts[c, 2], opts[c, 3],
+             opts[c, 4], opts[c, 5])
+    return c
+
+
+@njit(**FAST)
+def violations(w, st, board):
+    """Invariants checked before every decision (check mode): every card in one zone with the counts
+    kept right, each deck order holding exactly its deck's cards, gold never negative, no character in
+    play at or past its HP, prestige never falling. Returns the number of failures."""
+    bad = 0
+    for p in range(2):
+        hand = front = support = discard = deck = 0
+        for k in range(w[W_DECKN + p]):
+            z = board[p * MAX_INST + k, B_ZONE]
+            hand += z == Z_HAND
+            front += z == Z_FRONT
+            support += z == Z_SUPPORT
+            discard += z == Z_DISCARD
+            deck += z == Z_DECK
+            i = p * MAX_INST + k
+            if (z == Z_FRONT or z == Z_SUPPORT) and board[i, B_DAMAGE] >= board[i, B_HP]:
+                bad += 1
+        bad += (hand != st[S_HAND_N + p]) + (front != st[S_FRONT_N + p]) + (support != st[S_SUPPORT_N + p])
+        bad += (discard != st[S_DISCARD_N + p]) + (deck != st[S_DECK_N + p])
+        base = W_DECK + p * MAX_DECK
+        for k in range(st[S_DECK_N + p]):
+            i = w[base + k]
+            if (i >> 6) != p or board[i, B_ZONE] != Z_DECK:
+                bad += 1
+            for m in range(k):
+                bad += w[base + m] == i
+        bad += st[S_GOLD + p] < 0
+        bad += st[S_PRESTIGE + p] < w[W_LAST_PRESTIGE + p]
+        w[W_LAST_PRESTIGE + p] = st[S_PRESTIGE + p]
+    return bad
+
+
+# ---- zones ---------------------------------------------------------------------------------------
+
+
+@njit(**FAST)
+def zone_count(st, z, p, d):
+    if z == Z_HAND:
+        st[S_HAND_N + p] += d
+    elif z == Z_FRONT:
+        st[S_FRONT_N + p] += d
+    elif z == Z_SUPPORT:
+        st[S_SUPPORT_N + p] += d
+    elif z == Z_DISCARD:
+        st[S_DISCARD_N + p] += d
+
+
+@njit(**FAST)
+def set_zone(st, board, i, z):
+    """Move row i to zone z, keeping the per-player counts (decks are counted by the deck helpers)."""
+    p = i >> 6
+    zone_count(st, board[i, B_ZONE], p, -1)
+    zone_count(st, z, p, 1)
+    board[i, B_ZONE] = z
+
+
+@njit(**FAST)
+def in_play_char(board, i):
+    z = board[i, B_ZONE]
+    return z == Z_FRONT or z == Z_SUPPORT
+
+
+@njit(**FAST)
+def in_play(board, i):
+    """A card whose abilities are live: a character, an attachment, the revealed Manoeuvre, the City."""
+    z = board[i, B_ZONE]
+    return z == Z_FRONT or z == Z_SUPPORT or z == Z_ATTACHED or z == Z_MAN_TOP or z == Z_CITY
+
+
+@njit(**FAST)
+def characters(st, p):
+    return st[S_FRONT_N + p] + st[S_SUPPORT_N + p]
+
+
+# ---- decks ---------------------------------------------------------------------------------------
+
+
+@njit(**FAST)
+def shuffle(w, st, tr, p):
+    """Shuffle p's deck with the game's stream and trace its new order (bottom to top)."""
+    base = W_DECK + p * MAX_DECK
+    n = st[S_DECK_N + p]
+    for i in range(n - 1, 0, -1):
+        j = below(st, i + 1)
+        t = w[base + i]
+        w[base + i] = w[base + j]
+        w[base + j] = t
+    if w[W_TRACING]:
+        for k in range(n):
+            emit(w, tr, EV_DECK, p, n, k, w[base + k], -1, -1, -1, -1, -1)
+
+
+@njit(**FAST)
+def draw(w, st, board, p, count):
+    """Draw up to `count` cards from the top; an empty deck gives nothing."""
+    base = W_DECK + p * MAX_DECK
+    for _ in range(count):
+        n = st[S_DECK_N + p]
+        if n == 0:
+            return
+        i = w[base + n - 1]
+        st[S_DECK_N + p] = n - 1
+        set_zone(st, board, i, Z_HAND)
+        st[T_DRAWN + p] += 1
+
+
+@njit(**FAST)
+def put_under(w, st, board, i):
+    p = i >> 6
+    base = W_DECK + p * MAX_DECK
+    n = st[S_DECK_N + p]
+    for k in range(n, 0, -1):
+        w[base + k] = w[base + k - 1]
+    w[base] = i
+    st[S_DECK_N + p] = n + 1
+    set_zone(st, board, i, Z_DECK)
+
+
+@njit(**FAST)
+def put_on_top(w, st, board, i):
+    p = i >> 6
+    n = st[S_DECK_N + p]
+    w[W_DECK + p * MAX_DECK + n] = i
+    st[S_DECK_N + p] = n + 1
+    set_zone(st, board, i, Z_DECK)
+
+
+@njit(**FAST)
+def take_from_deck(w, st, board, i, z):
+    """Take row i out of its owner's deck (keeping the others' order) into zone z."""
+    p = i >> 6
+    base = W_DECK + p * MAX_DECK
+    n = st[S_DECK_N + p]
+    k = 0
+    while k < n and w[base + k] != i:
+        k += 1
+    for m in range(k, n - 1):
+        w[base + m] = w[base + m + 1]
+    st[S_DECK_N + p] = n - 1
+    set_zone(st, board, i, z)
+
+
+# ---- effective stats -----------------------------------------------------------------------------
+
+
+@njit(**FAST)
+def subject_matches(board, src, i):
+    """Whether character i is the subject of card src (itself, an attachment's host, or any character
+    of a City's / Manoeuvre's controller)."""
+    z = board[src, B_ZONE]
+    if z == Z_FRONT or z == Z_SUPPORT:
+        return src == i
+    if z == Z_ATTACHED:
+        return board[src, B_HOST] == i
+    return (src >> 6) == (i >> 6)
+
+
+@njit(**FAST)
+def add_stat(board, i, effect, amount):
+    if effect == EF_MELEE:
+        board[i, B_MELEE] += amount
+    elif effect == EF_RANGED:
+        board[i, B_RANGED] += amount
+    elif effect == EF_RIPOSTE:
+        board[i, B_RIPOSTE] += amount
+    elif effect == EF_HP:
+        board[i, B_HP] += amount
+
+
+@njit(**FAST)
+def apply_passives(w, board, cards, src):
+    """Add card src's passive stat gains to the characters they reach."""
+    c = board[src, B_CARD]
+    p = src >> 6
+    for a in range(cards[c, CD_NABIL]):
+        base = CD_ABIL + a * ABIL_WIDTH
+        if cards[c, base + AB_TRIGGER] != TR_PASSIVE:
+            continue
+        effect = cards[c, base + AB_EFFECT]
+        amount = cards[c, base + AB_AMOUNT]
+        traits = cards[c, base + AB_TRAITS]
+        if cards[c, base + AB_TARGET] == TG_SELF and board[src, B_ZONE] != Z_MAN_TOP \
+                and board[src, B_ZONE] != Z_CITY:
+            i = src if board[src, B_ZONE] != Z_ATTACHED else board[src, B_HOST]
+            add_stat(board, i, effect, amount)
+            continue
+        for k in range(w[W_DECKN + p]):
+            i = p * MAX_INST + k
+            if in_play_char(board, i) and (traits == 0 or (cards[board[i, B_CARD], CD_TRAITS] & traits) != 0):
+                add_stat(board, i, effect, amount)
+
+
+@njit(**FAST)
+def refresh(w, st, board, cards):
+    """Recompute every character's effective melee, ranged, riposte, HP and prestige: printed values,
+    attachment modifiers, passive abilities, and gains lasting the combat or the turn."""
+    for p in range(2):
+        for k in range(w[W_DECKN + p]):
+            i = p * MAX_INST + k
+            if in_play_char(board, i):
+                c = board[i, B_CARD]
+                board[i, B_MELEE] = cards[c, CD_MELEE] + board[i, B_CB_MELEE] + board[i, B_TB_MELEE]
+                board[i, B_RANGED] = cards[c, CD_RANGED] + board[i, B_CB_RANGED] + board[i, B_TB_RANGED]
+                board[i, B_RIPOSTE] = cards[c, CD_RIPOSTE] + board[i, B_CB_RIPOSTE] + board[i, B_TB_RIPOSTE]
+                board[i, B_HP] = cards[c, CD_HP] + board[i, B_TB_HP]
+                board[i, B_PRESTIGE] = cards[c, CD_PRESTIGE]
+    for p in range(2):
+        for k in range(w[W_DECKN + p]):
+            i = p * MAX_INST + k
+            z = board[i, B_ZONE]
+            if z == Z_ATTACHED:
+                c = board[i, B_CARD]
+                h = board[i, B_HOST]
+                board[h, B_MELEE] += cards[c, CD_MELEE]
+                board[h, B_RANGED] += cards[c, CD_RANGED]
+                board[h, B_RIPOSTE] += cards[c, CD_RIPOSTE]
+                board[h, B_HP] += cards[c, CD_HP]
+                board[h, B_PRESTIGE] += cards[c, CD_PRESTIGE]
+            if (z == Z_FRONT or z == Z_SUPPORT or z == Z_ATTACHED) and cards[board[i, B_CARD], CD_NABIL] > 0:
+                apply_passives(w, board, cards, i)
+        top = st[S_MAN_TOP + p]
+        if top >= 0:
+            apply_passives(w, board, cards, top)
+        city = p * MAX_INST + 56
+        if board[city, B_CARD] >= 0:
+            apply_passives(w, board, cards, city)
+
+
+# ---- entering play, the lines rule ------------------------------------------------------------
+
+
+@njit(**FAST)
+def reset_char(board, i):
+    board[i, B_HOST] = -1
+    board[i, B_DAMAGE] = 0
+    board[i, B_TAPPED] = 0
+    board[i, B_SHIELD] = 0
+    board[i, B_CB_MELEE] = 0
+    board[i, B_CB_RANGED] = 0
+    board[i, B_CB_RIPOSTE] = 0
+    board[i, B_TB_MELEE] = 0
+    board[i, B_TB_RANGED] = 0
+    board[i, B_TB_RIPOSTE] = 0
+    board[i, B_TB_HP] = 0
+
+
+@njit(**FAST)
+def enter_line(st, board, i, line):
+    reset_char(board, i)
+    board[i, B_ENTERED] = st[S_TURN]
+    set_zone(st, board, i, Z_FRONT if line == 0 else Z_SUPPORT)
+
+
+@njit(**FAST)
+def lines(w, st, board, p):
+    """A player without a character on the front moves the whole support line up."""
+    if st[S_FRONT_N + p] > 0 or st[S_SUPPORT_N + p] == 0:
+        return
+    for k in range(w[W_DECKN + p]):
+        i = p * MAX_INST + k
+        if board[i, B_ZONE] == Z_SUPPORT:
+            set_zone(st, board, i, Z_FRONT)
+    st[T_KW + K_MOVE_UP] += 1
+
+
+# ---- the trigger queue ---------------------------------------------------------------------------
+
+
+@njit(**FAST)
+def push(w, i, a, trigger):
+    n = w[W_QN]
+    if n >= MAX_Q:
+        return
+    b = W_QUEUE + n * Q_WIDTH
+    w[b] = i
+    w[b + 1] = a
+    w[b + 2] = trigger
+    w[W_QN] = n + 1
+
+
+@njit(**FAST)
+def push_trigger(w, cards, board, i, trigger):
+    """Queue every ability of card i with this trigger."""
+    c = board[i, B_CARD]
+    for a in range(cards[c, CD_NABIL]):
+        if cards[c, CD_ABIL + a * ABIL_WIDTH + AB_TRIGGER] == trigger:
+            push(w, i, a, trigger)
+
+
+# ---- the end -------------------------------------------------------------------------------------
+
+
+@njit(**FAST)
+def win_check(w, st):
+    """End the game when a player has the prestige or the opponent has no character left."""
+    if st[S_OVER]:
+        return
+    target = w[C_WIN_PRESTIGE]
+    pr0 = st[S_PRESTIGE] >= target
+    pr1 = st[S_PRESTIGE + 1] >= target
+    w0 = pr0 or characters(st, 1) == 0
+    w1 = pr1 or characters(st, 0) == 0
+    if not (w0 or w1):
+        return
+    st[S_OVER] = 1
+    if w0 and w1:
+        if w[C_PRESTIGE_BEATS] and pr0 != pr1:
+            st[S_WINNER] = 0 if pr0 else 1
+            st[S_END] = END_PRESTIGE
+        else:
+            st[S_WINNER] = DRAW
+            st[S_END] = END_BOTH
+    elif w0:
+        st[S_WINNER] = 0
+        st[S_END] = END_PRESTIGE if pr0 else END_WIPEOUT
+    else:
+        st[S_WINNER] = 1
+        st[S_END] = END_PRESTIGE if pr1 else END_WIPEOUT
