@@ -112,9 +112,9 @@ class Table:
         if self.board[i, R.B_ZONE] == R.Z_DECK:
             KB.take_from_deck(self.w, self.st, self.board, i, R.Z_NONE)
         if zone in (R.Z_FRONT, R.Z_SUPPORT):
-            KB.enter_line(self.st, self.board, i, 0 if zone == R.Z_FRONT else 1)
+            KB.enter_line(self.w, self.st, self.board, i, 0 if zone == R.Z_FRONT else 1)
         else:
-            KB.set_zone(self.st, self.board, i, zone)
+            KB.set_zone(self.w, self.st, self.board, i, zone)
         KB.refresh(self.w, self.st, self.board, self.table)
         return i
 

@@ -28,6 +28,8 @@ def games(name: Annotated[Optional[str], typer.Argument(help="show one game in d
                               + (f" [{params}]" if params else ""))
             for key, e in rules.ruleset.entries.items():
                 console.print(f"  rule {key} = {e.value!r} ({e.source}) {e.note}")
+            for line in g.describe(rules):
+                console.print(f"  {line}", markup=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -114,6 +114,10 @@ class Game:
             except ValueError as e:
                 raise DsimError(str(e)) from None
 
+    def describe(self, rules: Rules) -> list[str]:
+        """Extra lines `dsim games NAME` shows (e.g. the decks a game can be played with)."""
+        return []
+
     def lineup(self, text: str | None) -> Lineup:
         return parse_lineup(text or "default", self.roles, self.strategies, self.default_lineup)
 

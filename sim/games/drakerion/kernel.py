@@ -16,7 +16,7 @@ from numba import njit, types
 
 from sim.core.rng import mix
 from sim.games.drakerion.kernel_base import (
-    FAST, N_WORK, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
+    FAST, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, W_MASK, low_row, mask, N_WORK, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
     W_TRACING, W_TROW, add_row, below, characters, decide, draw, emit, enter_line, in_play, in_play_char,
     lines, put_under, push_trigger, refresh, set_zone, shuffle, take_from_deck, win_check,
 )
@@ -60,6 +60,8 @@ def new_game(w, st, board, cards, inst_card, seed, g):
     st[S_PENDING] = -1
     w[W_QN] = 0
     w[W_PENDING_ATTACK] = -1
+    for k in range(8):
+        w[W_MASK + k] = 0
     for i in range(N_INST):
         p = i >> 6
         k = i & 63
@@ -121,7 +123,7 @@ def set_up(w, st, board, opts, cards, tr, f0, f1, p0, p1):
             n = add_row(opts, 0, i, 0, -1, -1)
             n = add_row(opts, n, i, 1, -1, -1)
             c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_SETUP, n)
-            enter_line(st, board, i, opts[c, 1])
+            enter_line(w, st, board, i, opts[c, 1])
             refresh(w, st, board, cards)
         lines(w, st, board, p)
     for r in range(2):
@@ -138,10 +140,10 @@ def mulligan(w, st, board, opts, cards, tr, f0, f1, p0, p1, p):
     put = 0
     while True:
         n = 0
-        for k in range(w[W_DECKN + p]):
-            i = p * MAX_INST + k
-            if board[i, B_ZONE] == Z_HAND:
-                n = add_row(opts, n, i, -1, -1, -1)
+        m = mask(w, p, M_HAND)
+        while m:
+            n = add_row(opts, n, p * MAX_INST + low_row(m), -1, -1, -1)
+            m &= m - 1
         n = add_row(opts, n, -1, -1, -1, -1)
         c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_MULLIGAN, n)
         if opts[c, 0] < 0:
@@ -251,8 +253,10 @@ def list_abilities(w, st, opts, cards, board, p, i, n, trigger):
 @njit(**FAST)
 def infiltration_open(w, cards, board, q):
     """Whether q has no front character with Infiltrateur (so enemy Infiltrateurs reach q's support)."""
-    for k in range(w[W_DECKN + q]):
-        h = q * MAX_INST + k
+    m = mask(w, q, M_CHARS)
+    while m:
+        h = q * MAX_INST + low_row(m)
+        m &= m - 1
         if board[h, B_ZONE] == Z_FRONT and (card_of(cards, board, h, CD_KEYWORDS) & KW_INFILTRATEUR):
             return False
     return True
@@ -262,18 +266,20 @@ def infiltration_open(w, cards, board, q):
 def list_attacks(w, st, opts, cards, board, p, n):
     q = 1 - p
     open_support = infiltration_open(w, cards, board, q)
-    for k in range(w[W_DECKN + p]):
-        a = p * MAX_INST + k
+    mine = mask(w, p, M_CHARS)
+    while mine:
+        a = p * MAX_INST + low_row(mine)
+        mine &= mine - 1
         za = board[a, B_ZONE]
-        if (za != Z_FRONT and za != Z_SUPPORT) or board[a, B_TAPPED]:
+        if board[a, B_TAPPED]:
             continue
         infiltrator = (card_of(cards, board, a, CD_KEYWORDS) & KW_INFILTRATEUR) != 0
         shooter = card_of(cards, board, a, CD_RANGED) > 0
-        for m in range(w[W_DECKN + q]):
-            d = q * MAX_INST + m
+        theirs = mask(w, q, M_CHARS)
+        while theirs:
+            d = q * MAX_INST + low_row(theirs)
+            theirs &= theirs - 1
             zd = board[d, B_ZONE]
-            if zd != Z_FRONT and zd != Z_SUPPORT:
-                continue
             if za == Z_FRONT and (zd == Z_FRONT or (infiltrator and open_support)):
                 n = add_row(opts, n, ACT_ATTACK, a, d, 0)
             if shooter and not (za == Z_SUPPORT and zd == Z_SUPPORT):
@@ -285,20 +291,26 @@ def list_attacks(w, st, opts, cards, board, p, n):
 def list_actions(w, st, opts, cards, board, p):
     n = add_row(opts, 0, ACT_PASS, -1, -1, -1)
     n = add_row(opts, n, ACT_PASS_GOOD, -1, -1, -1)
-    for k in range(w[W_DECKN + p]):
-        i = p * MAX_INST + k
-        z = board[i, B_ZONE]
-        if z == Z_HAND:
-            if card_of(cards, board, i, CD_TYPE) == EVENT:
-                n = list_event(w, st, opts, cards, board, p, i, n, TR_ACTION)
-            elif can_play(w, st, cards, board, p, i):
-                n = add_row(opts, n, ACT_PLAY, i, -1, -1)
-        elif z == Z_FRONT or z == Z_SUPPORT or z == Z_ATTACHED:
-            if card_of(cards, board, i, CD_NABIL) > 0:
-                n = list_abilities(w, st, opts, cards, board, p, i, n, TR_ACTION)
-        elif z == Z_DISCARD:
-            if card_of(cards, board, i, CD_NABIL) > 0:
-                n = list_abilities(w, st, opts, cards, board, p, i, n, TR_ACTION_DISCARD)
+    m = mask(w, p, M_HAND)
+    while m:
+        i = p * MAX_INST + low_row(m)
+        m &= m - 1
+        if card_of(cards, board, i, CD_TYPE) == EVENT:
+            n = list_event(w, st, opts, cards, board, p, i, n, TR_ACTION)
+        elif can_play(w, st, cards, board, p, i):
+            n = add_row(opts, n, ACT_PLAY, i, -1, -1)
+    m = mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)
+    while m:
+        i = p * MAX_INST + low_row(m)
+        m &= m - 1
+        if card_of(cards, board, i, CD_NABIL) > 0:
+            n = list_abilities(w, st, opts, cards, board, p, i, n, TR_ACTION)
+    m = mask(w, p, M_DISCARD)
+    while m:
+        i = p * MAX_INST + low_row(m)
+        m &= m - 1
+        if card_of(cards, board, i, CD_NABIL) > 0:
+            n = list_abilities(w, st, opts, cards, board, p, i, n, TR_ACTION_DISCARD)
     city = p * MAX_INST + I_CITY
     n = list_abilities(w, st, opts, cards, board, p, city, n, TR_ACTION)
     top = st[S_MAN_TOP + p]
@@ -318,31 +330,36 @@ def list_combat(w, st, opts, cards, board, p, first_action):
     dfd = st[S_DEFENDER]
     if first_action and (dfd >> 6) == p and st[S_RANGED] == 0 \
             and (card_of(cards, board, att, CD_KEYWORDS) & KW_IMPLACABLE) == 0:
-        for k in range(w[W_DECKN + p]):
-            i = p * MAX_INST + k
+        m = mask(w, p, M_CHARS)
+        while m:
+            i = p * MAX_INST + low_row(m)
+            m &= m - 1
             if i != dfd and board[i, B_ZONE] == board[dfd, B_ZONE] and board[i, B_TAPPED] == 0 \
                     and (card_of(cards, board, i, CD_KEYWORDS) & KW_INTERCEPTEUR):
                 n = add_row(opts, n, ACT_INTERCEPT, i, -1, -1)
-    for k in range(w[W_DECKN + p]):
-        i = p * MAX_INST + k
-        z = board[i, B_ZONE]
-        if z == Z_HAND:
-            t = card_of(cards, board, i, CD_TYPE)
+    m = mask(w, p, M_HAND)
+    while m:
+        i = p * MAX_INST + low_row(m)
+        m &= m - 1
+        t = card_of(cards, board, i, CD_TYPE)
+        if t == EVENT:
+            n = list_event(w, st, opts, cards, board, p, i, n, TR_COMBAT)
+        if card_of(cards, board, i, CD_KEYWORDS) & KW_IMPREVISIBLE:
             if t == EVENT:
-                n = list_event(w, st, opts, cards, board, p, i, n, TR_COMBAT)
-            if card_of(cards, board, i, CD_KEYWORDS) & KW_IMPREVISIBLE:
-                if t == EVENT:
-                    n = list_event(w, st, opts, cards, board, p, i, n, TR_ACTION)
-                elif can_play(w, st, cards, board, p, i):
-                    n = add_row(opts, n, ACT_PLAY, i, -1, -1)
-        elif z == Z_FRONT or z == Z_SUPPORT or z == Z_ATTACHED:
-            if card_of(cards, board, i, CD_NABIL) > 0:
-                n = list_abilities(w, st, opts, cards, board, p, i, n, TR_COMBAT)
-            if z != Z_ATTACHED and card_of(cards, board, i, CD_NAMED):
-                d = named_copy(w, cards, board, p, i)
-                if d >= 0:
-                    for bonus in range(3):
-                        n = add_row(opts, n, ACT_NAMED, i, d, bonus)
+                n = list_event(w, st, opts, cards, board, p, i, n, TR_ACTION)
+            elif can_play(w, st, cards, board, p, i):
+                n = add_row(opts, n, ACT_PLAY, i, -1, -1)
+    m = mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)
+    while m:
+        i = p * MAX_INST + low_row(m)
+        m &= m - 1
+        if card_of(cards, board, i, CD_NABIL) > 0:
+            n = list_abilities(w, st, opts, cards, board, p, i, n, TR_COMBAT)
+        if board[i, B_ZONE] != Z_ATTACHED and card_of(cards, board, i, CD_NAMED):
+            d = named_copy(w, cards, board, p, i)
+            if d >= 0:
+                for bonus in range(3):
+                    n = add_row(opts, n, ACT_NAMED, i, d, bonus)
     city = p * MAX_INST + I_CITY
     n = list_abilities(w, st, opts, cards, board, p, city, n, TR_COMBAT)
     top = st[S_MAN_TOP + p]
@@ -355,9 +372,11 @@ def list_combat(w, st, opts, cards, board, p, first_action):
 def named_copy(w, cards, board, p, i):
     """The lowest hand row holding a card of the same name as Named character i, or -1."""
     name = card_of(cards, board, i, CD_NAME_ID)
-    for k in range(w[W_DECKN + p]):
-        j = p * MAX_INST + k
-        if board[j, B_ZONE] == Z_HAND and card_of(cards, board, j, CD_NAME_ID) == name:
+    m = mask(w, p, M_HAND)
+    while m:
+        j = p * MAX_INST + low_row(m)
+        m &= m - 1
+        if card_of(cards, board, j, CD_NAME_ID) == name:
             return j
     return -1
 
@@ -378,23 +397,23 @@ def play_card(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i, a):
         st[T_KW + K_IMPREVISIBLE_PLAY] += 1
     t = cards[c, CD_TYPE]
     if t == EVENT:
-        set_zone(st, board, i, Z_RESOLVING)
+        set_zone(w, st, board, i, Z_RESOLVING)
         use_ability(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i, a)
-        set_zone(st, board, i, Z_DISCARD)
+        set_zone(w, st, board, i, Z_DISCARD)
         return
     st[S_PENDING] = i
     if t == CHARACTER:
         n = add_row(opts, 0, 0, -1, -1, -1)
         n = add_row(opts, n, 1, -1, -1, -1)
         r = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_LINE, n)
-        enter_line(st, board, i, opts[r, 0])
+        enter_line(w, st, board, i, opts[r, 0])
         queue_reactions(w, st, cards, board, 1 - p, WH_ENEMY_PLAYS, -1)
     else:
         n = list_hosts(w, opts, cards, board, i)
         if blocked_hosts(w, cards, board, i) > 0:
             st[T_KW + K_NO_ATTACH_BLOCK] += 1
         r = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_TARGET, n)
-        set_zone(st, board, i, Z_ATTACHED)
+        set_zone(w, st, board, i, Z_ATTACHED)
         board[i, B_HOST] = opts[r, 0]
         board[i, B_TAPPED] = 0
     st[S_PENDING] = -1
@@ -407,10 +426,10 @@ def play_card(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i, a):
 def cycle(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, city):
     board[city, B_TAPPED] = 1
     n = 0
-    for k in range(w[W_DECKN + p]):
-        i = p * MAX_INST + k
-        if board[i, B_ZONE] == Z_HAND:
-            n = add_row(opts, n, i, -1, -1, -1)
+    m = mask(w, p, M_HAND)
+    while m:
+        n = add_row(opts, n, p * MAX_INST + low_row(m), -1, -1, -1)
+        m &= m - 1
     c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_CYCLE, n)
     put_under(w, st, board, opts[c, 0])
     draw(w, st, board, p, 1)
@@ -421,7 +440,7 @@ def cycle(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, city):
 def named_bonus(w, st, board, cards, i, d, bonus):
     """Discard a copy of Named character i's name for 1 shield, +1 melee or +1 of the second stat."""
     p = i >> 6
-    set_zone(st, board, d, Z_DISCARD)
+    set_zone(w, st, board, d, Z_DISCARD)
     if bonus == 0:
         board[i, B_SHIELD] += 1
     elif bonus == 1:
@@ -500,8 +519,10 @@ def end_combat(w, st, board, cards):
     st[S_DEFENDER] = -1
     st[S_RANGED] = 0
     for p in range(2):
-        for k in range(w[W_DECKN + p]):
-            i = p * MAX_INST + k
+        m = mask(w, p, M_CHARS)
+        while m:
+            i = p * MAX_INST + low_row(m)
+            m &= m - 1
             board[i, B_SHIELD] = 0
             board[i, B_CB_MELEE] = 0
             board[i, B_CB_RANGED] = 0
@@ -615,8 +636,10 @@ def end_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
     if st[S_OVER]:
         return
     for p in range(2):
-        for k in range(w[W_DECKN + p]):
-            i = p * MAX_INST + k
+        m = mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)
+        while m:
+            i = p * MAX_INST + low_row(m)
+            m &= m - 1
             board[i, B_TAPPED] = 0
             board[i, B_TB_MELEE] = 0
             board[i, B_TB_RANGED] = 0

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.games.drakerion.records import (
     AB_AMOUNT, AB_EFFECT, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, B_CARD, B_CB_MELEE, B_CB_RANGED,
@@ -49,7 +50,9 @@ W_HURT = W_TGT + 128                  # 128: damage taken by each row since the 
 W_PENDING_ATTACK = W_HURT + 128       # 3: an attack an ability made (attacker, defender, ranged), -1
 W_PLAYED = W_PENDING_ATTACK + 3       # 128: times each row was played from hand
 W_LAST_PRESTIGE = W_PLAYED + 128      # 2: prestige at the last check (check mode)
-N_WORK = W_LAST_PRESTIGE + 2
+W_MASK = W_LAST_PRESTIGE + 2          # 2 x 4 bit masks of deck rows by zone: the loops visit set bits only
+M_CHARS, M_ATTACHED, M_HAND, M_DISCARD = 0, 1, 2, 3
+N_WORK = W_MASK + 8
 
 # ---- the game's random stream (xorshift64*, as sim.core.rng, on a cell of st) ----------------------
 _MUL = np.uint64(0x2545F4914F6CDD1D)
@@ -181,12 +184,46 @@ def zone_count(st, z, p, d):
 
 
 @njit(**FAST)
-def set_zone(st, board, i, z):
-    """Move row i to zone z, keeping the per-player counts (decks are counted by the deck helpers)."""
+def mask_kind(z):
+    """The bit mask a zone is tracked in (-1: none)."""
+    if z == Z_FRONT or z == Z_SUPPORT:
+        return M_CHARS
+    if z == Z_ATTACHED:
+        return M_ATTACHED
+    if z == Z_HAND:
+        return M_HAND
+    if z == Z_DISCARD:
+        return M_DISCARD
+    return -1
+
+
+@njit(**FAST)
+def set_zone(w, st, board, i, z):
+    """Move row i to zone z, keeping the per-player counts and zone masks (decks are counted by the
+    deck helpers)."""
     p = i >> 6
-    zone_count(st, board[i, B_ZONE], p, -1)
+    old = board[i, B_ZONE]
+    zone_count(st, old, p, -1)
     zone_count(st, z, p, 1)
+    bit = np.int64(1) << (i & 63)
+    m = mask_kind(old)
+    if m >= 0:
+        w[W_MASK + 4 * p + m] &= ~bit
+    m = mask_kind(z)
+    if m >= 0:
+        w[W_MASK + 4 * p + m] |= bit
     board[i, B_ZONE] = z
+
+
+@njit(**FAST)
+def mask(w, p, kind):
+    return w[W_MASK + 4 * p + kind]
+
+
+@njit(**FAST)
+def low_row(m):
+    """Index of the lowest set bit of a non-zero mask."""
+    return np.int64(trailing_zeros(m))
 
 
 @njit(**FAST)
@@ -235,7 +272,7 @@ def draw(w, st, board, p, count):
             return
         i = w[base + n - 1]
         st[S_DECK_N + p] = n - 1
-        set_zone(st, board, i, Z_HAND)
+        set_zone(w, st, board, i, Z_HAND)
         st[T_DRAWN + p] += 1
 
 
@@ -248,7 +285,7 @@ def put_under(w, st, board, i):
         w[base + k] = w[base + k - 1]
     w[base] = i
     st[S_DECK_N + p] = n + 1
-    set_zone(st, board, i, Z_DECK)
+    set_zone(w, st, board, i, Z_DECK)
 
 
 @njit(**FAST)
@@ -257,7 +294,7 @@ def put_on_top(w, st, board, i):
     n = st[S_DECK_N + p]
     w[W_DECK + p * MAX_DECK + n] = i
     st[S_DECK_N + p] = n + 1
-    set_zone(st, board, i, Z_DECK)
+    set_zone(w, st, board, i, Z_DECK)
 
 
 @njit(**FAST)
@@ -272,7 +309,7 @@ def take_from_deck(w, st, board, i, z):
     for m in range(k, n - 1):
         w[base + m] = w[base + m + 1]
     st[S_DECK_N + p] = n - 1
-    set_zone(st, board, i, z)
+    set_zone(w, st, board, i, z)
 
 
 # ---- effective stats -----------------------------------------------------------------------------
@@ -319,9 +356,11 @@ def apply_passives(w, board, cards, src):
             i = src if board[src, B_ZONE] != Z_ATTACHED else board[src, B_HOST]
             add_stat(board, i, effect, amount)
             continue
-        for k in range(w[W_DECKN + p]):
-            i = p * MAX_INST + k
-            if in_play_char(board, i) and (traits == 0 or (cards[board[i, B_CARD], CD_TRAITS] & traits) != 0):
+        m = mask(w, p, M_CHARS)
+        while m:
+            i = p * MAX_INST + low_row(m)
+            m &= m - 1
+            if traits == 0 or (cards[board[i, B_CARD], CD_TRAITS] & traits) != 0:
                 add_stat(board, i, effect, amount)
 
 
@@ -330,28 +369,33 @@ def refresh(w, st, board, cards):
     """Recompute every character's effective melee, ranged, riposte, HP and prestige: printed values,
     attachment modifiers, passive abilities, and gains lasting the combat or the turn."""
     for p in range(2):
-        for k in range(w[W_DECKN + p]):
-            i = p * MAX_INST + k
-            if in_play_char(board, i):
-                c = board[i, B_CARD]
-                board[i, B_MELEE] = cards[c, CD_MELEE] + board[i, B_CB_MELEE] + board[i, B_TB_MELEE]
-                board[i, B_RANGED] = cards[c, CD_RANGED] + board[i, B_CB_RANGED] + board[i, B_TB_RANGED]
-                board[i, B_RIPOSTE] = cards[c, CD_RIPOSTE] + board[i, B_CB_RIPOSTE] + board[i, B_TB_RIPOSTE]
-                board[i, B_HP] = cards[c, CD_HP] + board[i, B_TB_HP]
-                board[i, B_PRESTIGE] = cards[c, CD_PRESTIGE]
+        m = mask(w, p, M_CHARS)
+        while m:
+            i = p * MAX_INST + low_row(m)
+            m &= m - 1
+            c = board[i, B_CARD]
+            board[i, B_MELEE] = cards[c, CD_MELEE] + board[i, B_CB_MELEE] + board[i, B_TB_MELEE]
+            board[i, B_RANGED] = cards[c, CD_RANGED] + board[i, B_CB_RANGED] + board[i, B_TB_RANGED]
+            board[i, B_RIPOSTE] = cards[c, CD_RIPOSTE] + board[i, B_CB_RIPOSTE] + board[i, B_TB_RIPOSTE]
+            board[i, B_HP] = cards[c, CD_HP] + board[i, B_TB_HP]
+            board[i, B_PRESTIGE] = cards[c, CD_PRESTIGE]
     for p in range(2):
-        for k in range(w[W_DECKN + p]):
-            i = p * MAX_INST + k
-            z = board[i, B_ZONE]
-            if z == Z_ATTACHED:
-                c = board[i, B_CARD]
-                h = board[i, B_HOST]
-                board[h, B_MELEE] += cards[c, CD_MELEE]
-                board[h, B_RANGED] += cards[c, CD_RANGED]
-                board[h, B_RIPOSTE] += cards[c, CD_RIPOSTE]
-                board[h, B_HP] += cards[c, CD_HP]
-                board[h, B_PRESTIGE] += cards[c, CD_PRESTIGE]
-            if (z == Z_FRONT or z == Z_SUPPORT or z == Z_ATTACHED) and cards[board[i, B_CARD], CD_NABIL] > 0:
+        m = mask(w, p, M_ATTACHED)
+        while m:
+            i = p * MAX_INST + low_row(m)
+            m &= m - 1
+            c = board[i, B_CARD]
+            h = board[i, B_HOST]
+            board[h, B_MELEE] += cards[c, CD_MELEE]
+            board[h, B_RANGED] += cards[c, CD_RANGED]
+            board[h, B_RIPOSTE] += cards[c, CD_RIPOSTE]
+            board[h, B_HP] += cards[c, CD_HP]
+            board[h, B_PRESTIGE] += cards[c, CD_PRESTIGE]
+        m = mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)
+        while m:
+            i = p * MAX_INST + low_row(m)
+            m &= m - 1
+            if cards[board[i, B_CARD], CD_NABIL] > 0:
                 apply_passives(w, board, cards, i)
         top = st[S_MAN_TOP + p]
         if top >= 0:
@@ -380,10 +424,10 @@ def reset_char(board, i):
 
 
 @njit(**FAST)
-def enter_line(st, board, i, line):
+def enter_line(w, st, board, i, line):
     reset_char(board, i)
     board[i, B_ENTERED] = st[S_TURN]
-    set_zone(st, board, i, Z_FRONT if line == 0 else Z_SUPPORT)
+    set_zone(w, st, board, i, Z_FRONT if line == 0 else Z_SUPPORT)
 
 
 @njit(**FAST)
@@ -391,10 +435,12 @@ def lines(w, st, board, p):
     """A player without a character on the front moves the whole support line up."""
     if st[S_FRONT_N + p] > 0 or st[S_SUPPORT_N + p] == 0:
         return
-    for k in range(w[W_DECKN + p]):
-        i = p * MAX_INST + k
+    m = mask(w, p, M_CHARS)
+    while m:
+        i = p * MAX_INST + low_row(m)
+        m &= m - 1
         if board[i, B_ZONE] == Z_SUPPORT:
-            set_zone(st, board, i, Z_FRONT)
+            set_zone(w, st, board, i, Z_FRONT)
     st[T_KW + K_MOVE_UP] += 1
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.games.drakerion.kernel_base import (
-    FAST, MAX_Q, Q_WIDTH, W_DECK, W_DECKN, W_HURT, W_LOOK, W_PENDING_ATTACK, W_QN, W_QUEUE, W_TGT,
+    FAST, M_ATTACHED, M_CHARS, M_HAND, low_row, mask, MAX_Q, Q_WIDTH, W_DECK, W_DECKN, W_HURT, W_LOOK, W_PENDING_ATTACK, W_QN, W_QUEUE, W_TGT,
     add_row, characters, decide, draw, enter_line, in_play, in_play_char, lines, push, push_trigger, put_on_top,
     refresh, set_zone, shuffle, subject_matches, take_from_deck, win_check,
 )
@@ -56,10 +56,11 @@ def named_clash(w, cards, board, p, i):
     if cards[c, CD_NAMED] == 0:
         return False
     name = cards[c, CD_NAME_ID]
-    for k in range(w[W_DECKN + p]):
-        j = p * MAX_INST + k
-        if in_play_char(board, j) and cards[board[j, B_CARD], CD_NAME_ID] == name \
-                and cards[board[j, B_CARD], CD_NAMED]:
+    m = mask(w, p, M_CHARS)
+    while m:
+        j = p * MAX_INST + low_row(m)
+        m &= m - 1
+        if cards[board[j, B_CARD], CD_NAME_ID] == name and cards[board[j, B_CARD], CD_NAMED]:
             return True
     return False
 
@@ -78,20 +79,23 @@ def may_host(cards, board, x, h):
 def list_hosts(w, opts, cards, board, x):
     n = 0
     for p in range(2):
-        for k in range(w[W_DECKN + p]):
-            h = p * MAX_INST + k
-            if in_play_char(board, h):
-                if may_host(cards, board, x, h):
-                    n = add_row(opts, n, h, -1, -1, -1)
+        m = mask(w, p, M_CHARS)
+        while m:
+            h = p * MAX_INST + low_row(m)
+            m &= m - 1
+            if may_host(cards, board, x, h):
+                n = add_row(opts, n, h, -1, -1, -1)
     return n
 
 
 @njit(**FAST)
 def has_host(w, cards, board, x):
     for p in range(2):
-        for k in range(w[W_DECKN + p]):
-            h = p * MAX_INST + k
-            if in_play_char(board, h) and may_host(cards, board, x, h):
+        m = mask(w, p, M_CHARS)
+        while m:
+            h = p * MAX_INST + low_row(m)
+            m &= m - 1
+            if may_host(cards, board, x, h):
                 return True
     return False
 
@@ -99,13 +103,14 @@ def has_host(w, cards, board, x):
 @njit(**FAST)
 def blocked_hosts(w, cards, board, x):
     """Characters in play refusing attachment x (a Pas d'Attachement counter for the coverage test)."""
-    m = 0
+    refused = 0
     for p in range(2):
-        for k in range(w[W_DECKN + p]):
-            h = p * MAX_INST + k
-            if in_play_char(board, h) and not may_host(cards, board, x, h):
-                m += 1
-    return m
+        m = mask(w, p, M_CHARS)
+        while m:
+            h = p * MAX_INST + low_row(m)
+            m &= m - 1
+            refused += not may_host(cards, board, x, h)
+    return refused
 
 
 @njit(**FAST)
@@ -166,10 +171,11 @@ def hurt(w, st, board, i, amount, by):
 @njit(**FAST)
 def queue_reactions(w, st, cards, board, p, condition, subject):
     """Queue p's in-play reactions with this condition (subject: the character concerned, or -1)."""
-    for k in range(w[W_DECKN + p]):
-        j = p * MAX_INST + k
-        if in_play(board, j):
-            queue_card_reactions(w, cards, board, j, condition, subject)
+    m = mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)
+    while m:
+        j = p * MAX_INST + low_row(m)
+        m &= m - 1
+        queue_card_reactions(w, cards, board, j, condition, subject)
     top = st[S_MAN_TOP + p]
     if top >= 0:
         queue_card_reactions(w, cards, board, top, condition, subject)
@@ -194,12 +200,15 @@ def destroy(w, st, cards, board, x, by_combat):
     discards; its prestige goes to the opponent (ability kills only under prestige_any_destruction)."""
     q = x >> 6
     prestige = board[x, B_PRESTIGE]
-    set_zone(st, board, x, Z_DISCARD)
+    set_zone(w, st, board, x, Z_DISCARD)
+    w[W_HURT + x] = 0
     for p in range(2):
-        for k in range(w[W_DECKN + p]):
-            j = p * MAX_INST + k
-            if board[j, B_ZONE] == Z_ATTACHED and board[j, B_HOST] == x:
-                set_zone(st, board, j, Z_DISCARD)
+        m = mask(w, p, M_ATTACHED)
+        while m:
+            j = p * MAX_INST + low_row(m)
+            m &= m - 1
+            if board[j, B_HOST] == x:
+                set_zone(w, st, board, j, Z_DISCARD)
                 board[j, B_HOST] = -1
     if by_combat or w[C_PRESTIGE_ANY]:
         st[S_PRESTIGE + 1 - q] += max(prestige, 0)
@@ -219,20 +228,23 @@ def sweep(w, st, cards, board, by_combat):
     while again:
         again = False
         for p in range(2):
-            for k in range(w[W_DECKN + p]):
-                x = p * MAX_INST + k
-                if in_play_char(board, x) and board[x, B_DAMAGE] >= board[x, B_HP]:
+            m = mask(w, p, M_CHARS)
+            while m:
+                x = p * MAX_INST + low_row(m)
+                m &= m - 1
+                if board[x, B_DAMAGE] >= board[x, B_HP]:
                     destroy(w, st, cards, board, x, by_combat)
                     again = True
         if again:
             refresh(w, st, board, cards)
     for p in range(2):
-        for k in range(w[W_DECKN + p]):
-            x = p * MAX_INST + k
+        m = mask(w, p, M_CHARS)
+        while m:
+            x = p * MAX_INST + low_row(m)
+            m &= m - 1
             if w[W_HURT + x] > 0:
                 w[W_HURT + x] = 0
-                if in_play_char(board, x):
-                    queue_reactions(w, st, cards, board, p, WH_DAMAGED, x)
+                queue_reactions(w, st, cards, board, p, WH_DAMAGED, x)
     lines(w, st, board, 0)
     lines(w, st, board, 1)
     win_check(w, st)
@@ -261,9 +273,11 @@ def list_targets(w, st, opts, cards, board, p, src, a, side):
     for q in range(2):
         if side != 2 and q != side:
             continue
-        for k in range(w[W_DECKN + q]):
-            h = q * MAX_INST + k
-            if in_play_char(board, h) and target_ok(cards, board, h, a, src, h):
+        m = mask(w, q, M_CHARS)
+        while m:
+            h = q * MAX_INST + low_row(m)
+            m &= m - 1
+            if target_ok(cards, board, h, a, src, h):
                 n = add_row(opts, n, h, -1, -1, -1)
     return n
 
@@ -290,9 +304,11 @@ def targets(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
     if tg == TG_ALL_OWN or tg == TG_ALL_ENEMY:
         q = p if tg == TG_ALL_OWN else 1 - p
         n = 0
-        for k in range(w[W_DECKN + q]):
-            h = q * MAX_INST + k
-            if in_play_char(board, h) and target_ok(cards, board, h, a, src, h):
+        m = mask(w, q, M_CHARS)
+        while m:
+            h = q * MAX_INST + low_row(m)
+            m &= m - 1
+            if target_ok(cards, board, h, a, src, h):
                 w[W_TGT + n] = h
                 n += 1
         return n
@@ -316,10 +332,10 @@ def targets(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
 def discard_one(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, kind):
     """p discards a card of their choice from hand (kind: D_DISCARD or D_CYCLE asks the same)."""
     n = 0
-    for k in range(w[W_DECKN + p]):
-        i = p * MAX_INST + k
-        if board[i, B_ZONE] == Z_HAND:
-            n = add_row(opts, n, i, -1, -1, -1)
+    m = mask(w, p, M_HAND)
+    while m:
+        n = add_row(opts, n, p * MAX_INST + low_row(m), -1, -1, -1)
+        m &= m - 1
     if n == 0:
         return -1
     c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, kind, n)
@@ -337,7 +353,7 @@ def pay(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
         for _ in range(amount):
             i = discard_one(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_DISCARD)
             if i >= 0:
-                set_zone(st, board, i, Z_DISCARD)
+                set_zone(w, st, board, i, Z_DISCARD)
     elif cost == CO_GOLD:
         st[S_GOLD + p] -= amount
         st[T_GOLD_SPENT + p] += amount
@@ -376,17 +392,17 @@ def put_into_play(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i):
         n = add_row(opts, 0, 0, -1, -1, -1)
         n = add_row(opts, n, 1, -1, -1, -1)
         c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_LINE, n)
-        enter_line(st, board, i, opts[c, 0])
+        enter_line(w, st, board, i, opts[c, 0])
     else:
         st[S_PENDING] = i
         n = list_hosts(w, opts, cards, board, i)
         if blocked_hosts(w, cards, board, i) > 0:
             st[T_KW + K_NO_ATTACH_BLOCK] += 1
         if n == 0:
-            set_zone(st, board, i, Z_DISCARD)
+            set_zone(w, st, board, i, Z_DISCARD)
             return
         c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_TARGET, n)
-        set_zone(st, board, i, Z_ATTACHED)
+        set_zone(w, st, board, i, Z_ATTACHED)
         board[i, B_HOST] = opts[c, 0]
         board[i, B_TAPPED] = 0
     st[S_PENDING] = -1
@@ -427,13 +443,13 @@ def player_effect(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a, effe
             if n == 0:
                 break
             st[S_DECK_N + q] = n - 1
-            set_zone(st, board, w[base + n - 1], Z_DISCARD)
+            set_zone(w, st, board, w[base + n - 1], Z_DISCARD)
     elif effect == EF_DISCARD:
         for _ in range(amount):
             i = discard_one(w, st, board, opts, cards, tr, f0, f1, p0, p1, q, D_DISCARD)
             if i < 0:
                 break
-            set_zone(st, board, i, Z_DISCARD)
+            set_zone(w, st, board, i, Z_DISCARD)
     elif effect == EF_LOOK:
         look(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, amount)
     elif effect == EF_SEARCH:
@@ -449,9 +465,11 @@ def player_effect(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a, effe
         shuffle(w, st, tr, p)
     elif effect == EF_PUT_INTO_PLAY:
         n = 0
-        for k in range(w[W_DECKN + p]):
-            i = p * MAX_INST + k
-            if board[i, B_ZONE] == Z_HAND and card_matches(w, cards, board, src, a, i):
+        m = mask(w, p, M_HAND)
+        while m:
+            i = p * MAX_INST + low_row(m)
+            m &= m - 1
+            if card_matches(w, cards, board, src, a, i):
                 t = card_of(cards, board, i, CD_TYPE)
                 if t == CHARACTER and not named_clash(w, cards, board, p, i):
                     n = add_row(opts, n, i, -1, -1, -1)
@@ -499,9 +517,11 @@ def combat_effect(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a, effe
     dfd = st[S_DEFENDER]
     q = dfd >> 6
     n = 0
-    for k in range(w[W_DECKN + q]):
-        h = q * MAX_INST + k
-        if h != dfd and in_play_char(board, h) and target_ok(cards, board, h, a, src, h):
+    m = mask(w, q, M_CHARS)
+    while m:
+        h = q * MAX_INST + low_row(m)
+        m &= m - 1
+        if h != dfd and target_ok(cards, board, h, a, src, h):
             n = add_row(opts, n, h, -1, -1, -1)
     if n == 0:
         return
@@ -528,12 +548,13 @@ def attack_effect(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
         return
     n = 0
     shooter = card_of(cards, board, att, CD_RANGED) > 0
-    for k in range(w[W_DECKN + 1 - p]):
-        h = (1 - p) * MAX_INST + k
-        if in_play_char(board, h):
-            n = add_row(opts, n, att, h, 0, -1)
-            if shooter:
-                n = add_row(opts, n, att, h, 1, -1)
+    m = mask(w, 1 - p, M_CHARS)
+    while m:
+        h = (1 - p) * MAX_INST + low_row(m)
+        m &= m - 1
+        n = add_row(opts, n, att, h, 0, -1)
+        if shooter:
+            n = add_row(opts, n, att, h, 1, -1)
     if n == 0:
         return
     c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_ATTACK, n)
@@ -574,7 +595,7 @@ def effect_of(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
         elif effect == EF_DESTROY:
             destroy(w, st, cards, board, h, False)
         elif effect == EF_MOVE:
-            set_zone(st, board, h, Z_SUPPORT if board[h, B_ZONE] == Z_FRONT else Z_FRONT)
+            set_zone(w, st, board, h, Z_SUPPORT if board[h, B_ZONE] == Z_FRONT else Z_FRONT)
         elif effect == EF_TAP:
             board[h, B_TAPPED] = 1
         elif effect == EF_UNTAP:
