@@ -209,6 +209,7 @@ def manoeuvre_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
         p = first if r == 0 else 1 - first
         push_trigger(w, cards, board, st[S_MAN_TOP + p], TR_DEPLOY)
     resolve_queue(w, st, board, opts, cards, tr, f0, f1, p0, p1, first)
+    run_pending_attacks(w, st, board, opts, cards, tr, f0, f1, p0, p1)
 
 
 # ---- option lists --------------------------------------------------------------------------------
@@ -549,18 +550,19 @@ def combat_action(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, c):
 
 
 @njit(**FAST)
-def run_pending_attack(w, st, board, opts, cards, tr, f0, f1, p0, p1):
-    """An attack an ability made, once the action that made it is resolved; returns the defending
-    player (who acts next) or -1."""
-    att = w[W_PENDING_ATTACK]
-    if att < 0:
-        return -1
-    dfd = w[W_PENDING_ATTACK + 1]
-    ranged = w[W_PENDING_ATTACK + 2]
+def run_pending_attacks(w, st, board, opts, cards, tr, f0, f1, p0, p1):
+    """Attacks abilities made, each once the abilities pending when it was made are resolved (an
+    attack's own aftermath may make another); returns the last defending player, or -1."""
+    last = -1
+    while w[W_PENDING_ATTACK] >= 0 and st[S_OVER] == 0:
+        att = w[W_PENDING_ATTACK]
+        dfd = w[W_PENDING_ATTACK + 1]
+        ranged = w[W_PENDING_ATTACK + 2]
+        w[W_PENDING_ATTACK] = -1
+        if in_play_char(board, att) and in_play_char(board, dfd):
+            last = combat(w, st, board, opts, cards, tr, f0, f1, p0, p1, att, dfd, ranged)
     w[W_PENDING_ATTACK] = -1
-    if st[S_OVER] or not in_play_char(board, att) or not in_play_char(board, dfd):
-        return -1
-    return combat(w, st, board, opts, cards, tr, f0, f1, p0, p1, att, dfd, ranged)
+    return last
 
 
 # ---- the Action phase ----------------------------------------------------------------------------
@@ -604,6 +606,9 @@ def action_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
             if act == ACT_ATTACK:
                 board[opts[c, 1], B_TAPPED] = 1
                 nxt = combat(w, st, board, opts, cards, tr, f0, f1, p0, p1, opts[c, 1], opts[c, 2], opts[c, 3])
+                d = run_pending_attacks(w, st, board, opts, cards, tr, f0, f1, p0, p1)
+                if d >= 0:
+                    nxt = d
             else:
                 if act == ACT_PLAY:
                     play_card(w, st, board, opts, cards, tr, f0, f1, p0, p1, actor, opts[c, 1], opts[c, 2])
@@ -612,7 +617,7 @@ def action_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
                 elif act == ACT_CYCLE:
                     cycle(w, st, board, opts, cards, tr, f0, f1, p0, p1, actor, opts[c, 1])
                 resolve_queue(w, st, board, opts, cards, tr, f0, f1, p0, p1, actor)
-                d = run_pending_attack(w, st, board, opts, cards, tr, f0, f1, p0, p1)
+                d = run_pending_attacks(w, st, board, opts, cards, tr, f0, f1, p0, p1)
                 if d >= 0:
                     nxt = d
         if st[S_OUT + nxt] == 0:
@@ -633,6 +638,7 @@ def end_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
         p = first if r == 0 else 1 - first
         queue_reactions(w, st, cards, board, p, WH_END_OF_TURN, -1)
     resolve_queue(w, st, board, opts, cards, tr, f0, f1, p0, p1, first)
+    run_pending_attacks(w, st, board, opts, cards, tr, f0, f1, p0, p1)
     if st[S_OVER]:
         return
     for p in range(2):
@@ -648,6 +654,7 @@ def end_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
         board[p * MAX_INST + I_CITY, B_TAPPED] = 0
     sweep(w, st, cards, board, False)
     resolve_queue(w, st, board, opts, cards, tr, f0, f1, p0, p1, first)
+    run_pending_attacks(w, st, board, opts, cards, tr, f0, f1, p0, p1)
 
 
 @njit(**FAST)
