@@ -204,7 +204,7 @@ def manoeuvre_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
         st[S_GOLD + p] += cards[c, CD_GOLD]
         st[T_GOLD_GAINED + p] += cards[c, CD_GOLD]
         draw(w, st, board, p, cards[c, CD_DRAW])
-    refresh(w, st, board, cards)
+    sweep(w, st, cards, board, False)         # the covered Manoeuvre's passives end (HP included)
     for r in range(2):
         p = first if r == 0 else 1 - first
         push_trigger(w, cards, board, st[S_MAN_TOP + p], TR_DEPLOY)
@@ -418,8 +418,7 @@ def play_card(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i, a):
         board[i, B_HOST] = opts[r, 0]
         board[i, B_TAPPED] = 0
     st[S_PENDING] = -1
-    refresh(w, st, board, cards)
-    lines(w, st, board, p)
+    sweep(w, st, cards, board, False)         # an attachment may lower its host's HP
     push_trigger(w, cards, board, i, TR_DEPLOY)
 
 

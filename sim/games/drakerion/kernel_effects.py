@@ -406,8 +406,7 @@ def put_into_play(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i):
         board[i, B_HOST] = opts[c, 0]
         board[i, B_TAPPED] = 0
     st[S_PENDING] = -1
-    refresh(w, st, board, cards)
-    lines(w, st, board, p)
+    sweep(w, st, cards, board, False)
     push_trigger(w, cards, board, i, TR_DEPLOY)
 
 
@@ -483,23 +482,20 @@ def player_effect(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a, effe
 
 @njit(**FAST)
 def look(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, amount):
-    """Look at the top cards of p's deck and put them back one by one (the last one ends on top)."""
+    """Look at the top cards of p's deck and put them back one at a time: the first chosen goes lowest,
+    the last chosen ends on top. The cards stay in the deck throughout."""
     base = W_DECK + p * MAX_DECK
-    m = min(amount, st[S_DECK_N + p], 16)
-    for k in range(m):
-        w[W_LOOK + k] = w[base + st[S_DECK_N + p] - 1 - k]
-    st[S_DECK_N + p] -= m
-    left = m
-    while left > 0:
+    n = st[S_DECK_N + p]
+    m = min(amount, n)
+    for j in range(m):
+        at = base + n - m + j               # the next place, from the bottom of the looked-at cards
+        left = m - j
         for k in range(left):
-            add_row(opts, k, w[W_LOOK + k], -1, -1, -1)
+            add_row(opts, k, w[at + k], -1, -1, -1)
         c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_LOOK, left)
-        i = opts[c, 0]
-        w[W_LOOK + c] = w[W_LOOK + left - 1]
-        left -= 1
-        n = st[S_DECK_N + p]
-        w[base + n] = i
-        st[S_DECK_N + p] = n + 1
+        t = w[at]
+        w[at] = w[at + c]
+        w[at + c] = t
 
 
 @njit(**FAST)

@@ -1,0 +1,126 @@
+"""Drakerion's rules as a validated dataclass, and the arrays the kernel takes. The card pool and decks
+are data too (`cards.toml`, or the file the `cards` rule names): see docs/DRAKERION.md."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+
+from sim.games.drakerion import records as R
+from sim.games.drakerion.cards import Pool, card_table, check_size, deck_instances, load_pool
+
+BUILTIN = Path(__file__).parent / "cards.toml"
+
+
+def pool_of(cards: str) -> Pool:
+    """The card file a `cards` rule names ("" = the built-in pool; relative paths from the current folder)."""
+    return load_pool(Path(cards) if cards else BUILTIN)
+
+
+@dataclass(frozen=True)
+class DrakerionRules:
+    cards: str
+    seat0_deck: str
+    seat1_deck: str
+    vanilla_seat0: str
+    vanilla_seat1: str
+    deck_size: int
+    hand_size: int
+    win_prestige: int
+    starting_gold: int
+    manoeuvres: int
+    turn_cap: int
+    mulligan_shuffle_first: bool
+    named_bonus_second: str
+    out_player_combat_actions: bool
+    prestige_any_destruction: bool
+    ability_attack_taps: bool
+    prestige_beats_wipeout: bool
+
+    def validate(self) -> None:
+        if not 1 <= self.deck_size <= R.MAX_DECK:
+            raise ValueError(f"deck_size must be 1-{R.MAX_DECK}, got {self.deck_size}")
+        if not 0 <= self.hand_size <= self.deck_size:
+            raise ValueError(f"hand_size must be 0-{self.deck_size}, got {self.hand_size}")
+        if self.win_prestige < 1:
+            raise ValueError(f"win_prestige must be at least 1, got {self.win_prestige}")
+        if self.starting_gold < 0:
+            raise ValueError(f"starting_gold cannot be negative, got {self.starting_gold}")
+        if self.manoeuvres != R.N_MAN:
+            raise ValueError(f"manoeuvres must be {R.N_MAN} (the rulebook's pile), got {self.manoeuvres}")
+        if not 1 <= self.turn_cap <= 500:
+            raise ValueError(f"turn_cap must be 1-500, got {self.turn_cap}")
+        if self.named_bonus_second not in R.NAMED_SECOND_NAMES:
+            raise ValueError(f"named_bonus_second must be one of {', '.join(R.NAMED_SECOND_NAMES)}, "
+                             f"got {self.named_bonus_second!r}")
+        for seat in (0, 1):
+            self.seat_pool(seat)
+
+    def check_players(self, players: int) -> None:
+        if players != 2:
+            raise ValueError(f"drakerion is a two-player game, not {players}")
+
+    def deck(self, seat: int) -> str:
+        return self.seat0_deck if seat == 0 else self.seat1_deck
+
+    def pool(self) -> Pool:
+        return pool_of(self.cards)
+
+    def seat_pool(self, seat: int) -> Pool:
+        """The pool with this seat's vanilla replacement applied, its deck checked."""
+        return _seat_pool(self.cards, self.deck(seat), self.vanilla_seat0 if seat == 0 else self.vanilla_seat1,
+                          self.deck_size)
+
+    def arrays(self):
+        return _arrays(self)
+
+    def config(self) -> np.ndarray:
+        c = np.zeros(R.N_CFG, np.int64)
+        c[R.C_HAND_SIZE] = self.hand_size
+        c[R.C_WIN_PRESTIGE] = self.win_prestige
+        c[R.C_START_GOLD] = self.starting_gold
+        c[R.C_TURN_CAP] = self.turn_cap
+        c[R.C_MULL_SHUFFLE_FIRST] = int(self.mulligan_shuffle_first)
+        c[R.C_NAMED_SECOND] = R.NAMED_SECOND_NAMES.index(self.named_bonus_second)
+        c[R.C_OUT_COMBAT] = int(self.out_player_combat_actions)
+        c[R.C_PRESTIGE_ANY] = int(self.prestige_any_destruction)
+        c[R.C_ABILITY_ATTACK_TAPS] = int(self.ability_attack_taps)
+        c[R.C_PRESTIGE_BEATS] = int(self.prestige_beats_wipeout)
+        return c
+
+
+def _seat_pool(cards: str, deck: str, vanilla: str, size: int) -> Pool:
+    pool = pool_of(cards)
+    if deck not in pool.decks:
+        raise ValueError(f"unknown deck '{deck}' (known: {', '.join(pool.decks)})")
+    if vanilla:
+        pool = pool.with_vanilla(deck, vanilla)
+    check_size(pool, deck, size)
+    return pool
+
+
+@functools.lru_cache(maxsize=64)
+def _arrays(rules: DrakerionRules):
+    """One card table for both seats (a vanilla card appended when a seat uses one), each seat's rows,
+    set-up rows and deck size, and the configuration row."""
+    pools = [rules.seat_pool(0), rules.seat_pool(1)]
+    merged = pools[0] if len(pools[1].cards) <= len(pools[0].cards) else pools[1]
+    for extra in pools[1].cards[len(pools[0].cards):] if merged is pools[0] else pools[0].cards[len(pools[1].cards):]:
+        if extra["name"] not in merged.names():
+            merged = type(merged)(merged.cards + (extra,), merged.decks, merged.traits, merged.path)
+    inst = np.full((2, R.MAX_INST), -1, np.int64)
+    setup = np.full((2, R.MAX_SETUP), -1, np.int64)
+    deck_n = np.zeros(2, np.int64)
+    for seat in (0, 1):
+        pool = pools[seat]
+        rows, s, n = deck_instances(pool, rules.deck(seat))
+        names = pool.names()
+        inst[seat] = [merged.id_of(names[c]) if c >= 0 else -1 for c in rows]
+        setup[seat] = s
+        deck_n[seat] = n
+    return SimpleNamespace(cards=card_table(merged), inst_card=inst, setup=setup, deck_n=deck_n,
+                           config=rules.config(), names=merged.names(), pool=merged)
