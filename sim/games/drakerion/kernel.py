@@ -167,12 +167,6 @@ def mulligan(w, st, board, opts, cards, tr, f0, f1, p0, p1, p):
 
 @njit(**FAST)
 def pick_manoeuvre(w, st, board, opts, cards, tr, f0, f1, p0, p1, p):
-    if st[S_MAN_PILE_N + p] == 0:        # rebuilt from the eight revealed, the visible one included
-        for m in range(N_MAN):
-            board[p * MAX_INST + I_MAN + m, B_ZONE] = Z_MAN_PILE
-        st[S_MAN_PILE_N + p] = N_MAN
-        st[S_MAN_TOP + p] = -1
-        st[T_KW + K_PILE_REBUILT] += 1
     n = 0
     for m in range(N_MAN):
         i = p * MAX_INST + I_MAN + m
@@ -187,6 +181,17 @@ def pick_manoeuvre(w, st, board, opts, cards, tr, f0, f1, p0, p1, p):
 def manoeuvre_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
     st[S_PHASE] = PH_MANOEUVRE
     first = st[S_FIRST]
+    for r in range(2):
+        p = first if r == 0 else 1 - first
+        if st[S_MAN_PILE_N + p] == 0:      # rebuilt from the eight revealed, the visible one included:
+            for m in range(N_MAN):         # its passives end at once
+                board[p * MAX_INST + I_MAN + m, B_ZONE] = Z_MAN_PILE
+            st[S_MAN_PILE_N + p] = N_MAN
+            st[S_MAN_TOP + p] = -1
+            st[T_KW + K_PILE_REBUILT] += 1
+            sweep(w, st, cards, board, False)
+            if st[S_OVER]:
+                return
     a = pick_manoeuvre(w, st, board, opts, cards, tr, f0, f1, p0, p1, first)
     b = pick_manoeuvre(w, st, board, opts, cards, tr, f0, f1, p0, p1, 1 - first)
     for r in range(2):

@@ -215,10 +215,9 @@ def card_section(games: pl.DataFrame, plays, chart) -> str:
 
 
 def stats_ratio(games: pl.DataFrame) -> dict[str, float]:
-    """(melee + riposte + HP) / cost of each character card in the pool the runs used."""
-    from sim.games.drakerion.rules import pool_of
-    pool = pool_of(games["cards_file"][0] if "cards_file" in games.columns else "")
-    return pool.stat_ratios()
+    """(melee + riposte + HP) / cost of each replaced character, from the games table."""
+    rows = games.filter(pl.col("vanilla_s0") != "").group_by("vanilla_s0").agg(pl.col("vanilla_ratio_s0").first())
+    return {name: r for name, r in rows.iter_rows() if r == r}
 
 
 def costing_verdict(rows, ratios) -> str:

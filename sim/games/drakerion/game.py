@@ -1,0 +1,185 @@
+"""Drakerion wired into the core: simulate, traces, referee, outcomes and report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from sim.core.errors import DsimError
+from sim.core.game import BenchCase, Game, Outcome, Rules, Trace
+from sim.core.strategy import Lineup
+from sim.games.drakerion import kernel
+from sim.games.drakerion import records as R
+from sim.games.drakerion.rules import DrakerionRules
+from strategies.drakerion import REGISTRY
+
+TRACE_ROWS_PER_GAME = 1500    # a first guess; doubled until the batch fits
+
+# per-seat counters of the games table: column stem -> state slot (seat added)
+SEAT_COUNTERS = {
+    "played": R.T_PLAYED, "attacks": R.T_ATTACKS, "ranged_attacks": R.T_RANGED_ATTACKS, "kills": R.T_KILLS,
+    "lost": R.T_LOST, "gold_spent": R.T_GOLD_SPENT, "gold_gained": R.T_GOLD_GAINED, "drawn": R.T_DRAWN,
+    "mulligan": R.T_MULLIGAN, "abilities": R.T_ABILITIES, "intercepts": R.T_INTERCEPTS,
+    "named_bonuses": R.T_NAMED, "cycles": R.T_CYCLES, "passed_for_good": R.T_PASS_GOOD,
+    "damage_dealt": R.T_DAMAGE_DEALT, "actions": R.T_ACTIONS, "shield_absorbed": R.T_SHIELD_ABSORBED,
+}
+# rule-fired counters: column -> state slot
+FIRED = {**{f"fired_{name}": R.T_FIRED + k for k, name in enumerate(R.EFFECT_NAMES)},
+         **{f"rule_{name}": R.T_KW + k for k, name in enumerate(R.KW_EVENT_NAMES)},
+         **{f"trigger_{name}": R.T_TRIG + k for k, name in enumerate(R.TRIGGER_NAMES)}}
+
+
+def play(rules: DrakerionRules, lineup: Lineup, seed: int, n: int, n_traced: int = 0, check: bool = False):
+    """Play n games; returns (state slots [N_STATE, n], plays per board row [N_INST, n], traces)."""
+    t = rules.arrays()
+    config = t.config.copy()
+    config[R.C_CHECK] = int(check)
+    s0, s1 = lineup["seat0"], lineup["seat1"]
+    p0 = np.ascontiguousarray(s0.params, dtype=np.float64)
+    p1 = np.ascontiguousarray(s1.params, dtype=np.float64)
+    out = np.zeros((R.N_STATE, n), np.int64)
+    played = np.zeros((R.N_INST, n), np.int64)
+    rows = max(1, n_traced) * TRACE_ROWS_PER_GAME
+    while True:
+        tr = np.zeros((rows if n_traced else 1, R.TRACE_WIDTH), np.int16)
+        starts = np.zeros(n_traced + 1, np.int64)
+        over = kernel.play_batch(int(seed) & 0xFFFFFFFF, n, t.cards, t.inst_card, t.setup, t.deck_n, config,
+                                 s0.strategy.functions[0], s1.strategy.functions[0], p0, p1, out, played, tr,
+                                 starts, n_traced)
+        if not over:
+            break
+        rows *= 2
+    traces = [tr[starts[i]:starts[i + 1]].copy() for i in range(n_traced)]
+    return out, played, traces
+
+
+def game_columns(rules: DrakerionRules, out: np.ndarray) -> dict[str, np.ndarray]:
+    """The games table (one row per game) from the kernel's final states."""
+    n = out.shape[1]
+    cols = {
+        "winner": out[R.S_WINNER].astype(np.int8), "end": out[R.S_END].astype(np.int8),
+        "turns": out[R.S_TURN].astype(np.int16), "first_seat": out[R.S_SEAT_OF_FIRST].astype(np.int8),
+        "deck_s0": np.full(n, rules.seat0_deck), "deck_s1": np.full(n, rules.seat1_deck),
+        "vanilla_s0": np.full(n, rules.vanilla_seat0), "vanilla_s1": np.full(n, rules.vanilla_seat1),
+        "vanilla_ratio_s0": np.full(n, stat_ratio(rules, rules.vanilla_seat0)),
+    }
+    for seat in range(2):
+        cols[f"prestige_s{seat}"] = out[R.S_PRESTIGE + seat].astype(np.int16)
+        for stem, slot in SEAT_COUNTERS.items():
+            cols[f"{stem}_s{seat}"] = out[slot + seat].astype(np.int16)
+    for name, slot in FIRED.items():
+        cols[name] = out[slot].astype(np.int32)
+    cols["violations"] = out[R.T_VIOLATIONS].astype(np.int32)
+    cols["bad_choices"] = out[R.T_BAD_CHOICES].astype(np.int32)
+    cols["decisions"] = out[R.T_DECISIONS].astype(np.int32)
+    return cols
+
+
+def stat_ratio(rules: DrakerionRules, card: str) -> float:
+    """(melee + riposte + HP) / cost of a character of the pool (NaN for other cards or none)."""
+    return rules.pool().stat_ratios().get(card, float("nan")) if card else float("nan")
+
+
+def play_columns(rules: DrakerionRules, played: np.ndarray) -> dict[str, np.ndarray]:
+    """The `plays` table: one row per (game, seat, card name) played at least once, with the count."""
+    t = rules.arrays()
+    names = t.names
+    game, seat, card, count = [], [], [], []
+    for p in range(2):
+        ids = t.inst_card[p]
+        for cid in np.unique(ids[:t.deck_n[p]]):
+            rows = np.flatnonzero(ids[:t.deck_n[p]] == cid) + p * R.MAX_INST
+            total = played[rows].sum(axis=0)
+            hit = np.flatnonzero(total)
+            game.append(hit)
+            seat.append(np.full(len(hit), p, np.int8))
+            card.append(np.full(len(hit), names[cid]))
+            count.append(total[hit].astype(np.int16))
+    if not game:
+        return {"game": np.zeros(0, np.int64), "seat": np.zeros(0, np.int8), "card": np.zeros(0, str),
+                "plays": np.zeros(0, np.int16)}
+    return {"game": np.concatenate(game).astype(np.int64), "seat": np.concatenate(seat),
+            "card": np.concatenate(card), "plays": np.concatenate(count)}
+
+
+@dataclass
+class DrakerionGame(Game):
+    def simulate(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int, check: bool = False):
+        out, played, _ = play(rules.typed, lineup, seed, n, check=check)
+        return {"games": game_columns(rules.typed, out), "plays": play_columns(rules.typed, played)}
+
+    def traces(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> list[Trace]:
+        out, _, rows = play(rules.typed, lineup, seed, n, n_traced=n)
+        table = game_columns(rules.typed, out)
+        return [Trace(rows[g], {k: v[g].item() for k, v in table.items()}) for g in range(n)]
+
+    def referee(self, rules: Rules, players: int, trace: Trace) -> list[str]:
+        from sim.games.drakerion import referee
+        return referee.replay(rules.typed, trace)
+
+    def describe(self, rules: Rules) -> list[str]:
+        return rules.typed.pool().describe_decks()
+
+    def role_scores(self, games: pl.DataFrame, players: int) -> dict[str, np.ndarray]:
+        """1 for a win, 0 for a loss, 0.5 each for a draw."""
+        w = games["winner"].to_numpy()
+        s0 = np.where(w == 0, 1.0, np.where(w == 1, 0.0, 0.5))
+        return {"seat0": s0, "seat1": 1.0 - s0}
+
+    def outcomes(self) -> list[Outcome]:
+        w = pl.col("winner")
+        end = pl.col("end")
+        decided = pl.when(w >= 0)
+        return [
+            Outcome("seat0_win", "rate", (w == 0).cast(pl.Float64), "seat 0 wins (its deck: deck_s0)", headline=True),
+            Outcome("seat1_win", "rate", (w == 1).cast(pl.Float64), "seat 1 wins"),
+            Outcome("draw", "rate", (w == R.DRAW).cast(pl.Float64), "draws (turn cap or both at once)"),
+            Outcome("first_player_win", "rate", decided.then((w == pl.col("first_seat")).cast(pl.Float64)),
+                    "the first player wins (of decided games; fair: 50%)"),
+            Outcome("prestige_end", "rate", (end == R.END_PRESTIGE).cast(pl.Float64), "won on prestige"),
+            Outcome("wipeout_end", "rate", (end == R.END_WIPEOUT).cast(pl.Float64),
+                    "won by leaving the opponent no character"),
+            Outcome("cap_end", "rate", (end == R.END_CAP).cast(pl.Float64), "stopped at the turn cap (draw)"),
+            Outcome("turns", "mean", pl.col("turns").cast(pl.Float64), "game length (turns)"),
+            Outcome("kills", "mean", (pl.col("kills_s0") + pl.col("kills_s1")).cast(pl.Float64),
+                    "characters destroyed per game"),
+            Outcome("violations", "mean", pl.col("violations").cast(pl.Float64), "kernel invariant failures"),
+            Outcome("bad_choices", "mean", pl.col("bad_choices").cast(pl.Float64), "strategy answers out of range"),
+        ]
+
+    def group_columns(self) -> list[str]:
+        return ["deck_s0", "deck_s1"]
+
+    def report_sections(self, games: pl.DataFrame, outdir: Path, chart, tables=None) -> list[str]:
+        from sim.games.drakerion import report
+        return report.sections(games, chart, tables)
+
+
+GAME = DrakerionGame(
+    name="drakerion",
+    title="Drakerion",
+    min_players=2,
+    max_players=2,
+    default_players=2,
+    roles=("seat0", "seat1"),
+    default_lineup={"seat0": "value", "seat1": "value"},
+    strategies=REGISTRY,
+    rules_class=DrakerionRules,
+    package_dir=Path(__file__).parent,
+    chunk_size=20_000,
+    deck_rules={"seat0": "seat0_deck", "seat1": "seat1_deck"},
+    bench_cases=[BenchCase("value vs value (default)", 2, "default", 20_000, n=60_000),
+                 BenchCase("aggressive vs value", 2, "seat0=aggressive,seat1=value", 20_000, n=60_000),
+                 BenchCase("random vs random", 2, "random", 4_000, n=20_000)],
+)
+
+
+def check_decks(rules: Rules) -> None:
+    """Fail with one line when a seat's deck does not load (the rules' own validation ran already)."""
+    try:
+        rules.typed.arrays()
+    except ValueError as e:
+        raise DsimError(str(e)) from None

@@ -1,0 +1,378 @@
+"""Drakerion's referee: pure Python, no numba. It replays a trace with its own reading of the rules
+(docs/DRAKERION.md), rebuilds the legal options of every decision, checks that the recorded choice is
+one of them (and that their number matches), checks the invariants after every decision, and checks the
+recorded result. It returns a readable play-by-play.
+
+The trace holds only decisions (EV_DECIDE), deck orders after each shuffle (EV_DECK), the first player
+(EV_FIRST), turn checkpoints (EV_TURN) and the end (EV_END): everything else is derived here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from sim.core.game import RefereeError, Trace
+from sim.games.drakerion import records as R
+from sim.games.drakerion.referee_effects import Effects
+
+LINES = (R.Z_FRONT, R.Z_SUPPORT)
+# option columns a decision kind uses (the rest are -1 in the trace)
+WIDTH = {R.D_FIRST: 1, R.D_SETUP: 2, R.D_MULLIGAN: 1, R.D_MANOEUVRE: 4, R.D_ACTION: 4, R.D_COMBAT: 4,
+         R.D_TARGET: 1, R.D_LINE: 1, R.D_TRIGGER: 3, R.D_DISCARD: 1, R.D_SEARCH: 1, R.D_LOOK: 1,
+         R.D_CYCLE: 1, R.D_ATTACK: 3}
+
+
+class Over(Exception):
+    """The game ended (raised to unwind the rules to the end check)."""
+
+
+class Referee(Effects):
+    def __init__(self, cards, inst_card, setup, deck_n, config, events, names=None):
+        self.cards = np.asarray(cards)
+        self.cfg = np.asarray(config)
+        self.events = np.asarray(events)
+        self.pos = 0
+        self.names = names
+        self.lines = []
+        self.card = {}
+        self.zone = {}
+        self.deck = [[], []]
+        self.deck_n = [int(deck_n[0]), int(deck_n[1])]
+        self.setup = [[int(k) for k in setup[p] if k >= 0] for p in (0, 1)]
+        for p in (0, 1):
+            for k in range(R.MAX_INST):
+                c = int(inst_card[p, k])
+                if c >= 0:
+                    i = p * R.MAX_INST + k
+                    self.card[i] = c
+                    self.zone[i] = R.Z_NONE
+            for k in range(self.deck_n[p]):
+                i = p * R.MAX_INST + k
+                self.zone[i] = R.Z_DECK
+                self.deck[p].append(i)
+            for m in range(R.N_MAN):
+                self.zone[p * R.MAX_INST + R.I_MAN + m] = R.Z_MAN_PILE
+            self.zone[p * R.MAX_INST + R.I_CITY] = R.Z_CITY
+            self.zone[p * R.MAX_INST + R.I_BANNER] = R.Z_BANNER
+        self.host = {}
+        self.damage = Counter()
+        self.tapped = set()
+        self.shield = Counter()
+        self.gain = Counter()          # (row, stat, "combat" | "turn") -> amount
+        self.gold = [int(config[R.C_START_GOLD])] * 2
+        self.prestige = [0, 0]
+        self.man_top = [-1, -1]
+        self.turn = 0
+        self.first = 0
+        self.out = [False, False]
+        self.combat = None             # dict: att, dfd, ranged, cancelled
+        self.queue = []                # (row, ability, trigger)
+        self.pending_attack = None
+        self.winner = None
+        self.end = None
+
+    # ---- the trace -------------------------------------------------------------------------------
+    def row(self):
+        if self.pos >= len(self.events):
+            raise RefereeError(f"trace ends early at row {self.pos}")
+        r = self.events[self.pos]
+        self.pos += 1
+        return [int(x) for x in r]
+
+    def fail(self, msg):
+        raise RefereeError(f"row {self.pos - 1}, turn {self.turn}: {msg}")
+
+    def decide(self, kind, p, options):
+        """The recorded answer to a decision of `kind` by p over `options` (tuples of the used columns)."""
+        r = self.row()
+        if r[0] != R.EV_DECIDE or r[1] != kind or r[2] != p:
+            self.fail(f"expected a {R.DECISION_NAMES[kind]} decision by seat {p}, trace has {r[:4]}")
+        if r[3] != len(options):
+            self.fail(f"{R.DECISION_NAMES[kind]} by seat {p}: {len(options)} legal options, trace says {r[3]} "
+                      f"(legal: {sorted(options)[:12]})")
+        chosen = tuple(r[4:4 + WIDTH[kind]])
+        if chosen not in options:
+            self.fail(f"{R.DECISION_NAMES[kind]} by seat {p}: {chosen} is not legal (legal: {sorted(options)[:12]})")
+        self.check()
+        return chosen
+
+    def shuffled(self, p):
+        """The deck order the trace gives after a shuffle; its cards must be the deck's."""
+        n = len(self.deck[p])
+        order = []
+        for k in range(n):
+            r = self.row()
+            if r[0] != R.EV_DECK or r[1] != p or r[2] != n or r[3] != k:
+                self.fail(f"expected deck row {k} of {n} for seat {p}, trace has {r[:5]}")
+            order.append(r[4])
+        if sorted(order) != sorted(self.deck[p]):
+            self.fail(f"seat {p}'s shuffled deck holds other cards than its deck")
+        self.deck[p] = order
+
+    def say(self, text):
+        self.lines.append(f"turn {self.turn}: {text}" if self.turn else text)
+
+    def name(self, i):
+        c = self.card[i]
+        return self.names[c] if self.names else f"card#{c}"
+
+    # ---- card data -------------------------------------------------------------------------------
+    def cd(self, i, field):
+        return int(self.cards[self.card[i], field])
+
+    def ab(self, i, a, field):
+        return int(self.cards[self.card[i], R.CD_ABIL + a * R.ABIL_WIDTH + field])
+
+    def abilities(self, i, trigger):
+        return [a for a in range(self.cd(i, R.CD_NABIL)) if self.ab(i, a, R.AB_TRIGGER) == trigger]
+
+    # ---- zones -----------------------------------------------------------------------------------
+    def rows(self, p, zones):
+        return [i for i in range(p * R.MAX_INST, p * R.MAX_INST + self.deck_n[p]) if self.zone[i] in zones]
+
+    def chars(self, p):
+        return self.rows(p, LINES)
+
+    def live(self, i):
+        return self.zone.get(i) in (R.Z_FRONT, R.Z_SUPPORT, R.Z_ATTACHED, R.Z_MAN_TOP, R.Z_CITY)
+
+    def hand(self, p):
+        return self.rows(p, (R.Z_HAND,))
+
+    def move(self, i, z):
+        self.zone[i] = z
+
+    def enter(self, i, line):
+        for key in [k for k in self.gain if k[0] == i]:
+            del self.gain[key]
+        self.damage[i] = 0
+        self.shield[i] = 0
+        self.tapped.discard(i)
+        self.host.pop(i, None)
+        self.zone[i] = R.Z_FRONT if line == R.FRONT else R.Z_SUPPORT
+
+    def lines_rule(self):
+        for p in (0, 1):
+            chars = self.chars(p)
+            if chars and not any(self.zone[i] == R.Z_FRONT for i in chars):
+                for i in chars:
+                    self.zone[i] = R.Z_FRONT
+
+    def draw(self, p, n):
+        for _ in range(n):
+            if self.deck[p]:
+                self.zone[self.deck[p].pop()] = R.Z_HAND
+
+    def under(self, i):
+        self.deck[i >> 6].insert(0, i)
+        self.zone[i] = R.Z_DECK
+
+    # ---- effective stats -------------------------------------------------------------------------
+    def stat(self, i, name):
+        """Effective melee / ranged / riposte / hp / prestige of character i."""
+        field = {"melee": R.CD_MELEE, "ranged": R.CD_RANGED, "riposte": R.CD_RIPOSTE, "hp": R.CD_HP,
+                 "prestige": R.CD_PRESTIGE}[name]
+        v = self.cd(i, field)
+        if name != "prestige":
+            v += self.gain[(i, name, "combat")] + self.gain[(i, name, "turn")]
+        for x, h in self.host.items():
+            if h == i and self.zone[x] == R.Z_ATTACHED:
+                v += self.cd(x, field)
+        if name == "prestige":
+            return v
+        effect = {"melee": R.EF_MELEE, "ranged": R.EF_RANGED, "riposte": R.EF_RIPOSTE, "hp": R.EF_HP}[name]
+        p = i >> 6
+        sources = [x for x in self.rows(p, (R.Z_FRONT, R.Z_SUPPORT, R.Z_ATTACHED))]
+        sources += [x for x in (self.man_top[p], p * R.MAX_INST + R.I_CITY) if x >= 0]
+        for src in sources:
+            for a in self.abilities(src, R.TR_PASSIVE):
+                if self.ab(src, a, R.AB_EFFECT) != effect:
+                    continue
+                traits = self.ab(src, a, R.AB_TRAITS)
+                z = self.zone[src]
+                if self.ab(src, a, R.AB_TARGET) == R.TG_SELF and z in (R.Z_FRONT, R.Z_SUPPORT, R.Z_ATTACHED):
+                    if (src if z != R.Z_ATTACHED else self.host[src]) == i:
+                        v += self.ab(src, a, R.AB_AMOUNT)
+                elif traits == 0 or self.cd(i, R.CD_TRAITS) & traits:
+                    v += self.ab(src, a, R.AB_AMOUNT)
+        return v
+
+    def life(self, i):
+        return self.stat(i, "hp") - self.damage[i]
+
+    # ---- invariants --------------------------------------------------------------------------------
+    def check(self):
+        for p in (0, 1):
+            in_deck = set(self.rows(p, (R.Z_DECK,)))
+            if set(self.deck[p]) != in_deck or len(self.deck[p]) != len(in_deck):
+                self.fail(f"seat {p}'s deck order and deck zone disagree")
+            if self.gold[p] < 0:
+                self.fail(f"seat {p} has negative gold")
+            for i in self.chars(p):
+                if self.damage[i] >= self.stat(i, "hp"):
+                    self.fail(f"{self.name(i)} is in play with {self.damage[i]} damage on {self.stat(i, 'hp')} HP")
+        for i, h in self.host.items():
+            if self.zone[i] == R.Z_ATTACHED and self.zone[h] not in LINES:
+                self.fail(f"{self.name(i)} is bound to a character out of play")
+
+    # ---- the end ---------------------------------------------------------------------------------
+    def win_check(self):
+        if self.winner is not None:
+            raise Over
+        target = int(self.cfg[R.C_WIN_PRESTIGE])
+        pr = [self.prestige[p] >= target for p in (0, 1)]
+        w = [pr[0] or not self.chars(1), pr[1] or not self.chars(0)]
+        if not (w[0] or w[1]):
+            return
+        if w[0] and w[1]:
+            if self.cfg[R.C_PRESTIGE_BEATS] and pr[0] != pr[1]:
+                self.winner, self.end = (0 if pr[0] else 1), R.END_PRESTIGE
+            else:
+                self.winner, self.end = R.DRAW, R.END_BOTH
+        else:
+            k = 0 if w[0] else 1
+            self.winner, self.end = k, (R.END_PRESTIGE if pr[k] else R.END_WIPEOUT)
+        raise Over
+
+    # ---- the game --------------------------------------------------------------------------------
+    def play(self):
+        try:
+            self.set_up()
+            cap = int(self.cfg[R.C_TURN_CAP])
+            while True:
+                self.turn += 1
+                if self.turn > cap:
+                    self.turn = cap
+                    self.winner, self.end = R.DRAW, R.END_CAP
+                    break
+                self.checkpoint()
+                self.manoeuvres()
+                nxt = self.action_phase()
+                self.end_phase()
+                self.first = nxt
+        except Over:
+            pass
+        r = self.row()
+        if r[0] != R.EV_END:
+            self.fail(f"the game is over ({R.END_NAMES[self.end]}) but the trace goes on: {r[:4]}")
+        mine = [self.winner, self.end, self.turn, self.prestige[0], self.prestige[1]]
+        if r[1:6] != mine:
+            self.fail(f"the trace ends with (winner, end, turns, prestige) {r[1:6]}, the rules give {mine}")
+        self.say(f"end: {R.END_NAMES[self.end]}, " + ("a draw" if self.winner < 0 else f"seat {self.winner} wins")
+                 + f", prestige {self.prestige[0]}-{self.prestige[1]}")
+        return mine
+
+    def checkpoint(self):
+        r = self.row()
+        mine = [R.EV_TURN, self.turn, self.first, *self.gold, *self.prestige,
+                len(self.hand(0)), len(self.hand(1))]
+        if r[:9] != mine:
+            self.fail(f"turn checkpoint {r[:9]} differs from the rules' {mine}")
+        self.say(f"seat {self.first} leads; gold {self.gold}, prestige {self.prestige}")
+
+    def set_up(self):
+        init = [self.cd(p * R.MAX_INST + R.I_BANNER, R.CD_INITIATIVE) for p in (0, 1)]
+        if init[0] == init[1]:
+            r = self.row()
+            if r[0] != R.EV_FIRST or r[1] != -1:
+                self.fail(f"equal initiative: the first player is drawn at random, trace has {r[:3]}")
+            self.first = r[2]
+        else:
+            chooser = 0 if init[0] > init[1] else 1
+            (c,) = self.decide(R.D_FIRST, chooser, {(0,), (1,)})
+            self.first = chooser if c == 0 else 1 - chooser
+            r = self.row()
+            if r[:3] != [R.EV_FIRST, chooser, self.first]:
+                self.fail(f"first player row {r[:3]} does not follow the choice")
+        self.say(f"seat {self.first} goes first")
+        order = (self.first, 1 - self.first)
+        for p in order:
+            for k in self.setup[p]:
+                i = p * R.MAX_INST + k
+                self.deck[p].remove(i)
+                self.zone[i] = R.Z_NONE
+                _, line = self.decide(R.D_SETUP, p, {(i, R.FRONT), (i, R.SUPPORT)})
+                self.enter(i, line)
+            self.lines_rule()
+        for p in order:
+            self.shuffled(p)
+            self.draw(p, int(self.cfg[R.C_HAND_SIZE]))
+        for p in order:
+            self.mulligan(p)
+
+    def mulligan(self, p):
+        put = 0
+        while True:
+            (i,) = self.decide(R.D_MULLIGAN, p, {(h,) for h in self.hand(p)} | {(-1,)})
+            if i < 0:
+                break
+            self.under(i)
+            put += 1
+        if put:
+            if self.cfg[R.C_MULL_SHUFFLE_FIRST]:
+                self.shuffled(p)
+                self.draw(p, put)
+            else:
+                self.draw(p, put)
+                self.shuffled(p)
+            self.say(f"seat {p} puts {put} cards under the deck and draws again")
+
+    def manoeuvres(self):
+        picks = []
+        for p in (self.first, 1 - self.first):
+            pile = [p * R.MAX_INST + R.I_MAN + m for m in range(R.N_MAN)]
+            if not any(self.zone[i] == R.Z_MAN_PILE for i in pile):
+                for i in pile:
+                    self.zone[i] = R.Z_MAN_PILE
+                self.man_top[p] = -1
+                self.sweep(False)             # the revealed one's passives end with it
+        for p in (self.first, 1 - self.first):
+            pile = [p * R.MAX_INST + R.I_MAN + m for m in range(R.N_MAN)]
+            opts = {(i, self.cd(i, R.CD_DRAW), self.cd(i, R.CD_GOLD), self.cd(i, R.CD_SUBTYPE))
+                    for i in pile if self.zone[i] == R.Z_MAN_PILE}
+            picks.append((p, self.decide(R.D_MANOEUVRE, p, opts)[0]))
+        for p, i in picks:
+            if self.man_top[p] >= 0:
+                self.zone[self.man_top[p]] = R.Z_MAN_COVERED
+            self.zone[i] = R.Z_MAN_TOP
+            self.man_top[p] = i
+        for p, i in picks:
+            self.gold[p] += self.cd(i, R.CD_GOLD)
+            self.draw(p, self.cd(i, R.CD_DRAW))
+            self.say(f"seat {p} reveals {self.name(i)}")
+        self.sweep(False)
+        for p, i in picks:
+            self.push(i, R.TR_DEPLOY)
+        self.resolve(self.first)
+        self.pending_attacks()
+
+    def end_phase(self):
+        for p in (self.first, 1 - self.first):
+            self.react(p, R.WH_END_OF_TURN, None)
+        self.resolve(self.first)
+        self.pending_attacks()
+        self.tapped = {i for i in self.tapped if self.zone[i] not in (R.Z_FRONT, R.Z_SUPPORT, R.Z_ATTACHED, R.Z_CITY)}
+        for key in [k for k in self.gain if k[2] == "turn"]:
+            del self.gain[key]
+        self.sweep(False)
+        self.resolve(self.first)
+        self.pending_attacks()
+
+
+def replay_arrays(cards, inst_card, setup, deck_n, config, events, record=None, names=None) -> list[str]:
+    ref = Referee(cards, inst_card, setup, deck_n, config, events, names)
+    winner, end, turns, pr0, pr1 = ref.play()
+    if record is not None:
+        want = {"winner": winner, "end": end, "turns": turns, "prestige_s0": pr0, "prestige_s1": pr1}
+        for k, v in want.items():
+            if k in record and int(record[k]) != v:
+                raise RefereeError(f"the games table says {k} = {record[k]}, the replay gives {v}")
+    return ref.lines
+
+
+def replay(rules, trace: Trace) -> list[str]:
+    t = rules.arrays()
+    config = t.config.copy()
+    return replay_arrays(t.cards, t.inst_card, t.setup, t.deck_n, config, trace.events, trace.record, t.names)
