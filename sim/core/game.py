@@ -12,6 +12,7 @@ and its strategies live in `strategies/<name>.py`.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -101,7 +102,11 @@ class Game:
         overrides = dict(parse_set(s) if isinstance(s, str) else s for s in sets)
         if overrides:
             ruleset = ruleset.with_overrides(overrides)
-        return Rules(ruleset, build_typed(self.rules_class, ruleset))
+        typed = build_typed(self.rules_class, ruleset)
+        files = getattr(typed, "data_files", None)
+        if files is not None:
+            ruleset = dataclasses.replace(ruleset, data_files=files())
+        return Rules(ruleset, typed)
 
     def check_players(self, rules: Rules, players: int) -> None:
         """The game's player range, then the rules' own check (`check_players` on the typed rules, if any)."""

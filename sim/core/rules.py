@@ -51,6 +51,7 @@ class RuleSet:
     variants: tuple[str, ...] = ()
     path: str = ""
     available_variants: Mapping[str, dict] = dataclasses.field(default_factory=dict)
+    data_files: Mapping[str, str] = dataclasses.field(default_factory=dict)   # data a rule names -> its hash
 
     @property
     def values(self) -> dict[str, Any]:
@@ -60,6 +61,8 @@ class RuleSet:
     def hash(self) -> str:
         """Stable hash of the effective values (not of notes, sources or file layout)."""
         text = json.dumps(self.values, sort_keys=True, separators=(",", ":"))
+        if self.data_files:           # the content of the card lists a rule points at, not just their names
+            text += json.dumps(dict(self.data_files), sort_keys=True)
         return hashlib.sha256(f"{self.game}:{text}".encode()).hexdigest()[:12]
 
     def assumed(self) -> dict[str, Any]:
@@ -74,6 +77,7 @@ class RuleSet:
             "variants": list(self.variants),
             "values": {k: {"value": e.value, "source": e.source} for k, e in self.entries.items()},
             "assumed": self.assumed(),
+            "data_files": dict(self.data_files),
         }
 
     def with_overrides(self, sets: Mapping[str, Any], label: str = "override") -> "RuleSet":

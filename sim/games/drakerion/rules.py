@@ -4,6 +4,7 @@ are data too (`cards.toml`, or the file the `cards` rule names): see docs/DRAKER
 from __future__ import annotations
 
 import functools
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -77,6 +78,11 @@ class DrakerionRules:
 
     def arrays(self):
         return _arrays(self)
+
+    def data_files(self) -> dict[str, str]:
+        """The card file's path and content hash, so the rules hash changes with the cards."""
+        path = Path(self.cards) if self.cards else BUILTIN
+        return {str(path.name if not self.cards else path): hashlib.sha256(path.read_bytes()).hexdigest()[:12]}
 
     def config(self) -> np.ndarray:
         c = np.zeros(R.N_CFG, np.int64)
