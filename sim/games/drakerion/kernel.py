@@ -656,6 +656,8 @@ def end_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
             board[i, B_TB_RIPOSTE] = 0
             board[i, B_TB_HP] = 0
         board[p * MAX_INST + I_CITY, B_TAPPED] = 0
+        if st[S_MAN_TOP + p] >= 0:
+            board[st[S_MAN_TOP + p], B_TAPPED] = 0
     sweep(w, st, cards, board, False)
     resolve_queue(w, st, board, opts, cards, tr, f0, f1, p0, p1, first)
     run_pending_attacks(w, st, board, opts, cards, tr, f0, f1, p0, p1)

@@ -201,6 +201,7 @@ def destroy(w, st, cards, board, x, by_combat):
     q = x >> 6
     prestige = board[x, B_PRESTIGE]
     set_zone(w, st, board, x, Z_DISCARD)
+    board[x, B_TAPPED] = 0                    # a card out of play is never tapped
     w[W_HURT + x] = 0
     for p in range(2):
         m = mask(w, p, M_ATTACHED)
@@ -210,6 +211,7 @@ def destroy(w, st, cards, board, x, by_combat):
             if board[j, B_HOST] == x:
                 set_zone(w, st, board, j, Z_DISCARD)
                 board[j, B_HOST] = -1
+                board[j, B_TAPPED] = 0
     if by_combat or w[C_PRESTIGE_ANY]:
         st[S_PRESTIGE + 1 - q] += max(prestige, 0)
     st[T_KILLS + 1 - q] += 1

@@ -4,7 +4,51 @@ one of them (and that their number matches), checks the invariants after every d
 recorded result. It returns a readable play-by-play.
 
 The trace holds only decisions (EV_DECIDE), deck orders after each shuffle (EV_DECK), the first player
-(EV_FIRST), turn checkpoints (EV_TURN) and the end (EV_END): everything else is derived here.
+(EV_FIRST), turn checkpoints (EV_TURN) and the end (EV_END): everything else is derived here. The game is
+straight-line code (set_up, manoeuvres, action_phase, fight, ...) that asks `decide` / `ask` for each
+choice; they read the next EV_DECIDE row and check it, and `shuffled` reads the EV_DECK rows of a shuffle.
+The second half (action phase, combat, abilities) is in referee_effects.py.
+
+Readings this referee assumes (where docs/DRAKERION.md leaves a choice open):
+- No win check during set-up or the mulligan; the lines rule runs after each player's set-up cards.
+- Manoeuvres: both piles are checked for a rebuild (first player first) before anyone picks; the
+  destructions a rebuild causes queue their triggers, resolved with the reveal's (first player initiates).
+  Reveal: both are covered/revealed at once, then gold and draws (first player first), then a sweep, then
+  both Deployment triggers (first player's first).
+- Action phase: a pass for good also counts as that player's pass for the end of the phase; after an
+  attack (or an action whose ability made an attack) the defending player of the last attack acts next,
+  or the other player if that one is out.
+- A player out of the phase (flag out_player_combat_actions false) is still asked in a combat window: a
+  D_COMBAT decision with the single row [PASS], which counts toward "both pass in a row". Interception is
+  offered only at the window's first decision. The window stops before any decision once the attack is
+  cancelled or a combatant left play.
+- Combat damage reads the riposte before any damage lands; combat kills always give prestige.
+- Gains: an ability resolved while a combat is open (declaration triggers, window) gives melee / ranged /
+  riposte for that combat; once the damage is dealt the combat is closed, so the queue resolved after it
+  gives gains for the turn. HP gains always last the turn. The Named bonus lasts the combat.
+- Shields are not cleared at the end of a turn: every shield in play ends when any combat ends (also a
+  cancelled one).
+- D_TRIGGER: choosing [-1] drops all the player's remaining entries (none of them is forced then). Entries
+  are dropped when their card is not in play (lines, attached, revealed Manoeuvre, City; destruction: not in
+  the discard) or their cost is unpayable. The loop asks the initiator, then the opponent, until the queue
+  is empty. A destroyed character queues its Destruction abilities, then enemy_destroyed, then
+  friend_destroyed; `damaged` reactions are queued after the destructions of the same sweep.
+- Only one ability attack waits at a time: a second attack effect before the first is fought replaces it.
+  The attack effect does nothing in a combat, when its chosen attacker is an enemy, or (ability_attack_taps)
+  when the attacker is tapped.
+- Targets: `opponent` makes draw / gold / mill / discard hit the opponent, any other kind the activating
+  player. `self` ignores filters; all_own / all_enemy apply them. Redirect rows also apply the ability's
+  traits and filters. Redirect and cancel do nothing outside a combat or against Implacable.
+- Look: the first card chosen goes deepest among the looked-at cards, the last one on top. Search shuffles
+  the deck even when nothing was found (no EV_DECK rows when the deck is empty).
+- A card out of play is never tapped: a destroyed character and its attachments untap as they leave (a
+  tap_self cost of a Destruction or Action-from-discard ability is payable), and the end phase untaps
+  every card, the revealed Manoeuvre included. Entering play clears damage, shields, gains and tapping. A destroyed character's prestige is its printed
+  prestige plus its attachments' modifiers, never below 0.
+- End phase: end_of_turn reactions resolve, then everything untaps and turn gains end, then a sweep (a
+  character whose HP gain ended may die) and its triggers resolve.
+- The turn cap: when turn cap + 1 would start the game is a draw with turns = cap.
+- Nothing but all-zero padding may follow EV_END.
 """
 
 from __future__ import annotations
@@ -15,13 +59,9 @@ import numpy as np
 
 from sim.core.game import RefereeError, Trace
 from sim.games.drakerion import records as R
-from sim.games.drakerion.referee_effects import Effects
+from sim.games.drakerion.referee_effects import LINES, WIDTH, Effects  # noqa: F401 (WIDTH re-exported)
 
-LINES = (R.Z_FRONT, R.Z_SUPPORT)
-# option columns a decision kind uses (the rest are -1 in the trace)
-WIDTH = {R.D_FIRST: 1, R.D_SETUP: 2, R.D_MULLIGAN: 1, R.D_MANOEUVRE: 4, R.D_ACTION: 4, R.D_COMBAT: 4,
-         R.D_TARGET: 1, R.D_LINE: 1, R.D_TRIGGER: 3, R.D_DISCARD: 1, R.D_SEARCH: 1, R.D_LOOK: 1,
-         R.D_CYCLE: 1, R.D_ATTACK: 3}
+LINE_NAMES = ("front", "support")
 
 
 class Over(Exception):
@@ -31,6 +71,12 @@ class Over(Exception):
 class Referee(Effects):
     def __init__(self, cards, inst_card, setup, deck_n, config, events, names=None):
         self.cards = np.asarray(cards)
+        self.fields = self.cards.tolist()
+        self.by_trigger = {}
+        for c, row in enumerate(self.fields):
+            for a in range(row[R.CD_NABIL]):
+                self.by_trigger.setdefault((c, row[R.CD_ABIL + a * R.ABIL_WIDTH + R.AB_TRIGGER]), []).append(a)
+        self.passive_cards = {c for (c, t) in self.by_trigger if t == R.TR_PASSIVE}
         self.cfg = np.asarray(config)
         self.events = np.asarray(events)
         self.pos = 0
@@ -41,6 +87,7 @@ class Referee(Effects):
         self.deck = [[], []]
         self.deck_n = [int(deck_n[0]), int(deck_n[1])]
         self.setup = [[int(k) for k in setup[p] if k >= 0] for p in (0, 1)]
+        self.deck_rows = [range(p * R.MAX_INST, p * R.MAX_INST + self.deck_n[p]) for p in (0, 1)]
         for p in (0, 1):
             for k in range(R.MAX_INST):
                 c = int(inst_card[p, k])
@@ -56,6 +103,7 @@ class Referee(Effects):
                 self.zone[p * R.MAX_INST + R.I_MAN + m] = R.Z_MAN_PILE
             self.zone[p * R.MAX_INST + R.I_CITY] = R.Z_CITY
             self.zone[p * R.MAX_INST + R.I_BANNER] = R.Z_BANNER
+        self.passive_rows = [[i for i in self.deck_rows[p] if self.card[i] in self.passive_cards] for p in (0, 1)]
         self.host = {}
         self.damage = Counter()
         self.tapped = set()
@@ -63,6 +111,7 @@ class Referee(Effects):
         self.gain = Counter()          # (row, stat, "combat" | "turn") -> amount
         self.gold = [int(config[R.C_START_GOLD])] * 2
         self.prestige = [0, 0]
+        self.prestige_seen = [0, 0]    # prestige never falls
         self.man_top = [-1, -1]
         self.turn = 0
         self.first = 0
@@ -84,19 +133,12 @@ class Referee(Effects):
     def fail(self, msg):
         raise RefereeError(f"row {self.pos - 1}, turn {self.turn}: {msg}")
 
+    def who(self, i):
+        return f"seat {i >> 6}'s {self.name(i)}"
+
     def decide(self, kind, p, options):
         """The recorded answer to a decision of `kind` by p over `options` (tuples of the used columns)."""
-        r = self.row()
-        if r[0] != R.EV_DECIDE or r[1] != kind or r[2] != p:
-            self.fail(f"expected a {R.DECISION_NAMES[kind]} decision by seat {p}, trace has {r[:4]}")
-        if r[3] != len(options):
-            self.fail(f"{R.DECISION_NAMES[kind]} by seat {p}: {len(options)} legal options, trace says {r[3]} "
-                      f"(legal: {sorted(options)[:12]})")
-        chosen = tuple(r[4:4 + WIDTH[kind]])
-        if chosen not in options:
-            self.fail(f"{R.DECISION_NAMES[kind]} by seat {p}: {chosen} is not legal (legal: {sorted(options)[:12]})")
-        self.check()
-        return chosen
+        return self.ask(kind, p, list(options))
 
     def shuffled(self, p):
         """The deck order the trace gives after a shuffle; its cards must be the deck's."""
@@ -120,17 +162,18 @@ class Referee(Effects):
 
     # ---- card data -------------------------------------------------------------------------------
     def cd(self, i, field):
-        return int(self.cards[self.card[i], field])
+        return self.fields[self.card[i]][field]
 
     def ab(self, i, a, field):
-        return int(self.cards[self.card[i], R.CD_ABIL + a * R.ABIL_WIDTH + field])
+        return self.fields[self.card[i]][R.CD_ABIL + a * R.ABIL_WIDTH + field]
 
     def abilities(self, i, trigger):
-        return [a for a in range(self.cd(i, R.CD_NABIL)) if self.ab(i, a, R.AB_TRIGGER) == trigger]
+        return self.by_trigger.get((self.card[i], trigger), ())
 
     # ---- zones -----------------------------------------------------------------------------------
     def rows(self, p, zones):
-        return [i for i in range(p * R.MAX_INST, p * R.MAX_INST + self.deck_n[p]) if self.zone[i] in zones]
+        zone = self.zone
+        return [i for i in self.deck_rows[p] if zone[i] in zones]
 
     def chars(self, p):
         return self.rows(p, LINES)
@@ -159,6 +202,7 @@ class Referee(Effects):
             if chars and not any(self.zone[i] == R.Z_FRONT for i in chars):
                 for i in chars:
                     self.zone[i] = R.Z_FRONT
+                self.say(f"seat {p}'s front line is empty: its support line moves up")
 
     def draw(self, p, n):
         for _ in range(n):
@@ -184,8 +228,9 @@ class Referee(Effects):
             return v
         effect = {"melee": R.EF_MELEE, "ranged": R.EF_RANGED, "riposte": R.EF_RIPOSTE, "hp": R.EF_HP}[name]
         p = i >> 6
-        sources = [x for x in self.rows(p, (R.Z_FRONT, R.Z_SUPPORT, R.Z_ATTACHED))]
-        sources += [x for x in (self.man_top[p], p * R.MAX_INST + R.I_CITY) if x >= 0]
+        sources = [x for x in self.passive_rows[p] if self.zone[x] in (R.Z_FRONT, R.Z_SUPPORT, R.Z_ATTACHED)]
+        sources += [x for x in (self.man_top[p], p * R.MAX_INST + R.I_CITY)
+                    if x >= 0 and self.card[x] in self.passive_cards]
         for src in sources:
             for a in self.abilities(src, R.TR_PASSIVE):
                 if self.ab(src, a, R.AB_EFFECT) != effect:
@@ -204,18 +249,30 @@ class Referee(Effects):
 
     # ---- invariants --------------------------------------------------------------------------------
     def check(self):
+        """The referee's own invariants, at every decision (a failure here is a referee bug or a rule the
+        trace drove somewhere impossible). Each instance has one zone by construction (a dict)."""
         for p in (0, 1):
             in_deck = set(self.rows(p, (R.Z_DECK,)))
             if set(self.deck[p]) != in_deck or len(self.deck[p]) != len(in_deck):
                 self.fail(f"seat {p}'s deck order and deck zone disagree")
             if self.gold[p] < 0:
                 self.fail(f"seat {p} has negative gold")
+            if self.prestige[p] < self.prestige_seen[p]:
+                self.fail(f"seat {p}'s prestige fell from {self.prestige_seen[p]} to {self.prestige[p]}")
+            self.prestige_seen[p] = self.prestige[p]
             for i in self.chars(p):
                 if self.damage[i] >= self.stat(i, "hp"):
                     self.fail(f"{self.name(i)} is in play with {self.damage[i]} damage on {self.stat(i, 'hp')} HP")
+        if any(v < 0 for v in self.damage.values()) or any(v < 0 for v in self.shield.values()):
+            self.fail("negative damage or shields")
         for i, h in self.host.items():
             if self.zone[i] == R.Z_ATTACHED and self.zone[h] not in LINES:
                 self.fail(f"{self.name(i)} is bound to a character out of play")
+        for p in (0, 1):
+            tops = [i for i in range(p * R.MAX_INST + R.I_MAN, p * R.MAX_INST + R.I_MAN + R.N_MAN)
+                    if self.zone[i] == R.Z_MAN_TOP]
+            if tops != ([self.man_top[p]] if self.man_top[p] >= 0 else []):
+                self.fail(f"seat {p}'s revealed Manoeuvre is not the one on top")
 
     # ---- the end ---------------------------------------------------------------------------------
     def win_check(self):
@@ -254,23 +311,32 @@ class Referee(Effects):
                 self.first = nxt
         except Over:
             pass
+        self.check()
         r = self.row()
         if r[0] != R.EV_END:
             self.fail(f"the game is over ({R.END_NAMES[self.end]}) but the trace goes on: {r[:4]}")
         mine = [self.winner, self.end, self.turn, self.prestige[0], self.prestige[1]]
-        if r[1:6] != mine:
-            self.fail(f"the trace ends with (winner, end, turns, prestige) {r[1:6]}, the rules give {mine}")
+        fields = ("winner", "end", "turns", "prestige0", "prestige1")
+        bad = [f"{f} {t} (the rules give {m})" for f, t, m in zip(fields, r[1:6], mine) if t != m]
+        if bad:
+            self.fail("the end row differs: " + ", ".join(bad))
+        if any(x.any() for x in self.events[self.pos:]):
+            self.fail(f"rows follow the end of the game (row {self.pos} on)")
         self.say(f"end: {R.END_NAMES[self.end]}, " + ("a draw" if self.winner < 0 else f"seat {self.winner} wins")
                  + f", prestige {self.prestige[0]}-{self.prestige[1]}")
         return mine
 
     def checkpoint(self):
         r = self.row()
-        mine = [R.EV_TURN, self.turn, self.first, *self.gold, *self.prestige,
-                len(self.hand(0)), len(self.hand(1))]
-        if r[:9] != mine:
-            self.fail(f"turn checkpoint {r[:9]} differs from the rules' {mine}")
-        self.say(f"seat {self.first} leads; gold {self.gold}, prestige {self.prestige}")
+        if r[0] != R.EV_TURN:
+            self.fail(f"expected the turn {self.turn} checkpoint, the trace has {r}")
+        mine = [self.turn, self.first, *self.gold, *self.prestige, len(self.hand(0)), len(self.hand(1))]
+        fields = ("turn", "first player", "gold0", "gold1", "prestige0", "prestige1", "hand0", "hand1")
+        bad = [f"{f} {t} (the rules give {m})" for f, t, m in zip(fields, r[1:9], mine) if t != m]
+        if bad:
+            self.fail("turn checkpoint differs: " + ", ".join(bad))
+        self.say(f"seat {self.first} leads; gold {self.gold[0]}-{self.gold[1]}, "
+                 f"prestige {self.prestige[0]}-{self.prestige[1]}, hands {mine[6]}-{mine[7]}")
 
     def set_up(self):
         init = [self.cd(p * R.MAX_INST + R.I_BANNER, R.CD_INITIATIVE) for p in (0, 1)]
@@ -279,6 +345,7 @@ class Referee(Effects):
             if r[0] != R.EV_FIRST or r[1] != -1:
                 self.fail(f"equal initiative: the first player is drawn at random, trace has {r[:3]}")
             self.first = r[2]
+            self.say("equal initiative: the first player is drawn at random")
         else:
             chooser = 0 if init[0] > init[1] else 1
             (c,) = self.decide(R.D_FIRST, chooser, {(0,), (1,)})
@@ -295,6 +362,7 @@ class Referee(Effects):
                 self.zone[i] = R.Z_NONE
                 _, line = self.decide(R.D_SETUP, p, {(i, R.FRONT), (i, R.SUPPORT)})
                 self.enter(i, line)
+                self.say(f"seat {p} sets up {self.name(i)} on the {LINE_NAMES[line]} line")
             self.lines_rule()
         for p in order:
             self.shuffled(p)
@@ -317,7 +385,7 @@ class Referee(Effects):
             else:
                 self.draw(p, put)
                 self.shuffled(p)
-            self.say(f"seat {p} puts {put} cards under the deck and draws again")
+            self.say(f"seat {p} puts {put} card(s) under the deck and draws again")
 
     def manoeuvres(self):
         picks = []
@@ -327,6 +395,7 @@ class Referee(Effects):
                 for i in pile:
                     self.zone[i] = R.Z_MAN_PILE
                 self.man_top[p] = -1
+                self.say(f"seat {p} takes back their eight Manoeuvres")
                 self.sweep(False)             # the revealed one's passives end with it
         for p in (self.first, 1 - self.first):
             pile = [p * R.MAX_INST + R.I_MAN + m for m in range(R.N_MAN)]
@@ -341,7 +410,8 @@ class Referee(Effects):
         for p, i in picks:
             self.gold[p] += self.cd(i, R.CD_GOLD)
             self.draw(p, self.cd(i, R.CD_DRAW))
-            self.say(f"seat {p} reveals {self.name(i)}")
+            self.say(f"seat {p} reveals {self.name(i)} (+{self.cd(i, R.CD_GOLD)} gold, "
+                     f"draws {self.cd(i, R.CD_DRAW)}): {self.gold[p]} gold, {len(self.hand(p))} in hand")
         self.sweep(False)
         for p, i in picks:
             self.push(i, R.TR_DEPLOY)
@@ -353,7 +423,7 @@ class Referee(Effects):
             self.react(p, R.WH_END_OF_TURN, None)
         self.resolve(self.first)
         self.pending_attacks()
-        self.tapped = {i for i in self.tapped if self.zone[i] not in (R.Z_FRONT, R.Z_SUPPORT, R.Z_ATTACHED, R.Z_CITY)}
+        self.tapped.clear()            # every card untaps, the revealed Manoeuvre too
         for key in [k for k in self.gain if k[2] == "turn"]:
             del self.gain[key]
         self.sweep(False)
@@ -365,7 +435,8 @@ def replay_arrays(cards, inst_card, setup, deck_n, config, events, record=None, 
     ref = Referee(cards, inst_card, setup, deck_n, config, events, names)
     winner, end, turns, pr0, pr1 = ref.play()
     if record is not None:
-        want = {"winner": winner, "end": end, "turns": turns, "prestige_s0": pr0, "prestige_s1": pr1}
+        want = {"winner": winner, "end": end, "turns": turns, "prestige_s0": pr0, "prestige_s1": pr1,
+                "prestige0": pr0, "prestige1": pr1}
         for k, v in want.items():
             if k in record and int(record[k]) != v:
                 raise RefereeError(f"the games table says {k} = {record[k]}, the replay gives {v}")

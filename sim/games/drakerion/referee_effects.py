@@ -7,6 +7,10 @@ from __future__ import annotations
 from sim.games.drakerion import records as R
 
 LINES = (R.Z_FRONT, R.Z_SUPPORT)
+# option columns a decision kind uses (the rest are -1 in the trace and not compared)
+WIDTH = {R.D_FIRST: 1, R.D_SETUP: 2, R.D_MULLIGAN: 1, R.D_MANOEUVRE: 4, R.D_ACTION: 4, R.D_COMBAT: 4,
+         R.D_TARGET: 1, R.D_LINE: 1, R.D_TRIGGER: 3, R.D_DISCARD: 1, R.D_SEARCH: 1, R.D_LOOK: 1,
+         R.D_CYCLE: 1, R.D_ATTACK: 3}
 STAT_OF = {R.EF_MELEE: "melee", R.EF_RANGED: "ranged", R.EF_RIPOSTE: "riposte", R.EF_HP: "hp"}
 
 
@@ -126,21 +130,20 @@ class Effects:
         return bool(self.cd(self.combat["att"], R.CD_KEYWORDS) & R.KW_IMPLACABLE)
 
     def ask(self, kind, p, rows):
-        """A decision over a list of rows, which may repeat (they are compared as a multiset)."""
-        chosen = self.decide_multi(kind, p, rows)
-        return chosen
-
-    def decide_multi(self, kind, p, rows):
+        """The recorded answer to a decision of `kind` by p over a list of rows (tuples of the used
+        columns), which may repeat: only their number and the chosen row's presence are in the trace."""
         r = self.row()
-        from sim.games.drakerion.referee import WIDTH
+        what = f"{R.DECISION_NAMES[kind]} decision by seat {p}"
         if r[0] != R.EV_DECIDE or r[1] != kind or r[2] != p:
-            self.fail(f"expected a {R.DECISION_NAMES[kind]} decision by seat {p}, trace has {r[:4]}")
+            got = (f"a {R.DECISION_NAMES[r[1]]} decision by seat {r[2]}"
+                   if r[0] == R.EV_DECIDE and 0 <= r[1] < len(R.DECISION_NAMES)
+                   else f"a {R.EVENT_NAMES.get(r[0], '?')} row")
+            self.fail(f"expected a {what}, the trace has {got}: {r}")
         if r[3] != len(rows):
-            self.fail(f"{R.DECISION_NAMES[kind]} by seat {p}: {len(rows)} legal options, trace says {r[3]} "
-                      f"(legal: {sorted(rows)[:12]})")
+            self.fail(f"{what}: {len(rows)} legal options, the trace says {r[3]} (legal: {sorted(rows)[:12]})")
         chosen = tuple(r[4:4 + WIDTH[kind]])
         if chosen not in rows:
-            self.fail(f"{R.DECISION_NAMES[kind]} by seat {p}: {chosen} is not legal (legal: {sorted(rows)[:12]})")
+            self.fail(f"{what}: the trace chose {chosen}, which is not legal (legal: {sorted(rows)[:12]})")
         self.check()
         return chosen
 
@@ -160,6 +163,7 @@ class Effects:
             if act == R.ACT_PASS:
                 passed[actor] = True
                 last = actor
+                self.say(f"seat {actor} passes")
             elif act == R.ACT_PASS_GOOD:
                 self.out[actor] = True
                 last = actor
@@ -186,8 +190,9 @@ class Effects:
     def play_card(self, p, i, a):
         self.gold[p] -= self.cd(i, R.CD_COST)
         t = self.cd(i, R.CD_TYPE)
-        self.say(f"seat {p} plays {self.name(i)} ({self.cd(i, R.CD_COST)} gold)")
+        paid = f"seat {p} plays {self.name(i)} ({self.cd(i, R.CD_COST)} gold)"
         if t == R.EVENT:
+            self.say(paid)
             self.zone[i] = R.Z_RESOLVING
             self.use(p, i, a)
             self.zone[i] = R.Z_DISCARD
@@ -195,12 +200,14 @@ class Effects:
         if t == R.CHARACTER:
             (line,) = self.decide(R.D_LINE, p, {(R.FRONT,), (R.SUPPORT,)})
             self.enter(i, line)
+            self.say(f"{paid} to the {('front', 'support')[line]}")
             self.react(1 - p, R.WH_ENEMY_PLAYS, None)
         else:
             (h,) = self.decide(R.D_TARGET, p, {(h,) for h in self.hosts(i)})
             self.zone[i] = R.Z_ATTACHED
             self.host[i] = h
             self.tapped.discard(i)
+            self.say(f"{paid} on {self.who(h)}")
         self.sweep(False)
         self.push(i, R.TR_DEPLOY)
 
@@ -209,12 +216,15 @@ class Effects:
         (i,) = self.decide(R.D_CYCLE, p, {(h,) for h in self.hand(p)})
         self.under(i)
         self.draw(p, 1)
+        self.say(f"seat {p} taps {self.name(city)}: a card under the deck, one drawn")
 
     # ---- combat ------------------------------------------------------------------------------------
     def fight(self, att, dfd, ranged):
         ap, dp = att >> 6, dfd >> 6
         self.combat = {"att": att, "dfd": dfd, "ranged": ranged, "cancelled": False}
-        self.say(f"seat {ap}'s {self.name(att)} attacks {self.name(dfd)}" + (" at range" if ranged else ""))
+        power = (f"ranged {self.stat(att, 'ranged')}" if ranged
+                 else f"melee {self.stat(att, 'melee')} against riposte {self.stat(dfd, 'riposte')}")
+        self.say(f"{self.who(att)} attacks {self.who(dfd)} ({power})")
         self.react(ap, R.WH_ATTACKS, att)
         self.react(dp, R.WH_DEFENDS, dfd)
         self.resolve(ap)
@@ -234,10 +244,12 @@ class Effects:
                 if act == R.ACT_INTERCEPT:
                     self.tapped.add(i)
                     self.combat["dfd"] = i
-                    self.say(f"{self.name(i)} intercepts")
+                    self.say(f"{self.who(i)} intercepts")
                     self.react(actor, R.WH_DEFENDS, i)
                 elif act == R.ACT_NAMED:
                     self.zone[x] = R.Z_DISCARD
+                    second = "+1 " + ("ranged", "riposte")[int(self.cfg[R.C_NAMED_SECOND])]
+                    self.say(f"seat {actor} discards a copy of {self.name(i)}: " + ("1 shield", "+1 melee", second)[y])
                     if y == 0:
                         self.shield[i] += 1
                     elif y == 1:
@@ -284,19 +296,25 @@ class Effects:
         self.shield[i] -= absorbed
         self.damage[i] += amount - absorbed
         self.hurt_now.add(i)
+        self.say(f"{self.who(i)} takes {amount} damage" + (f" ({absorbed} on shields)" if absorbed else "")
+                 + f": {self.damage[i]} on {self.stat(i, 'hp')} HP")
 
     def destroy(self, x, by_combat):
         q = x >> 6
         prestige = self.stat(x, "prestige")
         self.zone[x] = R.Z_DISCARD
+        self.tapped.discard(x)
         self.hurt_now.discard(x)
         for j, h in list(self.host.items()):
             if h == x and self.zone[j] == R.Z_ATTACHED:
                 self.zone[j] = R.Z_DISCARD
+                self.tapped.discard(j)
                 del self.host[j]
         if by_combat or self.cfg[R.C_PRESTIGE_ANY]:
             self.prestige[1 - q] += max(prestige, 0)
-        self.say(f"{self.name(x)} of seat {q} is destroyed; prestige {self.prestige}")
+        self.say(f"{self.who(x)} is destroyed" + (f": seat {1 - q} takes {max(prestige, 0)} prestige"
+                 if by_combat or self.cfg[R.C_PRESTIGE_ANY] else "")
+                 + f" (prestige {self.prestige[0]}-{self.prestige[1]})")
         self.push(x, R.TR_DESTRUCTION)
         self.react(1 - q, R.WH_ENEMY_DESTROYED, None)
         self.react(q, R.WH_FRIEND_DESTROYED, None)
@@ -377,6 +395,9 @@ class Effects:
 
     # ---- abilities ---------------------------------------------------------------------------------
     def use(self, p, src, a):
+        trig = R.TRIGGER_NAMES[self.ab(src, a, R.AB_TRIGGER)]
+        effect = R.EFFECT_NAMES[self.ab(src, a, R.AB_EFFECT)]
+        self.say(f"seat {p} uses {self.name(src)}'s {trig} ability ({effect} {self.ab(src, a, R.AB_AMOUNT)})")
         self.pay(p, src, a)
         self.effect(p, src, a)
 
@@ -476,6 +497,8 @@ class Effects:
             for h in self.targets(p, src, a):
                 if self.zone[h] not in LINES:
                     continue
+                if e not in (R.EF_DAMAGE, R.EF_DESTROY):     # those two say their own line
+                    self.say(f"{self.who(h)} {self.outcome(e, amount, h)}")
                 if e == R.EF_SHIELD:
                     self.shield[h] += amount
                 elif e == R.EF_HEAL:
@@ -494,6 +517,18 @@ class Effects:
                     span = "combat" if self.combat and e != R.EF_HP else "turn"
                     self.gain[(h, STAT_OF[e], span)] += amount
             self.sweep(False)
+
+    def outcome(self, e, amount, h):
+        """What a one-character effect does, for the play-by-play."""
+        if e == R.EF_SHIELD:
+            return f"gets {amount} shield(s)"
+        if e == R.EF_HEAL:
+            return f"heals up to {amount}"
+        if e == R.EF_MOVE:
+            return "moves to the " + ("support" if self.zone[h] == R.Z_FRONT else "front") + " line"
+        if e in (R.EF_TAP, R.EF_UNTAP):
+            return "is " + R.EFFECT_NAMES[e] + "ped"
+        return f"gets +{amount} {STAT_OF[e]}" + (" this combat" if self.combat and e != R.EF_HP else " this turn")
 
     def matches(self, src, a, i):
         want = self.ab(src, a, R.AB_CARD_TYPE)

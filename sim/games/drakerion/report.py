@@ -95,7 +95,9 @@ def matrix_section(base: pl.DataFrame, chart) -> str:
 
 
 def _extremes(decks, grid) -> str:
-    means = [np.nanmean(np.where(np.eye(len(decks), dtype=bool), np.nan, grid[i])) for i in range(len(decks))]
+    off = ~np.eye(len(decks), dtype=bool)
+    means = [np.nanmean(grid[i][off[i]]) if np.isfinite(grid[i][off[i]]).any() else np.nan
+             for i in range(len(decks))]
     if len(decks) < 2 or all(np.isnan(means)):
         return ""
     order = np.argsort(means)

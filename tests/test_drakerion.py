@@ -1,0 +1,324 @@
+"""Drakerion end to end: kernel invariants over 1e5 games, the referee over 1e4 random games, every rule
+and effect seen to fire, every rule flag seen to change play, determinism, the CLI and bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.cli.main import main
+from sim.core.errors import DsimError, RulesError
+from sim.core.game import RefereeError, Trace
+from sim.games import get_game
+from sim.games.drakerion import records as R
+from sim.games.drakerion.game import FIRED, play
+
+GAME = get_game("drakerion")
+RULES = GAME.load_rules()
+DECKS = RULES.typed.pool().deck_names()
+
+
+def rules(*sets, variants=()):
+    return GAME.load_rules(variants=variants, sets=sets)
+
+
+def checked(lineup: str, n: int, seed: int, *sets):
+    out, _, _ = play(rules(*sets).typed, GAME.lineup(lineup), seed, n, check=True)
+    return out
+
+
+# ---- invariants ----------------------------------------------------------------------------------
+
+
+def test_kernel_invariants_over_1e5_games():
+    total = 0
+    pairs = [(a, b) for a in DECKS for b in DECKS]
+    for k, (lineup, n) in enumerate((("random", 40_000), ("default", 40_000), ("seat0=aggressive,seat1=value", 20_000))):
+        for j in range(5):
+            a, b = pairs[(7 * k + 5 * j) % len(pairs)]
+            out = checked(lineup, n // 5, 100 * k + j, f"seat0_deck={a}", f"seat1_deck={b}")
+            assert out[R.T_VIOLATIONS].sum() == 0, (lineup, a, b)
+            assert out[R.T_BAD_CHOICES].sum() == 0, (lineup, a, b)
+            assert (out[R.S_OVER] == 1).all()
+            capped = out[R.S_END] == R.END_CAP
+            assert (out[R.S_TURN][capped] == RULES.typed.turn_cap).all()
+            won = out[R.S_WINNER] >= 0
+            assert (out[R.S_END][~won] >= R.END_CAP).all()          # draws are the cap or both at once
+            total += n // 5
+    assert total >= 100_000
+
+
+def test_turn_cap_is_a_counted_draw():
+    out = checked("random", 2_000, 3, "turn_cap=2")
+    assert (out[R.S_END] == R.END_CAP).any()
+    capped = out[R.S_END] == R.END_CAP
+    assert (out[R.S_WINNER][capped] == R.DRAW).all()
+    assert (out[R.S_TURN][capped] == 2).all()
+
+
+# ---- the referee ---------------------------------------------------------------------------------
+
+
+def referee_games(lineup: str, n: int, seed: int, *sets) -> list[str]:
+    r = rules(*sets)
+    bad = []
+    for g, trace in enumerate(GAME.traces(r, 2, GAME.lineup(lineup), seed, n)):
+        try:
+            GAME.referee(r, 2, trace)
+        except RefereeError as e:
+            bad.append(f"game {g}: {e}")
+    return bad
+
+
+def test_referee_replays_1e4_random_games():
+    total = 0
+    for k, (a, b) in enumerate(zip(DECKS, DECKS[1:] + DECKS[:1])):
+        bad = referee_games("random", 2_000, 50 + k, f"seat0_deck={a}", f"seat1_deck={b}")
+        assert not bad, bad[:3]
+        total += 2_000
+    assert total >= 10_000
+
+
+def test_referee_replays_heuristic_games_and_flags():
+    for lineup, sets in (("default", ()), ("seat0=aggressive,seat1=value", ("seat0_deck=gloom", "seat1_deck=stone")),
+                         ("random", ("out_player_combat_actions=true", "named_bonus_second=riposte",
+                                     "mulligan_shuffle_first=true", "prestige_any_destruction=false",
+                                     "ability_attack_taps=true", "prestige_beats_wipeout=true"))):
+        bad = referee_games(lineup, 300, 7, *sets)
+        assert not bad, (lineup, bad[:3])
+
+
+def test_referee_rejects_a_tampered_trace():
+    trace = GAME.traces(RULES, 2, GAME.lineup("random"), 5, 1)[0]
+    rows = trace.events.copy()
+    decide = np.flatnonzero((rows[:, 0] == R.EV_DECIDE) & (rows[:, 1] == R.D_ACTION)
+                            & (rows[:, 4] == R.ACT_ATTACK))
+    assert len(decide)
+    rows[decide[0], 6] = rows[decide[0], 5]               # attack one's own attacker
+    with pytest.raises(RefereeError):
+        GAME.referee(RULES, 2, Trace(rows, trace.record))
+    record = dict(trace.record)
+    record["winner"] = 1 - record["winner"] if record["winner"] >= 0 else 0
+    with pytest.raises(RefereeError):
+        GAME.referee(RULES, 2, Trace(trace.events, record))
+
+
+@pytest.mark.soak
+def test_soak_referee_1e5():
+    for k in range(20):
+        a, b = DECKS[k % 5], DECKS[(k * 3 + 1) % 5]
+        bad = referee_games("random" if k % 2 else "default", 5_000, 900 + k, f"seat0_deck={a}", f"seat1_deck={b}")
+        assert not bad, bad[:3]
+
+
+# ---- every rule fires ----------------------------------------------------------------------------
+
+
+def fired(lineup: str, n: int, seed: int, *sets) -> dict[str, int]:
+    tables = GAME.simulate(rules(*sets), 2, GAME.lineup(lineup), seed, n)
+    return {k: int(tables["games"][k].sum()) for k in FIRED}
+
+
+def test_every_effect_keyword_and_trigger_fires_in_random_and_default_games():
+    for lineup in ("random", "default"):
+        total = dict.fromkeys(FIRED, 0)
+        for j, a in enumerate(DECKS):          # each deck against the next, both ways round
+            b = DECKS[(j + 1) % len(DECKS)]
+            for x, y in ((a, b), (b, a)):
+                for k, v in fired(lineup, 1_000, 11, f"seat0_deck={x}", f"seat1_deck={y}").items():
+                    total[k] += v
+        # passives are continuous (never "resolved"); the value player never spends a cancel or a redirect
+        # on an Implacable attacker, so only random play shows that keyword holding
+        exempt = {"trigger_passive"} | ({"rule_implacable_held"} if lineup == "default" else set())
+        never = [k for k, v in total.items() if v == 0 and k not in exempt]
+        assert not never, (lineup, never)
+
+
+FLAGS = {
+    "mulligan_shuffle_first": "true", "named_bonus_second": "riposte", "out_player_combat_actions": "true",
+    "prestige_any_destruction": "false", "ability_attack_taps": "true", "starting_gold": "3",
+}
+
+
+@pytest.mark.parametrize("flag", sorted(FLAGS))
+def test_each_flag_changes_play(flag):
+    lineup = GAME.lineup("random")
+    base = GAME.simulate(RULES, 2, lineup, 17, 3_000)["games"]
+    other = GAME.simulate(rules(f"{flag}={FLAGS[flag]}"), 2, lineup, 17, 3_000)["games"]
+    assert any(not np.array_equal(base[k], other[k]) for k in ("winner", "turns", "prestige_s0", "decisions"))
+
+
+@pytest.mark.parametrize("flag, winner, end", [(0, R.DRAW, R.END_BOTH), (1, 0, R.END_PRESTIGE)])
+def test_prestige_beats_wipeout_flag_decides_a_double_win(flag, winner, end):
+    """Seat 0 reaches the prestige goal as its last character falls (too rare to wait for in play)."""
+    from drakerion_scenarios import Table, card as make_card
+    from sim.games.drakerion import kernel_base as KB
+    t = Table({"x": make_card(type=R.CHARACTER, cost=1, melee=1, hp=2, prestige=1)},
+              prestige_beats=flag).start({0: ["x"], 1: ["x"]})
+    t.move(t.row(1, 0), R.Z_FRONT)
+    t.st[R.S_PRESTIGE] = 20
+    KB.win_check(t.w, t.st)
+    assert (t.st[R.S_WINNER], t.st[R.S_END]) == (winner, end)
+
+
+def test_games_lists_decks_and_flags(capsys):
+    main(["games", "drakerion"])
+    text = capsys.readouterr().out
+    for name in DECKS:
+        assert name in text
+    for flag in (*FLAGS, "prestige_beats_wipeout"):
+        assert flag in text
+
+
+# ---- determinism and the pipeline ---------------------------------------------------------------
+
+
+def test_determinism_and_traces_match_simulate():
+    lineup = GAME.lineup("default")
+    a = GAME.simulate(RULES, 2, lineup, 42, 2_000)["games"]
+    b = GAME.simulate(RULES, 2, lineup, 42, 2_000)["games"]
+    c = GAME.simulate(RULES, 2, lineup, 43, 2_000)["games"]
+    assert all(np.array_equal(a[k], b[k], equal_nan=a[k].dtype.kind == "f") for k in a)
+    assert not np.array_equal(a["turns"], c["turns"])
+    for g, trace in enumerate(GAME.traces(RULES, 2, lineup, 42, 30)):
+        assert all(trace.record[k] == a[k][g] for k in ("winner", "turns", "prestige_s0", "prestige_s1"))
+
+
+def test_vanilla_replacement_is_paired_and_changes_only_that_deck():
+    pool = RULES.typed.pool()
+    card = next(c for c in pool.deck_cards(RULES.typed.seat0_deck) if pool.card(c)["type"] == "event")
+    lineup = GAME.lineup("default")
+    base = GAME.simulate(RULES, 2, lineup, 8, 2_000)
+    arm = GAME.simulate(rules(f"vanilla_seat0={card}"), 2, lineup, 8, 2_000)
+    assert (arm["games"]["vanilla_s0"] == card).all()
+    assert not np.array_equal(base["games"]["winner"], arm["games"]["winner"])
+    assert card not in set(arm["plays"]["card"][arm["plays"]["seat"] == 0])
+
+
+def test_cli_run_every_pairing_and_bad_input(tmp_path, capsys):
+    out = tmp_path / "res"
+    assert main(["run", "--game", "drakerion", "--n", "2000", "--deck", "seat0=gloom,seat1=stone",
+                 "--strategy", "seat0=aggressive", "--out", str(out), "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "seat 0 wins" in text
+    for args, message in ((["--deck", "seat0=dragons"], "dragons"), (["--deck", "seat7=ember"], "seat7"),
+                          (["--set", "deck_size=12"], "deck"), (["--strategy", "seat0=nobody"], "nobody")):
+        code = main(["run", "--game", "drakerion", "--n", "10", "--out", str(tmp_path / "bad"), *args])
+        err = capsys.readouterr().err
+        assert code == 2 and message in err and "Traceback" not in err
+        assert not (tmp_path / "bad").exists()
+
+
+def test_deck_option_is_refused_for_games_without_decks(capsys):
+    assert main(["run", "--game", "drako", "--n", "10", "--deck", "ember"]) == 2
+    assert "no decks" in capsys.readouterr().err
+
+
+def test_user_card_file_is_validated(tmp_path, capsys):
+    bad = tmp_path / "cards.toml"
+    bad.write_text('[meta]\ngame = "drakerion"\n[[card]]\nname = "X"\nfaction = "ember"\ntype = "dragon"\n')
+    assert main(["run", "--game", "drakerion", "--n", "10", "--set", f"cards={bad}",
+                 "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "dragon" in err and err.count("\n") == 1
+    with pytest.raises((RulesError, DsimError)):
+        rules(f"cards={tmp_path / 'missing.toml'}")
+
+
+# ---- the card pool as data ------------------------------------------------------------------------
+
+
+def test_default_pool_uses_every_keyword_trigger_cost_effect_target_and_filter():
+    pool = RULES.typed.pool()
+    used = {"keyword": set(), "trigger": set(), "condition": set(), "cost": set(), "effect": set(),
+            "target": set(), "filter": set()}
+    for deck in DECKS:
+        d = pool.decks[deck]
+        for name in list(d["cards"]) + d["manoeuvres"] + [d["city"], d["banner"]]:
+            c = pool.card(name)
+            used["keyword"] |= set(c["keywords"])
+            for a in c["abilities"]:
+                for key in ("trigger", "condition", "cost", "effect", "target"):
+                    used[key].add(a[key])
+                used["filter"] |= set(a["filter"])
+        assert sum(d["cards"].values()) == RULES.typed.deck_size and len(d["manoeuvres"]) == 8
+    assert used["keyword"] == set(R.KEYWORD_NAMES)
+    assert used["trigger"] == set(R.TRIGGER_NAMES)
+    assert used["condition"] == set(R.CONDITION_NAMES)
+    assert used["cost"] == set(R.COST_NAMES)
+    assert used["effect"] == set(R.EFFECT_NAMES)
+    assert used["target"] == set(R.TARGET_NAMES)
+    assert used["filter"] == set(R.FILTER_NAMES)
+    assert any(pool.card(n)["attach_except"] for n in pool.names())
+
+
+def test_costing_rule_of_thumb_holds_on_average():
+    ratios = list(RULES.typed.pool().stat_ratios().values())
+    assert 2.4 < np.mean(ratios) < 3.6
+
+
+BAD_DECK = '''
+[meta]
+game = "drakerion"
+[[card]]
+name = "B"
+faction = "ember"
+type = "banner"
+setup = ["S"]
+[[card]]
+name = "C"
+faction = "ember"
+type = "city"
+[[card]]
+name = "S"
+faction = "ember"
+type = "character"
+cost = 1
+hp = 2
+{extra}
+[[deck]]
+name = "d"
+faction = "ember"
+banner = "B"
+city = "C"
+manoeuvres = {mans}
+[deck.cards]
+"S" = {copies}
+{more}
+'''
+MANS = "\n".join(f'[[card]]\nname = "M{k}"\nfaction = "ember"\ntype = "manoeuvre"\nsubtype = "tactique"\ngold = 2'
+                 for k in range(8))
+EIGHT = "[" + ", ".join(f'"M{k}"' for k in range(8)) + "]"
+
+
+@pytest.mark.parametrize("extra, mans, copies, more, message", [
+    (MANS, EIGHT, 29, '"Nobody" = 1', "unknown card 'Nobody'"),
+    (MANS + '\n[[card]]\nname = "T"\nfaction = "tide"\ntype = "character"\ncost = 1\nhp = 1', EIGHT, 29,
+     '"T" = 1', "'T' belongs to tide"),
+    (MANS, EIGHT, 12, "", "has 12 cards"),
+    (MANS, '["M0"]', 30, "", "exactly 8 manoeuvres"),
+    (MANS + '\n[[card]]\nname = "E"\nfaction = "ember"\ntype = "event"\n'
+     'abilities = [{ trigger = "action", effect = "teleport" }]', EIGHT, 29, '"E" = 1', "unknown effect 'teleport'"),
+    (MANS + "\n[[card", EIGHT, 30, "", "malformed"),
+])
+def test_a_malformed_card_file_is_refused_in_one_line(tmp_path, extra, mans, copies, more, message):
+    path = tmp_path / "cards.toml"
+    path.write_text(BAD_DECK.format(extra=extra, mans=mans, copies=copies, more=more))
+    with pytest.raises(RulesError) as e:
+        rules(f"cards={path}", "seat0_deck=d", "seat1_deck=d")
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_vanilla_replacement_keeps_size_cost_and_rows():
+    deck = RULES.typed.seat0_deck
+    base = RULES.typed.arrays()
+    card = RULES.typed.pool().deck_cards(deck)[2]
+    arm = rules(f"vanilla_seat0={card}").typed.arrays()
+    cid = base.names.index(card)
+    rows = np.flatnonzero(base.inst_card[0] == cid)
+    assert len(rows) and all(arm.names[arm.inst_card[0, k]] == f"Vanilla {base.cards[cid, R.CD_COST]}" for k in rows)
+    same = np.setdiff1d(np.arange(base.deck_n[0]), rows)
+    assert all(arm.names[arm.inst_card[0, k]] == base.names[base.inst_card[0, k]] for k in same)
+    assert arm.deck_n[0] == base.deck_n[0]
+    with pytest.raises(RulesError):
+        rules("vanilla_seat0=Nothing Such")
