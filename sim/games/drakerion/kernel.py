@@ -21,8 +21,8 @@ from sim.games.drakerion.kernel_base import (
     lines, put_under, push_trigger, refresh, set_zone, shuffle, take_from_deck, win_check,
 )
 from sim.games.drakerion.kernel_effects import (
-    ab, blocked_hosts, card_of, has_host, hurt, list_hosts, named_clash, payable, queue_reactions,
-    resolve_queue, sweep, use_ability, effect_of, pay,
+    ab, card_of, has_host, hurt, named_clash, payable, queue_reactions,
+    resolve_queue, sweep, use_ability, effect_of, pay, put_into_play,
 )
 from sim.games.drakerion.records import (
     ACT_ABILITY, ACT_ATTACK, ACT_CYCLE, ACT_INTERCEPT, ACT_NAMED, ACT_PASS, ACT_PASS_GOOD, ACT_PLAY,
@@ -33,7 +33,7 @@ from sim.games.drakerion.records import (
     C_NAMED_SECOND, C_OUT_COMBAT, C_START_GOLD, C_TURN_CAP, DECISION_FN, D_ACTION, D_COMBAT, D_CYCLE, D_FIRST,
     D_LINE, D_MANOEUVRE, D_MULLIGAN, D_SETUP, D_TARGET, DRAW, EF_SHIELD, END_CAP, EVENT, EV_END,
     EV_FIRST, EV_TURN, I_BANNER, I_CITY, I_MAN, KW_IMPLACABLE, KW_IMPREVISIBLE, KW_INFILTRATEUR,
-    KW_INTERCEPTEUR, K_IMPREVISIBLE_PLAY, K_INFILTRATE, K_INTERCEPT, K_NO_ATTACH_BLOCK,
+    KW_INTERCEPTEUR, K_IMPREVISIBLE_PLAY, K_INFILTRATE, K_INTERCEPT,
     K_PILE_REBUILT, K_RIPOSTE, MAX_DECK, MAX_INST, MAX_OPTS, MAX_SETUP, N_INST, N_MAN, N_STATE,
     OPT_WIDTH, PH_ACTION, PH_COMBAT, PH_END, PH_MANOEUVRE, PH_SETUP, S_ATTACKER, S_CANCELLED,
     S_DECK_N, S_DECK_SIZE, S_DEFENDER, S_END, S_FIRST, S_GOLD, S_HAND_N, S_IN_COMBAT, S_MAN_PILE_N,
@@ -407,24 +407,9 @@ def play_card(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i, a):
         use_ability(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i, a)
         set_zone(w, st, board, i, Z_DISCARD)
         return
-    st[S_PENDING] = i
+    put_into_play(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i)
     if t == CHARACTER:
-        n = add_row(opts, 0, 0, -1, -1, -1)
-        n = add_row(opts, n, 1, -1, -1, -1)
-        r = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_LINE, n)
-        enter_line(w, st, board, i, opts[r, 0])
         queue_reactions(w, st, cards, board, 1 - p, WH_ENEMY_PLAYS, -1)
-    else:
-        n = list_hosts(w, opts, cards, board, i)
-        if blocked_hosts(w, cards, board, i) > 0:
-            st[T_KW + K_NO_ATTACH_BLOCK] += 1
-        r = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_TARGET, n)
-        set_zone(w, st, board, i, Z_ATTACHED)
-        board[i, B_HOST] = opts[r, 0]
-        board[i, B_TAPPED] = 0
-    st[S_PENDING] = -1
-    sweep(w, st, cards, board, False)         # an attachment may lower its host's HP
-    push_trigger(w, cards, board, i, TR_DEPLOY)
 
 
 @njit(**FAST)

@@ -89,28 +89,24 @@ def list_hosts(w, opts, cards, board, x):
 
 
 @njit(**FAST)
-def has_host(w, cards, board, x):
+def hosts(w, cards, board, x):
+    """(characters in play that may take attachment x, characters that refuse it)."""
+    ok = refused = 0
     for p in range(2):
         m = mask(w, p, M_CHARS)
         while m:
             h = p * MAX_INST + low_row(m)
             m &= m - 1
             if may_host(cards, board, x, h):
-                return True
-    return False
+                ok += 1
+            else:
+                refused += 1
+    return ok, refused
 
 
 @njit(**FAST)
-def blocked_hosts(w, cards, board, x):
-    """Characters in play refusing attachment x (a Pas d'Attachement counter for the coverage test)."""
-    refused = 0
-    for p in range(2):
-        m = mask(w, p, M_CHARS)
-        while m:
-            h = p * MAX_INST + low_row(m)
-            m &= m - 1
-            refused += not may_host(cards, board, x, h)
-    return refused
+def has_host(w, cards, board, x):
+    return hosts(w, cards, board, x)[0] > 0
 
 
 @njit(**FAST)
@@ -131,7 +127,7 @@ def payable(w, st, cards, board, p, i, a, extra_gold):
 
 
 @njit(**FAST)
-def target_ok(cards, board, i, a, src, h):
+def target_ok(cards, board, a, src, h):
     """Whether character h passes ability a's filters."""
     flt = ab(cards, board, src, a, AB_FILTER)
     traits = ab(cards, board, src, a, AB_TRAITS)
@@ -279,7 +275,7 @@ def list_targets(w, st, opts, cards, board, p, src, a, side):
         while m:
             h = q * MAX_INST + low_row(m)
             m &= m - 1
-            if target_ok(cards, board, h, a, src, h):
+            if target_ok(cards, board, a, src, h):
                 n = add_row(opts, n, h, -1, -1, -1)
     return n
 
@@ -310,7 +306,7 @@ def targets(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
         while m:
             h = q * MAX_INST + low_row(m)
             m &= m - 1
-            if target_ok(cards, board, h, a, src, h):
+            if target_ok(cards, board, a, src, h):
                 w[W_TGT + n] = h
                 n += 1
         return n
@@ -398,7 +394,7 @@ def put_into_play(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i):
     else:
         st[S_PENDING] = i
         n = list_hosts(w, opts, cards, board, i)
-        if blocked_hosts(w, cards, board, i) > 0:
+        if hosts(w, cards, board, i)[1] > 0:
             st[T_KW + K_NO_ATTACH_BLOCK] += 1
         if n == 0:
             set_zone(w, st, board, i, Z_DISCARD)
@@ -519,7 +515,7 @@ def combat_effect(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a, effe
     while m:
         h = q * MAX_INST + low_row(m)
         m &= m - 1
-        if h != dfd and target_ok(cards, board, h, a, src, h):
+        if h != dfd and target_ok(cards, board, a, src, h):
             n = add_row(opts, n, h, -1, -1, -1)
     if n == 0:
         return

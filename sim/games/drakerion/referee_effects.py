@@ -197,17 +197,23 @@ class Effects:
             self.use(p, i, a)
             self.zone[i] = R.Z_DISCARD
             return
+        self.bring_in(p, i, paid)
         if t == R.CHARACTER:
+            self.react(1 - p, R.WH_ENEMY_PLAYS, None)
+
+    def bring_in(self, p, i, said):
+        """A character or attachment enters play (played or put into play): a line or a host, then the
+        destruction check and its deployment abilities."""
+        if self.cd(i, R.CD_TYPE) == R.CHARACTER:
             (line,) = self.decide(R.D_LINE, p, {(R.FRONT,), (R.SUPPORT,)})
             self.enter(i, line)
-            self.say(f"{paid} to the {('front', 'support')[line]}")
-            self.react(1 - p, R.WH_ENEMY_PLAYS, None)
+            self.say(f"{said} to the {('front', 'support')[line]}")
         else:
             (h,) = self.decide(R.D_TARGET, p, {(h,) for h in self.hosts(i)})
             self.zone[i] = R.Z_ATTACHED
             self.host[i] = h
             self.tapped.discard(i)
-            self.say(f"{paid} on {self.who(h)}")
+            self.say(f"{said} on {self.who(h)}")
         self.sweep(False)
         self.push(i, R.TR_DEPLOY)
 
@@ -558,19 +564,8 @@ class Effects:
             if (t == R.CHARACTER and not self.named_clash(p, i)) or (t == R.ATTACHMENT and self.hosts(i)):
                 rows.add((i,))
         (i,) = self.decide(R.D_SEARCH, p, rows)
-        if i < 0:
-            return
-        if self.cd(i, R.CD_TYPE) == R.CHARACTER:
-            (line,) = self.decide(R.D_LINE, p, {(R.FRONT,), (R.SUPPORT,)})
-            self.enter(i, line)
-        else:
-            (h,) = self.decide(R.D_TARGET, p, {(h,) for h in self.hosts(i)})
-            self.zone[i] = R.Z_ATTACHED
-            self.host[i] = h
-            self.tapped.discard(i)
-        self.say(f"seat {p} puts {self.name(i)} into play")
-        self.sweep(False)
-        self.push(i, R.TR_DEPLOY)
+        if i >= 0:
+            self.bring_in(p, i, f"seat {p} puts {self.name(i)} into play")
 
     def combat_effect(self, p, src, a, e):
         if not self.combat or self.implacable():
