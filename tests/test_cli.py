@@ -46,7 +46,7 @@ def test_user_plugin_strategy(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["run", "--n", "-5"], "--n must be a positive"),
+    (["run", "--n", "-5"], "--n must be a whole number"),
     (["run", "--game", "nope"], "unknown game 'nope'"),
     (["run", "--strategy", "hero=nope"], "unknown strategy 'nope'"),
     (["run", "--strategy", "wizard=random"], "unknown role 'wizard'"),
@@ -70,5 +70,5 @@ def test_the_installed_command_exits_2_without_traceback(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "sim.cli.main", "run", "--n", "-5", "--out", str(tmp_path / "x")],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 2
-    assert proc.stderr.strip() == "dsim: error: --n must be a positive whole number of games, got -5"
+    assert proc.stderr.strip() == "dsim: error: --n must be a whole number of games from 1 to 1e12, got -5"
     assert not (tmp_path / "x").exists()

@@ -27,6 +27,9 @@ SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="override a r
 DeckOpt = Annotated[Optional[str], typer.Option(
     "--deck", "-d", help="games with decks: one deck for every seat, or per seat: seat0=ember,seat1=tide "
                          "(see `dsim games GAME`)")]
+ResumeOpt = Annotated[bool, typer.Option(
+    "--resume", help="after an interrupted run: keep its completed chunks and play only the rest "
+                     "(same command, same options)")]
 PluginOpt = Annotated[Optional[list[str]], typer.Option("--plugin", help="Python file registering strategies")]
 
 
@@ -62,13 +65,13 @@ def decked_games() -> list[str]:
 
 
 def build_spec(game: str, n: float, players, strategy, variant, seed: int, rules, sets, plugins,
-               extra: dict | None = None) -> RunSpec:
+               extra: dict | None = None, resume: bool = False) -> RunSpec:
     """Validate every option before anything runs or is written."""
     g = get_game(game)
     plugins = load_plugins(plugins)
-    if seed < 0:
-        raise DsimError(f"--seed must be >= 0, got {seed}")
+    if not 0 <= seed < 2**63:
+        raise DsimError(f"--seed must be from 0 to 2**63-1, got {seed}")
     r = g.load_rules(rules, variant or (), sets or ())
     players = g.default_players if players is None else players
     g.check_players(r, players)
-    return RunSpec(g, r, players, g.lineup(strategy), check_n(n), seed, plugins, extra=extra or {})
+    return RunSpec(g, r, players, g.lineup(strategy), check_n(n), seed, plugins, extra=extra or {}, resume=resume)

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
+from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt,
                             StrategyOpt, build_spec)
 from sim.core.compare import compare as run_compare
 
@@ -16,12 +16,13 @@ def compare(variant: Annotated[list[str], typer.Option(
             game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = None,
             strategy: StrategyOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
             rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
+            resume: ResumeOpt = False,
             precision: Annotated[Optional[float], typer.Option(
                 help="play until every headline difference is within ± this: points for rates, a fraction of the base value for means above 1 (--n is the cap)")] = None,
             to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
     """Compare rule variants game by game on common random numbers."""
     set_ = deck_sets(game, deck, set_)
-    spec = build_spec(game, n, players, strategy, None, seed, rules, set_, plugin)
+    spec = build_spec(game, n, players, strategy, None, seed, rules, set_, plugin, resume=resume)
     path = run_compare(spec.game, spec, variant, Path(out), to or Path(out) / "report", jobs, precision,
                        rules, tuple(set_ or ()))
     Console().print(path.read_text(), markup=False, highlight=False)

@@ -6,14 +6,16 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
+from sim.cli.common import ResumeOpt
 from sim.core.experiment import run_experiment
 
 
 def experiment(file: Annotated[Path, typer.Argument(help="experiment spec (TOML)")],
                to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default: the spec's)")] = None,
-               results: Annotated[Optional[Path], typer.Option("--results", help="Parquet folder")] = None) -> None:
+               results: Annotated[Optional[Path], typer.Option("--results", help="Parquet folder")] = None,
+               resume: ResumeOpt = False) -> None:
     """Run an experiment spec and write its report."""
-    paths = run_experiment(file, results, to)
+    paths = run_experiment(file, results, to, resume=resume)
     Console(stderr=True).print("wrote " + ", ".join(str(p) for p in paths))
 
 

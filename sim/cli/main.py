@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from typer.exceptions import TyperException
 
-from sim.core.errors import DsimError
+from sim.core.errors import DsimError, RunInterrupted
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None, help="Monte Carlo balance and strategy simulator for dragon card games.")
@@ -43,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     before = os.environ.get("DSIM_SCHEDULER")
     try:
         app(args=argv, standalone_mode=False)
+    except RunInterrupted as e:
+        print(f"dsim: {e}", file=sys.stderr)
+        return _exit(130)
     except DsimError as e:
         print(f"dsim: error: {e}", file=sys.stderr)
         return _exit(2)
@@ -55,8 +58,12 @@ def main(argv: list[str] | None = None) -> int:
         print("dsim: aborted", file=sys.stderr)
         return _exit(130)
     except KeyboardInterrupt:
-        print("dsim: interrupted (nothing written)", file=sys.stderr)
+        print("dsim: interrupted", file=sys.stderr)
         return _exit(130)
+    except OSError as e:             # a file or folder we cannot read or write: one line, not a traceback
+        where = f" ({e.filename})" if e.filename else ""
+        print(f"dsim: error: {e.strerror or e}{where}", file=sys.stderr)
+        return _exit(2)
     finally:                        # --scheduler holds for this call only
         if before is None:
             os.environ.pop("DSIM_SCHEDULER", None)

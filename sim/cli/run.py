@@ -7,7 +7,7 @@ import polars as pl
 import typer
 from rich.console import Console
 
-from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
+from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt,
                             StrategyOpt, VariantOpt, build_spec)
 from sim.core import runner, store
 from sim.core.precision import run_to_precision
@@ -17,18 +17,23 @@ from sim.core.summary import print_table, summarize
 def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = None, strategy: StrategyOpt = None,
         variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
         rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
+        resume: ResumeOpt = False,
         precision: Annotated[Optional[float], typer.Option(
             help="keep playing until every headline interval is within ± this: points for rates, a fraction of the value for means above 1 (--n is the cap)")] = None,
         progress: Annotated[bool, typer.Option(help="show a progress bar")] = True) -> None:
     """Play N games of one configuration and summarise them."""
     set_ = deck_sets(game, deck, set_)
-    spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin)
+    spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin, resume=resume)
     console = Console(stderr=True)
     if precision is not None:
         result = run_to_precision(spec, out, precision, jobs=jobs, progress=progress)
         console.print(f"stopped after {result['n']:,} games: {result['reason']}")
     else:
         result = runner.run(spec, out, jobs=jobs, progress=progress)
+    kept = result.get("resumed_chunks", 0)
+    if kept:
+        console.print("resumed: the run was already complete" if kept < 0 else
+                      f"resumed: kept {kept} completed chunks of the interrupted run, played the rest")
     console.print(f"{result['n']:,} games in {result['seconds']:.1f}s ({result['games_per_s']:,.0f} games/s) "
                   f"→ {result['path']}")
     part = spec.partition()

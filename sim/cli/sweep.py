@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
+from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt,
                             StrategyOpt, VariantOpt, build_spec)
 from sim.core.sweep import sweep as run_sweep
 
@@ -16,10 +16,11 @@ def sweep(param: Annotated[list[str], typer.Option(
           game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = None, strategy: StrategyOpt = None,
           variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
           rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
+          resume: ResumeOpt = False,
           to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
     """Play every point of a rule-parameter grid on the same seeds."""
     set_ = deck_sets(game, deck, set_)
-    spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin)
+    spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin, resume=resume)
     path = run_sweep(spec.game, spec, param, Path(out), to or Path(out) / "report", jobs, rules,
                      tuple(variant or ()), tuple(set_ or ()))
     Console().print(path.read_text(), markup=False, highlight=False)

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
+from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt,
                             VariantOpt, build_spec)
 from sim.core.tournament import tournament as run_tournament
 
@@ -16,10 +16,11 @@ def tournament(strategies: Annotated[str, typer.Option(
                game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt = None,
                variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
                rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
+               resume: ResumeOpt = False,
                to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
     """Every pair of strategies, every rotation, the same deals."""
     set_ = deck_sets(game, deck, set_)
-    spec = build_spec(game, n, players, None, variant, seed, rules, set_, plugin)
+    spec = build_spec(game, n, players, None, variant, seed, rules, set_, plugin, resume=resume)
     entrants = [s.strip() for s in strategies.split(",") if s.strip()]
     path = run_tournament(spec.game, spec, entrants, Path(out), to or Path(out) / "report", jobs)
     Console().print(path.read_text(), markup=False, highlight=False)

@@ -22,11 +22,10 @@ import polars as pl  # noqa: E402
 from sim.core import store  # noqa: E402
 from sim.core.errors import DsimError  # noqa: E402
 from sim.core.game import Game, Rules  # noqa: E402
-from sim.core.precision import allowed_half_width, look_z  # noqa: E402
+from sim.core.precision import allowed_half_width, check_precision, look_z  # noqa: E402
 from sim.core.report import ChartSaver, markdown_to_html  # noqa: E402
-from sim.core.runner import RunSpec, iter_chunks, run  # noqa: E402
+from sim.core.runner import RunSpec, check_jobs, iter_chunks, keeping_chunks, open_writer, run  # noqa: E402
 from sim.core.stats import PairedResult, paired  # noqa: E402
-from sim.core.store import RunWriter  # noqa: E402
 
 
 def variant_rules(game: Game, text: str, rules_file=None, base_sets=()) -> Rules:
@@ -65,11 +64,15 @@ def run_arms(specs: list[RunSpec], out: Path, jobs: int, precision: float | None
         for s in specs:
             run(s, out, jobs=jobs, progress=False)
         return specs[0].n
-    writers = [RunWriter(out, s.partition(), s.provenance()) for s in specs]
-    played = 0
-    try:
-        streams = [iter_chunks(s, jobs) for s in specs]
-        for looks, chunks in enumerate(zip(*streams), start=1):
+    check_precision(precision)
+    check_jobs(jobs)
+    writers = [open_writer(s, out) for s in specs]
+    kept = min(w.done for w in writers)
+    played = min(specs[0].n, kept * specs[0].size())
+    with keeping_chunks(writers, out):
+        narrow = kept > 0 and _differences_narrow(writers, specs, out, precision, kept)
+        streams = [iter_chunks(s, jobs, start=kept) for s in specs]
+        for looks, chunks in enumerate(() if narrow else zip(*streams), start=kept + 1):
             for w, (ci, cn, tables) in zip(writers, chunks):
                 w.write_chunk(ci, tables)
             played += chunks[0][1]
@@ -78,10 +81,6 @@ def run_arms(specs: list[RunSpec], out: Path, jobs: int, precision: float | None
         for w in writers:
             w.provenance.update(n=played, n_cap=specs[0].n, precision_target=precision)
             w.commit()
-    except BaseException:
-        for w in writers:
-            w.abort()
-        raise
     return played
 
 
@@ -90,7 +89,7 @@ def _differences_narrow(writers, specs, out, precision, looks) -> bool:
     z = look_z(looks)
     frames = []
     for w in writers:
-        files = sorted((w.staging / "games").rglob("*.parquet"))
+        files = w.games_files()
         frames.append(pl.read_parquet(files).sort("game_id"))
     head = [o for o in specs[0].game.outcomes() if o.headline]
     for f in frames[1:]:

@@ -7,3 +7,7 @@ class DsimError(Exception):
 
 class RulesError(DsimError):
     """A rules file or override that does not validate."""
+
+
+class RunInterrupted(DsimError):
+    """Ctrl-C during a run: the completed chunks are kept for `--resume` (exit code 130)."""

@@ -80,17 +80,19 @@ def base_spec(spec: dict, players: int | None = None) -> RunSpec:
                    tuple(spec.get("plugins", [])))
 
 
-def run_experiment(path: Path, results: Path | None = None, to: Path | None = None) -> list[Path]:
-    """Run an experiment spec; returns the report files written."""
+def run_experiment(path: Path, results: Path | None = None, to: Path | None = None,
+                   resume: bool = False) -> list[Path]:
+    """Run an experiment spec; returns the report files written. `resume` keeps the runs an interrupted
+    call committed or left in part, and plays the rest."""
     spec = load_spec(path)
     name = Path(path).stem
     results = results or Path("results") / "experiments" / name
     to = Path(to or spec.get("report") or Path("reports") / name)
-    if results.exists():
+    if results.exists() and not resume:
         shutil.rmtree(results)       # an experiment is rerun from scratch, so its figures match its spec
     kind = spec["kind"]
     jobs = int(spec.get("jobs", 1))
-    base = base_spec(spec)
+    base = dataclasses.replace(base_spec(spec), resume=resume)
     game = base.game
     sets = tuple(spec.get("set", []))
     if kind == "run":

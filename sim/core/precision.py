@@ -17,14 +17,21 @@ import numpy as np
 import polars as pl
 from scipy import stats as st
 
-from sim.core.runner import RunSpec, iter_chunks
+from sim.core.errors import DsimError
+from sim.core.runner import RunSpec, finished, iter_chunks, keeping_chunks, open_writer
 from sim.core.stats import Estimate
-from sim.core.store import RunWriter
+from sim.core.store import partition_path
 
 
 def look_z(k: int, alpha: float = 0.05) -> float:
     """Two-sided normal quantile for look k of the sequence."""
     return float(st.norm.isf(alpha * 6 / (math.pi ** 2 * k * k) / 2))
+
+
+def check_precision(target: float) -> float:
+    if not 0 < target < 1e6:          # also refuses nan
+        raise DsimError(f"--precision must be a positive half-width (0.01 is one point), got {target:g}")
+    return target
 
 
 def allowed_half_width(kind: str, value: float, target: float) -> float:
@@ -82,23 +89,34 @@ class Tracker:
 def run_to_precision(spec: RunSpec, out: Path, target: float, jobs: int = 1, progress: bool = False,
                      alpha: float = 0.05) -> dict:
     """Play chunks of spec (spec.n is the cap) until the headline intervals reach ± target."""
+    check_precision(target)
     tracker = Tracker(spec.game.outcomes(), target, alpha)
-    writer = RunWriter(out, spec.partition(), spec.provenance())
+    done = finished(spec, out)
+    if done is not None:            # resuming a command whose run this was: already committed
+        return {"path": out / "games" / partition_path(spec.partition()), "n": done["n"], "seconds": 0.0,
+                "games_per_s": 0.0, "reason": done.get("stop_reason", ""), "estimates": {}}
+    writer = open_writer(spec, out)
     start = time.perf_counter()
     reason = f"reached the cap of {spec.n:,} games before ±{target:g}"
-    try:
-        for ci, cn, tables in iter_chunks(spec, jobs):
+    with keeping_chunks([writer], out):
+        stopped = False
+        for ci in range(writer.done):      # an interrupted run's chunks: take the same looks again
+            tracker.add(writer.read_chunk(ci))
+            if tracker.done():
+                stopped = True
+                break
+        chunks = () if stopped else iter_chunks(spec, jobs, start=writer.done)
+        for ci, cn, tables in chunks:
             writer.write_chunk(ci, tables)
             tracker.add(tables["games"])
             if tracker.done():
-                reason = f"every headline interval within ±{target:g} at look {tracker.looks} (sequentially adjusted)"
+                stopped = True
                 break
+        if stopped:
+            reason = f"every headline interval within ±{target:g} at look {tracker.looks} (sequentially adjusted)"
         writer.provenance.update(n=tracker.n, n_cap=spec.n, precision_target=target, stop_reason=reason,
                                  looks=tracker.looks)
         path = writer.commit()
-    except BaseException:
-        writer.abort()
-        raise
     elapsed = time.perf_counter() - start
     return {"path": path, "n": tracker.n, "seconds": elapsed, "games_per_s": tracker.n / max(elapsed, 1e-9),
             "reason": reason, "estimates": tracker.estimates()}

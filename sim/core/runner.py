@@ -1,18 +1,26 @@
-"""Runs a game: split into chunks, play each chunk's kernel (joblib workers or a Dask cluster), stream to Parquet."""
+"""Runs a game: split into chunks, play each chunk's kernel (joblib workers or a Dask cluster), stream to Parquet.
+
+A run interrupted by Ctrl-C, a killed process, a lost worker or a full disk keeps its completed chunks;
+the same command with `resume` plays only the missing ones, and the result is the uninterrupted run's,
+row for row (chunk i is seeded from (seed, i) alone).
+"""
 
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import time
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from sim.core import seeding
-from sim.core.errors import DsimError
+from sim.core import store
+from sim.core.errors import DsimError, RunInterrupted
 from sim.core.game import Game, Rules
 from sim.core.store import RunWriter
 from sim.core.strategy import Lineup, Seat, lineup_label, load_plugin
@@ -30,6 +38,7 @@ class RunSpec:
     plugins: tuple[str, ...] = ()
     chunk_size: int | None = None
     extra: dict = field(default_factory=dict)   # experiment labels stored in the provenance
+    resume: bool = False      # keep the completed chunks of an interrupted run of this spec, play the rest
 
     def size(self) -> int:
         return self.chunk_size or self.game.chunk_size
@@ -50,10 +59,20 @@ class RunSpec:
                 **self.extra}
 
 
+MAX_N = 10**12          # eleven days of the fastest game on one core: a larger --n is a typo
+
+
 def check_n(n: float) -> int:
-    if n != n or n < 1 or n != int(n):
-        raise DsimError(f"--n must be a positive whole number of games, got {n:g}")
+    if n != n or n < 1 or n > MAX_N or n != int(n):
+        raise DsimError(f"--n must be a whole number of games from 1 to 1e12, got {n:g}")
     return int(n)
+
+
+def check_jobs(jobs: int) -> int:
+    most = max(64, 4 * (os.cpu_count() or 1))
+    if not 1 <= jobs <= most:
+        raise DsimError(f"--jobs must be from 1 to {most} worker processes, got {jobs}")
+    return jobs
 
 
 def play_chunk(game_name: str, rules: Rules, players: int, lineup_spec: dict, plugins: tuple,
@@ -81,11 +100,11 @@ def scheduler() -> str | None:
     return os.environ.get("DSIM_SCHEDULER") or None
 
 
-def iter_chunks(spec: RunSpec, jobs: int = 1):
-    """Yield (chunk index, games in it, tables) in order, playing chunks on `jobs` processes, or on a
-    Dask cluster when DSIM_SCHEDULER is set. Chunk i is seeded alike on every backend."""
+def iter_chunks(spec: RunSpec, jobs: int = 1, start: int = 0):
+    """Yield (chunk index, games in it, tables) in order from chunk `start`, playing chunks on `jobs`
+    processes, or on a Dask cluster when DSIM_SCHEDULER is set. Chunk i is seeded alike on every backend."""
     size = spec.size()
-    plan = seeding.chunks(spec.n, size)
+    plan = seeding.chunks(spec.n, size, start)
     args = (spec.game.name, spec.rules, spec.players, spec.lineup_spec(), spec.plugins, spec.seed)
     if scheduler():
         yield from _dask_chunks(plan, args, size, scheduler(), jobs)
@@ -97,7 +116,7 @@ def iter_chunks(spec: RunSpec, jobs: int = 1):
     from joblib import Parallel, delayed
     results = Parallel(n_jobs=jobs, return_as="generator", pre_dispatch="2*n_jobs")(
         delayed(play_chunk)(*args, ci, cn, ci * size) for ci, cn in plan)
-    for (ci, cn), tables in zip(plan, results):
+    for (ci, cn), tables in zip(seeding.chunks(spec.n, size, start), results):    # the plan again, lazily
         yield ci, cn, tables
 
 
@@ -136,30 +155,118 @@ def _dask_chunks(plan, args, size: int, address: str, jobs: int):
             cluster.close()
 
 
+def open_writer(spec: RunSpec, out: Path) -> RunWriter:
+    """The run's writer; resuming, refuse when the interrupted run under `out` was another configuration."""
+    provenance = spec.provenance()
+    if spec.resume:
+        check_resumable(out, provenance)
+    return RunWriter(out, spec.partition(), provenance, resume=spec.resume)
+
+
+def _normal(provenance: dict) -> dict:
+    return json.loads(json.dumps(provenance, sort_keys=True, default=str))
+
+
+def check_resumable(out: Path, provenance: dict) -> None:
+    partials = store.partial_runs(out)
+    mine = _normal(provenance)
+    if not partials or mine in partials:
+        return
+    other = min(partials, key=lambda p: len(_differences(p, mine)))
+    raise DsimError(f"--resume: the interrupted run under {out} is another configuration "
+                    f"({'; '.join(_differences(other, mine))}); run without --resume to start afresh")
+
+
+def _differences(theirs: dict, mine: dict) -> list[str]:
+    """What tells two runs apart, in words: 'seed 3, not 0'."""
+    names = {"rules_hash": "rules", "strategies": "lineup", "code_version": "code version", "n": "games"}
+    out = []
+    for k in sorted(set(theirs) | set(mine)):
+        if k in ("values", "assumed", "data_files", "rules_file", "variants") and "rules_hash" in theirs:
+            continue                      # the rules hash already says the rules differ
+        if theirs.get(k) != mine.get(k):
+            out.append(f"{names.get(k, k)} {_short(theirs.get(k))}, not {_short(mine.get(k))}")
+    return out
+
+
+def _short(value) -> str:
+    text = json.dumps(value, sort_keys=True) if isinstance(value, (dict, list)) else str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def finished(spec: RunSpec, out: Path) -> dict | None:
+    """Resuming a command of several runs: the provenance of this run if it was already committed."""
+    if not spec.resume:
+        return None
+    done = store.committed(out, spec.partition())
+    if done is None:
+        return None
+    asked = _normal(spec.provenance())
+    as_started = {**done, "n": done.get("n_cap", done.get("n"))}
+    return done if {k: as_started.get(k) for k in asked} == asked else None
+
+
+@contextmanager
+def keeping_chunks(writers: list[RunWriter], out: Path):
+    """On failure keep the writers' completed chunks and say how to resume; Ctrl-C becomes RunInterrupted."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        _abort(writers)
+        raise RunInterrupted(f"interrupted; {_kept(writers, out)}") from None
+    except OSError as e:
+        _abort(writers)
+        raise DsimError(f"cannot write results under {out}: {e.strerror or e}; {_kept(writers, out)}") from None
+    except BaseException as e:
+        _abort(writers)
+        if type(e).__name__ in ("TerminatedWorkerError", "KilledWorker"):
+            raise DsimError(f"a worker process died ({type(e).__name__}); {_kept(writers, out)}") from None
+        raise
+
+
+def _abort(writers: list[RunWriter]) -> None:
+    for w in writers:
+        w.abort()
+
+
+def _kept(writers: list[RunWriter], out: Path) -> str:
+    kept = sum(w._completed() for w in writers)
+    if not kept:
+        return "nothing was kept"
+    return (f"{kept} completed chunk{'s' * (kept != 1)} kept under {out}; "
+            "the same command with --resume plays the rest")
+
+
 def run(spec: RunSpec, out: Path, jobs: int = 1, progress: bool = True) -> dict:
     """Play spec.n games and write them under `out`; returns a small summary of the run."""
-    if jobs < 1:
-        raise DsimError(f"--jobs must be at least 1, got {jobs}")
+    check_jobs(jobs)
     spec.game.check_players(spec.rules, spec.players)
-    writer = RunWriter(out, spec.partition(), spec.provenance())
+    done = finished(spec, out)
+    if done is not None:
+        return {"path": out / "games" / store.partition_path(spec.partition()), "n": done["n"], "seconds": 0.0,
+                "games_per_s": 0.0, "resumed_chunks": -1}
+    writer = open_writer(spec, out)
+    kept = writer.done
     start = time.perf_counter()
     bar = _progress(progress, spec)
     try:
-        for ci, cn, tables in iter_chunks(spec, jobs):
-            writer.write_chunk(ci, tables)
-            if bar:
-                done = (ci + 1) * spec.size()
-                rate = f"{min(done, spec.n) / (time.perf_counter() - start):,.0f} games/s"
-                bar[0].update(bar[1], advance=cn, rate=rate)
-        path = writer.commit()
-    except BaseException:
-        writer.abort()
-        raise
+        with keeping_chunks([writer], out):
+            if bar and kept:
+                bar[0].update(bar[1], advance=min(spec.n, kept * spec.size()))
+            for ci, cn, tables in iter_chunks(spec, jobs, start=kept):
+                writer.write_chunk(ci, tables)
+                if bar:
+                    played = (ci + 1 - kept) * spec.size()
+                    rate = f"{min(played, spec.n) / (time.perf_counter() - start):,.0f} games/s"
+                    bar[0].update(bar[1], advance=cn, rate=rate)
+            path = writer.commit()
     finally:
         if bar:
             bar[0].stop()
     elapsed = time.perf_counter() - start
-    return {"path": path, "n": spec.n, "seconds": elapsed, "games_per_s": spec.n / max(elapsed, 1e-9)}
+    played = spec.n - min(spec.n, kept * spec.size())
+    return {"path": path, "n": spec.n, "seconds": elapsed, "games_per_s": played / max(elapsed, 1e-9),
+            "resumed_chunks": kept}
 
 
 def _progress(enabled: bool, spec: RunSpec):

@@ -13,6 +13,7 @@ def chunk_seed(root: int, chunk: int) -> int:
     return int(np.random.SeedSequence(root, spawn_key=(chunk,)).generate_state(1, np.uint32)[0])
 
 
-def chunks(n: int, size: int) -> list[tuple[int, int]]:
-    """(chunk index, games in it) covering n games; boundaries depend only on n and size."""
-    return [(i, min(size, n - i * size)) for i in range((n + size - 1) // size)]
+def chunks(n: int, size: int, start: int = 0):
+    """(chunk index, games in it) covering n games from chunk `start`, lazily (a 1e11-game run has two
+    million chunks); boundaries depend only on n and size."""
+    return ((i, min(size, n - i * size)) for i in range(start, (n + size - 1) // size))

@@ -1,19 +1,23 @@
-"""Parquet results: hive-partitioned tables with provenance, written atomically.
+"""Parquet results: hive-partitioned tables with provenance, written atomically and resumable.
 
 Layout under an output folder::
 
     <out>/<table>/game=G/players=P/rules=H/lineup=L/seed=S/part-000000.parquet
     <out>/runs/game=G/players=P/rules=H/lineup=L/seed=S/run.json      (full provenance)
 
-Every Parquet file also carries the provenance JSON in its key-value metadata. A run is written in a
-staging folder and moved into place only when complete, so a failed run leaves nothing behind.
+Every Parquet file also carries the provenance JSON in its key-value metadata. A run is played into
+`<out>/.partial/<key>/` (the key is a hash of its provenance) and moved into place only when complete,
+so readers never see a run in progress. Each chunk file is written under a temporary name and renamed,
+then a marker says the chunk is complete: a run killed at any point keeps its completed chunks, and
+`--resume` plays only the missing ones.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import shutil
-import uuid
 from pathlib import Path
 
 import numpy as np
@@ -22,46 +26,112 @@ import polars as pl
 from sim.core.errors import DsimError
 
 PARTITION_KEYS = ("game", "players", "rules", "lineup", "seed")
+PARTIAL = ".partial"
 
 
 def partition_path(part: dict) -> Path:
     return Path(*(f"{k}={str(part[k]).replace('/', '_')}" for k in PARTITION_KEYS))
 
 
-class RunWriter:
-    """Streams chunks of one run into a staging folder; `commit()` moves them into `out`."""
+def _dumps(provenance: dict) -> str:
+    return json.dumps(provenance, sort_keys=True, default=str)
 
-    def __init__(self, out: Path, part: dict, provenance: dict):
+
+def _atomic_text(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+class RunWriter:
+    """Streams the chunks of one run into its partial folder; `commit()` moves them into `out`.
+
+    With `resume`, the completed chunks of an earlier, interrupted run of the same provenance are kept
+    and `done` says how many (they are always the first chunks: chunks are written in order).
+    """
+
+    def __init__(self, out: Path, part: dict, provenance: dict, resume: bool = False):
         self.out = Path(out)
         self.part = part
         self.provenance = provenance
-        self.staging = self.out / f".staging-{uuid.uuid4().hex[:8]}"
-        self.meta = {"dsim": json.dumps(provenance, sort_keys=True, default=str)}
-        self.tables: set[str] = set()
+        self.meta = {"dsim": _dumps(provenance)}
+        self.staging = self.out / PARTIAL / hashlib.sha256(self.meta["dsim"].encode()).hexdigest()[:16]
+        try:
+            if self.staging.exists() and not resume:
+                shutil.rmtree(self.staging)          # the same run asked afresh: start over
+            (self.staging / "done").mkdir(parents=True, exist_ok=True)
+            _atomic_text(self.staging / "run.json", self.meta["dsim"])
+        except OSError as e:
+            raise DsimError(f"cannot write results under {self.out}: {e.strerror or e}") from None
+        self.done = self._completed()
+
+    def _completed(self) -> int:
+        k = 0
+        while (self.staging / "done" / f"{k:06d}").exists():
+            k += 1
+        return k
 
     def write_chunk(self, chunk: int, tables: dict[str, dict[str, np.ndarray]]) -> None:
         for table, columns in tables.items():
             folder = self.staging / table / partition_path(self.part)
             folder.mkdir(parents=True, exist_ok=True)
-            pl.DataFrame(columns).write_parquet(folder / f"part-{chunk:06d}.parquet", metadata=self.meta)
-            self.tables.add(table)
+            final = folder / f"part-{chunk:06d}.parquet"
+            tmp = folder / f".part-{chunk:06d}.tmp"
+            pl.DataFrame(columns).write_parquet(tmp, metadata=self.meta)
+            os.replace(tmp, final)
+        (self.staging / "done" / f"{chunk:06d}").touch()
+        self.done = max(self.done, chunk + 1)
+
+    def read_chunk(self, chunk: int, table: str = "games") -> pl.DataFrame:
+        return pl.read_parquet(self.staging / table / partition_path(self.part) / f"part-{chunk:06d}.parquet")
+
+    def games_files(self) -> list[Path]:
+        return sorted((self.staging / "games").rglob("*.parquet"))
 
     def commit(self) -> Path:
         runs = self.staging / "runs" / partition_path(self.part)
         runs.mkdir(parents=True, exist_ok=True)
         (runs / "run.json").write_text(json.dumps(self.provenance, indent=2, sort_keys=True, default=str))
-        for table in sorted(self.tables | {"runs"}):
+        for table in sorted(p.name for p in self.staging.iterdir() if p.is_dir() and p.name != "done"):
             src = self.staging / table / partition_path(self.part)
+            for tmp in src.glob(".part-*.tmp"):     # a chunk cut short before an earlier resume
+                tmp.unlink()
             dst = self.out / table / partition_path(self.part)
             if dst.exists():
                 shutil.rmtree(dst)
             dst.parent.mkdir(parents=True, exist_ok=True)
             src.rename(dst)
         shutil.rmtree(self.staging, ignore_errors=True)
+        _remove_if_empty(self.out / PARTIAL)
         return self.out / "games" / partition_path(self.part)
 
     def abort(self) -> None:
-        shutil.rmtree(self.staging, ignore_errors=True)
+        """After a failure: keep the completed chunks for `--resume`, or leave nothing if there are none."""
+        if self._completed() == 0:
+            shutil.rmtree(self.staging, ignore_errors=True)
+            _remove_if_empty(self.out / PARTIAL)
+
+
+def _remove_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:
+        pass
+
+
+def partial_runs(out: Path) -> list[dict]:
+    """Provenance of the interrupted runs kept under `out` (those with completed chunks)."""
+    found = []
+    for p in sorted((Path(out) / PARTIAL).glob("*/run.json")):
+        if any((p.parent / "done").iterdir()):
+            found.append(json.loads(p.read_text()))
+    return found
+
+
+def committed(out: Path, part: dict) -> dict | None:
+    """Provenance of the committed run of this partition, if there is one."""
+    p = Path(out) / "runs" / partition_path(part) / "run.json"
+    return json.loads(p.read_text()) if p.is_file() else None
 
 
 def games_in(out: Path, table: str = "games") -> list[str]:
@@ -87,7 +157,8 @@ def tables(out: Path) -> list[str]:
     if not root.is_dir():
         return []
     return sorted(p.name for p in root.iterdir()
-                  if p.is_dir() and p.name != "runs" and any(p.rglob("*.parquet")))
+                  if p.is_dir() and p.name != "runs" and not p.name.startswith(".")
+                  and any(p.rglob("*.parquet")))
 
 
 def runs(out: Path) -> list[dict]:

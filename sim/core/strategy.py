@@ -147,6 +147,8 @@ def load_plugin(path: str) -> None:
         return
     if not p.is_file():
         raise DsimError(f"plugin file not found: {path}")
+    if p.suffix != ".py":
+        raise DsimError(f"plugin {path} is not a Python file (.py)")
     name = f"dsim_plugin_{p.stem}"
     spec = importlib.util.spec_from_file_location(name, p)
     module = importlib.util.module_from_spec(spec)
