@@ -60,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("dsim: interrupted", file=sys.stderr)
         return _exit(130)
+    except _polars_error() as e:    # results that do not read as this version expects
+        print(f"dsim: error: cannot read the results: {str(e).splitlines()[0]}", file=sys.stderr)
+        return _exit(2)
     except OSError as e:             # a file or folder we cannot read or write: one line, not a traceback
         where = f" ({e.filename})" if e.filename else ""
         print(f"dsim: error: {e.strerror or e}{where}", file=sys.stderr)
@@ -70,6 +73,11 @@ def main(argv: list[str] | None = None) -> int:
         else:
             os.environ["DSIM_SCHEDULER"] = before
     return _exit(0)
+
+
+def _polars_error() -> type:
+    import polars.exceptions
+    return polars.exceptions.PolarsError
 
 
 def _exit(code: int) -> int:

@@ -146,9 +146,31 @@ def scan(out: Path, game: str, table: str = "games") -> pl.LazyFrame:
     root = Path(out) / table / f"game={game}"
     if not root.is_dir() or not any(root.rglob("*.parquet")):
         raise DsimError(f"no '{table}' results for {game} under {out} (run `dsim run` first)")
+    check_same_columns(Path(out), root)
     return pl.scan_parquet(root / "**" / "*.parquet", hive_partitioning=True,
                            hive_schema={"game": pl.String, "players": pl.Int64, "rules": pl.String,
                                         "lineup": pl.String, "seed": pl.Int64})
+
+
+def check_same_columns(out: Path, root: Path) -> None:
+    """Runs written by another version of dsim may have other columns: name the odd one out in one line
+    rather than fail deep inside a report."""
+    schemas: dict[tuple, list[Path]] = {}
+    for folder in sorted({p.parent for p in root.rglob("*.parquet")}):
+        first = min(folder.glob("*.parquet"))
+        try:
+            schema = tuple(pl.read_parquet_schema(first).items())
+        except Exception as e:                  # noqa: BLE001 - any unreadable file: say which
+            raise DsimError(f"cannot read {first}: {e}") from None
+        schemas.setdefault(schema, []).append(folder)
+    if len(schemas) < 2:
+        return
+    common = max(schemas.values(), key=len)
+    odd = next(folders[0] for folders in schemas.values() if folders is not common)
+    run_json = out / "runs" / odd.relative_to(root.parent) / "run.json"
+    version = json.loads(run_json.read_text()).get("code_version", "?") if run_json.is_file() else "?"
+    raise DsimError(f"results in {odd} have other columns than the rest under {out} (written by dsim "
+                    f"{version}); report them separately or rerun them with this version")
 
 
 def tables(out: Path) -> list[str]:

@@ -123,9 +123,9 @@ def decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, kind, n):
             c = f0(kind, opts, n, st, board, cards, p0)
         else:
             c = f1(kind, opts, n, st, board, cards, p1)
-        if c < 0 or c >= n:
+        if c < 0 or c >= n:          # as in every game: a uniformly random legal row instead, counted
             st[T_BAD_CHOICES] += 1
-            c = 0
+            c = below(st, n)
     st[T_DECISIONS] += 1
     if w[C_CHECK]:
         st[T_VIOLATIONS] += violations(w, st, board)
