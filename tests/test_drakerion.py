@@ -1,5 +1,5 @@
-"""Drakerion end to end: kernel invariants over 1e5 games, the referee over 2,500 random games (1e5 in soak), every rule
-and effect seen to fire, every rule flag seen to change play, determinism, the CLI and bad input."""
+"""Drakerion end to end: kernel invariants over 1e5 games, the referee over 2,500 random games (1e5 in
+soak), every rule and effect seen to fire, every rule flag seen to change play, determinism, the CLI and bad input."""
 
 from __future__ import annotations
 
