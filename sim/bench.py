@@ -57,6 +57,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="reports/bench.md")
     ap.add_argument("--game", default=None)
+    ap.add_argument("--no-scale", action="store_true", help="skip the peak-memory runs and the Dask overhead")
     args = ap.parse_args()
     benches = [Bench(game, case) for game in all_games().values() if not args.game or game.name == args.game
                for case in game.bench_cases]
@@ -76,6 +77,9 @@ def main() -> None:
     for r in results:
         lines.append(f"| {r['game']} | {r['case']} | {r['players']} | {r['per_core']:,.0f} {r['unit']}/s | "
                      f"{r['wall']:,.0f} | {r['target']:,.0f} | {'yes' if r['meets_target'] else 'NO'} |")
+    if not args.no_scale:
+        from sim.bench_scale import scale_section
+        lines += scale_section([("dragonwake", 1e6), ("dragonwake", 1e7)])
     out.write_text("\n".join(lines) + "\n")
     out.with_suffix(".json").write_text(json.dumps(results, indent=2))
     print(f"wrote {out}")

@@ -24,7 +24,8 @@ from sim.core.errors import DsimError  # noqa: E402
 from sim.core.game import Game, Rules  # noqa: E402
 from sim.core.precision import allowed_half_width, check_precision, look_z  # noqa: E402
 from sim.core.report import ChartSaver, markdown_to_html  # noqa: E402
-from sim.core.runner import RunSpec, check_jobs, iter_chunks, keeping_chunks, open_writer, run  # noqa: E402
+from sim.core.resume import keeping_chunks, open_writer  # noqa: E402
+from sim.core.runner import RunSpec, check_jobs, iter_chunks, run  # noqa: E402
 from sim.core.stats import PairedResult, paired  # noqa: E402
 
 

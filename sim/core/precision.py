@@ -18,7 +18,8 @@ import polars as pl
 from scipy import stats as st
 
 from sim.core.errors import DsimError
-from sim.core.runner import RunSpec, finished, iter_chunks, keeping_chunks, open_writer
+from sim.core.resume import finished, keeping_chunks, open_writer
+from sim.core.runner import RunSpec, iter_chunks
 from sim.core.stats import Estimate
 from sim.core.store import partition_path
 
