@@ -100,6 +100,8 @@ CASES = {
                                                        "unknown strategy 'nope' for dragonwake"),
     "`dsim run --set nope=1`": lambda: refused(["run", "--set", "nope=1"], "unknown rule 'nope'"),
     "`dsim run --set hand_sizes=[5,5]`": lambda: refused(["run", "--set", "hand_sizes=[5,5]"], "hand_sizes"),
+    "`dsim run --set relics_per_player=0`": lambda: refused(["run", "--set", "relics_per_player=0"],
+                                                            "relics_per_player must be at least 1"),
     "`dsim run --variant nope`": lambda: refused(["run", "--variant", "nope"], "unknown variant 'nope'"),
     "`dsim run --n -5` (or `2.5`, `1e30`)": lambda: [refused(["run", "--n", n], "--n must be a whole number of "
                                                              "games from 1 to 1e12") for n in ("-5", "2.5", "1e30")],

@@ -57,8 +57,10 @@ class DragonwakeRules:
             raise ValueError(f"powers_per_player must be 0-{MAX_POWERS}")
         if self.hunter_flips > MAX_HAND:
             raise ValueError(f"hunter_flips must be at most {MAX_HAND}")
-        if self.dragons not in (0, 1) or self.relics_per_player < 0 or self.min_reveals < 0:
-            raise ValueError("dragons must be 0 or 1; relics_per_player and min_reveals must be >= 0")
+        if self.dragons not in (0, 1) or self.min_reveals < 0:
+            raise ValueError("dragons must be 0 or 1; min_reveals must be >= 0")
+        if self.relics_per_player < 1:      # with no relic to find, the game would be decided by nothing
+            raise ValueError("relics_per_player must be at least 1: the heroes win by finding every relic")
 
     def event_deck(self) -> list[int]:
         return [ECLIPSE] * self.event_eclipse + [GLUTTONY] * self.event_gluttony + [NO_EVENT] * self.event_blank
