@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DW = get_game("dragonwake")
 
 
-def spec(n=30_000, seed=3, chunk=5_000, resume=False, **kw):
+def spec(n=30_000, seed=3, chunk=5_000, resume=False, extra=None, **kw):
     return RunSpec(DW, DW.load_rules(**kw), 5, DW.lineup("hero=bayes,cultist=liar"), n, seed, chunk_size=chunk,
-                   resume=resume)
+                   resume=resume, extra=extra or {})
 
 
 def published(out: Path) -> dict[str, bytes]:
@@ -184,3 +184,18 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     assert len(lines) == 1 and "interrupted" in lines[0] and "--resume" in lines[0], err
     assert "Traceback" not in err and store.tables(out) == []
     assert len(store.partial_runs(out)) == 1
+
+
+def test_a_compare_to_precision_resumes_its_arms_in_lockstep(tmp_path, monkeypatch):
+    from sim.core.compare import run_arms
+    arms = lambda: [spec(n=200_000, resume=True, extra={"arm": "base"}),                   # noqa: E731
+                    spec(n=200_000, resume=True, sets=["min_reveals=3"], extra={"arm": "min_reveals=3"})]
+    whole = run_arms(arms(), tmp_path / "whole", 1, 0.002)
+    assert 5_000 < whole < 200_000
+    failing_after(monkeypatch, 5)                  # both arms' first two chunks, then the third fails
+    with pytest.raises(RuntimeError):
+        run_arms(arms(), tmp_path / "cut", 1, 0.002)
+    calls = failing_after(monkeypatch, 99)
+    assert run_arms(arms(), tmp_path / "cut", 1, 0.002) == whole
+    assert calls["n"] == 2 * (whole // 5_000 - 2)
+    assert published(tmp_path / "cut") == published(tmp_path / "whole")
