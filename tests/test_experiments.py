@@ -52,8 +52,17 @@ def test_compare_command_writes_report_and_chart(tmp_path, capsys):
                  "--n", "5000", "--out", str(tmp_path)]) == 0
     text = (tmp_path / "report" / "compare_dragonwake.md").read_text()
     assert "McNemar" in text and "min_reveals=3 against base" in text
+    assert "exactly the same games" not in text
     assert list((tmp_path / "report").glob("*.png"))
     assert main(["compare", "--game", "dragonwake", "--variant", "base", "--out", str(tmp_path)]) == 2
+
+
+def test_compare_warns_when_a_variant_changed_nothing(tmp_path, capsys):
+    # a turn cap no Drako game reaches: the same games, move for move
+    assert main(["compare", "--game", "drako", "--variant", "base", "--variant", "turn_cap=1000", "--n", "2000",
+                 "--out", str(tmp_path)]) == 0
+    text = (tmp_path / "report" / "compare_drako.md").read_text()
+    assert "turn_cap=1000 played exactly the same games as base" in text and "tested nothing" in text
 
 
 def test_compare_with_precision_target_stops_early(tmp_path):

@@ -44,6 +44,12 @@ def arm_games(out: Path, spec: RunSpec) -> pl.DataFrame:
             .sort("game_id").collect())
 
 
+def identical_games(a: pl.DataFrame, b: pl.DataFrame) -> bool:
+    """Whether two arms played the same games move for move, as far as the games table shows."""
+    keys = [c for c in ("game", "players", "rules", "lineup", "seed") if c in a.columns]
+    return a.height == b.height and a.drop(keys).equals(b.drop(keys))
+
+
 def compare_frames(game: Game, a: pl.DataFrame, b: pl.DataFrame) -> list[tuple]:
     """(name, kind, paired result, label, headline) for every outcome, on the games both arms played."""
     n = min(a.height, b.height)
@@ -122,6 +128,11 @@ def compare(game: Game, base: RunSpec, variants: list[str], out: Path, to: Path,
     results = {v: compare_frames(game, frames[0], f) for v, f in zip(variants[1:], frames[1:])}
     if len(variants) > 2:
         lines += summary_section(results, variants[0])
+    for v, f in zip(variants[1:], frames[1:]):
+        if identical_games(frames[0], f):
+            lines += [f"**Warning: {v} played exactly the same games as {variants[0]}** (every column of every "
+                      "game is equal): under these strategies and seeds its rules never changed a move or a "
+                      "result, so this comparison tested nothing about them.", ""]
     for v, rows in results.items():
         lines += [f"## {v} against {variants[0]}", "",
                   "| outcome | " + variants[0] + " | " + v + " | difference [95% CI] | p | test | games unpaired would need |",
