@@ -243,6 +243,15 @@ def test_fallen_king_and_solo_modes():
     assert (plain["mode"] == MODE_NORMAL).all()
 
 
+def test_every_solo_rank_is_reachable_with_the_default_terror_scale():
+    """Calibration (RULES-GAPS): the solo rank table runs to '80+'; with Terror 2-10 every rank is reached,
+    with the earlier Terror 1-5 (variant terror_1_to_5) the top two never are."""
+    ranks = simulate(1, n=20_000)["games"]["solo_rank"]
+    assert (np.bincount(ranks, minlength=5) > 0).all()
+    old = simulate(1, ("terror_1_to_5",), n=20_000)["games"]["solo_rank"]
+    assert old.max() <= 2 and old.max() >= 1
+
+
 def test_variants_change_play():
     teams = simulate(4, ("teams",), n=2000)["games"]
     assert set(np.unique(teams["team_winner"])) <= {-1, 0, 1}
