@@ -42,7 +42,7 @@ C_DEFEAT_RESISTANCE = 4     # defeat a dragon of at least this resistance
 C_WIN_BOTH_WIZARDS = 5      # win a trick in which both Wizards were played
 C_WIN_IN_A_ROW = 6          # win this many tricks in a row
 C_WIN_TRICK_NUMBER = 7      # win the trick with this number (1 = the first)
-C_WIN_WITH_TRUMPS = 8       # win a trick holding at least this many trumps
+C_WIN_WITH_TRUMPS = 8       # win a trick in which at least this many trumps were played
 C_DRAGONS_REACHED = 9       # reach this many defeated dragons in the round
 C_TRICKS_REACHED = 10       # reach this many tricks in the round
 C_DEFEAT_COLOUR = 11        # defeat a dragon of this colour
@@ -63,8 +63,8 @@ END_CONDITIONS = (20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30)
 OBJECTIVE_NAMES = {
     1: "win a trick with a card of value {p}", 2: "win a trick with a card of value {p} or less",
     3: "defeat {p} dragons in one trick", 4: "defeat a dragon of resistance {p}+",
-    5: "win a trick holding both Wizards", 6: "win {p} tricks in a row", 7: "win trick number {p}",
-    8: "win a trick holding {p}+ trumps", 9: "defeat {p} dragons in the round", 10: "win {p} tricks in the round",
+    5: "win a trick in which both Wizards were played", 6: "win {p} tricks in a row", 7: "win trick number {p}",
+    8: "win a trick containing {p}+ trumps", 9: "defeat {p} dragons in the round", 10: "win {p} tricks in the round",
     11: "defeat a dragon of colour {p}",
     20: "take the most tricks", 21: "take the fewest tricks", 22: "hit a contract of exactly {p}",
     23: "hit a contract of {p} or more", 24: "defeat the most dragons", 25: "collect the most Terror",
