@@ -96,7 +96,7 @@ def _abort(writers: list[RunWriter]) -> None:
 
 
 def _kept(writers: list[RunWriter], out: Path) -> str:
-    kept = sum(w._completed() for w in writers)
+    kept = sum(w.completed() for w in writers)
     if not kept:
         return "nothing was kept"
     return (f"{kept} completed chunk{'s' * (kept != 1)} kept under {out}; "

@@ -63,9 +63,9 @@ class RunWriter:
             _atomic_text(self.staging / "run.json", self.meta["dsim"])
         except OSError as e:
             raise DsimError(f"cannot write results under {self.out}: {e.strerror or e}") from None
-        self.done = self._completed()
+        self.done = self.completed()
 
-    def _completed(self) -> int:
+    def completed(self) -> int:
         k = 0
         while (self.staging / "done" / f"{k:06d}").exists():
             k += 1
@@ -107,7 +107,7 @@ class RunWriter:
 
     def abort(self) -> None:
         """After a failure: keep the completed chunks for `--resume`, or leave nothing if there are none."""
-        if self._completed() == 0:
+        if self.completed() == 0:
             shutil.rmtree(self.staging, ignore_errors=True)
             _remove_if_empty(self.out / PARTIAL)
 
