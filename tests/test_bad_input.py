@@ -78,7 +78,7 @@ def old_results():
 
 
 def other_seed(monkeypatch):
-    from tests.test_resume import failing_after      # the same fault injection
+    from test_resume import failing_after            # the same fault injection
     failing_after(monkeypatch, 2)                    # one chunk kept
     with pytest.raises(RuntimeError):
         main(["run", "--game", "dragonwake", "--n", "3e5", "--seed", "3", "--out", "res", "--no-progress"])
