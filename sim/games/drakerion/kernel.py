@@ -16,7 +16,8 @@ from numba import njit, types
 
 from sim.core.rng import mix
 from sim.games.drakerion.kernel_base import (
-    FAST, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, W_MASK, low_row, mask, N_WORK, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
+    FAST, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, W_MASK, W_TMASK, has_trigger, low_row, mask, N_WORK,
+    trigger_mask, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
     W_TRACING, W_TROW, add_row, below, characters, decide, draw, emit, enter_line, in_play, in_play_char,
     lines, put_under, push_trigger, refresh, set_zone, shuffle, take_from_deck, win_check,
 )
@@ -37,7 +38,7 @@ from sim.games.drakerion.records import (
     K_PILE_REBUILT, K_RIPOSTE, MAX_DECK, MAX_INST, MAX_OPTS, MAX_SETUP, N_INST, N_MAN, N_STATE,
     OPT_WIDTH, PH_ACTION, PH_COMBAT, PH_END, PH_MANOEUVRE, PH_SETUP, S_ATTACKER, S_CANCELLED,
     S_DECK_N, S_DECK_SIZE, S_DEFENDER, S_END, S_FIRST, S_GOLD, S_HAND_N, S_IN_COMBAT, S_MAN_PILE_N,
-    S_MAN_TOP, S_OUT, S_OVER, S_PASSED, S_PENDING, S_PHASE, S_PRESTIGE, S_RANGED, S_RNG,
+    S_MAN_TOP, S_MASKS_KEPT, S_OUT, S_OVER, S_PASSED, S_PENDING, S_PHASE, S_PRESTIGE, S_RANGED, S_RNG,
     S_SEAT_OF_FIRST, S_TURN, S_WINNER, TR_ACTION, TR_ACTION_DISCARD, TR_COMBAT, TR_DEPLOY,
     T_ACTIONS, T_ATTACKS, T_CYCLES, T_GOLD_GAINED, T_GOLD_SPENT, T_INTERCEPTS, T_KW, T_MULLIGAN,
     T_NAMED, T_PASS_GOOD, T_PLAYED, T_RANGED_ATTACKS, T_VIOLATIONS, WH_ATTACKS, WH_DEFENDS,
@@ -53,6 +54,7 @@ from sim.games.drakerion.records import (
 def new_game(w, st, board, cards, inst_card, seed, g):
     """Clear the state and board, lay out both players' cards (decks in file order)."""
     st[:] = 0
+    st[S_MASKS_KEPT] = 1
     st[S_RNG] = np.int64(mix(seed, g))
     st[S_WINNER] = DRAW
     st[S_ATTACKER] = -1
@@ -68,6 +70,7 @@ def new_game(w, st, board, cards, inst_card, seed, g):
         for f in range(BOARD_WIDTH):
             board[i, f] = 0
         board[i, B_CARD] = inst_card[p, k]
+        w[W_TMASK + i] = trigger_mask(cards, inst_card[p, k])
         board[i, B_HOST] = -1
         board[i, B_ZONE] = Z_NONE
         w[W_HURT + i] = 0
@@ -239,7 +242,7 @@ def list_event(w, st, opts, cards, board, p, i, n, trigger):
     """Rows [PLAY, i, a] for each ability of event i with this trigger that p can afford."""
     c = board[i, B_CARD]
     cost = cards[c, CD_COST]
-    if st[S_GOLD + p] < cost:
+    if st[S_GOLD + p] < cost or has_trigger(w, i, trigger) == 0:
         return n
     for a in range(cards[c, CD_NABIL]):
         if ab(cards, board, i, a, AB_TRIGGER) == trigger and payable(w, st, cards, board, p, i, a, cost):
@@ -249,6 +252,8 @@ def list_event(w, st, opts, cards, board, p, i, n, trigger):
 
 @njit(**FAST)
 def list_abilities(w, st, opts, cards, board, p, i, n, trigger):
+    if has_trigger(w, i, trigger) == 0:
+        return n
     c = board[i, B_CARD]
     for a in range(cards[c, CD_NABIL]):
         if ab(cards, board, i, a, AB_TRIGGER) == trigger and payable(w, st, cards, board, p, i, a, 0):

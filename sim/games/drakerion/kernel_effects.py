@@ -8,7 +8,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.games.drakerion.kernel_base import (
-    FAST, M_ATTACHED, M_CHARS, M_HAND, low_row, mask, MAX_Q, Q_WIDTH, W_DECK, W_DECKN, W_HURT, W_LOOK, W_PENDING_ATTACK, W_QN, W_QUEUE, W_TGT,
+    FAST, M_ATTACHED, M_CHARS, M_HAND, R_COND, has_trigger, low_row, mask, MAX_Q, Q_WIDTH, W_DECK, W_DECKN, W_HURT, W_LOOK, W_PENDING_ATTACK, W_QN, W_QUEUE, W_TGT,
     add_row, characters, decide, draw, enter_line, in_play, in_play_char, lines, push, push_trigger, put_on_top,
     refresh, set_zone, shuffle, subject_matches, take_from_deck, win_check,
 )
@@ -182,6 +182,8 @@ def queue_reactions(w, st, cards, board, p, condition, subject):
 
 @njit(**FAST)
 def queue_card_reactions(w, cards, board, j, condition, subject):
+    if has_trigger(w, j, R_COND + condition) == 0:
+        return
     c = board[j, B_CARD]
     for a in range(cards[c, CD_NABIL]):
         base = CD_ABIL + a * ABIL_WIDTH
