@@ -409,8 +409,9 @@ def attack_value(st, cards, board, att, dfd, ranged, kw, rw, cw, dw):
         # left in reach of a counter-attack (shields end with the combat, damage stays)
         left_now = board[att, B_HP] - board[att, B_DAMAGE]
         left_after = left_now - max(0, back - board[att, B_SHIELD])
-        risk_now = threat(st, cards, board, q, att, -1) >= left_now
-        risk_after = threat(st, cards, board, q, att, dfd if kill else -1) >= left_after
+        t = threat(st, cards, board, q, att, -1)
+        risk_now = t >= left_now
+        risk_after = (threat(st, cards, board, q, att, dfd) if kill else t) >= left_after
         s -= cw * worth(board, att) * (int(risk_after) - int(risk_now))
     won = kill and (count_chars(st, board, q) == 1
                     or st[S_PRESTIGE + me] + board[dfd, B_PRESTIGE] >= WIN_PRESTIGE)

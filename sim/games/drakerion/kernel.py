@@ -16,8 +16,8 @@ from numba import njit, types
 
 from sim.core.rng import mix
 from sim.games.drakerion.kernel_base import (
-    FAST, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, W_MASK, W_TMASK, has_trigger, low_row, mask, N_WORK,
-    trigger_mask, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
+    FAST, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, N_TBITS, W_MASK, W_TMASK, W_TROWS, has_trigger, low_row,
+    mask, N_WORK, trigger_mask, trigger_rows, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
     W_TRACING, W_TROW, add_row, below, characters, decide, draw, emit, enter_line, in_play, in_play_char,
     lines, put_under, push_trigger, refresh, set_zone, shuffle, take_from_deck, win_check,
 )
@@ -64,13 +64,19 @@ def new_game(w, st, board, cards, inst_card, seed, g):
     w[W_PENDING_ATTACK] = -1
     for k in range(8):
         w[W_MASK + k] = 0
+    for k in range(2 * N_TBITS):
+        w[W_TROWS + k] = 0
     for i in range(N_INST):
         p = i >> 6
         k = i & 63
         for f in range(BOARD_WIDTH):
             board[i, f] = 0
         board[i, B_CARD] = inst_card[p, k]
-        w[W_TMASK + i] = trigger_mask(cards, inst_card[p, k])
+        t = trigger_mask(cards, inst_card[p, k])
+        w[W_TMASK + i] = t
+        for b in range(N_TBITS):
+            if (t >> b) & 1:
+                w[W_TROWS + N_TBITS * p + b] |= np.int64(1) << k
         board[i, B_HOST] = -1
         board[i, B_ZONE] = Z_NONE
         w[W_HURT + i] = 0
@@ -310,18 +316,16 @@ def list_actions(w, st, opts, cards, board, p):
             n = list_event(w, st, opts, cards, board, p, i, n, TR_ACTION)
         elif can_play(w, st, cards, board, p, i):
             n = add_row(opts, n, ACT_PLAY, i, -1, -1)
-    m = mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)
+    m = (mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)) & trigger_rows(w, p, TR_ACTION)
     while m:
         i = p * MAX_INST + low_row(m)
         m &= m - 1
-        if card_of(cards, board, i, CD_NABIL) > 0:
-            n = list_abilities(w, st, opts, cards, board, p, i, n, TR_ACTION)
-    m = mask(w, p, M_DISCARD)
+        n = list_abilities(w, st, opts, cards, board, p, i, n, TR_ACTION)
+    m = mask(w, p, M_DISCARD) & trigger_rows(w, p, TR_ACTION_DISCARD)
     while m:
         i = p * MAX_INST + low_row(m)
         m &= m - 1
-        if card_of(cards, board, i, CD_NABIL) > 0:
-            n = list_abilities(w, st, opts, cards, board, p, i, n, TR_ACTION_DISCARD)
+        n = list_abilities(w, st, opts, cards, board, p, i, n, TR_ACTION_DISCARD)
     city = p * MAX_INST + I_CITY
     n = list_abilities(w, st, opts, cards, board, p, city, n, TR_ACTION)
     top = st[S_MAN_TOP + p]
@@ -693,8 +697,9 @@ def play_games(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, seed, n
         play_game(w, st, board, opts, cards, tr, f0, f1, p0, p1)
         for s in range(out.shape[0]):
             out[s, g] = st[s]
-        for i in range(N_INST):
-            played[i, g] = w[W_PLAYED + i]
+        for p in range(2):                    # only deck rows are ever played (the rest stay 0)
+            for k in range(w[W_DECKN + p]):
+                played[p * MAX_INST + k, g] = w[W_PLAYED + p * MAX_INST + k]
     if n_traced > 0:
         starts[n_traced] = w[W_TROW]
     return w[W_TOVER]

@@ -52,8 +52,10 @@ W_PLAYED = W_PENDING_ATTACK + 3       # 128: times each row was played from hand
 W_LAST_PRESTIGE = W_PLAYED + 128      # 2: prestige at the last check (check mode)
 W_MASK = W_LAST_PRESTIGE + 2          # 2 x 4 bit masks of deck rows by zone: the loops visit set bits only
 W_TMASK = W_MASK + 8                  # N_INST: per row, the triggers its card's abilities have (bit TR_*) and
-N_WORK = W_TMASK + N_INST             # its reactions' conditions (bit R_COND + WH_*): lists skip the rest
-R_COND = 8
+R_COND = 8                            # its reactions' conditions (bit R_COND + WH_*): lists skip the rest
+N_TBITS = 16
+W_TROWS = W_TMASK + N_INST            # 2 x N_TBITS: per player and bit, the mask of rows whose card has it
+N_WORK = W_TROWS + 2 * N_TBITS
 
 # ---- the game's random stream (xorshift64*, as sim.core.rng, on a cell of st) ----------------------
 _MUL = np.uint64(0x2545F4914F6CDD1D)
@@ -239,6 +241,12 @@ def has_trigger(w, i, bit):
 
 
 @njit(**FAST)
+def trigger_rows(w, p, bit):
+    """Mask of p's rows whose card has this trigger (bit TR_*) or reaction condition (R_COND + WH_*)."""
+    return w[W_TROWS + N_TBITS * p + bit]
+
+
+@njit(**FAST)
 def mask(w, p, kind):
     return w[W_MASK + 4 * p + kind]
 
@@ -414,12 +422,11 @@ def refresh(w, st, board, cards):
             board[h, B_RIPOSTE] += cards[c, CD_RIPOSTE]
             board[h, B_HP] += cards[c, CD_HP]
             board[h, B_PRESTIGE] += cards[c, CD_PRESTIGE]
-        m = mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)
+        m = (mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)) & trigger_rows(w, p, TR_PASSIVE)
         while m:
             i = p * MAX_INST + low_row(m)
             m &= m - 1
-            if has_trigger(w, i, TR_PASSIVE):
-                apply_passives(w, board, cards, i)
+            apply_passives(w, board, cards, i)
         top = st[S_MAN_TOP + p]
         if top >= 0 and has_trigger(w, top, TR_PASSIVE):
             apply_passives(w, board, cards, top)
