@@ -391,6 +391,16 @@ def fight_delta(st, board, me, h, d_melee, d_ranged, d_riposte, d_life, kw, rw):
 def attack_value(st, cards, board, att, dfd, ranged, kw, rw, cw, dw):
     """Prestige an attack is expected to take minus the prestige it puts at risk (value's trade)."""
     me = att >> 6
+    return attack_score(st, cards, board, att, dfd, ranged, kw, rw, cw, dw,
+                        threat(st, cards, board, 1 - me, att, -1), count_chars(st, board, me),
+                        count_chars(st, board, 1 - me))
+
+
+@njit(**FAST)
+def attack_score(st, cards, board, att, dfd, ranged, kw, rw, cw, dw, t_now, n_me, n_q):
+    """attack_value given what does not depend on the defender (an action scores many attacks): the
+    threat on att now and the characters each side has."""
+    me = att >> 6
     q = 1 - me
     out = hits(board, att, ranged)
     back = 0 if ranged else board[dfd, B_RIPOSTE]
@@ -409,13 +419,12 @@ def attack_value(st, cards, board, att, dfd, ranged, kw, rw, cw, dw):
         # left in reach of a counter-attack (shields end with the combat, damage stays)
         left_now = board[att, B_HP] - board[att, B_DAMAGE]
         left_after = left_now - max(0, back - board[att, B_SHIELD])
-        t = threat(st, cards, board, q, att, -1)
-        risk_now = t >= left_now
-        risk_after = (threat(st, cards, board, q, att, dfd) if kill else t) >= left_after
+        risk_now = t_now >= left_now
+        risk_after = (threat(st, cards, board, q, att, dfd) if kill else t_now) >= left_after
         s -= cw * worth(board, att) * (int(risk_after) - int(risk_now))
-    won = kill and (count_chars(st, board, q) == 1
+    won = kill and (n_q == 1
                     or st[S_PRESTIGE + me] + board[dfd, B_PRESTIGE] >= WIN_PRESTIGE)
-    lost = dies and (count_chars(st, board, me) == 1
+    lost = dies and (n_me == 1
                      or st[S_PRESTIGE + q] + board[att, B_PRESTIGE] >= WIN_PRESTIGE)
     if won and not lost:
         s += BIG
@@ -898,6 +907,9 @@ def value_action(opts, n, st, cards, board, me, p):
     if worn_out(st, me):
         return pass_row(opts, n, True)
     mine_n = count_chars(st, board, me)
+    theirs_n = count_chars(st, board, q)
+    last = -1                                  # attacks come grouped by attacker: its threat is kept
+    t_now = 0
     k = 0
     bv = NEG
     for r in range(n):
@@ -910,7 +922,12 @@ def value_action(opts, n, st, cards, board, me, p):
             else:
                 v = p[V_LEAD] - 0.1 * combat_tricks(st, cards, board, me)
         elif act == ACT_ATTACK:
-            v = attack_value(st, cards, board, opts[r, 1], opts[r, 2], opts[r, 3], kw, rw, cw, dw)
+            att = opts[r, 1]
+            if att != last:
+                last = att
+                t_now = threat(st, cards, board, q, att, -1)
+            v = attack_score(st, cards, board, att, opts[r, 2], opts[r, 3], kw, rw, cw, dw, t_now, mine_n,
+                             theirs_n)
         elif act == ACT_CYCLE:
             v = 0.12
         elif act == ACT_PLAY and opts[r, 2] < 0:

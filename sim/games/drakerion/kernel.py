@@ -17,7 +17,7 @@ from numba import njit, types
 from sim.core.rng import mix
 from sim.games.drakerion.kernel_base import (
     FAST, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, N_TBITS, W_MASK, W_TMASK, W_TROWS, has_trigger, low_row,
-    mask, N_WORK, trigger_mask, trigger_rows, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
+    mask, N_WORK, T_IMPREV_BIT, T_NAMED_BIT, trigger_mask, trigger_rows, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
     W_TRACING, W_TROW, add_row, below, characters, decide, draw, emit, enter_line, in_play, in_play_char,
     lines, put_under, push_trigger, refresh, set_zone, shuffle, take_from_deck, win_check,
 )
@@ -352,7 +352,8 @@ def list_combat(w, st, opts, cards, board, p, first_action):
             if i != dfd and board[i, B_ZONE] == board[dfd, B_ZONE] and board[i, B_TAPPED] == 0 \
                     and (card_of(cards, board, i, CD_KEYWORDS) & KW_INTERCEPTEUR):
                 n = add_row(opts, n, ACT_INTERCEPT, i, -1, -1)
-    m = mask(w, p, M_HAND)
+    # only cards with a Combat ability, Imprévisible cards and Named characters can add rows
+    m = mask(w, p, M_HAND) & (trigger_rows(w, p, TR_COMBAT) | trigger_rows(w, p, T_IMPREV_BIT))
     while m:
         i = p * MAX_INST + low_row(m)
         m &= m - 1
@@ -364,12 +365,12 @@ def list_combat(w, st, opts, cards, board, p, first_action):
                 n = list_event(w, st, opts, cards, board, p, i, n, TR_ACTION)
             elif can_play(w, st, cards, board, p, i):
                 n = add_row(opts, n, ACT_PLAY, i, -1, -1)
-    m = mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)
+    m = (mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)) \
+        & (trigger_rows(w, p, TR_COMBAT) | trigger_rows(w, p, T_NAMED_BIT))
     while m:
         i = p * MAX_INST + low_row(m)
         m &= m - 1
-        if card_of(cards, board, i, CD_NABIL) > 0:
-            n = list_abilities(w, st, opts, cards, board, p, i, n, TR_COMBAT)
+        n = list_abilities(w, st, opts, cards, board, p, i, n, TR_COMBAT)
         if board[i, B_ZONE] != Z_ATTACHED and card_of(cards, board, i, CD_NAMED):
             d = named_copy(w, cards, board, p, i)
             if d >= 0:
