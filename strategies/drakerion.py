@@ -233,7 +233,7 @@ def count_chars(st, board, p):
     return n
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def threat(st, cards, board, q, h, skip):
     """The most damage one character of q (other than `skip`) could deal to h in a later attack."""
     top = 0
@@ -252,7 +252,7 @@ def threat(st, cards, board, q, h, skip):
     return top
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def target_ok(cards, board, src, a, h):
     """Whether character h passes ability a's trait and filter conditions (as the kernel checks)."""
     flt = abil(cards, board, src, a, AB_FILTER)
@@ -396,7 +396,7 @@ def attack_value(st, cards, board, att, dfd, ranged, kw, rw, cw, dw):
                         count_chars(st, board, 1 - me))
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def attack_score(st, cards, board, att, dfd, ranged, kw, rw, cw, dw, t_now, n_me, n_q):
     """attack_value given what does not depend on the defender (an action scores many attacks): the
     threat on att now and the characters each side has."""

@@ -16,7 +16,7 @@ from numba import njit, types
 
 from sim.core.rng import mix
 from sim.games.drakerion.kernel_base import (
-    FAST, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, N_TBITS, W_MASK, W_TMASK, W_TROWS, has_trigger, low_row,
+    FAST, INLINE, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, N_TBITS, W_MASK, W_TMASK, W_TROWS, has_trigger, low_row,
     mask, N_WORK, T_IMPREV_BIT, T_NAMED_BIT, trigger_mask, trigger_rows, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
     W_TRACING, W_TROW, add_row, below, characters, decide, draw, emit, enter_line, in_play, in_play_char,
     lines, put_under, push_trigger, refresh, set_zone, shuffle, take_from_deck, win_check,
@@ -229,7 +229,7 @@ def manoeuvre_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
 # ---- option lists --------------------------------------------------------------------------------
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def can_play(w, st, cards, board, p, i):
     """Whether p may play hand card i (not an event: events are played by ability)."""
     c = board[i, B_CARD]
@@ -243,7 +243,7 @@ def can_play(w, st, cards, board, p, i):
     return False
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def list_event(w, st, opts, cards, board, p, i, n, trigger):
     """Rows [PLAY, i, a] for each ability of event i with this trigger that p can afford."""
     c = board[i, B_CARD]
@@ -256,7 +256,7 @@ def list_event(w, st, opts, cards, board, p, i, n, trigger):
     return n
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def list_abilities(w, st, opts, cards, board, p, i, n, trigger):
     if has_trigger(w, i, trigger) == 0:
         return n

@@ -31,6 +31,7 @@ from sim.games.drakerion.records import (
 )
 
 FAST = dict(cache=True, _nrt=False)
+INLINE = dict(FAST, inline='always')   # small helpers called per card in the option lists
 
 # ---- the work array ------------------------------------------------------------------------------
 N_CFG_ROOM = 16
@@ -241,12 +242,12 @@ def trigger_mask(cards, c):
     return t
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def has_trigger(w, i, bit):
     return (w[W_TMASK + i] >> bit) & 1
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def trigger_rows(w, p, bit):
     """Mask of p's rows whose card has this trigger (bit TR_*) or reaction condition (R_COND + WH_*)."""
     return w[W_TROWS + N_TBITS * p + bit]
