@@ -292,7 +292,7 @@ def card_worth(cards, c, gold):
     return w
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def gold_cost(st, cards, board, me, skip, spend):
     """What spending `spend` gold takes from `me`: much while another card of my hand (not `skip`)
     would then be out of reach, little when the gold is spare (nothing left to pay for)."""
@@ -679,7 +679,7 @@ def effect_value(st, cards, board, me, src, a, kw, rw, cw, dw):
     return 0.0
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def cost_value(st, cards, board, me, src, a, rw, extra_gold):
     """What paying ability a's cost takes from `me` (extra_gold: an event's own cost, paid with it)."""
     cost = abil(cards, board, src, a, AB_COST)

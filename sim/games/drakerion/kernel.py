@@ -74,9 +74,9 @@ def new_game(w, st, board, cards, inst_card, seed, g):
         board[i, B_CARD] = inst_card[p, k]
         t = trigger_mask(cards, inst_card[p, k])
         w[W_TMASK + i] = t
-        for b in range(N_TBITS):
-            if (t >> b) & 1:
-                w[W_TROWS + N_TBITS * p + b] |= np.int64(1) << k
+        while t:
+            w[W_TROWS + N_TBITS * p + low_row(t)] |= np.int64(1) << k
+            t &= t - 1
         board[i, B_HOST] = -1
         board[i, B_ZONE] = Z_NONE
         w[W_HURT + i] = 0

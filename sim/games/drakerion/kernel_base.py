@@ -31,7 +31,7 @@ from sim.games.drakerion.records import (
 )
 
 FAST = dict(cache=True, _nrt=False)
-INLINE = dict(FAST, inline='always')   # small helpers called per card in the option lists
+INLINE = dict(FAST, inline='always')   # per-card helpers and decide: a call passing these wide array lists is dear
 
 # ---- the work array ------------------------------------------------------------------------------
 N_CFG_ROOM = 16
@@ -119,7 +119,7 @@ def add_row(opts, n, a, b, c, d):
     return n + 1
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, kind, n):
     """Player p answers a decision of `kind` over opts[:n]; returns the chosen row (traced)."""
     st[S_ACTOR] = p
