@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.core.strategy import Strategy, StrategyRegistry
 from sim.games.drakerion.records import (
@@ -69,7 +70,8 @@ from sim.games.drakerion.records import (
     D_TRIGGER, EF_ATTACK, EF_CANCEL, EF_DAMAGE, EF_DESTROY, EF_DISCARD, EF_DRAW, EF_GOLD, EF_HEAL, EF_HP,
     EF_LOOK, EF_MELEE, EF_MILL, EF_MOVE, EF_PUT_INTO_PLAY, EF_RANGED, EF_REDIRECT, EF_RIPOSTE, EF_SEARCH,
     EF_SHIELD, EF_TAP, EF_UNTAP, EVENT, FI_FRONT, FI_MAX_COST, FI_SUPPORT, FI_UNWOUNDED, FI_WOUNDED,
-    FRONT, I_CITY, KW_IMPLACABLE, KW_IMPREVISIBLE, MAX_DECK, MAX_INST, SUPPORT, S_ABIL, S_ACTOR,
+    FRONT, I_CITY, KW_IMPLACABLE, KW_IMPREVISIBLE, MAX_DECK, MAX_INST, M_CHARS, M_HAND, SUPPORT, S_ABIL,
+    S_ACTOR, S_MASK, S_MASKS_KEPT,
     S_ATTACKER, S_DECK_N, S_DEFENDER, S_GOLD, S_HAND_N, S_IN_COMBAT, S_OUT, S_PASSED, S_PENDING,
     S_PRESTIGE, S_RANGED, S_RNG, S_SOURCE, S_TURN, TG_ALL_ENEMY, TG_ALL_OWN, TG_ANY, TG_ENEMY,
     TG_ENEMY_COMBATANT, TG_OPPONENT, TG_OWN, TG_OWN_COMBATANT, TG_SELF, TR_ACTION, TR_COMBAT, TR_DEPLOY,
@@ -182,25 +184,65 @@ def best(scores, n):
 
 
 # ---- the board -------------------------------------------------------------------------------------
+# The loops over a player's characters (or hand) visit the set bits of a row mask, lowest row first
+# (the order a scan of the rows would take): the kernel keeps the masks in the state vector.
 
 
 @njit(**FAST)
-def count_chars(board, p):
+def scan_mask(board, p, hand):
+    """Rows of p in hand (or characters in play) as a bit mask, read off the board."""
+    m = 0
+    for k in range(MAX_DECK):
+        i = p * MAX_INST + k
+        z = board[i, B_ZONE]
+        ok = (z == Z_HAND) if hand else (z == Z_FRONT or z == Z_SUPPORT)
+        if ok and board[i, B_CARD] >= 0:
+            m |= np.int64(1) << k
+    return m
+
+
+@njit(**INLINE)
+def chars_of(st, board, p):
+    """Bit mask of p's characters in play (bit k: row p * MAX_INST + k)."""
+    if st[S_MASKS_KEPT]:
+        return st[S_MASK + 4 * p + M_CHARS]
+    return scan_mask(board, p, False)
+
+
+@njit(**INLINE)
+def hand_of(st, board, p):
+    """Bit mask of the cards of p's hand."""
+    if st[S_MASKS_KEPT]:
+        return st[S_MASK + 4 * p + M_HAND]
+    return scan_mask(board, p, True)
+
+
+@njit(**INLINE)
+def low_bit(m):
+    return np.int64(trailing_zeros(m))
+
+
+@njit(**FAST)
+def count_chars(st, board, p):
     """Characters player p has in play."""
     n = 0
-    for i in range(p * MAX_INST, p * MAX_INST + MAX_DECK):
-        if in_play(board, i):
-            n += 1
+    m = chars_of(st, board, p)
+    while m:
+        m &= m - 1
+        n += 1
     return n
 
 
-@njit(**FAST)
-def threat(cards, board, q, h, skip):
+@njit(**INLINE)
+def threat(st, cards, board, q, h, skip):
     """The most damage one character of q (other than `skip`) could deal to h in a later attack."""
     top = 0
     h_front = board[h, B_ZONE] == Z_FRONT
-    for k in range(q * MAX_INST, q * MAX_INST + MAX_DECK):
-        if k == skip or not in_play(board, k):
+    m = chars_of(st, board, q)
+    while m:
+        k = q * MAX_INST + low_bit(m)
+        m &= m - 1
+        if k == skip:
             continue
         k_front = board[k, B_ZONE] == Z_FRONT
         if k_front and h_front and board[k, B_MELEE] > top:
@@ -210,7 +252,7 @@ def threat(cards, board, q, h, skip):
     return top
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def target_ok(cards, board, src, a, h):
     """Whether character h passes ability a's trait and filter conditions (as the kernel checks)."""
     flt = abil(cards, board, src, a, AB_FILTER)
@@ -250,16 +292,18 @@ def card_worth(cards, c, gold):
     return w
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def gold_cost(st, cards, board, me, skip, spend):
     """What spending `spend` gold takes from `me`: much while another card of my hand (not `skip`)
     would then be out of reach, little when the gold is spare (nothing left to pay for)."""
     if spend <= 0:
         return 0.0
     left = st[S_GOLD + me] - spend
-    for i in range(me * MAX_INST, me * MAX_INST + MAX_DECK):
-        if i != skip and board[i, B_ZONE] == Z_HAND and board[i, B_CARD] >= 0 \
-                and printed(cards, board, i, CD_COST) > left:
+    m = hand_of(st, board, me)
+    while m:
+        i = me * MAX_INST + low_bit(m)
+        m &= m - 1
+        if i != skip and printed(cards, board, i, CD_COST) > left:
             return 0.25 * spend
     return 0.05 * spend
 
@@ -269,11 +313,13 @@ def shortfall(st, cards, board, me):
     """Gold missing to pay for the dearest card of my hand (0: I can pay for everything)."""
     top = 0
     gold = st[S_GOLD + me]
-    for i in range(me * MAX_INST, me * MAX_INST + MAX_DECK):
-        if board[i, B_ZONE] == Z_HAND and board[i, B_CARD] >= 0:
-            t = printed(cards, board, i, CD_TYPE)
-            if t == CHARACTER or t == ATTACHMENT or t == EVENT:
-                top = max(top, printed(cards, board, i, CD_COST) - gold)
+    m = hand_of(st, board, me)
+    while m:
+        i = me * MAX_INST + low_bit(m)
+        m &= m - 1
+        t = printed(cards, board, i, CD_TYPE)
+        if t == CHARACTER or t == ATTACHMENT or t == EVENT:
+            top = max(top, printed(cards, board, i, CD_COST) - gold)
     return top
 
 
@@ -283,8 +329,11 @@ def combat_tricks(st, cards, board, me):
     cards), the reason not to pass for good too early."""
     n = 0
     gold = st[S_GOLD + me]
-    for i in range(me * MAX_INST, me * MAX_INST + MAX_DECK):
-        if board[i, B_ZONE] != Z_HAND or board[i, B_CARD] < 0 or printed(cards, board, i, CD_COST) > gold:
+    m = hand_of(st, board, me)
+    while m:
+        i = me * MAX_INST + low_bit(m)
+        m &= m - 1
+        if printed(cards, board, i, CD_COST) > gold:
             continue
         if printed(cards, board, i, CD_KEYWORDS) & KW_IMPREVISIBLE:
             n += 1
@@ -342,6 +391,16 @@ def fight_delta(st, board, me, h, d_melee, d_ranged, d_riposte, d_life, kw, rw):
 def attack_value(st, cards, board, att, dfd, ranged, kw, rw, cw, dw):
     """Prestige an attack is expected to take minus the prestige it puts at risk (value's trade)."""
     me = att >> 6
+    return attack_score(st, cards, board, att, dfd, ranged, kw, rw, cw, dw,
+                        threat(st, cards, board, 1 - me, att, -1), count_chars(st, board, me),
+                        count_chars(st, board, 1 - me))
+
+
+@njit(**INLINE)
+def attack_score(st, cards, board, att, dfd, ranged, kw, rw, cw, dw, t_now, n_me, n_q):
+    """attack_value given what does not depend on the defender (an action scores many attacks): the
+    threat on att now and the characters each side has."""
+    me = att >> 6
     q = 1 - me
     out = hits(board, att, ranged)
     back = 0 if ranged else board[dfd, B_RIPOSTE]
@@ -360,12 +419,12 @@ def attack_value(st, cards, board, att, dfd, ranged, kw, rw, cw, dw):
         # left in reach of a counter-attack (shields end with the combat, damage stays)
         left_now = board[att, B_HP] - board[att, B_DAMAGE]
         left_after = left_now - max(0, back - board[att, B_SHIELD])
-        risk_now = threat(cards, board, q, att, -1) >= left_now
-        risk_after = threat(cards, board, q, att, dfd if kill else -1) >= left_after
+        risk_now = t_now >= left_now
+        risk_after = (threat(st, cards, board, q, att, dfd) if kill else t_now) >= left_after
         s -= cw * worth(board, att) * (int(risk_after) - int(risk_now))
-    won = kill and (count_chars(board, q) == 1
+    won = kill and (n_q == 1
                     or st[S_PRESTIGE + me] + board[dfd, B_PRESTIGE] >= WIN_PRESTIGE)
-    lost = dies and (count_chars(board, me) == 1
+    lost = dies and (n_me == 1
                      or st[S_PRESTIGE + q] + board[att, B_PRESTIGE] >= WIN_PRESTIGE)
     if won and not lost:
         s += BIG
@@ -380,9 +439,10 @@ def best_attack_from(st, cards, board, h, kw, rw, cw, dw):
     q = 1 - (h >> 6)
     top = NEG
     shooter = is_shooter(cards, board, h)
-    for d in range(q * MAX_INST, q * MAX_INST + MAX_DECK):
-        if not in_play(board, d):
-            continue
+    m = chars_of(st, board, q)
+    while m:
+        d = q * MAX_INST + low_bit(m)
+        m &= m - 1
         top = max(top, attack_value(st, cards, board, h, d, 0, kw, rw, cw, dw))
         if shooter:
             top = max(top, attack_value(st, cards, board, h, d, 1, kw, rw, cw, dw))
@@ -404,7 +464,7 @@ def rush_score(board, att, dfd, ranged, pw, rpw):
 
 
 @njit(**FAST)
-def reach_kill(cards, board, h, ranged, amt, kw):
+def reach_kill(st, cards, board, h, ranged, amt, kw):
     """Prestige character h could newly kill this turn with `amt` more melee (ranged) damage."""
     if ranged and not is_shooter(cards, board, h):
         return 0.0
@@ -413,9 +473,10 @@ def reach_kill(cards, board, h, ranged, amt, kw):
     q = 1 - (h >> 6)
     out = hits(board, h, ranged)
     top = 0.0
-    for d in range(q * MAX_INST, q * MAX_INST + MAX_DECK):
-        if not in_play(board, d):
-            continue
+    m = chars_of(st, board, q)
+    while m:
+        d = q * MAX_INST + low_bit(m)
+        m &= m - 1
         if ranged and board[h, B_ZONE] == Z_SUPPORT and board[d, B_ZONE] == Z_SUPPORT:
             continue
         if not ranged and board[d, B_ZONE] != Z_FRONT:
@@ -438,7 +499,7 @@ def char_value(st, cards, board, me, e, amt, h, kw, rw, cw, dw):
     if e == EF_DAMAGE or e == EF_DESTROY:
         if e == EF_DESTROY or (amt > 0 and amt >= life(board, h)):
             v = -rw * worth(board, h) if own else kw * worth(board, h)
-            if count_chars(board, h >> 6) == 1:
+            if count_chars(st, board, h >> 6) == 1:
                 v += -BIG if own else BIG
             if in_fight:                       # the combat ends without damage
                 v -= balance_now(st, board, me, kw, rw)
@@ -461,7 +522,7 @@ def char_value(st, cards, board, me, e, amt, h, kw, rw, cw, dw):
             # out of a combat: a character in reach of a killing blow is no longer (an HP gain only
             # lasts the turn, but it makes this turn's attacks on it pointless)
             left = board[h, B_HP] - board[h, B_DAMAGE]
-            t = threat(cards, board, 1 - (h >> 6), h, -1)
+            t = threat(st, cards, board, 1 - (h >> 6), h, -1)
             if t >= left and t < left + gain:
                 v += sign * max(cw, 0.1) * worth(board, h)
         return v
@@ -473,7 +534,7 @@ def char_value(st, cards, board, me, e, amt, h, kw, rw, cw, dw):
         elif e == EF_RIPOSTE:
             v += sign * 0.04 * amt
         elif board[h, B_TAPPED] == 0 and amt > 0:
-            v += sign * (0.04 * amt + 0.5 * reach_kill(cards, board, h, e == EF_RANGED, amt, kw))
+            v += sign * (0.04 * amt + 0.5 * reach_kill(st, cards, board, h, e == EF_RANGED, amt, kw))
         return v
     if e == EF_TAP:
         if board[h, B_TAPPED]:
@@ -497,16 +558,17 @@ def char_value(st, cards, board, me, e, amt, h, kw, rw, cw, dw):
 
 
 @njit(**FAST)
-def hand_match(cards, board, me, src, a):
+def hand_match(st, cards, board, me, src, a):
     """The dearest card of my hand an ability may put into play (-1: none)."""
     want = abil(cards, board, src, a, AB_CARD_TYPE)
     traits = abil(cards, board, src, a, AB_TRAITS)
     bounded = (abil(cards, board, src, a, AB_FILTER) & FI_MAX_COST) != 0
     bound = abil(cards, board, src, a, AB_MAX_COST)
     top = -1
-    for i in range(me * MAX_INST, me * MAX_INST + MAX_DECK):
-        if board[i, B_ZONE] != Z_HAND or board[i, B_CARD] < 0:
-            continue
+    m = hand_of(st, board, me)
+    while m:
+        i = me * MAX_INST + low_bit(m)
+        m &= m - 1
         c = board[i, B_CARD]
         t = cards[c, CD_TYPE]
         if (t != CHARACTER and t != ATTACHMENT) or (want >= 0 and t != want):
@@ -542,7 +604,7 @@ def player_value(st, cards, board, me, src, a, e, amt, tg):
             return -0.05 * k
         return 0.08 * k + 0.05 if k > 0 else 0.0
     if e == EF_PUT_INTO_PLAY:
-        top = hand_match(cards, board, me, src, a)
+        top = hand_match(st, cards, board, me, src, a)
         return 0.5 + 0.25 * top if top >= 0 else -0.05
     return 0.0
 
@@ -572,8 +634,11 @@ def effect_value(st, cards, board, me, src, a, kw, rw, cw, dw):
             return -balance_now(st, board, me, kw, rw)
         q = st[S_DEFENDER] >> 6
         top = NEG
-        for h in range(q * MAX_INST, q * MAX_INST + MAX_DECK):
-            if h != st[S_DEFENDER] and in_play(board, h) and target_ok(cards, board, src, a, h):
+        m = chars_of(st, board, q)
+        while m:
+            h = q * MAX_INST + low_bit(m)
+            m &= m - 1
+            if h != st[S_DEFENDER] and target_ok(cards, board, src, a, h):
                 top = max(top, redirect_value(st, cards, board, me, src, a, h, kw, rw))
         return top if top > NEG else -0.05
     if tg == TG_SELF:
@@ -592,8 +657,11 @@ def effect_value(st, cards, board, me, src, a, kw, rw, cw, dw):
     if tg == TG_ALL_OWN or tg == TG_ALL_ENEMY:
         q = me if tg == TG_ALL_OWN else 1 - me
         total = 0.0
-        for h in range(q * MAX_INST, q * MAX_INST + MAX_DECK):
-            if in_play(board, h) and target_ok(cards, board, src, a, h):
+        m = chars_of(st, board, q)
+        while m:
+            h = q * MAX_INST + low_bit(m)
+            m &= m - 1
+            if target_ok(cards, board, src, a, h):
                 total += char_value(st, cards, board, me, e, amt, h, kw, rw, cw, dw)
         return total
     if tg == TG_OWN or tg == TG_ENEMY or tg == TG_ANY:
@@ -601,14 +669,17 @@ def effect_value(st, cards, board, me, src, a, kw, rw, cw, dw):
         for q in range(2):
             if (tg == TG_OWN and q != me) or (tg == TG_ENEMY and q == me):
                 continue
-            for h in range(q * MAX_INST, q * MAX_INST + MAX_DECK):
-                if in_play(board, h) and target_ok(cards, board, src, a, h):
+            m = chars_of(st, board, q)
+            while m:
+                h = q * MAX_INST + low_bit(m)
+                m &= m - 1
+                if target_ok(cards, board, src, a, h):
                     top = max(top, char_value(st, cards, board, me, e, amt, h, kw, rw, cw, dw))
         return top if top > NEG else -0.05
     return 0.0
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def cost_value(st, cards, board, me, src, a, rw, extra_gold):
     """What paying ability a's cost takes from `me` (extra_gold: an event's own cost, paid with it)."""
     cost = abil(cards, board, src, a, AB_COST)
@@ -629,7 +700,7 @@ def cost_value(st, cards, board, me, src, a, rw, extra_gold):
         if cost == CO_DAMAGE_SELF and amt < life(board, src):
             return paid + 0.1 * amt - fight_delta(st, board, me, src, 0, 0, 0, -amt, 1.0, rw)
         v = paid + rw * worth(board, src) + 0.3
-        if count_chars(board, me) == 1:
+        if count_chars(st, board, me) == 1:
             v += BIG
         if fighting(st) and (src == st[S_ATTACKER] or src == st[S_DEFENDER]):
             v += balance_now(st, board, me, 1.0, rw)
@@ -678,9 +749,11 @@ def attach_value(st, cards, board, me, i, kw, rw):
     """Playing attachment i: its best host, less its cost."""
     top = NEG
     for q in range(2):
-        for h in range(q * MAX_INST, q * MAX_INST + MAX_DECK):
-            if in_play(board, h):
-                top = max(top, host_value(st, cards, board, me, i, h, kw, rw))
+        m = chars_of(st, board, q)
+        while m:
+            h = q * MAX_INST + low_bit(m)
+            m &= m - 1
+            top = max(top, host_value(st, cards, board, me, i, h, kw, rw))
     if top <= NEG:
         return -1.0
     return 0.3 + top - 0.15 * printed(cards, board, i, CD_COST)
@@ -707,7 +780,7 @@ def manoeuvre_extra(st, cards, board, me, inst, kw, rw, cw, dw):
         if trig == TR_PASSIVE:
             if abil(cards, board, inst, a, AB_TARGET) == TG_ALL_OWN and \
                     (e == EF_MELEE or e == EF_RANGED or e == EF_RIPOSTE or e == EF_HP):
-                v += 0.08 * abil(cards, board, inst, a, AB_AMOUNT) * count_chars(board, me)
+                v += 0.08 * abil(cards, board, inst, a, AB_AMOUNT) * count_chars(st, board, me)
         elif trig == TR_DEPLOY:
             v += effect_value(st, cards, board, me, inst, a, kw, rw, cw, dw)
         elif trig == TR_ACTION or trig == TR_COMBAT:
@@ -833,7 +906,10 @@ def value_action(opts, n, st, cards, board, me, p):
     q = 1 - me
     if worn_out(st, me):
         return pass_row(opts, n, True)
-    mine_n = count_chars(board, me)
+    mine_n = count_chars(st, board, me)
+    theirs_n = count_chars(st, board, q)
+    last = -1                                  # attacks come grouped by attacker: its threat is kept
+    t_now = 0
     k = 0
     bv = NEG
     for r in range(n):
@@ -846,7 +922,12 @@ def value_action(opts, n, st, cards, board, me, p):
             else:
                 v = p[V_LEAD] - 0.1 * combat_tricks(st, cards, board, me)
         elif act == ACT_ATTACK:
-            v = attack_value(st, cards, board, opts[r, 1], opts[r, 2], opts[r, 3], kw, rw, cw, dw)
+            att = opts[r, 1]
+            if att != last:
+                last = att
+                t_now = threat(st, cards, board, q, att, -1)
+            v = attack_score(st, cards, board, att, opts[r, 2], opts[r, 3], kw, rw, cw, dw, t_now, mine_n,
+                             theirs_n)
         elif act == ACT_CYCLE:
             v = 0.12
         elif act == ACT_PLAY and opts[r, 2] < 0:
@@ -892,7 +973,7 @@ def value_combat(opts, n, st, cards, board, me, p):
             v -= 0.15                          # a copy that could not be played anyway
         elif act == ACT_PLAY and opts[r, 2] < 0:       # Imprévisible
             if printed(cards, board, i, CD_TYPE) == CHARACTER:
-                v = 0.5 * char_play_value(cards, board, i, count_chars(board, me))
+                v = 0.5 * char_play_value(cards, board, i, count_chars(st, board, me))
             else:
                 v = attach_value(st, cards, board, me, i, kw, rw)
         elif act == ACT_PLAY or act == ACT_ABILITY:

@@ -16,7 +16,8 @@ from numba import njit, types
 
 from sim.core.rng import mix
 from sim.games.drakerion.kernel_base import (
-    FAST, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, W_MASK, low_row, mask, N_WORK, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
+    FAST, INLINE, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, N_TBITS, W_MASK, W_TMASK, W_TROWS, has_trigger, low_row,
+    mask, N_WORK, T_IMPREV_BIT, T_NAMED_BIT, trigger_mask, trigger_rows, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
     W_TRACING, W_TROW, add_row, below, characters, decide, draw, emit, enter_line, in_play, in_play_char,
     lines, put_under, push_trigger, refresh, set_zone, shuffle, take_from_deck, win_check,
 )
@@ -37,7 +38,7 @@ from sim.games.drakerion.records import (
     K_PILE_REBUILT, K_RIPOSTE, MAX_DECK, MAX_INST, MAX_OPTS, MAX_SETUP, N_INST, N_MAN, N_STATE,
     OPT_WIDTH, PH_ACTION, PH_COMBAT, PH_END, PH_MANOEUVRE, PH_SETUP, S_ATTACKER, S_CANCELLED,
     S_DECK_N, S_DECK_SIZE, S_DEFENDER, S_END, S_FIRST, S_GOLD, S_HAND_N, S_IN_COMBAT, S_MAN_PILE_N,
-    S_MAN_TOP, S_OUT, S_OVER, S_PASSED, S_PENDING, S_PHASE, S_PRESTIGE, S_RANGED, S_RNG,
+    S_MAN_TOP, S_MASKS_KEPT, S_OUT, S_OVER, S_PASSED, S_PENDING, S_PHASE, S_PRESTIGE, S_RANGED, S_RNG,
     S_SEAT_OF_FIRST, S_TURN, S_WINNER, TR_ACTION, TR_ACTION_DISCARD, TR_COMBAT, TR_DEPLOY,
     T_ACTIONS, T_ATTACKS, T_CYCLES, T_GOLD_GAINED, T_GOLD_SPENT, T_INTERCEPTS, T_KW, T_MULLIGAN,
     T_NAMED, T_PASS_GOOD, T_PLAYED, T_RANGED_ATTACKS, T_VIOLATIONS, WH_ATTACKS, WH_DEFENDS,
@@ -53,6 +54,7 @@ from sim.games.drakerion.records import (
 def new_game(w, st, board, cards, inst_card, seed, g):
     """Clear the state and board, lay out both players' cards (decks in file order)."""
     st[:] = 0
+    st[S_MASKS_KEPT] = 1
     st[S_RNG] = np.int64(mix(seed, g))
     st[S_WINNER] = DRAW
     st[S_ATTACKER] = -1
@@ -62,12 +64,19 @@ def new_game(w, st, board, cards, inst_card, seed, g):
     w[W_PENDING_ATTACK] = -1
     for k in range(8):
         w[W_MASK + k] = 0
+    for k in range(2 * N_TBITS):
+        w[W_TROWS + k] = 0
     for i in range(N_INST):
         p = i >> 6
         k = i & 63
         for f in range(BOARD_WIDTH):
             board[i, f] = 0
         board[i, B_CARD] = inst_card[p, k]
+        t = trigger_mask(cards, inst_card[p, k])
+        w[W_TMASK + i] = t
+        while t:
+            w[W_TROWS + N_TBITS * p + low_row(t)] |= np.int64(1) << k
+            t &= t - 1
         board[i, B_HOST] = -1
         board[i, B_ZONE] = Z_NONE
         w[W_HURT + i] = 0
@@ -220,7 +229,7 @@ def manoeuvre_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
 # ---- option lists --------------------------------------------------------------------------------
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def can_play(w, st, cards, board, p, i):
     """Whether p may play hand card i (not an event: events are played by ability)."""
     c = board[i, B_CARD]
@@ -234,12 +243,12 @@ def can_play(w, st, cards, board, p, i):
     return False
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def list_event(w, st, opts, cards, board, p, i, n, trigger):
     """Rows [PLAY, i, a] for each ability of event i with this trigger that p can afford."""
     c = board[i, B_CARD]
     cost = cards[c, CD_COST]
-    if st[S_GOLD + p] < cost:
+    if st[S_GOLD + p] < cost or has_trigger(w, i, trigger) == 0:
         return n
     for a in range(cards[c, CD_NABIL]):
         if ab(cards, board, i, a, AB_TRIGGER) == trigger and payable(w, st, cards, board, p, i, a, cost):
@@ -247,8 +256,10 @@ def list_event(w, st, opts, cards, board, p, i, n, trigger):
     return n
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def list_abilities(w, st, opts, cards, board, p, i, n, trigger):
+    if has_trigger(w, i, trigger) == 0:
+        return n
     c = board[i, B_CARD]
     for a in range(cards[c, CD_NABIL]):
         if ab(cards, board, i, a, AB_TRIGGER) == trigger and payable(w, st, cards, board, p, i, a, 0):
@@ -305,18 +316,16 @@ def list_actions(w, st, opts, cards, board, p):
             n = list_event(w, st, opts, cards, board, p, i, n, TR_ACTION)
         elif can_play(w, st, cards, board, p, i):
             n = add_row(opts, n, ACT_PLAY, i, -1, -1)
-    m = mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)
+    m = (mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)) & trigger_rows(w, p, TR_ACTION)
     while m:
         i = p * MAX_INST + low_row(m)
         m &= m - 1
-        if card_of(cards, board, i, CD_NABIL) > 0:
-            n = list_abilities(w, st, opts, cards, board, p, i, n, TR_ACTION)
-    m = mask(w, p, M_DISCARD)
+        n = list_abilities(w, st, opts, cards, board, p, i, n, TR_ACTION)
+    m = mask(w, p, M_DISCARD) & trigger_rows(w, p, TR_ACTION_DISCARD)
     while m:
         i = p * MAX_INST + low_row(m)
         m &= m - 1
-        if card_of(cards, board, i, CD_NABIL) > 0:
-            n = list_abilities(w, st, opts, cards, board, p, i, n, TR_ACTION_DISCARD)
+        n = list_abilities(w, st, opts, cards, board, p, i, n, TR_ACTION_DISCARD)
     city = p * MAX_INST + I_CITY
     n = list_abilities(w, st, opts, cards, board, p, city, n, TR_ACTION)
     top = st[S_MAN_TOP + p]
@@ -343,7 +352,8 @@ def list_combat(w, st, opts, cards, board, p, first_action):
             if i != dfd and board[i, B_ZONE] == board[dfd, B_ZONE] and board[i, B_TAPPED] == 0 \
                     and (card_of(cards, board, i, CD_KEYWORDS) & KW_INTERCEPTEUR):
                 n = add_row(opts, n, ACT_INTERCEPT, i, -1, -1)
-    m = mask(w, p, M_HAND)
+    # only cards with a Combat ability, Imprévisible cards and Named characters can add rows
+    m = mask(w, p, M_HAND) & (trigger_rows(w, p, TR_COMBAT) | trigger_rows(w, p, T_IMPREV_BIT))
     while m:
         i = p * MAX_INST + low_row(m)
         m &= m - 1
@@ -355,12 +365,12 @@ def list_combat(w, st, opts, cards, board, p, first_action):
                 n = list_event(w, st, opts, cards, board, p, i, n, TR_ACTION)
             elif can_play(w, st, cards, board, p, i):
                 n = add_row(opts, n, ACT_PLAY, i, -1, -1)
-    m = mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)
+    m = (mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)) \
+        & (trigger_rows(w, p, TR_COMBAT) | trigger_rows(w, p, T_NAMED_BIT))
     while m:
         i = p * MAX_INST + low_row(m)
         m &= m - 1
-        if card_of(cards, board, i, CD_NABIL) > 0:
-            n = list_abilities(w, st, opts, cards, board, p, i, n, TR_COMBAT)
+        n = list_abilities(w, st, opts, cards, board, p, i, n, TR_COMBAT)
         if board[i, B_ZONE] != Z_ATTACHED and card_of(cards, board, i, CD_NAMED):
             d = named_copy(w, cards, board, p, i)
             if d >= 0:
@@ -688,8 +698,9 @@ def play_games(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, seed, n
         play_game(w, st, board, opts, cards, tr, f0, f1, p0, p1)
         for s in range(out.shape[0]):
             out[s, g] = st[s]
-        for i in range(N_INST):
-            played[i, g] = w[W_PLAYED + i]
+        for p in range(2):                    # only deck rows are ever played (the rest stay 0)
+            for k in range(w[W_DECKN + p]):
+                played[p * MAX_INST + k, g] = w[W_PLAYED + p * MAX_INST + k]
     if n_traced > 0:
         starts[n_traced] = w[W_TROW]
     return w[W_TOVER]

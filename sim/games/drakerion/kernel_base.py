@@ -19,18 +19,19 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.games.drakerion.records import (
-    AB_AMOUNT, AB_EFFECT, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, B_CARD, B_CB_MELEE, B_CB_RANGED,
+    AB_AMOUNT, AB_CONDITION, AB_EFFECT, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, B_CARD, B_CB_MELEE, B_CB_RANGED,
     B_CB_RIPOSTE, B_DAMAGE, B_ENTERED, B_HOST, B_HP, B_MELEE, B_PRESTIGE, B_RANGED, B_RIPOSTE, B_SHIELD,
     B_TAPPED, B_TB_HP, B_TB_MELEE, B_TB_RANGED, B_TB_RIPOSTE, B_ZONE, CD_ABIL, CD_HP, CD_MELEE,
-    CD_NABIL, CD_PRESTIGE, CD_RANGED, CD_RIPOSTE, CD_TRAITS, C_CHECK, C_PRESTIGE_BEATS, C_WIN_PRESTIGE, DRAW,
+    CD_KEYWORDS, CD_NABIL, CD_NAMED, CD_PRESTIGE, CD_RANGED, CD_RIPOSTE, CD_TRAITS, C_CHECK, C_PRESTIGE_BEATS, C_WIN_PRESTIGE, DRAW,
     EF_HP, EF_MELEE, EF_RANGED, EF_RIPOSTE, END_BOTH, END_PRESTIGE, END_WIPEOUT, EV_DECIDE, EV_DECK,
-    K_MOVE_UP, MAX_DECK, MAX_INST, MAX_OPTS, OPT_WIDTH, S_DECK_N, S_DISCARD_N, S_END, S_FRONT_N,
-    S_GOLD, S_HAND_N, S_MAN_TOP, S_OVER, S_PRESTIGE, S_RNG, S_SUPPORT_N, S_ACTOR, S_TURN, S_WINNER, TG_ALL_OWN,
-    TG_SELF, TR_PASSIVE, T_BAD_CHOICES, T_DECISIONS, T_VIOLATIONS, T_DRAWN, T_KW, Z_ATTACHED, Z_CITY, Z_DECK,
+    K_MOVE_UP, KW_IMPREVISIBLE, N_INST, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, MAX_DECK, MAX_INST, MAX_OPTS, OPT_WIDTH, S_DECK_N, S_DISCARD_N, S_END, S_FRONT_N,
+    S_GOLD, S_HAND_N, S_MAN_TOP, S_MASK, S_OVER, S_PRESTIGE, S_RNG, S_SUPPORT_N, S_ACTOR, S_TURN, S_WINNER, TG_ALL_OWN,
+    TG_SELF, TR_PASSIVE, TR_REACTION, T_BAD_CHOICES, T_DECISIONS, T_VIOLATIONS, T_DRAWN, T_KW, Z_ATTACHED, Z_CITY, Z_DECK,
     Z_DISCARD, Z_FRONT, Z_HAND, Z_MAN_TOP, Z_SUPPORT,
 )
 
 FAST = dict(cache=True, _nrt=False)
+INLINE = dict(FAST, inline='always')   # per-card helpers and decide: a call passing these wide array lists is dear
 
 # ---- the work array ------------------------------------------------------------------------------
 N_CFG_ROOM = 16
@@ -51,8 +52,13 @@ W_PENDING_ATTACK = W_HURT + 128       # 3: an attack an ability made (attacker, 
 W_PLAYED = W_PENDING_ATTACK + 3       # 128: times each row was played from hand
 W_LAST_PRESTIGE = W_PLAYED + 128      # 2: prestige at the last check (check mode)
 W_MASK = W_LAST_PRESTIGE + 2          # 2 x 4 bit masks of deck rows by zone: the loops visit set bits only
-M_CHARS, M_ATTACHED, M_HAND, M_DISCARD = 0, 1, 2, 3
-N_WORK = W_MASK + 8
+W_TMASK = W_MASK + 8                  # N_INST: per row, the triggers its card's abilities have (bit TR_*) and
+R_COND = 8                            # its reactions' conditions (bit R_COND + WH_*): lists skip the rest
+T_NAMED_BIT = 16                      # and whether the card is Named / Imprévisible
+T_IMPREV_BIT = 17
+N_TBITS = 18
+W_TROWS = W_TMASK + N_INST            # 2 x N_TBITS: per player and bit, the mask of rows whose card has it
+N_WORK = W_TROWS + 2 * N_TBITS
 
 # ---- the game's random stream (xorshift64*, as sim.core.rng, on a cell of st) ----------------------
 _MUL = np.uint64(0x2545F4914F6CDD1D)
@@ -113,7 +119,7 @@ def add_row(opts, n, a, b, c, d):
     return n + 1
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, kind, n):
     """Player p answers a decision of `kind` over opts[:n]; returns the chosen row (traced)."""
     st[S_ACTOR] = p
@@ -209,10 +215,42 @@ def set_zone(w, st, board, i, z):
     m = mask_kind(old)
     if m >= 0:
         w[W_MASK + 4 * p + m] &= ~bit
+        st[S_MASK + 4 * p + m] = w[W_MASK + 4 * p + m]      # the copy strategies read
     m = mask_kind(z)
     if m >= 0:
         w[W_MASK + 4 * p + m] |= bit
+        st[S_MASK + 4 * p + m] = w[W_MASK + 4 * p + m]
     board[i, B_ZONE] = z
+
+
+@njit(**FAST)
+def trigger_mask(cards, c):
+    """Bit TR_* for each trigger of card c's abilities, bit R_COND + WH_* for each reaction condition."""
+    t = 0
+    if c < 0:
+        return t
+    if cards[c, CD_NAMED]:
+        t |= np.int64(1) << T_NAMED_BIT
+    if cards[c, CD_KEYWORDS] & KW_IMPREVISIBLE:
+        t |= np.int64(1) << T_IMPREV_BIT
+    for a in range(cards[c, CD_NABIL]):
+        base = CD_ABIL + a * ABIL_WIDTH
+        trig = cards[c, base + AB_TRIGGER]
+        t |= np.int64(1) << trig
+        if trig == TR_REACTION:
+            t |= np.int64(1) << (R_COND + cards[c, base + AB_CONDITION])
+    return t
+
+
+@njit(**INLINE)
+def has_trigger(w, i, bit):
+    return (w[W_TMASK + i] >> bit) & 1
+
+
+@njit(**INLINE)
+def trigger_rows(w, p, bit):
+    """Mask of p's rows whose card has this trigger (bit TR_*) or reaction condition (R_COND + WH_*)."""
+    return w[W_TROWS + N_TBITS * p + bit]
 
 
 @njit(**FAST)
@@ -391,17 +429,16 @@ def refresh(w, st, board, cards):
             board[h, B_RIPOSTE] += cards[c, CD_RIPOSTE]
             board[h, B_HP] += cards[c, CD_HP]
             board[h, B_PRESTIGE] += cards[c, CD_PRESTIGE]
-        m = mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)
+        m = (mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)) & trigger_rows(w, p, TR_PASSIVE)
         while m:
             i = p * MAX_INST + low_row(m)
             m &= m - 1
-            if cards[board[i, B_CARD], CD_NABIL] > 0:
-                apply_passives(w, board, cards, i)
+            apply_passives(w, board, cards, i)
         top = st[S_MAN_TOP + p]
-        if top >= 0:
+        if top >= 0 and has_trigger(w, top, TR_PASSIVE):
             apply_passives(w, board, cards, top)
         city = p * MAX_INST + 56
-        if board[city, B_CARD] >= 0:
+        if has_trigger(w, city, TR_PASSIVE):
             apply_passives(w, board, cards, city)
 
 
@@ -462,6 +499,8 @@ def push(w, i, a, trigger):
 @njit(**FAST)
 def push_trigger(w, cards, board, i, trigger):
     """Queue every ability of card i with this trigger."""
+    if has_trigger(w, i, trigger) == 0:
+        return
     c = board[i, B_CARD]
     for a in range(cards[c, CD_NABIL]):
         if cards[c, CD_ABIL + a * ABIL_WIDTH + AB_TRIGGER] == trigger:

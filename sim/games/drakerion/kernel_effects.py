@@ -8,7 +8,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.games.drakerion.kernel_base import (
-    FAST, M_ATTACHED, M_CHARS, M_HAND, low_row, mask, MAX_Q, Q_WIDTH, W_DECK, W_DECKN, W_HURT, W_LOOK, W_PENDING_ATTACK, W_QN, W_QUEUE, W_TGT,
+    FAST, INLINE, M_ATTACHED, M_CHARS, M_HAND, R_COND, has_trigger, low_row, mask, trigger_rows, MAX_Q, Q_WIDTH, W_DECK, W_DECKN, W_HURT, W_LOOK, W_PENDING_ATTACK, W_QN, W_QUEUE, W_TGT,
     add_row, characters, decide, draw, enter_line, in_play, in_play_char, lines, push, push_trigger, put_on_top,
     refresh, set_zone, shuffle, subject_matches, take_from_deck, win_check,
 )
@@ -106,10 +106,17 @@ def hosts(w, cards, board, x):
 
 @njit(**FAST)
 def has_host(w, cards, board, x):
-    return hosts(w, cards, board, x)[0] > 0
+    for p in range(2):
+        m = mask(w, p, M_CHARS)
+        while m:
+            h = p * MAX_INST + low_row(m)
+            m &= m - 1
+            if may_host(cards, board, x, h):
+                return True
+    return False
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def payable(w, st, cards, board, p, i, a, extra_gold):
     """Whether p can pay ability a of card i (extra_gold: an event's own cost, paid with it)."""
     cost = ab(cards, board, i, a, AB_COST)
@@ -167,7 +174,7 @@ def hurt(w, st, board, i, amount, by):
 @njit(**FAST)
 def queue_reactions(w, st, cards, board, p, condition, subject):
     """Queue p's in-play reactions with this condition (subject: the character concerned, or -1)."""
-    m = mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)
+    m = (mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)) & trigger_rows(w, p, R_COND + condition)
     while m:
         j = p * MAX_INST + low_row(m)
         m &= m - 1
@@ -180,8 +187,10 @@ def queue_reactions(w, st, cards, board, p, condition, subject):
         queue_card_reactions(w, cards, board, city, condition, subject)
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def queue_card_reactions(w, cards, board, j, condition, subject):
+    if has_trigger(w, j, R_COND + condition) == 0:
+        return
     c = board[j, B_CARD]
     for a in range(cards[c, CD_NABIL]):
         base = CD_ABIL + a * ABIL_WIDTH

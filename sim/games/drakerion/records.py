@@ -153,8 +153,13 @@ T_TRIG = T_KW + 8                     # 7: abilities resolved, by trigger code
 T_VIOLATIONS = T_TRIG + 7
 T_BAD_CHOICES = T_VIOLATIONS + 1
 T_DECISIONS = T_BAD_CHOICES + 1
-N_STATE = T_DECISIONS + 1 + 8         # + room for the kernel's scratch (S_SCRATCH)
-S_SCRATCH = T_DECISIONS + 1
+# Bit masks of each player's board rows by zone (bit k: row p * MAX_INST + k), kept by the kernel so
+# strategies visit the few cards of a zone rather than scan the board: S_MASK + 4 * p + M_*. A state
+# built by hand leaves S_MASKS_KEPT at 0 and the strategies scan the board instead.
+M_CHARS, M_ATTACHED, M_HAND, M_DISCARD = 0, 1, 2, 3   # characters in play (front or support), ...
+S_MASK = T_DECISIONS + 1              # 8
+S_MASKS_KEPT = S_MASK + 8
+N_STATE = S_MASKS_KEPT + 1
 
 # phases
 PH_SETUP, PH_MANOEUVRE, PH_ACTION, PH_COMBAT, PH_END = range(5)
