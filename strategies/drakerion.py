@@ -439,13 +439,16 @@ def best_attack_from(st, cards, board, h, kw, rw, cw, dw):
     q = 1 - (h >> 6)
     top = NEG
     shooter = is_shooter(cards, board, h)
+    t_now = threat(st, cards, board, q, h, -1)
+    n_me = count_chars(st, board, 1 - q)
+    n_q = count_chars(st, board, q)
     m = chars_of(st, board, q)
     while m:
         d = q * MAX_INST + low_bit(m)
         m &= m - 1
-        top = max(top, attack_value(st, cards, board, h, d, 0, kw, rw, cw, dw))
+        top = max(top, attack_score(st, cards, board, h, d, 0, kw, rw, cw, dw, t_now, n_me, n_q))
         if shooter:
-            top = max(top, attack_value(st, cards, board, h, d, 1, kw, rw, cw, dw))
+            top = max(top, attack_score(st, cards, board, h, d, 1, kw, rw, cw, dw, t_now, n_me, n_q))
     return top if top > NEG else -0.05
 
 

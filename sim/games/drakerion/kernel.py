@@ -17,7 +17,7 @@ from numba import njit, types
 from sim.core.rng import mix
 from sim.games.drakerion.kernel_base import (
     FAST, INLINE, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, N_TBITS, W_MASK, W_TMASK, W_TROWS, has_trigger, low_row,
-    mask, N_WORK, T_IMPREV_BIT, T_NAMED_BIT, trigger_mask, trigger_rows, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
+    mask, N_WORK, T_EVENT_BIT, T_IMPREV_BIT, T_NAMED_BIT, trigger_mask, trigger_rows, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
     W_TRACING, W_TROW, add_row, below, characters, decide, draw, emit, enter_line, in_play, in_play_char,
     lines, put_under, push_trigger, refresh, set_zone, shuffle, take_from_deck, win_check,
 )
@@ -312,7 +312,7 @@ def list_actions(w, st, opts, cards, board, p):
     while m:
         i = p * MAX_INST + low_row(m)
         m &= m - 1
-        if card_of(cards, board, i, CD_TYPE) == EVENT:
+        if has_trigger(w, i, T_EVENT_BIT):
             n = list_event(w, st, opts, cards, board, p, i, n, TR_ACTION)
         elif can_play(w, st, cards, board, p, i):
             n = add_row(opts, n, ACT_PLAY, i, -1, -1)

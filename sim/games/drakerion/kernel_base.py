@@ -22,7 +22,7 @@ from sim.games.drakerion.records import (
     AB_AMOUNT, AB_CONDITION, AB_EFFECT, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, B_CARD, B_CB_MELEE, B_CB_RANGED,
     B_CB_RIPOSTE, B_DAMAGE, B_ENTERED, B_HOST, B_HP, B_MELEE, B_PRESTIGE, B_RANGED, B_RIPOSTE, B_SHIELD,
     B_TAPPED, B_TB_HP, B_TB_MELEE, B_TB_RANGED, B_TB_RIPOSTE, B_ZONE, CD_ABIL, CD_HP, CD_MELEE,
-    CD_KEYWORDS, CD_NABIL, CD_NAMED, CD_PRESTIGE, CD_RANGED, CD_RIPOSTE, CD_TRAITS, C_CHECK, C_PRESTIGE_BEATS, C_WIN_PRESTIGE, DRAW,
+    CD_KEYWORDS, CD_NABIL, CD_NAMED, CD_PRESTIGE, CD_TYPE, EVENT, CD_RANGED, CD_RIPOSTE, CD_TRAITS, C_CHECK, C_PRESTIGE_BEATS, C_WIN_PRESTIGE, DRAW,
     EF_HP, EF_MELEE, EF_RANGED, EF_RIPOSTE, END_BOTH, END_PRESTIGE, END_WIPEOUT, EV_DECIDE, EV_DECK,
     K_MOVE_UP, KW_IMPREVISIBLE, N_INST, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, MAX_DECK, MAX_INST, MAX_OPTS, OPT_WIDTH, S_DECK_N, S_DISCARD_N, S_END, S_FRONT_N,
     S_GOLD, S_HAND_N, S_MAN_TOP, S_MASK, S_OVER, S_PRESTIGE, S_RNG, S_SUPPORT_N, S_ACTOR, S_TURN, S_WINNER, TG_ALL_OWN,
@@ -56,7 +56,8 @@ W_TMASK = W_MASK + 8                  # N_INST: per row, the triggers its card's
 R_COND = 8                            # its reactions' conditions (bit R_COND + WH_*): lists skip the rest
 T_NAMED_BIT = 16                      # and whether the card is Named / Imprévisible
 T_IMPREV_BIT = 17
-N_TBITS = 18
+T_EVENT_BIT = 18                      # and whether it is an event (read without the card table)
+N_TBITS = 19
 W_TROWS = W_TMASK + N_INST            # 2 x N_TBITS: per player and bit, the mask of rows whose card has it
 N_WORK = W_TROWS + 2 * N_TBITS
 
@@ -233,6 +234,8 @@ def trigger_mask(cards, c):
         t |= np.int64(1) << T_NAMED_BIT
     if cards[c, CD_KEYWORDS] & KW_IMPREVISIBLE:
         t |= np.int64(1) << T_IMPREV_BIT
+    if cards[c, CD_TYPE] == EVENT:
+        t |= np.int64(1) << T_EVENT_BIT
     for a in range(cards[c, CD_NABIL]):
         base = CD_ABIL + a * ABIL_WIDTH
         trig = cards[c, base + AB_TRIGGER]
