@@ -59,6 +59,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.core.strategy import Strategy, StrategyRegistry
+from sim.games.drakerion.shared import below as draw, target_ok   # the kernel's own
 from sim.games.drakerion.records import (
     AB_AMOUNT, AB_CARD_TYPE, AB_COST, AB_COST_AMOUNT, AB_EFFECT, AB_FILTER, AB_MAX_COST, AB_TARGET,
     AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, ACT_ABILITY, ACT_ATTACK, ACT_CYCLE, ACT_INTERCEPT, ACT_NAMED,
@@ -69,11 +70,11 @@ from sim.games.drakerion.records import (
     D_CYCLE, D_DISCARD, D_FIRST, D_LINE, D_LOOK, D_MANOEUVRE, D_MULLIGAN, D_SEARCH, D_SETUP, D_TARGET,
     D_TRIGGER, EF_ATTACK, EF_CANCEL, EF_DAMAGE, EF_DESTROY, EF_DISCARD, EF_DRAW, EF_GOLD, EF_HEAL, EF_HP,
     EF_LOOK, EF_MELEE, EF_MILL, EF_MOVE, EF_PUT_INTO_PLAY, EF_RANGED, EF_REDIRECT, EF_RIPOSTE, EF_SEARCH,
-    EF_SHIELD, EF_TAP, EF_UNTAP, EVENT, FI_FRONT, FI_MAX_COST, FI_SUPPORT, FI_UNWOUNDED, FI_WOUNDED,
+    EF_SHIELD, EF_TAP, EF_UNTAP, EVENT, FI_MAX_COST,
     FRONT, I_CITY, KW_IMPLACABLE, KW_IMPREVISIBLE, MAX_DECK, MAX_INST, M_CHARS, M_HAND, SUPPORT, S_ABIL,
     S_ACTOR, S_MASK, S_MASKS_KEPT,
     S_ATTACKER, S_DECK_N, S_DEFENDER, S_GOLD, S_HAND_N, S_IN_COMBAT, S_OUT, S_PASSED, S_PENDING,
-    S_PRESTIGE, S_RANGED, S_RNG, S_SOURCE, S_TURN, TG_ALL_ENEMY, TG_ALL_OWN, TG_ANY, TG_ENEMY,
+    S_PRESTIGE, S_RANGED, S_SOURCE, S_TURN, TG_ALL_ENEMY, TG_ALL_OWN, TG_ANY, TG_ENEMY,
     TG_ENEMY_COMBATANT, TG_OPPONENT, TG_OWN, TG_OWN_COMBATANT, TG_SELF, TR_ACTION, TR_COMBAT, TR_DEPLOY,
     TR_PASSIVE, T_ABILITIES, T_ACTIONS, Z_ATTACHED, Z_FRONT, Z_HAND, Z_SUPPORT,
 )
@@ -88,17 +89,6 @@ REGISTRY = StrategyRegistry("drakerion")
 
 
 # ---- small readers ---------------------------------------------------------------------------------
-
-
-@njit(**INLINE)
-def draw(st, n):
-    """A uniform integer in [0, n) from the game's own stream (sim.core.rng's xorshift64*)."""
-    x = np.uint64(st[S_RNG])
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    st[S_RNG] = np.int64(x)
-    return np.int64((((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @njit(**INLINE)
@@ -250,27 +240,6 @@ def threat(st, cards, board, q, h, skip):
         if is_shooter(cards, board, k) and (k_front or h_front) and board[k, B_RANGED] > top:
             top = board[k, B_RANGED]
     return top
-
-
-@njit(**INLINE)
-def target_ok(cards, board, src, a, h):
-    """Whether character h passes ability a's trait and filter conditions (as the kernel checks)."""
-    flt = abil(cards, board, src, a, AB_FILTER)
-    traits = abil(cards, board, src, a, AB_TRAITS)
-    hc = board[h, B_CARD]
-    if traits != 0 and (cards[hc, CD_TRAITS] & traits) == 0:
-        return False
-    if (flt & FI_WOUNDED) and board[h, B_DAMAGE] == 0:
-        return False
-    if (flt & FI_UNWOUNDED) and board[h, B_DAMAGE] > 0:
-        return False
-    if (flt & FI_FRONT) and board[h, B_ZONE] != Z_FRONT:
-        return False
-    if (flt & FI_SUPPORT) and board[h, B_ZONE] != Z_SUPPORT:
-        return False
-    if (flt & FI_MAX_COST) and cards[hc, CD_COST] > abil(cards, board, src, a, AB_MAX_COST):
-        return False
-    return True
 
 
 @njit(**FAST)
@@ -641,7 +610,7 @@ def effect_value(st, cards, board, me, src, a, kw, rw, cw, dw):
         while m:
             h = q * MAX_INST + low_bit(m)
             m &= m - 1
-            if h != st[S_DEFENDER] and target_ok(cards, board, src, a, h):
+            if h != st[S_DEFENDER] and target_ok(cards, board, a, src, h):
                 top = max(top, redirect_value(st, cards, board, me, src, a, h, kw, rw))
         return top if top > NEG else -0.05
     if tg == TG_SELF:
@@ -664,7 +633,7 @@ def effect_value(st, cards, board, me, src, a, kw, rw, cw, dw):
         while m:
             h = q * MAX_INST + low_bit(m)
             m &= m - 1
-            if target_ok(cards, board, src, a, h):
+            if target_ok(cards, board, a, src, h):
                 total += char_value(st, cards, board, me, e, amt, h, kw, rw, cw, dw)
         return total
     if tg == TG_OWN or tg == TG_ENEMY or tg == TG_ANY:
@@ -676,7 +645,7 @@ def effect_value(st, cards, board, me, src, a, kw, rw, cw, dw):
             while m:
                 h = q * MAX_INST + low_bit(m)
                 m &= m - 1
-                if target_ok(cards, board, src, a, h):
+                if target_ok(cards, board, a, src, h):
                     top = max(top, char_value(st, cards, board, me, e, amt, h, kw, rw, cw, dw))
         return top if top > NEG else -0.05
     return 0.0

@@ -2,14 +2,12 @@
 and the result is the uninterrupted run's, file for file."""
 
 import errno
-import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import polars as pl
 import pytest
 
 from sim.cli.main import main

@@ -18,14 +18,15 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from sim.games.drakerion.shared import below
 from sim.games.drakerion.records import (
     AB_AMOUNT, AB_CONDITION, AB_EFFECT, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, B_CARD, B_CB_MELEE, B_CB_RANGED,
     B_CB_RIPOSTE, B_DAMAGE, B_ENTERED, B_HOST, B_HP, B_MELEE, B_PRESTIGE, B_RANGED, B_RIPOSTE, B_SHIELD,
     B_TAPPED, B_TB_HP, B_TB_MELEE, B_TB_RANGED, B_TB_RIPOSTE, B_ZONE, CD_ABIL, CD_HP, CD_MELEE,
     CD_KEYWORDS, CD_NABIL, CD_NAMED, CD_PRESTIGE, CD_TYPE, EVENT, CD_RANGED, CD_RIPOSTE, CD_TRAITS, C_CHECK, C_PRESTIGE_BEATS, C_WIN_PRESTIGE, DRAW,
     EF_HP, EF_MELEE, EF_RANGED, EF_RIPOSTE, END_BOTH, END_PRESTIGE, END_WIPEOUT, EV_DECIDE, EV_DECK,
-    K_MOVE_UP, KW_IMPREVISIBLE, N_INST, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, MAX_DECK, MAX_INST, MAX_OPTS, OPT_WIDTH, S_DECK_N, S_DISCARD_N, S_END, S_FRONT_N,
-    S_GOLD, S_HAND_N, S_MAN_TOP, S_MASK, S_OVER, S_PRESTIGE, S_RNG, S_SUPPORT_N, S_ACTOR, S_TURN, S_WINNER, TG_ALL_OWN,
+    K_MOVE_UP, KW_IMPREVISIBLE, N_INST, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, MAX_DECK, MAX_INST, MAX_OPTS, S_DECK_N, S_DISCARD_N, S_END, S_FRONT_N,
+    S_GOLD, S_HAND_N, S_MAN_TOP, S_MASK, S_OVER, S_PRESTIGE, S_SUPPORT_N, S_ACTOR, S_TURN, S_WINNER,
     TG_SELF, TR_PASSIVE, TR_REACTION, T_BAD_CHOICES, T_DECISIONS, T_VIOLATIONS, T_DRAWN, T_KW, Z_ATTACHED, Z_CITY, Z_DECK,
     Z_DISCARD, Z_FRONT, Z_HAND, Z_MAN_TOP, Z_SUPPORT,
 )
@@ -60,21 +61,6 @@ T_EVENT_BIT = 18                      # and whether it is an event (read without
 N_TBITS = 19
 W_TROWS = W_TMASK + N_INST            # 2 x N_TBITS: per player and bit, the mask of rows whose card has it
 N_WORK = W_TROWS + 2 * N_TBITS
-
-# ---- the game's random stream (xorshift64*, as sim.core.rng, on a cell of st) ----------------------
-_MUL = np.uint64(0x2545F4914F6CDD1D)
-
-
-@njit(**FAST)
-def below(st, m):
-    """A uniform integer in [0, m) from the game's stream."""
-    x = np.uint64(st[S_RNG])
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    st[S_RNG] = np.int64(x)
-    return np.int64((((x * _MUL) >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))
-
 
 # ---- trace and decisions -------------------------------------------------------------------------
 

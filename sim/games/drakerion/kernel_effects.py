@@ -8,10 +8,11 @@ from __future__ import annotations
 from numba import njit
 
 from sim.games.drakerion.kernel_base import (
-    FAST, INLINE, M_ATTACHED, M_CHARS, M_HAND, R_COND, has_trigger, low_row, mask, trigger_rows, MAX_Q, Q_WIDTH, W_DECK, W_DECKN, W_HURT, W_LOOK, W_PENDING_ATTACK, W_QN, W_QUEUE, W_TGT,
-    add_row, characters, decide, draw, enter_line, in_play, in_play_char, lines, push, push_trigger, put_on_top,
+    FAST, INLINE, M_ATTACHED, M_CHARS, M_HAND, R_COND, has_trigger, low_row, mask, trigger_rows, Q_WIDTH, W_DECK, W_DECKN, W_HURT, W_PENDING_ATTACK, W_QN, W_QUEUE, W_TGT,
+    add_row, decide, draw, enter_line, in_play, in_play_char, lines, push, push_trigger,
     refresh, set_zone, shuffle, subject_matches, take_from_deck, win_check,
 )
+from sim.games.drakerion.shared import target_ok
 from sim.games.drakerion.records import (
     AB_AMOUNT, AB_CARD_TYPE, AB_CONDITION, AB_COST, AB_COST_AMOUNT, AB_EFFECT, AB_FILTER, AB_FORCED,
     AB_MAX_COST, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, ATTACHMENT, B_CARD, B_CB_MELEE,
@@ -20,15 +21,15 @@ from sim.games.drakerion.records import (
     CD_NABIL, CD_NAMED, CD_NAME_ID, CD_RANGED, CD_TRAITS, CD_TYPE, CHARACTER, CO_DAMAGE_SELF, CO_DESTROY_SELF,
     CO_DISCARD, CO_GOLD, CO_NONE, CO_TAP_SELF, C_ABILITY_ATTACK_TAPS, C_PRESTIGE_ANY, D_ATTACK,
     D_DISCARD, D_LINE, D_LOOK, D_SEARCH, D_TARGET, D_TRIGGER, EF_ATTACK, EF_CANCEL, EF_DAMAGE,
-    EF_DESTROY, EF_DISCARD, EF_DRAW, EF_GOLD, EF_HEAL, EF_HP, EF_LOOK, EF_MELEE, EF_MILL, EF_MOVE,
+    EF_DESTROY, EF_DISCARD, EF_DRAW, EF_GOLD, EF_HEAL, EF_LOOK, EF_MELEE, EF_MILL, EF_MOVE,
     EF_PUT_INTO_PLAY, EF_RANGED, EF_REDIRECT, EF_RIPOSTE, EF_SEARCH, EF_SHIELD, EF_TAP, EF_UNTAP,
-    FI_FRONT, FI_MAX_COST, FI_SUPPORT, FI_UNWOUNDED, FI_WOUNDED, K_IMPLACABLE_HELD, K_NO_ATTACH_BLOCK,
+    FI_MAX_COST, K_IMPLACABLE_HELD, K_NO_ATTACH_BLOCK,
     KW_IMPLACABLE, KW_NO_ATTACHMENT, MAX_DECK, MAX_INST, S_ABIL, S_ATTACKER, S_CANCELLED, S_DECK_N,
     S_DEFENDER, S_GOLD, S_HAND_N, S_IN_COMBAT, S_MAN_TOP, S_OVER, S_PENDING, S_PRESTIGE, S_SOURCE, TG_ALL_ENEMY,
     TG_ALL_OWN, TG_ANY, TG_ENEMY, TG_ENEMY_COMBATANT, TG_OPPONENT, TG_OWN, TG_OWN_COMBATANT, TG_SELF,
-    TR_ACTION_DISCARD, TR_DEPLOY, TR_DESTRUCTION, TR_REACTION, T_ABILITIES, T_DAMAGE_DEALT, T_FIRED,
-    T_GOLD_GAINED, T_GOLD_SPENT, T_KILLS, T_KW, T_LOST, T_SHIELD_ABSORBED, T_TRIG, WH_ATTACKS,
-    WH_DAMAGED, WH_DEFENDS, WH_ENEMY_DESTROYED, WH_ENEMY_PLAYS, WH_FRIEND_DESTROYED, Z_ATTACHED,
+    TR_DEPLOY, TR_DESTRUCTION, TR_REACTION, T_ABILITIES, T_DAMAGE_DEALT, T_FIRED,
+    T_GOLD_GAINED, T_GOLD_SPENT, T_KILLS, T_KW, T_LOST, T_SHIELD_ABSORBED, T_TRIG,
+    WH_DAMAGED, WH_DEFENDS, WH_ENEMY_DESTROYED, WH_FRIEND_DESTROYED, Z_ATTACHED,
     Z_DECK, Z_DISCARD, Z_FRONT, Z_HAND, Z_SUPPORT,
 )
 
@@ -131,27 +132,6 @@ def payable(w, st, cards, board, p, i, a, extra_gold):
     if cost == CO_GOLD:
         return st[S_GOLD + p] >= amount + extra_gold
     return in_play_char(board, i)
-
-
-@njit(**FAST)
-def target_ok(cards, board, a, src, h):
-    """Whether character h passes ability a's filters."""
-    flt = ab(cards, board, src, a, AB_FILTER)
-    traits = ab(cards, board, src, a, AB_TRAITS)
-    hc = board[h, B_CARD]
-    if traits != 0 and (cards[hc, CD_TRAITS] & traits) == 0:
-        return False
-    if (flt & FI_WOUNDED) and board[h, B_DAMAGE] == 0:
-        return False
-    if (flt & FI_UNWOUNDED) and board[h, B_DAMAGE] > 0:
-        return False
-    if (flt & FI_FRONT) and board[h, B_ZONE] != Z_FRONT:
-        return False
-    if (flt & FI_SUPPORT) and board[h, B_ZONE] != Z_SUPPORT:
-        return False
-    if (flt & FI_MAX_COST) and cards[hc, CD_COST] > ab(cards, board, src, a, AB_MAX_COST):
-        return False
-    return True
 
 
 # ---- damage, destruction, the sweep --------------------------------------------------------------
