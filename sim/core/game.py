@@ -75,6 +75,34 @@ class BenchCase:
     n: int = 200_000
 
 
+@dataclass(frozen=True)
+class CoverageRun:
+    """A configuration the coverage tests play. Together, a game's runs must make every `fired_*` counter
+    non-zero and show every rule flag changing play."""
+
+    players: int
+    lineup: str = "default"        # "random", "default" or role=strategy,...
+    variants: tuple[str, ...] = ()
+    sets: tuple[str, ...] = ()     # "key=value" overrides
+    n: int = 2000
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A checkable claim a rulebook makes about play, for the report's calibration section.
+
+    The claim holds when the outcome's estimate lies in [low, high] (None = unbounded). `cause` says, when the
+    default run fails it, what was found to cause it (a strategy habit or an assumed value) and how we know.
+    """
+
+    text: str                      # the claim in our words: "the dwarves rarely all die"
+    outcome: str                   # the name of one of the game's Outcomes
+    players: int | None = None     # the player count it is about (None: all the run's games)
+    low: float | None = None
+    high: float | None = None
+    cause: str = ""
+
+
 @dataclass
 class Game:
     name: str
@@ -159,6 +187,14 @@ class Game:
             winner = games["winner"].to_numpy()
             return {r: (winner == k).astype(np.float64) for k, r in enumerate(self.active_roles(players))}
         raise DsimError(f"{self.name} does not score roles, so it cannot play tournaments or be optimised yet")
+
+    def coverage_runs(self) -> list[CoverageRun]:
+        """Configurations that together exercise every rule, card effect, variant rule and flag."""
+        return [CoverageRun(self.default_players, "random"), CoverageRun(self.default_players)]
+
+    def calibration(self) -> list[Claim]:
+        """The rulebook's checkable claims about play (report section "Calibration")."""
+        return []
 
     def group_columns(self) -> list[str]:
         """Columns the summary splits by (besides the run's partition columns)."""
