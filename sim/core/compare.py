@@ -20,6 +20,7 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
 from sim.core import store  # noqa: E402
+from sim.core.coverage import silent_rules, silent_warning  # noqa: E402
 from sim.core.errors import DsimError  # noqa: E402
 from sim.core.game import Game, Rules  # noqa: E402
 from sim.core.precision import allowed_half_width, check_precision, look_z  # noqa: E402
@@ -128,7 +129,10 @@ def compare(game: Game, base: RunSpec, variants: list[str], out: Path, to: Path,
     results = {v: compare_frames(game, frames[0], f) for v, f in zip(variants[1:], frames[1:])}
     if len(variants) > 2:
         lines += summary_section(results, variants[0])
-    for v, f in zip(variants[1:], frames[1:]):
+    for v, spec, f in zip(variants[1:], specs[1:], frames[1:]):
+        silent = silent_rules(specs[0].rules, spec.rules, [frames[0], f])
+        if silent:
+            lines += [silent_warning(v, silent, f.height), ""]
         if identical_games(frames[0], f):
             lines += [f"**Warning: {v} played exactly the same games as {variants[0]}** (every column of every "
                       "game is equal): under these strategies and seeds its rules never changed a move or a "

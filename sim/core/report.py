@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
-from sim.core import store  # noqa: E402
+from sim.core import calibration, coverage, store  # noqa: E402
 from sim.core.charts import error_bars  # noqa: E402
 from sim.core.errors import DsimError  # noqa: E402
 from sim.core.summary import markdown_table, summarize  # noqa: E402
@@ -54,6 +54,22 @@ def headline_chart(game, rows: list[dict], chart: ChartSaver) -> str:
     return chart("headline", fig)
 
 
+def readings_section(runs: list[dict]) -> list[str]:
+    """The reading of every ambiguous rule the figures rest on (the other one is a flag to compare)."""
+    by_key: dict[str, set[str]] = {}
+    for r in runs:
+        for key, text in r.get("readings", {}).items():
+            by_key.setdefault(key, set()).add(text)
+    if not by_key:
+        return []
+    lines = ["## Readings these figures rest on", "",
+             "Where the rulebook can be read two ways, these runs used the reading below; `dsim games` names the "
+             "other, and `dsim compare` measures what the choice changes.", ""]
+    for key, texts in sorted(by_key.items()):
+        lines.append(f"- `{key}`: {' / '.join(sorted(texts))}")
+    return lines + [""]
+
+
 def provenance_section(runs: list[dict]) -> str:
     lines = ["## Provenance", "", "| rules | players | lineup | seed | games | code | assumed values |", "|---|---|---|---|---|---|---|"]
     for r in runs:
@@ -80,7 +96,10 @@ def game_report(game_name: str, out: Path, to: Path) -> Path:
     games = lf.collect()
     others = {name: store.scan(out, game_name, name) for name in store.tables(out)
               if name != "games" and game_name in store.games_in(out, name)}
+    parts += calibration.section(game, games)
     parts += game.report_sections(games, to, chart, others)
+    parts += coverage.exercised_section(games, runs)
+    parts += readings_section(runs)
     parts += ["", provenance_section(runs), ""]
     path = to / f"{game_name}.md"
     path.write_text("\n".join(parts))

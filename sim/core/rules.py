@@ -40,6 +40,16 @@ class RuleValue:
     value: Any
     source: str
     note: str = ""
+    flag: "Flag | None" = None
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A rule the text allows to read two ways: the default reading (the file's value) and the other."""
+
+    reading: str          # what the default value means
+    other: str            # what the other reading means
+    other_value: Any      # the value that selects it (`--set key=other_value`)
 
 
 @dataclass(frozen=True)
@@ -65,6 +75,15 @@ class RuleSet:
             text += json.dumps(dict(self.data_files), sort_keys=True)
         return hashlib.sha256(f"{self.game}:{text}".encode()).hexdigest()[:12]
 
+    def flags(self) -> dict[str, Flag]:
+        """Rules that settle an ambiguous reading, by key."""
+        return {k: e.flag for k, e in self.entries.items() if e.flag is not None}
+
+    def readings(self) -> dict[str, str]:
+        """The reading in effect for every flag: what a figure from these rules rests on."""
+        return {k: (f.other if self.entries[k].value == f.other_value else f.reading)
+                for k, f in self.flags().items()}
+
     def assumed(self) -> dict[str, Any]:
         """Values a balance figure rests on that no rulebook gave (assumed or overridden)."""
         return {k: e.value for k, e in self.entries.items() if e.source != "rulebook"}
@@ -77,6 +96,7 @@ class RuleSet:
             "variants": list(self.variants),
             "values": {k: {"value": e.value, "source": e.source} for k, e in self.entries.items()},
             "assumed": self.assumed(),
+            "readings": self.readings(),
             "data_files": dict(self.data_files),
         }
 
@@ -87,7 +107,7 @@ class RuleSet:
                 known = ", ".join(sorted(entries))
                 raise RulesError(f"unknown rule '{key}' for {self.game} (known: {known})")
             old = entries[key]
-            entries[key] = RuleValue(_coerce_like(key, value, old.value), label, old.note)
+            entries[key] = RuleValue(_coerce_like(key, value, old.value), label, old.note, old.flag)
         return dataclasses.replace(self, entries=entries)
 
     def with_variant(self, name: str) -> "RuleSet":
@@ -121,12 +141,29 @@ def load_ruleset(path: Path, game: str) -> RuleSet:
         source = leaf.get("source")
         if source not in SOURCES:
             raise RulesError(f"rules file {path}: rules.{key} has source {source!r}, expected rulebook or assumed")
-        entries[key] = RuleValue(leaf["value"], source, str(leaf.get("note", "")))
+        entries[key] = RuleValue(leaf["value"], source, str(leaf.get("note", "")), _flag(path, key, leaf))
     variants = data.get("variants", {})
     for name, spec in variants.items():
         if not isinstance(spec, dict) or not isinstance(spec.get("set", {}), dict):
             raise RulesError(f"rules file {path}: variants.{name} needs a 'set' table")
     return RuleSet(game=game, entries=entries, path=str(path), available_variants=variants)
+
+
+def _flag(path: Path, key: str, leaf: dict) -> Flag | None:
+    """A rule with `reading` is a flag: it needs `other`, and `other_value` unless it is a bool."""
+    if "reading" not in leaf and "other" not in leaf:
+        return None
+    if not leaf.get("reading") or not leaf.get("other"):
+        raise RulesError(f"rules file {path}: rules.{key} is a flag and needs both 'reading' and 'other'")
+    if "other_value" in leaf:
+        other_value = _coerce_like(key, leaf["other_value"], leaf["value"])
+    elif isinstance(leaf["value"], bool):
+        other_value = not leaf["value"]
+    else:
+        raise RulesError(f"rules file {path}: rules.{key} is a flag on a non-bool value and needs 'other_value'")
+    if other_value == leaf["value"]:
+        raise RulesError(f"rules file {path}: rules.{key} has other_value equal to its value")
+    return Flag(str(leaf["reading"]), str(leaf["other"]), other_value)
 
 
 def parse_set(text: str) -> tuple[str, Any]:

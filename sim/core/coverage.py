@@ -1,0 +1,107 @@
+"""Which rules a run exercised, read from the games table's `fired_<name>` counters.
+
+Each game counts, per game, how often each rule, card effect and variant rule applied. A counter named after
+a rule key counts the situations that rule decides (under either reading of a flag), so a zero means the
+rule could not have changed anything: a comparison of that rule tested nothing, and a report must say so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from sim.core.game import Rules
+
+PREFIX = "fired_"
+
+
+@dataclass(frozen=True)
+class Fired:
+    name: str
+    games: int        # games where it fired at least once
+    times: int        # fires over all games
+    n: int            # games looked at
+
+    @property
+    def share(self) -> float:
+        return self.games / self.n if self.n else 0.0
+
+
+def counter_names(frame: pl.DataFrame | pl.LazyFrame) -> list[str]:
+    columns = frame.collect_schema().names() if isinstance(frame, pl.LazyFrame) else frame.columns
+    return [c[len(PREFIX):] for c in columns if c.startswith(PREFIX)]
+
+
+def fired(frame: pl.DataFrame | pl.LazyFrame) -> dict[str, Fired]:
+    """Every counter of these games: in how many games it fired, and how often."""
+    names = counter_names(frame)
+    if not names:
+        return {}
+    lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
+    aggs = [pl.len().alias("__n")]
+    for name in names:
+        col = pl.col(PREFIX + name)
+        aggs += [(col > 0).sum().alias(f"{name}__g"), col.cast(pl.Int64).sum().alias(f"{name}__t")]
+    row = lazy.select(aggs).collect().row(0, named=True)
+    return {name: Fired(name, int(row[f"{name}__g"] or 0), int(row[f"{name}__t"] or 0), int(row["__n"]))
+            for name in names}
+
+
+def changed_rules(base: Rules, other: Rules) -> list[str]:
+    """Rule keys whose value differs between two rule sets."""
+    a, b = base.ruleset.values, other.ruleset.values
+    return [k for k in b if a.get(k) != b[k]]
+
+
+def silent_rules(base: Rules, other: Rules, arms: list[pl.DataFrame]) -> list[str]:
+    """Rules `other` changes that have a counter which fired in none of the arms' games."""
+    silent = []
+    for key in changed_rules(base, other):
+        column = PREFIX + key
+        if all(column in f.columns for f in arms) and all(int(f[column].sum()) == 0 for f in arms):
+            silent.append(key)
+    return silent
+
+
+def silent_warning(variant: str, keys: list[str], n: int) -> str:
+    names = ", ".join(f"`{k}`" for k in keys)
+    return (f"**Warning: {names}, which {variant} changes, never applied in {n:,} games** (the situation it "
+            "decides never arose under these strategies and seeds), so this comparison tested nothing about it.")
+
+
+def exercised_section(games: pl.DataFrame, runs: list[dict]) -> list[str]:
+    """Report section: how often each counted rule fired, with the ones that never did named first.
+
+    A counter named after a boolean rule is only looked at in the runs where that rule was on.
+    """
+    if not counter_names(games):
+        return []
+    on_by_rules = {}
+    for r in runs:
+        on_by_rules[r["rules_hash"]] = {k: v["value"] for k, v in r.get("values", {}).items()}
+    rows, never, off = [], [], []
+    for name in counter_names(games):
+        frame = games
+        flags = {h: vals.get(name) for h, vals in on_by_rules.items() if isinstance(vals.get(name), bool)}
+        if flags:
+            frame = games.filter(pl.col("rules").is_in([h for h, on in flags.items() if on]))
+            if frame.height == 0:
+                off.append(name)
+                continue
+        f = fired(frame.select(PREFIX + name))[name]
+        rows.append(f)
+        if f.games == 0:
+            never.append(name)
+    lines = ["## Rules exercised", "",
+             "How often each counted rule, card effect and variant rule applied (a rule turned on by a variant is "
+             "counted only in the runs where it was on).", ""]
+    if never:
+        lines += [f"**Never applied in these games: {', '.join(never)}.** No figure here says anything about "
+                  "them.", ""]
+    if off:
+        lines += [f"Off in every run here: {', '.join(off)}.", ""]
+    lines += ["| rule or effect | games where it applied | times per game |", "|---|---|---|"]
+    for f in sorted(rows, key=lambda f: f.share):
+        lines.append(f"| {f.name} | {100 * f.share:.2f}% of {f.n:,} | {f.times / f.n:.3g} |")
+    return lines + [""]

@@ -1,0 +1,68 @@
+"""Every game: each rule flag is well formed, has a counter and changes play; every counted rule, card effect
+and variant rule fires in the game's coverage runs (random and default play, with the variants on)."""
+
+from functools import lru_cache
+
+import polars as pl
+import pytest
+
+from sim.core.compare import identical_games
+from sim.core.coverage import PREFIX, counter_names, fired
+from sim.games import game_names, get_game
+
+# Games whose kernels count their rules (each joins as its #13 work is merged).
+COUNTED: set[str] = set()
+
+
+@lru_cache(maxsize=None)
+def play(name: str, run_index: int, flip: str = "") -> pl.DataFrame:
+    """The games table of one coverage run, optionally with one flag set to its other reading."""
+    game = get_game(name)
+    run = game.coverage_runs()[run_index]
+    sets = list(run.sets)
+    rules = game.load_rules(None, run.variants, sets)
+    if flip:
+        sets.append((flip, rules.ruleset.flags()[flip].other_value))
+        rules = game.load_rules(None, run.variants, sets)
+    tables = game.simulate(rules, run.players, game.lineup(run.lineup), 11, run.n)
+    return pl.DataFrame(tables["games"])
+
+
+def runs(name: str) -> range:
+    return range(len(get_game(name).coverage_runs()))
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_flags_name_both_readings_and_a_variant(name):
+    game = get_game(name)
+    ruleset = game.load_rules().ruleset
+    for key, flag in ruleset.flags().items():
+        assert flag.reading.strip() and flag.other.strip() and flag.reading != flag.other, key
+        game.load_rules(sets=[(key, flag.other_value)])          # the other reading is valid rules
+        presets = [v for v, spec in ruleset.available_variants.items()
+                   if spec.get("set", {}).get(key) == flag.other_value]
+        assert presets, f"{name}: flag {key} has no variant for its other reading"
+
+
+@pytest.mark.parametrize("name", sorted(COUNTED))
+def test_every_counter_fires_in_the_coverage_runs(name):
+    totals: dict[str, int] = {}
+    for i in runs(name):
+        for key, f in fired(play(name, i)).items():
+            totals[key] = totals.get(key, 0) + f.times
+    assert totals, f"{name} counts no rules"
+    assert not [k for k, t in totals.items() if t == 0], f"{name}: never fired {[k for k, t in totals.items() if t == 0]}"
+    flags = get_game(name).load_rules().ruleset.flags()
+    assert not set(flags) - set(totals), f"{name}: flags without a counter: {sorted(set(flags) - set(totals))}"
+
+
+@pytest.mark.parametrize("name", sorted(COUNTED))
+def test_every_flag_changes_play(name):
+    """Flipping each flag changes the games in some coverage run where its situation arose."""
+    unchanged = []
+    for key in get_game(name).load_rules().ruleset.flags():
+        arose = [i for i in runs(name) if PREFIX + key in counter_names(play(name, i))
+                 and int(play(name, i)[PREFIX + key].sum()) > 0]
+        if not any(not identical_games(play(name, i), play(name, i, key)) for i in arose):
+            unchanged.append(key)
+    assert not unchanged, f"{name}: flipping these flags changed no game: {unchanged}"

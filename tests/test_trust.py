@@ -1,0 +1,91 @@
+"""The shared machinery of #13: rule flags in a rules file, rule counters in reports and comparisons,
+and calibration verdicts."""
+
+import polars as pl
+import pytest
+
+from sim.core import calibration, coverage
+from sim.core.errors import RulesError
+from sim.core.rules import load_ruleset
+from sim.core.stats import Estimate
+from sim.games import get_game
+
+FLAGGED = """
+[meta]
+game = "drako"
+[rules.order]
+value = "first"
+source = "assumed"
+reading = "the first one decides"
+other = "the last one decides"
+other_value = "last"
+[rules.quick]
+value = false
+source = "assumed"
+reading = "not quick"
+other = "quick"
+[rules.plain]
+value = 3
+source = "rulebook"
+"""
+
+
+def test_a_flag_names_both_readings_and_provenance_says_which_is_in_effect(tmp_path):
+    path = tmp_path / "r.toml"
+    path.write_text(FLAGGED)
+    rules = load_ruleset(path, "drako")
+    flags = rules.flags()
+    assert set(flags) == {"order", "quick"}
+    assert flags["quick"].other_value is True and flags["order"].other_value == "last"
+    assert rules.readings() == {"order": "the first one decides", "quick": "not quick"}
+    other = rules.with_overrides({"order": "last"})
+    assert other.readings()["order"] == "the last one decides"
+    assert other.provenance()["readings"]["order"] == "the last one decides"
+
+
+@pytest.mark.parametrize("leaf, message", [
+    ('value = false\nreading = "one"', "needs both"),
+    ('value = "first"\nreading = "one"\nother = "two"', "needs 'other_value'"),
+    ('value = "first"\nreading = "one"\nother = "two"\nother_value = "first"', "equal to its value"),
+    ('value = "first"\nreading = "one"\nother = "two"\nother_value = 3', "must be like"),
+])
+def test_malformed_flags_are_refused(tmp_path, leaf, message):
+    path = tmp_path / "r.toml"
+    path.write_text(f'[meta]\ngame = "drako"\n[rules.order]\nsource = "assumed"\n{leaf}\n')
+    with pytest.raises(RulesError, match=message):
+        load_ruleset(path, "drako")
+
+
+def test_a_compared_rule_that_never_fired_is_named():
+    game = get_game("drachensachen")
+    base = game.load_rules()
+    on = game.load_rules(sets=[("house_protecto", True)])
+    assert coverage.changed_rules(base, on) == ["house_protecto"]
+    quiet = pl.DataFrame({"fired_house_protecto": [0, 0, 0]})
+    busy = pl.DataFrame({"fired_house_protecto": [0, 2, 0]})
+    assert coverage.silent_rules(base, on, [quiet, quiet]) == ["house_protecto"]
+    assert coverage.silent_rules(base, on, [quiet, busy]) == []
+    assert coverage.silent_rules(base, base, [quiet, quiet]) == []        # nothing changed, nothing to warn about
+    assert "never applied in 3 games" in coverage.silent_warning("house_protecto", ["house_protecto"], 3)
+
+
+def test_the_exercised_section_skips_runs_where_a_rule_was_off():
+    games = pl.DataFrame({"rules": ["a", "a", "b", "b"], "fired_card": [1, 0, 0, 0],
+                          "fired_rule": [0, 0, 0, 0], "fired_never": [0, 0, 0, 0]})
+    runs = [{"rules_hash": "a", "values": {"rule": {"value": False}}},
+            {"rules_hash": "b", "values": {"rule": {"value": True}}}]
+    text = "\n".join(coverage.exercised_section(games, runs))
+    assert "Never applied in these games: rule, never." in text
+    assert "| card | 25.00% of 4 | 0.25 |" in text
+    assert "| rule | 0.00% of 2 |" in text          # looked at only in run b, where it was on
+    games = games.with_columns(pl.lit(0).alias("fired_rule"))
+    runs[1]["values"]["rule"]["value"] = False
+    assert "Off in every run here: rule." in "\n".join(coverage.exercised_section(games, runs))
+
+
+@pytest.mark.parametrize("lo, hi, low, high, expected", [
+    (0.02, 0.08, None, 0.10, "holds"), (0.12, 0.20, None, 0.10, "fails"), (0.08, 0.12, None, 0.10, "unsettled"),
+    (0.40, 0.45, 0.30, 0.50, "holds"), (0.20, 0.25, 0.30, 0.50, "fails"), (0.52, 0.60, 0.30, 0.50, "fails"),
+])
+def test_calibration_verdicts(lo, hi, low, high, expected):
+    assert calibration.verdict(Estimate((lo + hi) / 2, lo, hi, 1000), low, high) == expected
