@@ -15,6 +15,7 @@ import polars as pl  # noqa: E402
 from sim.core import calibration, coverage, store  # noqa: E402
 from sim.core.charts import error_bars  # noqa: E402
 from sim.core.errors import DsimError  # noqa: E402
+from sim.core.strategy import lineup_label  # noqa: E402
 from sim.core.summary import markdown_table, summarize  # noqa: E402
 from sim.games import get_game  # noqa: E402
 
@@ -52,6 +53,38 @@ def headline_chart(game, rows: list[dict], chart: ChartSaver) -> str:
     ax.set_title(f"{game.title}: headline")
     ax.grid(axis="x", alpha=0.3)
     return chart("headline", fig)
+
+
+def strategy_section(game, rows: list[dict]) -> list[str]:
+    """Whether each headline figure is the game's or its strategies': its spread over the lineups played
+    with the same rules and player count."""
+    default = lineup_label(game.lineup("default"))
+    lines = []
+    groups: dict[tuple, list[dict]] = {}
+    for r in rows:
+        if r["headline"]:
+            groups.setdefault((r["players"], r["rules"], r["outcome"]), []).append(r)
+    for (players, _, _), group in sorted(groups.items(), key=lambda kv: kv[0][:1]):
+        if len(group) < 2:
+            continue
+        low = min(group, key=lambda r: r["estimate"].value)
+        high = max(group, key=lambda r: r["estimate"].value)
+        pct = low["kind"] == "rate"
+        apart = high["estimate"].lo > low["estimate"].hi
+        verdict = ("so this figure depends on the strategies as much as on the rules: quote it with its lineup"
+                   if apart else "the lineups agree within their intervals")
+        lines.append(f"- {players} players, {low['label'] or low['outcome']}: from "
+                     f"{low['estimate'].fmt(pct=pct, digits=1)} ({_who(low['lineup'], default)}) to "
+                     f"{high['estimate'].fmt(pct=pct, digits=1)} ({_who(high['lineup'], default)}); {verdict}.")
+    if not lines:
+        return []
+    return ["## Does the headline depend on the strategies?", "",
+            "The headline under the weakest and the strongest lineups these runs played with the same rules.",
+            "", *lines, ""]
+
+
+def _who(lineup: str, default: str) -> str:
+    return f"{lineup}, the default" if lineup == default else lineup
 
 
 def readings_section(runs: list[dict]) -> list[str]:
@@ -96,6 +129,7 @@ def game_report(game_name: str, out: Path, to: Path) -> Path:
     games = lf.collect()
     others = {name: store.scan(out, game_name, name) for name in store.tables(out)
               if name != "games" and game_name in store.games_in(out, name)}
+    parts += strategy_section(game, rows)
     parts += calibration.section(game, games)
     parts += game.report_sections(games, to, chart, others)
     parts += coverage.exercised_section(games, runs)
