@@ -1,0 +1,43 @@
+"""`dsim tune`: the rule setting that puts outcomes on a target, verified on fresh seeds."""
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt,
+                            SeedOpt, SetOpt, StrategyOpt, VariantOpt, build_spec)
+from sim.core.runner import check_n
+from sim.core.tune_report import tune as run_tune
+
+
+def tune(param: Annotated[list[str], typer.Option(
+             "--param", help="a numeric rule and its range: key=lo:hi, or key[i]=lo:hi for a list element, or players=lo:hi")],
+         target: Annotated[list[str], typer.Option(
+             "--target", help="outcome=value, e.g. dragon_win=0.5 or dragon_win=50% (see `dsim games`)")],
+         game: GameOpt = "dragonwake",
+         n: Annotated[float, typer.Option("--n", "-n", help="games per setting searched (all on the same seeds)")] = 20_000,
+         verify: Annotated[Optional[float], typer.Option(
+             "--verify", help="games on fresh seeds for the answer (default 5 × --n)")] = None,
+         players: PlayersOpt = None, strategy: StrategyOpt = None, variant: VariantOpt = None, seed: SeedOpt = 0,
+         jobs: JobsOpt = 1, out: OutOpt = Path("results"), rules: RulesOpt = None, set_: SetOpt = None,
+         deck: DeckOpt = None, plugin: PluginOpt = None,
+         format_: Annotated[str, typer.Option("--format", help="text or json (a summary for scripts)")] = "text",
+         to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
+    """Search a rule parameter for an outcome target on common random numbers, then verify the answer."""
+    set_ = deck_sets(game, deck, set_)
+    spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin)
+    verify_n = check_n(verify) if verify is not None else None
+    path, summary = run_tune(spec.game, spec, param, target, to or Path(out) / "report", jobs, verify_n, rules,
+                             tuple(variant or ()), tuple(set_ or ()))
+    if format_ == "json":
+        print(json.dumps({**summary, "report": str(path)}, default=str))
+        return
+    text = path.read_text()
+    Console().print(text[:text.index("## Method")].rstrip() + f"\n\nreport: {path}", markup=False, highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("tune")(tune)
