@@ -58,6 +58,7 @@ def main() -> None:
     ap.add_argument("--out", default="reports/bench.md")
     ap.add_argument("--game", default=None)
     ap.add_argument("--no-scale", action="store_true", help="skip the peak-memory runs and the Dask overhead")
+    ap.add_argument("--no-design", action="store_true", help="skip timing the design commands (tune, ...)")
     args = ap.parse_args()
     benches = [Bench(game, case) for game in all_games().values() if not args.game or game.name == args.game
                for case in game.bench_cases]
@@ -80,6 +81,9 @@ def main() -> None:
     if not args.no_scale:
         from sim.bench_scale import scale_section
         lines += scale_section([("dragonwake", 1e6), ("dragonwake", 1e7)])
+    if not args.no_design:
+        from sim.bench_design import design_section
+        lines += design_section()
     out.write_text("\n".join(lines) + "\n")
     out.with_suffix(".json").write_text(json.dumps(results, indent=2))
     print(f"wrote {out}")
