@@ -13,6 +13,8 @@ CASES = [
     ("tune one integer parameter (Drako Fury dwarf wounds for a 50% dragon)",
      ["tune", "--game", "drako", "--param", "dwarf_spaces[0]=2:14", "--target", "dragon_win=0.5",
       "--n", "20000", "--verify", "200000", "--jobs", "2", "--seed", "13"], 120.0),
+    ("sensitivity over every Drako assumed value, headline changes to ±1 point",
+     ["sensitivity", "--game", "drako", "--precision", "0.01", "--n", "400000", "--jobs", "2"], 300.0),
 ]
 
 

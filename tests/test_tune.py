@@ -93,3 +93,47 @@ def test_tune_cli_prints_json_for_scripts(tmp_path, capsys):
     assert code in (0, None)
     out = json.loads(capsys.readouterr().out)
     assert out["best"] == {"relics_per_player": 1} and out["report"].endswith("tune_dragonwake.md")
+
+
+DRAKO_ALTERNATIVES = {"dwarf_spaces": "alternatives = [[5, 4, 3]]", "turn_cap": "range = [100, 400]"}
+
+
+def drako_rules_with_alternatives(tmp_path):
+    from sim.games import get_game as g
+    text = g("drako").rules_file().read_text()
+    for key, line in DRAKO_ALTERNATIVES.items():
+        head = f"[rules.{key}]\n"
+        text = text.replace(head, head + line + "\n")
+    path = tmp_path / "drako.toml"
+    path.write_text(text)
+    return path
+
+
+def test_sensitivity_ranks_a_real_effect_and_reports_exactly_zero_for_an_unused_value(tmp_path):
+    from sim.core.sensitivity import sensitivity
+    rules = drako_rules_with_alternatives(tmp_path)
+    base = build_spec("drako", 3000, None, None, None, 2, rules, None, None)
+    path, effects = sensitivity(get_game("drako"), base, tmp_path / "out", tmp_path / "rep", only=tuple(DRAKO_ALTERNATIVES),
+                                rules_file=rules)
+    by = {(e.key, str(e.alternative)): e for e in effects if e.outcome == "dragon_win"}
+    cap = by[("turn_cap", "100")]                  # no default game is that long: the cap never bites
+    assert cap.identical and cap.result.diff.value == 0 and cap.result.diff.lo == cap.result.diff.hi == 0
+    weak = by[("dwarf_spaces", "[5, 4, 3]")]       # weaker dwarves: the dragon wins more
+    assert weak.result.diff.lo > 0.05 and not weak.identical
+    text = path.read_text()
+    assert "moves up to" in text and "across the plausible dwarf_spaces" in text
+    assert (tmp_path / "rep" / "sensitivity_drako_tornado_dragon_win.png").exists()
+
+
+def test_alternatives_are_checked_when_the_rules_load(tmp_path):
+    from sim.core.errors import RulesError
+    from sim.core.rules import load_ruleset
+    path = tmp_path / "r.toml"
+    for leaf in ("value = 3\nrange = [4, 9]", "value = 3\nrange = [1]", "value = [1]\nrange = [0, 2]",
+                 "value = 3\nalternatives = []", "value = 3\nalternatives = ['x']"):
+        path.write_text(f'[meta]\ngame = "drako"\n[rules.x]\nsource = "assumed"\n{leaf}\n')
+        with pytest.raises(RulesError):
+            load_ruleset(path, "drako")
+    path.write_text('[meta]\ngame = "drako"\n[rules.x]\nsource = "assumed"\nvalue = 3\nrange = [1, 5]\n'
+                    'alternatives = [5, 8]\n')
+    assert load_ruleset(path, "drako").entries["x"].alternatives == (1, 5, 8)

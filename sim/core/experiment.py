@@ -1,7 +1,7 @@
 """Experiment specs: a TOML file describing a run, comparison, sweep, tournament or optimisation.
 
     [experiment]
-    kind = "compare"                  # run | compare | sweep | tournament | optimize | tune
+    kind = "compare"                  # run | compare | sweep | tournament | optimize | tune | sensitivity
     game = "dragonwake"
     title = "Does the FAQ's fuse help the heroes?"
     n = 200000
@@ -11,6 +11,7 @@
     variants = ["base", "min_reveals"]    # compare
     params = ["min_reveals=0:10:5"]       # sweep; tune: ["dwarf_spaces[0]=3:12"] (a range to search)
     targets = ["dragon_win=0.5"]          # tune: outcome=value (verify = games on fresh seeds)
+    only = ["dwarf_spaces"]               # sensitivity: vary only these assumed values (default: all)
     strategies = ["random", "bayes"]      # tournament; for kind = "run", one run per lineup
     configs = [["seat0_deck=ember"], ["seat0_deck=tide"]]   # kind = "run": one run per rule-override set
     role = "hero"                         # optimize (with strategy = the one to tune, field = the rest)
@@ -34,14 +35,15 @@ from sim.core.optimize import optimize
 from sim.core.runner import RunSpec, check_n, run
 from sim.core.strategy import load_plugin
 from sim.core.sweep import sweep
+from sim.core.sensitivity import sensitivity
 from sim.core.tournament import tournament
 from sim.core.tune_report import tune
 from sim.games import get_game
 
-KINDS = ("run", "compare", "sweep", "tournament", "optimize", "tune")
+KINDS = ("run", "compare", "sweep", "tournament", "optimize", "tune", "sensitivity")
 KEYS = {"kind", "game", "title", "n", "players", "strategy", "seed", "jobs", "variants", "variant", "params",
         "strategies", "configs", "role", "field", "set", "report", "rules", "iters", "plugins", "precision",
-        "targets", "verify"}
+        "targets", "verify", "only"}
 
 
 def load_spec(path: Path) -> dict:
@@ -121,6 +123,9 @@ def run_experiment(path: Path, results: Path | None = None, to: Path | None = No
         verify_n = check_n(float(spec["verify"])) if "verify" in spec else None
         paths = [tune(game, base, list(spec.get("params", [])), list(spec.get("targets", [])), to, jobs, verify_n,
                       spec.get("rules"), tuple(spec.get("variant", [])), sets)[0]]
+    elif kind == "sensitivity":
+        paths = [sensitivity(game, base, results, to, jobs, spec.get("precision"), tuple(spec.get("only", [])),
+                             spec.get("rules"), tuple(spec.get("variant", [])), sets)[0]]
     elif kind == "tournament":
         paths = [tournament(game, base, list(spec.get("strategies", [])), results, to, jobs)]
     else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 
@@ -87,6 +88,18 @@ def _who(lineup: str, default: str) -> str:
     return f"{lineup}, the default" if lineup == default else lineup
 
 
+def sensitivity_findings(game_name: str, to: Path) -> list[str]:
+    """The assumptions the headline rests on most, from a `dsim sensitivity` report in the same folder."""
+    path = to / f"sensitivity_{game_name}.json"
+    if not path.exists():
+        return []
+    data = json.loads(path.read_text())
+    return ["## What the assumed values change", "",
+            f"From [the sensitivity report](sensitivity_{game_name}.md) ({data['players']} players, lineup "
+            f"{data['lineup']}, {data['games_per_arm']:,} paired games per alternative):", "",
+            *[f"- {line}" for line in data["findings"]], ""]
+
+
 def readings_section(runs: list[dict]) -> list[str]:
     """The reading of every ambiguous rule the figures rest on (the other one is a flag to compare)."""
     by_key: dict[str, set[str]] = {}
@@ -130,6 +143,7 @@ def game_report(game_name: str, out: Path, to: Path) -> Path:
     others = {name: store.scan(out, game_name, name) for name in store.tables(out)
               if name != "games" and game_name in store.games_in(out, name)}
     parts += strategy_section(game, rows)
+    parts += sensitivity_findings(game_name, to)
     parts += calibration.section(game, games)
     parts += game.report_sections(games, to, chart, others)
     parts += coverage.exercised_section(games, runs)

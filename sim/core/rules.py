@@ -41,6 +41,7 @@ class RuleValue:
     source: str
     note: str = ""
     flag: "Flag | None" = None
+    alternatives: tuple = ()      # plausible other values of an assumed value (`range` ends or `alternatives`)
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,7 @@ class RuleSet:
                 known = ", ".join(sorted(entries))
                 raise RulesError(f"unknown rule '{key}' for {self.game} (known: {known})")
             old = entries[key]
-            entries[key] = RuleValue(_coerce_like(key, value, old.value), label, old.note, old.flag)
+            entries[key] = dataclasses.replace(old, value=_coerce_like(key, value, old.value), source=label)
         return dataclasses.replace(self, entries=entries)
 
     def with_variant(self, name: str) -> "RuleSet":
@@ -141,7 +142,9 @@ def load_ruleset(path: Path, game: str) -> RuleSet:
         source = leaf.get("source")
         if source not in SOURCES:
             raise RulesError(f"rules file {path}: rules.{key} has source {source!r}, expected rulebook or assumed")
-        entries[key] = RuleValue(leaf["value"], source, str(leaf.get("note", "")), _flag(path, key, leaf))
+        flag = _flag(path, key, leaf)
+        entries[key] = RuleValue(leaf["value"], source, str(leaf.get("note", "")), flag,
+                                 _alternatives(path, key, leaf, flag))
     variants = data.get("variants", {})
     for name, spec in variants.items():
         if not isinstance(spec, dict) or not isinstance(spec.get("set", {}), dict):
@@ -164,6 +167,31 @@ def _flag(path: Path, key: str, leaf: dict) -> Flag | None:
     if other_value == leaf["value"]:
         raise RulesError(f"rules file {path}: rules.{key} has other_value equal to its value")
     return Flag(str(leaf["reading"]), str(leaf["other"]), other_value)
+
+
+def _alternatives(path: Path, key: str, leaf: dict, flag: Flag | None) -> tuple:
+    """The plausible other values of a rule: `range = [lo, hi]` for a number, `alternatives = [...]` for any
+    value, and a flag's other reading. Sensitivity analysis plays each one."""
+    value = leaf["value"]
+    out = []
+    if "range" in leaf:
+        ends = leaf["range"]
+        if (isinstance(value, bool) or not isinstance(value, (int, float)) or not isinstance(ends, list)
+                or len(ends) != 2 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in ends)
+                or not ends[0] <= value <= ends[1] or ends[0] == ends[1]):
+            raise RulesError(f"rules file {path}: rules.{key} range must be [low, high] numbers around its value")
+        out += [_coerce_like(key, v, value) for v in ends]
+    if "alternatives" in leaf:
+        if not isinstance(leaf["alternatives"], list) or not leaf["alternatives"]:
+            raise RulesError(f"rules file {path}: rules.{key} alternatives must be a non-empty list of values")
+        out += [_coerce_like(key, v, value) for v in leaf["alternatives"]]
+    if flag is not None:
+        out.append(flag.other_value)
+    unique = []
+    for v in out:
+        if v != value and v not in unique:
+            unique.append(v)
+    return tuple(unique)
 
 
 def parse_set(text: str) -> tuple[str, Any]:
