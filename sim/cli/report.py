@@ -3,7 +3,6 @@
 from pathlib import Path
 from typing import Annotated, Optional
 
-import polars as pl
 import typer
 from rich.console import Console
 

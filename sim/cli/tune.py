@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt,
+from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt,
                             SeedOpt, SetOpt, StrategyOpt, VariantOpt, build_spec)
 from sim.core.runner import check_n
 from sim.core.tune_report import tune as run_tune

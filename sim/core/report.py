@@ -11,7 +11,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-import polars as pl  # noqa: E402
 
 from sim.core import calibration, coverage, store  # noqa: E402
 from sim.core.charts import error_bars  # noqa: E402

@@ -10,33 +10,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
-import matplotlib
+import polars as pl
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import polars as pl  # noqa: E402
-
-from sim.core.compare import arm_games, compare_frames, identical_games, run_arms  # noqa: E402
-from sim.core.errors import DsimError  # noqa: E402
-from sim.core.game import Game  # noqa: E402
-from sim.core.report import ChartSaver, markdown_to_html  # noqa: E402
-from sim.core.runner import RunSpec  # noqa: E402
-from sim.core.stats import PairedResult  # noqa: E402
-from sim.core.strategy import lineup_label  # noqa: E402
-
-
-@dataclass(frozen=True)
-class Effect:
-    key: str
-    alternative: object
-    outcome: str
-    label: str
-    kind: str
-    result: PairedResult
-    identical: bool          # the alternative changed no game at all
+from sim.core.arms import Effect, against_base, ranked, tornado, units
+from sim.core.errors import DsimError
+from sim.core.game import Game
+from sim.core.report import ChartSaver, markdown_to_html
+from sim.core.runner import RunSpec
+from sim.core.strategy import lineup_label
 
 
 def assumptions(game: Game, rules) -> dict[str, tuple]:
@@ -84,15 +67,7 @@ def arms(game: Game, base: RunSpec, only=(), rules_file=None, variants=(), base_
 def sensitivity(game: Game, base: RunSpec, out: Path, to: Path, jobs: int = 1, precision: float | None = None,
                 only=(), rules_file=None, variants=(), base_sets=()) -> tuple[Path, list[Effect]]:
     planned = arms(game, base, only, rules_file, variants, tuple(base_sets))
-    specs = [dataclasses.replace(base, extra={"sensitivity": "as given"})] + [s for *_, s in planned]
-    played = run_arms(specs, out, jobs, precision)
-    frames = [arm_games(out, s) for s in specs]
-    effects = []
-    for (key, alt, _), frame in zip(planned, frames[1:]):
-        same = identical_games(frames[0], frame)
-        for name, kind, r, label, headline in compare_frames(game, frames[0], frame):
-            if headline:
-                effects.append(Effect(key, alt, name, label or name, kind, r, same))
+    effects, played = against_base(game, base, planned, out, jobs, precision, "sensitivity")
     to.mkdir(parents=True, exist_ok=True)
     pl.DataFrame([{"assumption": e.key, "alternative": str(e.alternative), "outcome": e.outcome,
                    "difference": e.result.diff.value, "lo": e.result.diff.lo, "hi": e.result.diff.hi,
@@ -108,20 +83,6 @@ def sensitivity(game: Game, base: RunSpec, out: Path, to: Path, jobs: int = 1, p
     path.write_text("\n".join(lines) + "\n")
     (to / f"sensitivity_{game.name}.html").write_text(markdown_to_html("\n".join(lines), game.title))
     return path, effects
-
-
-def ranked(effects: list[Effect], outcome: str) -> list[tuple[str, float, list[Effect]]]:
-    """Assumptions by the largest change any alternative makes to one outcome, largest first."""
-    by_key: dict[str, list[Effect]] = {}
-    for e in effects:
-        if e.outcome == outcome:
-            by_key.setdefault(e.key, []).append(e)
-    rows = [(k, max(abs(e.result.diff.value) for e in es), es) for k, es in by_key.items()]
-    return sorted(rows, key=lambda r: -r[1])
-
-
-def units(kind: str, value: float) -> str:
-    return f"{100 * value:.1f} points" if kind == "rate" else f"{value:.3g}"
 
 
 def sentence(effects: list[Effect], outcome: str) -> str:
@@ -164,23 +125,3 @@ def report_lines(game: Game, base: RunSpec, effects: list[Effect], played: int, 
     return lines
 
 
-def tornado(game: Game, rows, label: str, kind: str, chart: ChartSaver, name: str) -> str:
-    """One bar per assumption from its lowest to its highest change, each alternative's interval on it."""
-    scale = 100 if kind == "rate" else 1
-    rows = rows[::-1]                                  # largest at the top
-    fig, ax = plt.subplots(figsize=(7.5, 1.0 + 0.42 * len(rows)))
-    for i, (key, _, es) in enumerate(rows):
-        values = [e.result.diff.value * scale for e in es]
-        ax.barh(i, max(values + [0]) - min(values + [0]), left=min(values + [0]), color="tab:blue", alpha=0.35)
-        for e, v in zip(es, values):
-            d = e.result.diff
-            ax.errorbar([v], [i], xerr=[[v - d.lo * scale], [d.hi * scale - v]], fmt="o", color="tab:blue",
-                        capsize=3, ms=4)
-    ax.axvline(0, color="black", lw=0.8)
-    ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=8)
-    unit = "percentage points" if kind == "rate" else "change"
-    ax.set_xlabel(f"{label}: alternative minus as given ({unit}, paired 95% CI)")
-    top = rows[-1]
-    ax.set_title(f"{label} is most sensitive to {top[0]}", fontsize=10)
-    ax.grid(axis="x", alpha=0.3)
-    return chart(f"tornado_{name}", fig)

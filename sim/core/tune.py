@@ -18,7 +18,6 @@ import dataclasses
 import math
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import polars as pl
