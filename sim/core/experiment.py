@@ -1,7 +1,7 @@
 """Experiment specs: a TOML file describing a run, comparison, sweep, tournament or optimisation.
 
     [experiment]
-    kind = "compare"                  # run | compare | sweep | tournament | optimize | tune | sensitivity
+    kind = "compare"                  # run | compare | sweep | tournament | optimize | tune | sensitivity | ablate
     game = "dragonwake"
     title = "Does the FAQ's fuse help the heroes?"
     n = 200000
@@ -11,7 +11,8 @@
     variants = ["base", "min_reveals"]    # compare
     params = ["min_reveals=0:10:5"]       # sweep; tune: ["dwarf_spaces[0]=3:12"] (a range to search)
     targets = ["dragon_win=0.5"]          # tune: outcome=value (verify = games on fresh seeds)
-    only = ["dwarf_spaces"]               # sensitivity: vary only these assumed values (default: all)
+    only = ["dwarf_spaces"]               # sensitivity: only these assumed values; ablate: elements or groups
+    mode = "neutral"                      # ablate: neutral | remove | force
     strategies = ["random", "bayes"]      # tournament; for kind = "run", one run per lineup
     configs = [["seat0_deck=ember"], ["seat0_deck=tide"]]   # kind = "run": one run per rule-override set
     role = "hero"                         # optimize (with strategy = the one to tune, field = the rest)
@@ -29,6 +30,7 @@ import tomllib
 from pathlib import Path
 
 from sim.core import report as reporting
+from sim.core.ablate import ablate
 from sim.core.compare import compare
 from sim.core.errors import DsimError
 from sim.core.optimize import optimize
@@ -40,10 +42,10 @@ from sim.core.tournament import tournament
 from sim.core.tune_report import tune
 from sim.games import get_game
 
-KINDS = ("run", "compare", "sweep", "tournament", "optimize", "tune", "sensitivity")
+KINDS = ("run", "compare", "sweep", "tournament", "optimize", "tune", "sensitivity", "ablate")
 KEYS = {"kind", "game", "title", "n", "players", "strategy", "seed", "jobs", "variants", "variant", "params",
         "strategies", "configs", "role", "field", "set", "report", "rules", "iters", "plugins", "precision",
-        "targets", "verify", "only"}
+        "targets", "verify", "only", "mode"}
 
 
 def load_spec(path: Path) -> dict:
@@ -126,6 +128,9 @@ def run_experiment(path: Path, results: Path | None = None, to: Path | None = No
     elif kind == "sensitivity":
         paths = [sensitivity(game, base, results, to, jobs, spec.get("precision"), tuple(spec.get("only", [])),
                              spec.get("rules"), tuple(spec.get("variant", [])), sets)[0]]
+    elif kind == "ablate":
+        paths = [ablate(game, base, results, to, spec.get("mode", "neutral"), jobs, spec.get("precision"),
+                        tuple(spec.get("only", [])), spec.get("rules"), tuple(spec.get("variant", [])), sets)[0]]
     elif kind == "tournament":
         paths = [tournament(game, base, list(spec.get("strategies", [])), results, to, jobs)]
     else:

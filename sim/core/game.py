@@ -103,6 +103,19 @@ class Claim:
     cause: str = ""
 
 
+@dataclass(frozen=True)
+class Element:
+    """A part of the game a designer tunes (a card kind, a special value, an artifact, a power), with the rule
+    overrides that take it out, replace it by a neutral element of the same count (so the measured weight is
+    the element's, not that of a missing or dead card), or put it in every game. An empty tuple: not possible."""
+
+    name: str
+    group: str
+    remove: tuple = ()             # ((key, value), ...)
+    neutral: tuple = ()
+    force: tuple = ()
+
+
 @dataclass
 class Game:
     name: str
@@ -191,6 +204,10 @@ class Game:
     def coverage_runs(self) -> list[CoverageRun]:
         """Configurations that together exercise every rule, card effect, variant rule and flag."""
         return [CoverageRun(self.default_players, "random"), CoverageRun(self.default_players)]
+
+    def elements(self, rules: Rules) -> list[Element]:
+        """The elements `dsim ablate` can remove, neutralise or force, read from these rules."""
+        return []
 
     def calibration(self) -> list[Claim]:
         """The rulebook's checkable claims about play (report section "Calibration")."""

@@ -1,0 +1,41 @@
+"""`dsim ablate`: each element (card kind, special value, artifact, power) taken out, neutralised or forced in."""
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt,
+                            RulesOpt, SeedOpt, SetOpt, StrategyOpt, VariantOpt, build_spec)
+from sim.core.ablate import ablate as run_ablate
+
+
+def ablate(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt = None, strategy: StrategyOpt = None,
+           variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
+           rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
+           resume: ResumeOpt = False,
+           mode: Annotated[str, typer.Option(help="neutral (same count, no effect), remove, or force (in every game)")] = "neutral",
+           only: Annotated[Optional[list[str]], typer.Option("--only", help="an element or group (repeatable)")] = None,
+           precision: Annotated[Optional[float], typer.Option(
+               help="play until every headline change is within ± this (points for rates; --n is the cap)")] = None,
+           format_: Annotated[str, typer.Option("--format", help="text or json (a summary for scripts)")] = "text",
+           to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
+    """Rank the game's elements by how much each moves the headline when taken out, neutralised or forced in."""
+    set_ = deck_sets(game, deck, set_)
+    spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin, resume=resume)
+    path, effects = run_ablate(spec.game, spec, Path(out), to or Path(out) / "report", mode, jobs, precision,
+                               tuple(only or ()), rules, tuple(variant or ()), tuple(set_ or ()))
+    if format_ == "json":
+        print(json.dumps({"report": str(path), "effects": [
+            {"element": e.key, "outcome": e.outcome, "difference": e.result.diff.value, "lo": e.result.diff.lo,
+             "hi": e.result.diff.hi, "identical": e.identical} for e in effects]}))
+        return
+    text = path.read_text()
+    Console().print(text[:text.index("\nEach element")].rstrip() + f"\n\nreport: {path}", markup=False,
+                    highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ablate")(ablate)
