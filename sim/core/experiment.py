@@ -1,7 +1,7 @@
 """Experiment specs: a TOML file describing a run, comparison, sweep, tournament or optimisation.
 
     [experiment]
-    kind = "compare"                  # run | compare | sweep | tournament | optimize | tune | sensitivity | ablate
+    kind = "compare"                  # run | compare | sweep | tournament | optimize | tune | sensitivity | ablate | ladder
     game = "dragonwake"
     title = "Does the FAQ's fuse help the heroes?"
     n = 200000
@@ -13,6 +13,8 @@
     targets = ["dragon_win=0.5"]          # tune: outcome=value (verify = games on fresh seeds)
     only = ["dwarf_spaces"]               # sensitivity: only these assumed values; ablate: elements or groups
     mode = "neutral"                      # ablate: neutral | remove | force
+    outcome = "dragon_win"                # ladder: the finding's outcome, and the reference it is read against
+    reference = 0.5
     strategies = ["random", "bayes"]      # tournament; for kind = "run", one run per lineup
     configs = [["seat0_deck=ember"], ["seat0_deck=tide"]]   # kind = "run": one run per rule-override set
     role = "hero"                         # optimize (with strategy = the one to tune, field = the rest)
@@ -33,6 +35,7 @@ from sim.core import report as reporting
 from sim.core.ablate import ablate
 from sim.core.compare import compare
 from sim.core.errors import DsimError
+from sim.core.ladder import ladder
 from sim.core.optimize import optimize
 from sim.core.runner import RunSpec, check_n, run
 from sim.core.strategy import load_plugin
@@ -42,10 +45,10 @@ from sim.core.tournament import tournament
 from sim.core.tune_report import tune
 from sim.games import get_game
 
-KINDS = ("run", "compare", "sweep", "tournament", "optimize", "tune", "sensitivity", "ablate")
+KINDS = ("run", "compare", "sweep", "tournament", "optimize", "tune", "sensitivity", "ablate", "ladder")
 KEYS = {"kind", "game", "title", "n", "players", "strategy", "seed", "jobs", "variants", "variant", "params",
         "strategies", "configs", "role", "field", "set", "report", "rules", "iters", "plugins", "precision",
-        "targets", "verify", "only", "mode"}
+        "targets", "verify", "only", "mode", "outcome", "reference"}
 
 
 def load_spec(path: Path) -> dict:
@@ -131,6 +134,8 @@ def run_experiment(path: Path, results: Path | None = None, to: Path | None = No
     elif kind == "ablate":
         paths = [ablate(game, base, results, to, spec.get("mode", "neutral"), jobs, spec.get("precision"),
                         tuple(spec.get("only", [])), spec.get("rules"), tuple(spec.get("variant", [])), sets)[0]]
+    elif kind == "ladder":
+        paths = [ladder(game, base, to, spec.get("outcome"), spec.get("reference"), int(spec.get("iters", 4)))[0]]
     elif kind == "tournament":
         paths = [tournament(game, base, list(spec.get("strategies", [])), results, to, jobs)]
     else:

@@ -36,8 +36,10 @@ def role_score(game: Game, spec: RunSpec, role: str, params: np.ndarray, seed: i
     return game.role_scores(pl.DataFrame(tables["games"]), spec.players)[role]
 
 
-def optimize(game: Game, base: RunSpec, strategy: str, role: str, to: Path, iters: int = 10,
-             popsize: int = 6, holdout: int | None = None) -> Path:
+def best_response(game: Game, base: RunSpec, strategy: str, role: str, iters: int = 10, popsize: int = 6):
+    """Differential evolution over one role's strategy weights against the rest of `base`'s lineup, on common
+    random numbers. Returns (spec with the strategy at its defaults, strategy, best weights, default training
+    score, best training score, history rows)."""
     if role not in game.active_roles(base.players):
         raise DsimError(f"unknown role '{role}' for {game.name} (roles: {', '.join(game.active_roles(base.players))})")
     s = game.strategies.get(strategy, role)
@@ -54,11 +56,18 @@ def optimize(game: Game, base: RunSpec, strategy: str, role: str, to: Path, iter
         history.append((*theta, score))
         return -score
 
-    start = time.perf_counter()
     default_score = -objective(s.params())
     res = opt.differential_evolution(objective, s.bounds, maxiter=iters, popsize=popsize, seed=base.seed,
                                      polish=False, tol=0, init="latinhypercube", updating="immediate")
-    best = res.x
+    if -res.fun <= default_score:          # the search found nothing better: the defaults are the best response
+        return spec, s, s.params(), default_score, default_score, history
+    return spec, s, res.x, default_score, -res.fun, history
+
+
+def optimize(game: Game, base: RunSpec, strategy: str, role: str, to: Path, iters: int = 10,
+             popsize: int = 6, holdout: int | None = None) -> Path:
+    start = time.perf_counter()
+    spec, s, best, default_score, best_score, history = best_response(game, base, strategy, role, iters, popsize)
     n_check = holdout or 4 * spec.n
     check_seed = seeding.chunk_seed(base.seed + 1, 0)   # fresh seeds: the search never saw them
     before = role_score(game, spec, role, s.params(), check_seed, n_check)
@@ -77,7 +86,7 @@ def optimize(game: Game, base: RunSpec, strategy: str, role: str, to: Path, iter
              "| parameter | default | found | bounds |", "|---|---|---|---|"]
     for name, d, b, bd in zip(s.param_names, s.params(), best, s.bounds):
         lines.append(f"| {name} | {d:g} | {b:.4g} | {bd[0]:g} – {bd[1]:g} |")
-    lines += ["", f"- training score: default {default_score:.4f}, found {-res.fun:.4f}",
+    lines += ["", f"- training score: default {default_score:.4f}, found {best_score:.4f}",
               f"- fresh seeds: default {gain.a.fmt(digits=4)}, found {gain.b.fmt(digits=4)}",
               f"- gain {gain.diff.fmt(digits=4)} ({gain.test}, p = {gain.p_value:.3g})", "",
               convergence_chart(game, strategy, role, table, chart), ""]
