@@ -206,8 +206,16 @@ class Game:
         return [CoverageRun(self.default_players, "random"), CoverageRun(self.default_players)]
 
     def elements(self, rules: Rules) -> list[Element]:
-        """The elements `dsim ablate` can remove, neutralise or force, read from these rules."""
-        return []
+        """The elements `dsim ablate` can remove, neutralise or force, read from these rules: by default the
+        `elements(rules)` function of the game's `elements.py`, if it has one."""
+        import importlib
+        try:
+            module = importlib.import_module(f"sim.games.{self.name}.elements")
+        except ModuleNotFoundError as e:
+            if e.name != f"sim.games.{self.name}.elements":
+                raise
+            return []
+        return module.elements(rules)
 
     def calibration(self) -> list[Claim]:
         """The rulebook's checkable claims about play (report section "Calibration")."""
