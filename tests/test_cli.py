@@ -27,7 +27,7 @@ def test_run_report_replay(tmp_path, capsys):
     assert games.height == 30_000 and set(games["players"].unique()) == {5, 7}
     assert dsim("report", "--out", out) == 0
     report = (out / "report" / "dragonwake.md").read_text()
-    assert "[" in report and "assumed values" in report
+    assert "## Findings" in report and "Assumed values" in report and "[" in report
     assert (out / "report" / "dragonwake_end_modes.png").stat().st_size > 5000
     assert dsim("replay", "--game", "dragonwake", "--seed", 5, "--game-id", 12345) == 0
     text = capsys.readouterr().out

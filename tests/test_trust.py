@@ -92,15 +92,16 @@ def test_calibration_verdicts(lo, hi, low, high, expected):
 
 
 def test_the_report_says_when_a_headline_depends_on_the_strategies():
-    from sim.core.report import strategy_section
+    from sim.core.labels import Configs
+    from sim.core.report import strategy_caveats
     game = get_game("drako")
+    configs = Configs(game, [])
 
     def row(lineup, lo, hi):
         return {"players": 2, "rules": "r", "outcome": "dragon_win", "label": "dragon wins", "kind": "rate",
                 "headline": True, "lineup": lineup, "estimate": Estimate((lo + hi) / 2, lo, hi, 1000)}
-    apart = "\n".join(strategy_section(game, [row("random", 0.80, 0.85), row("x", 0.50, 0.55)]))
-    assert "from 52.5% [50.0, 55.0] (x) to 82.5% [80.0, 85.0] (random)" in apart
+    apart = " ".join(strategy_caveats(game, [row("random", 0.80, 0.85), row("x", 0.50, 0.55)], configs, ["lineup"]))
+    assert "from 52.5% [50.0, 55.0] (x) to 82.5% [80.0, 85.0] (random) at 2 players" in apart
     assert "depends on the strategies" in apart
-    close = "\n".join(strategy_section(game, [row("random", 0.50, 0.56), row("x", 0.52, 0.55)]))
-    assert "agree within their intervals" in close
-    assert strategy_section(game, [row("random", 0.5, 0.6)]) == []
+    assert strategy_caveats(game, [row("random", 0.50, 0.56), row("x", 0.52, 0.55)], configs, ["lineup"]) == []
+    assert strategy_caveats(game, [row("random", 0.5, 0.6)], configs, ["lineup"]) == []

@@ -17,7 +17,8 @@ import polars as pl
 from sim.core.arms import Effect, against_base, ranked, tornado, units
 from sim.core.errors import DsimError
 from sim.core.game import Game
-from sim.core.report import ChartSaver, markdown_to_html
+from sim.core.html import write_report
+from sim.core.report import ChartSaver
 from sim.core.runner import RunSpec
 from sim.core.strategy import lineup_label
 
@@ -83,9 +84,7 @@ def ablate(game: Game, base: RunSpec, out: Path, to: Path, mode: str = "neutral"
             lines.append(f"| {key} | {groups.get(key, '')} | {change}{' (no game changed)' if e.identical else ''} | "
                          f"{e.result.p_value:.3g} |")
         lines.append("")
-    path = to / f"{stem}.md"
-    path.write_text("\n".join(lines) + "\n")
-    (to / f"{stem}.html").write_text(markdown_to_html("\n".join(lines), game.title))
+    path = write_report(to, f"{stem}", "\n".join(lines), game.title)
     return path, effects
 
 

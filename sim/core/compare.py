@@ -24,7 +24,8 @@ from sim.core.coverage import silent_rules, silent_warning  # noqa: E402
 from sim.core.errors import DsimError  # noqa: E402
 from sim.core.game import Game, Rules  # noqa: E402
 from sim.core.precision import allowed_half_width, check_precision, look_z  # noqa: E402
-from sim.core.report import ChartSaver, markdown_to_html  # noqa: E402
+from sim.core.html import write_report
+from sim.core.report import ChartSaver  # noqa: E402
 from sim.core.resume import keeping_chunks, open_writer  # noqa: E402
 from sim.core.runner import RunSpec, check_jobs, iter_chunks, run  # noqa: E402
 from sim.core.stats import PairedResult, paired  # noqa: E402
@@ -148,9 +149,7 @@ def compare(game: Game, base: RunSpec, variants: list[str], out: Path, to: Path,
                          f"{r.b.fmt(pct=pct, digits=2 if pct else 3)} | {diff} | {r.p_value:.3g} | {r.test} | "
                          f"{_unpaired(r)} |")
         lines += ["", difference_chart(game, v, variants[0], rows, chart), ""]
-    path = to / f"compare_{game.name}.md"
-    path.write_text("\n".join(lines) + "\n")
-    (to / f"compare_{game.name}.html").write_text(markdown_to_html("\n".join(lines), game.title))
+    path = write_report(to, f"compare_{game.name}", "\n".join(lines), game.title)
     return path
 
 

@@ -70,20 +70,16 @@ def silent_warning(variant: str, keys: list[str], n: int) -> str:
             "decides never arose under these strategies and seeds), so this comparison tested nothing about it.")
 
 
-def exercised_section(games: pl.DataFrame, runs: list[dict]) -> list[str]:
-    """Report section: how often each counted rule fired, with the ones that never did named first.
+def exercised(games: pl.DataFrame, runs: list[dict]) -> tuple[list[Fired], list[str], list[str]]:
+    """Counters over the games, the ones that never fired, and the variant rules off in every run.
 
     A counter named after a boolean rule is only looked at in the runs where that rule was on.
     """
-    if not counter_names(games):
-        return []
-    on_by_rules = {}
-    for r in runs:
-        on_by_rules[r["rules_hash"]] = {k: v["value"] for k, v in r.get("values", {}).items()}
+    values = {r["rules_hash"]: {k: v["value"] for k, v in r.get("values", {}).items()} for r in runs}
     rows, never, off = [], [], []
     for name in counter_names(games):
         frame = games
-        flags = {h: vals.get(name) for h, vals in on_by_rules.items() if isinstance(vals.get(name), bool)}
+        flags = {h: vals.get(name) for h, vals in values.items() if isinstance(vals.get(name), bool)}
         if flags:
             frame = games.filter(pl.col("rules").is_in([h for h, on in flags.items() if on]))
             if frame.height == 0:
@@ -93,6 +89,14 @@ def exercised_section(games: pl.DataFrame, runs: list[dict]) -> list[str]:
         rows.append(f)
         if f.games == 0:
             never.append(name)
+    return rows, never, off
+
+
+def exercised_section(games: pl.DataFrame, runs: list[dict]) -> list[str]:
+    """Report section: how often each counted rule fired, with the ones that never did named first."""
+    if not counter_names(games):
+        return []
+    rows, never, off = exercised(games, runs)
     lines = ["## Rules exercised", "",
              "How often each counted rule, card effect and variant rule applied (a rule turned on by a variant is "
              "counted only in the runs where it was on).", ""]

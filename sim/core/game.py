@@ -58,6 +58,17 @@ class Outcome:
     expr: pl.Expr              # computed on the games table
     label: str = ""
     headline: bool = False     # shown first, and used by --precision targets
+    reference: float | str | None = None   # what a finding is read against: a value, or "fair" (1 / players)
+    percent: bool = False      # a mean of per-game shares, shown as a percentage
+    caveat: bool = False       # should be zero (stalemates, strategy violations): any is a caveat on the report
+
+    def reference_at(self, players: int) -> float | None:
+        if self.reference == "fair":
+            return 1.0 / players
+        return self.reference
+
+    def shows_percent(self) -> bool:
+        return self.kind == "rate" or self.percent
 
     def values(self, frame: pl.DataFrame) -> np.ndarray:
         """Per-game values as float64, NaN where the outcome does not apply (a null or NaN expression):

@@ -25,7 +25,8 @@ from sim.core import seeding  # noqa: E402
 from sim.core.errors import DsimError  # noqa: E402
 from sim.core.game import Game, Outcome  # noqa: E402
 from sim.core.optimize import best_response  # noqa: E402
-from sim.core.report import ChartSaver, markdown_to_html  # noqa: E402
+from sim.core.html import write_report
+from sim.core.report import ChartSaver  # noqa: E402
 from sim.core.runner import RunSpec  # noqa: E402
 from sim.core.stats import Estimate, PairedResult, mean_ci, paired, wilson  # noqa: E402
 from sim.core.strategy import Seat, lineup_label  # noqa: E402
@@ -138,9 +139,7 @@ def ladder(game: Game, base: RunSpec, to: Path, outcome_name: str | None = None,
     notes = [s.note.strip() for s in steps if s.note]
     if notes:
         lines += ["", *[f"- {n}" for n in notes]]
-    path = to / f"{stem}.md"
-    path.write_text("\n".join(lines) + "\n")
-    (to / f"{stem}.html").write_text(markdown_to_html("\n".join(lines), game.title))
+    path = write_report(to, f"{stem}", "\n".join(lines), game.title)
     return path, steps, words
 
 

@@ -23,7 +23,8 @@ from scipy import optimize as opt  # noqa: E402
 from sim.core import seeding  # noqa: E402
 from sim.core.errors import DsimError  # noqa: E402
 from sim.core.game import Game  # noqa: E402
-from sim.core.report import ChartSaver, markdown_to_html  # noqa: E402
+from sim.core.html import write_report
+from sim.core.report import ChartSaver  # noqa: E402
 from sim.core.runner import RunSpec  # noqa: E402
 from sim.core.stats import paired  # noqa: E402
 from sim.core.strategy import Seat  # noqa: E402
@@ -90,9 +91,7 @@ def optimize(game: Game, base: RunSpec, strategy: str, role: str, to: Path, iter
               f"- fresh seeds: default {gain.a.fmt(digits=4)}, found {gain.b.fmt(digits=4)}",
               f"- gain {gain.diff.fmt(digits=4)} ({gain.test}, p = {gain.p_value:.3g})", "",
               convergence_chart(game, strategy, role, table, chart), ""]
-    path = to / f"optimize_{game.name}_{strategy}_{role}.md"
-    path.write_text("\n".join(lines) + "\n")
-    (path.with_suffix(".html")).write_text(markdown_to_html("\n".join(lines), game.title))
+    path = write_report(to, f"optimize_{game.name}_{strategy}_{role}", "\n".join(lines), game.title)
     return path
 
 

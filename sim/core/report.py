@@ -1,10 +1,14 @@
-"""`dsim report`: Markdown + HTML balance reports with matplotlib charts, from Parquet results."""
+"""`dsim report`: a balance report per game, from Parquet results: Markdown and one self-contained HTML file.
+
+Layout (the same for every game): the question and the findings (headline estimates with intervals and a
+verdict against a reference), the caveats they rest on, the headline chart, outcome tables (outcomes as rows,
+the varied configuration as columns), calibration, the game's own sections, and a provenance appendix. A game
+declares what it shows (its outcomes and references, extra sections); the layout lives here.
+"""
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from pathlib import Path
 
 import matplotlib
@@ -15,8 +19,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 from sim.core import calibration, coverage, store  # noqa: E402
 from sim.core.charts import error_bars  # noqa: E402
 from sim.core.errors import DsimError  # noqa: E402
+from sim.core.findings import caveat_findings, fmt, headline_findings  # noqa: E402
+from sim.core.html import write_report  # noqa: E402
+from sim.core.labels import Configs  # noqa: E402
 from sim.core.strategy import lineup_label  # noqa: E402
-from sim.core.summary import markdown_table, summarize  # noqa: E402
+from sim.core.summary import summarize  # noqa: E402
 from sim.games import get_game  # noqa: E402
 
 GROUP = ["players", "lineup", "rules"]
@@ -39,64 +46,52 @@ class ChartSaver:
         return f"![{name}]({path.name})"
 
 
-def headline_chart(game, rows: list[dict], chart: ChartSaver) -> str:
-    """Headline rate per configuration with its interval, as horizontal error bars."""
-    head = [r for r in rows if r["headline"]]
-    if not head:
-        return ""
-    fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * len(head)))
-    labels = [f"{r['players']}p {r['lineup']} {r['rules'][:6]}" for r in head]
-    values = [r["estimate"].value for r in head]
-    ax.errorbar(values, range(len(head)), xerr=error_bars([r["estimate"] for r in head]), fmt="o", capsize=4)
-    ax.set_yticks(range(len(head)), labels, fontsize=8)
-    ax.set_xlabel(f"{head[0]['label']} (95% CI)")
-    ax.set_title(f"{game.title}: headline")
-    ax.grid(axis="x", alpha=0.3)
-    return chart("headline", fig)
+def varying(rows: list[dict]) -> list[str]:
+    """The configuration dimensions that take more than one value in these results."""
+    return [d for d in GROUP if len({r[d] for r in rows}) > 1]
 
 
-def strategy_section(game, rows: list[dict]) -> list[str]:
-    """Whether each headline figure is the game's or its strategies': its spread over the lineups played
-    with the same rules and player count."""
+def strategy_caveats(game, rows: list[dict], configs: Configs, dims: list[str]) -> list[str]:
+    """Each headline whose value moves beyond its intervals between the lineups played with the same rules and
+    player count: a figure of the strategies as much as of the rules."""
     default = lineup_label(game.lineup("default"))
-    lines = []
     groups: dict[tuple, list[dict]] = {}
     for r in rows:
         if r["headline"]:
             groups.setdefault((r["players"], r["rules"], r["outcome"]), []).append(r)
+    out = []
     for (players, _, _), group in sorted(groups.items(), key=lambda kv: kv[0][:1]):
         if len(group) < 2:
             continue
         low = min(group, key=lambda r: r["estimate"].value)
         high = max(group, key=lambda r: r["estimate"].value)
-        pct = low["kind"] == "rate"
-        apart = high["estimate"].lo > low["estimate"].hi
-        verdict = ("so this figure depends on the strategies as much as on the rules: quote it with its lineup"
-                   if apart else "the lineups agree within their intervals")
-        lines.append(f"- {players} players, {low['label'] or low['outcome']}: from "
-                     f"{low['estimate'].fmt(pct=pct, digits=1)} ({_who(low['lineup'], default)}) to "
-                     f"{high['estimate'].fmt(pct=pct, digits=1)} ({_who(high['lineup'], default)}); {verdict}.")
-    if not lines:
-        return []
-    return ["## Does the headline depend on the strategies?", "",
-            "The headline under the weakest and the strongest lineups these runs played with the same rules.",
-            "", *lines, ""]
+        if high["estimate"].lo <= low["estimate"].hi:
+            continue
+        o = game_outcome(game, low["outcome"])
+        def who(r):
+            return configs.lineup(r["lineup"]) + (", the default" if r["lineup"] == default else "")
+        out.append(f"{(o.label or o.name)[:1].upper() + (o.label or o.name)[1:]} depends on the strategies: from "
+                   f"{fmt(low['estimate'], o)} ({who(low)}) to {fmt(high['estimate'], o)} ({who(high)}) at "
+                   f"{players} players; quote it with its lineup.")
+    return out
 
 
-def _who(lineup: str, default: str) -> str:
-    return f"{lineup}, the default" if lineup == default else lineup
+def game_outcome(game, name: str):
+    return next(o for o in game.outcomes() if o.name == name)
 
 
-def sensitivity_findings(game_name: str, to: Path) -> list[str]:
-    """The assumptions the headline rests on most, from a `dsim sensitivity` report in the same folder."""
+def design_caveats(game_name: str, to: Path) -> list[str]:
+    """What `dsim sensitivity` and `dsim ladder` found, when their reports sit in the same folder."""
+    out = []
     path = to / f"sensitivity_{game_name}.json"
-    if not path.exists():
-        return []
-    data = json.loads(path.read_text())
-    return ["## What the assumed values change", "",
-            f"From [the sensitivity report](sensitivity_{game_name}.md) ({data['players']} players, lineup "
-            f"{data['lineup']}, {data['games_per_arm']:,} paired games per alternative):", "",
-            *[f"- {line}" for line in data["findings"]], ""]
+    if path.exists():
+        data = json.loads(path.read_text())
+        out += [f"Assumed values ([sensitivity](sensitivity_{game_name}.md), {data['players']} players): {line}"
+                for line in data["findings"]]
+    for path in sorted(to.glob(f"ladder_{game_name}_*.json")):
+        data = json.loads(path.read_text())
+        out.append(f"Better play ([skill ladder]({path.stem}.md)): {data['finding']}")
+    return out
 
 
 def readings_section(runs: list[dict]) -> list[str]:
@@ -107,7 +102,7 @@ def readings_section(runs: list[dict]) -> list[str]:
             by_key.setdefault(key, set()).add(text)
     if not by_key:
         return []
-    lines = ["## Readings these figures rest on", "",
+    lines = ["### Readings these figures rest on", "",
              "Where the rulebook can be read two ways, these runs used the reading below; `dsim games` names the "
              "other, and `dsim compare` measures what the choice changes.", ""]
     for key, texts in sorted(by_key.items()):
@@ -115,43 +110,152 @@ def readings_section(runs: list[dict]) -> list[str]:
     return lines + [""]
 
 
-def provenance_section(runs: list[dict]) -> str:
-    lines = ["## Provenance", "", "| rules | players | lineup | seed | games | code | assumed values |", "|---|---|---|---|---|---|---|"]
+def provenance_section(game, runs: list[dict], configs: Configs) -> list[str]:
+    lines = ["### Runs", "", "| players | rules | lineup | rules hash | seed | games | code |",
+             "|---|---|---|---|---|---|---|"]
     for r in runs:
-        strategies = ", ".join(f"{role}={s['name']}" for role, s in r.get("strategies", {}).items())
-        assumed = ", ".join(f"{k}={v}" for k, v in sorted(r.get("assumed", {}).items()))
-        lines.append(f"| {r['rules_hash']} {'+'.join(r.get('variants', []))} | {r['players']} | {strategies} | "
-                     f"{r['seed']} | {r['n']:,} | {r['code_version']} | {assumed} |")
-    return "\n".join(lines)
+        lines.append(f"| {r['players']} | {configs.rule(r['rules_hash'])} | "
+                     f"{configs.lineup(_lineup_code(game, r))} | `{r['rules_hash']}` | {r['seed']} | {r['n']:,} | "
+                     f"{r['code_version']} |")
+    assumed: dict[str, set[str]] = {}
+    for r in runs:
+        for k, v in r.get("assumed", {}).items():
+            assumed.setdefault(k, set()).add(str(v).replace("'", ""))
+    if assumed:
+        lines += ["", "### Assumed values", "", "Values no rulebook gives (labelled `assumed` in the rules file), or "
+                  "overridden for these runs:", ""]
+        lines += [f"- `{k}` = {' / '.join(sorted(v))}" for k, v in sorted(assumed.items())]
+    return lines + [""]
+
+
+def _lineup_code(game, run: dict) -> str:
+    from sim.core.labels import partition_lineup
+    return partition_lineup(game, run.get("strategies", {}))
+
+
+def outcome_tables(game, rows: list[dict], configs: Configs, dims: list[str]) -> list[str]:
+    """Outcomes as rows, configurations as columns; one table per player count when several vary."""
+    outcomes = {o.name: o for o in game.outcomes()}
+    keys = list(dict.fromkeys((r["players"], r["rules"], r["lineup"]) for r in rows))
+    split = "players" in dims and len(dims) > 1
+    groups = {}
+    for k in keys:
+        groups.setdefault(k[0] if split else None, []).append(k)
+    col_dims = [d for d in dims if not (split and d == "players")]
+    lines = []
+    for head, group in groups.items():
+        cells = {(r["players"], r["rules"], r["lineup"], r["outcome"]): r for r in rows}
+        columns = [configs.text(dict(zip(("players", "rules", "lineup"), k)), col_dims) or "all games" for k in group]
+        if head is not None:
+            lines += [f"### {head} players", ""]
+        lines += ["| outcome | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
+        for name, o in outcomes.items():
+            values = [cells.get((*k, name)) for k in group]
+            if all(v is None for v in values):
+                continue
+            text = [fmt(v["estimate"], o) if v else "" for v in values]
+            label = o.label or o.name
+            lines.append(f"| {'**' + label + '**' if o.headline else label} | " + " | ".join(text) + " |")
+        games = [max((r["estimate"].n for r in rows if (r["players"], r["rules"], r["lineup"]) == k), default=0)
+                 for k in group]
+        lines += ["| games | " + " | ".join(f"{g:,}" for g in games) + " |", ""]
+    return lines
+
+
+def headline_chart(game, rows: list[dict], configs: Configs, dims: list[str], chart) -> str:
+    """Each headline outcome per configuration with its interval, its reference line, and a finding title."""
+    outcomes = {o.name: o for o in game.outcomes()}
+    names = list(dict.fromkeys(r["outcome"] for r in rows if r["headline"]))
+    if not names:
+        return ""
+    o = outcomes[names[0]]
+    head = [r for r in rows if r["outcome"] == o.name]
+    scale = 100 if o.shows_percent() else 1
+    fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.42 * len(head)))
+    ys = range(len(head))
+    ax.errorbar([r["estimate"].value * scale for r in head], ys,
+                xerr=error_bars([r["estimate"] for r in head]) * scale, fmt="o", capsize=4, color="tab:blue")
+    refs = {o.reference_at(r["players"]) for r in head} - {None}
+    for ref in refs:
+        ax.axvline(ref * scale, color="black", lw=0.9, ls="--")
+    ax.set_yticks(list(ys), [configs.text(r, dims) or "all games" for r in head], fontsize=9)
+    ax.invert_yaxis()
+    label = o.label or o.name
+    ax.set_xlabel(f"{label} ({'%, ' if scale == 100 else ''}95% interval" + ("; dashed: reference" if refs else "")
+                  + ")")
+    ax.set_title(chart_title(o, head), fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    return chart("headline", fig)
+
+
+def chart_title(o, head: list[dict]) -> str:
+    label = o.label or o.name
+    refs = [(r, o.reference_at(r["players"])) for r in head]
+    above = sum(1 for r, ref in refs if ref is not None and r["estimate"].lo > ref)
+    below = sum(1 for r, ref in refs if ref is not None and r["estimate"].hi < ref)
+    if len(head) == 1:
+        return f"{label}: {fmt(head[0]['estimate'], o)}"
+    if above == len(head):
+        return f"{label} is above its reference in every configuration"
+    if below == len(head):
+        return f"{label} is below its reference in every configuration"
+    if above or below:
+        return f"{label}: above its reference in {above}, below in {below} of {len(head)} configurations"
+    lo = min(r["estimate"].value for r in head)
+    hi = max(r["estimate"].value for r in head)
+    return f"{label}: from {fmt_value(lo, o)} to {fmt_value(hi, o)} across configurations"
+
+
+def fmt_value(v: float, o) -> str:
+    return f"{100 * v:.1f}%" if o.shows_percent() else f"{v:.3g}"
 
 
 def game_report(game_name: str, out: Path, to: Path) -> Path:
     game = get_game(game_name)
     lf = store.scan(out, game_name)
     rows = summarize(game, lf, GROUP)
-    chart = ChartSaver(to, game_name)
     runs = [r for r in store.runs(out) if r["game"] == game_name]
-    parts = [f"# {game.title}: balance report", "",
-             "Every rate is shown with its 95% Wilson interval, every mean with its 95% t interval.", "",
-             headline_chart(game, rows, chart), "", "## Outcomes", "", markdown_table(rows, GROUP), ""]
+    configs = Configs(game, runs)
+    dims = varying(rows)
+    outcomes = {o.name: o for o in game.outcomes()}
+    chart = ChartSaver(to, game_name)
+    games = lf.collect()
+    checked = calibration.check(game, games)
+    _, never, _ = coverage.exercised(games, runs) if coverage.counter_names(games) else ([], [], [])
+    caveats = (design_caveats(game_name, to) + strategy_caveats(game, rows, configs, dims)
+               + caveat_findings(rows, outcomes, configs, dims)
+               + [f"The rulebook's claim \"{c.claim.text}\" {c.verdict} here" + (f": {c.claim.cause}" if c.claim.cause else ".")
+                  for c in checked if c.verdict in ("fails", "unsettled")])
+    if never:
+        caveats.append(f"Never applied in these games, so nothing here speaks to them: {', '.join(never)}.")
+    parts = [f"# {game.title}: balance report", "", "## Findings", "",
+             *[f"- {line}" for line in headline_findings(rows, outcomes, configs, dims)], "",
+             "Every rate is shown with its 95% Wilson interval, every mean with its 95% t interval.", ""]
+    if caveats:
+        parts += ["## What these findings rest on", "", *[f"- {c}" for c in caveats], ""]
+    parts += [headline_chart(game, rows, configs, dims, chart), "", "## Outcomes", "",
+              *outcome_tables(game, rows, configs, dims)]
     extra = game.group_columns()
     if extra:
-        parts += [f"## Outcomes by {', '.join(extra)}", "",
-                  markdown_table(summarize(game, lf, GROUP + extra), GROUP + extra), ""]
-    games = lf.collect()
+        by = summarize(game, lf, GROUP + extra)
+        parts += [f"## Outcomes by {', '.join(extra)}", "", *outcome_tables_by(game, by, configs, dims, extra)]
     others = {name: store.scan(out, game_name, name) for name in store.tables(out)
               if name != "games" and game_name in store.games_in(out, name)}
-    parts += strategy_section(game, rows)
-    parts += sensitivity_findings(game_name, to)
     parts += calibration.section(game, games)
     parts += game.report_sections(games, to, chart, others)
     parts += coverage.exercised_section(games, runs)
-    parts += readings_section(runs)
-    parts += ["", provenance_section(runs), ""]
-    path = to / f"{game_name}.md"
-    path.write_text("\n".join(parts))
-    (to / f"{game_name}.html").write_text(markdown_to_html("\n".join(parts), game.title))
-    return path
+    parts += ["## Appendix: provenance", "", *readings_section(runs), *provenance_section(game, runs, configs)]
+    return write_report(to, game_name, "\n".join(parts), game.title)
+
+
+def outcome_tables_by(game, rows: list[dict], configs: Configs, dims: list[str], extra: list[str]) -> list[str]:
+    """The outcome tables again with the game's extra dimensions (e.g. a mode) as columns."""
+    lines = []
+    for value in sorted({tuple(r[e] for e in extra) for r in rows}):
+        mine = [r for r in rows if tuple(r[e] for e in extra) == value]
+        lines += [f"### {', '.join(f'{e} {v}' for e, v in zip(extra, value))}", ""]
+        lines += outcome_tables(game, mine, configs, varying(mine))
+    return lines
 
 
 def build(out: Path, to: Path, game: str | None = None) -> list[Path]:
@@ -166,35 +270,3 @@ def build(out: Path, to: Path, game: str | None = None) -> list[Path]:
     return paths
 
 
-def markdown_to_html(text: str, title: str) -> str:
-    """Just enough Markdown (headings, tables, images, lists, paragraphs) for the reports."""
-    body = []
-    lines = text.splitlines()
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if line.startswith("|"):
-            rows = []
-            while i < len(lines) and lines[i].startswith("|"):
-                if not re.fullmatch(r"\|(-+\|)+", lines[i].replace(" ", "")):
-                    rows.append([html.escape(c.strip()) for c in lines[i].strip("|").split("|")])
-                i += 1
-            body.append("<table>" + "".join(
-                "<tr>" + "".join(f"<{'th' if r == 0 else 'td'}>{c}</{'th' if r == 0 else 'td'}>" for c in row) + "</tr>"
-                for r, row in enumerate(rows)) + "</table>")
-            continue
-        m = re.fullmatch(r"(#+) (.*)", line)
-        img = re.fullmatch(r"!\[(.*)\]\((.*)\)", line.strip())
-        if m:
-            body.append(f"<h{len(m[1])}>{html.escape(m[2])}</h{len(m[1])}>")
-        elif img:
-            body.append(f'<img alt="{html.escape(img[1])}" src="{html.escape(img[2])}">')
-        elif line.startswith("- "):
-            body.append(f"<li>{html.escape(line[2:])}</li>")
-        elif line.strip():
-            body.append(f"<p>{html.escape(line)}</p>")
-        i += 1
-    style = "body{font-family:sans-serif;max-width:1000px;margin:auto}table{border-collapse:collapse}" \
-            "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}img{max-width:100%}"
-    return f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>" \
-           f"<style>{style}</style></head><body>{''.join(body)}</body></html>"

@@ -17,7 +17,8 @@ import polars as pl
 from sim.core.arms import Effect, against_base, ranked, tornado, units
 from sim.core.errors import DsimError
 from sim.core.game import Game
-from sim.core.report import ChartSaver, markdown_to_html
+from sim.core.html import write_report
+from sim.core.report import ChartSaver
 from sim.core.runner import RunSpec
 from sim.core.strategy import lineup_label
 
@@ -79,9 +80,7 @@ def sensitivity(game: Game, base: RunSpec, out: Path, to: Path, jobs: int = 1, p
          "players": base.players, "lineup": lineup_label(base.lineup)}, indent=1))
     chart = ChartSaver(to, f"sensitivity_{game.name}")
     lines = report_lines(game, base, effects, played, chart)
-    path = to / f"sensitivity_{game.name}.md"
-    path.write_text("\n".join(lines) + "\n")
-    (to / f"sensitivity_{game.name}.html").write_text(markdown_to_html("\n".join(lines), game.title))
+    path = write_report(to, f"sensitivity_{game.name}", "\n".join(lines), game.title)
     return path, effects
 
 

@@ -17,7 +17,8 @@ import polars as pl  # noqa: E402
 from sim.core import store  # noqa: E402
 from sim.core.errors import DsimError  # noqa: E402
 from sim.core.game import Game  # noqa: E402
-from sim.core.report import ChartSaver, markdown_to_html  # noqa: E402
+from sim.core.html import write_report
+from sim.core.report import ChartSaver  # noqa: E402
 from sim.core.runner import RunSpec, run  # noqa: E402
 from sim.core.summary import fmt, summarize  # noqa: E402
 
@@ -96,9 +97,7 @@ def sweep(game: Game, base: RunSpec, params: list[str], out: Path, to: Path, job
                   "|" + "---|" * (len(keys) + 1)]
         lines += ["| " + " | ".join(str(r[k]) for k in keys) + f" | {fmt(r['estimate'], r['kind'])} |" for r in sel]
         lines += ["", band_chart(game, keys, sel, o, chart), ""]
-    path = to / f"sweep_{game.name}.md"
-    path.write_text("\n".join(lines) + "\n")
-    (to / f"sweep_{game.name}.html").write_text(markdown_to_html("\n".join(lines), game.title))
+    path = write_report(to, f"sweep_{game.name}", "\n".join(lines), game.title)
     return path
 
 

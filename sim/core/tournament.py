@@ -24,7 +24,8 @@ from scipy import optimize as opt  # noqa: E402
 from sim.core import store  # noqa: E402
 from sim.core.errors import DsimError  # noqa: E402
 from sim.core.game import Game  # noqa: E402
-from sim.core.report import ChartSaver, markdown_to_html  # noqa: E402
+from sim.core.html import write_report
+from sim.core.report import ChartSaver  # noqa: E402
 from sim.core.runner import RunSpec, run  # noqa: E402
 from sim.core.stats import Z95, mean_ci  # noqa: E402
 
@@ -127,9 +128,7 @@ def tournament(game: Game, base: RunSpec, entrants: list[str], out: Path, to: Pa
     for i in order:
         lines.append(f"| {entrants[i]} | {strength[i]:+.3f} [{strength[i] - Z95 * se[i]:+.3f}, {strength[i] + Z95 * se[i]:+.3f}] |")
     lines += ["", matrix_chart(game, entrants, score, chart), "", ratings_chart(game, entrants, strength, se, chart), ""]
-    path = to / f"tournament_{game.name}.md"
-    path.write_text("\n".join(lines) + "\n")
-    (to / f"tournament_{game.name}.html").write_text(markdown_to_html("\n".join(lines), game.title))
+    path = write_report(to, f"tournament_{game.name}", "\n".join(lines), game.title)
     return path
 
 

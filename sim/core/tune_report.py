@@ -12,7 +12,8 @@ import polars as pl  # noqa: E402
 
 from sim.core.errors import DsimError  # noqa: E402
 from sim.core.game import Game  # noqa: E402
-from sim.core.report import ChartSaver, markdown_to_html  # noqa: E402
+from sim.core.html import write_report
+from sim.core.report import ChartSaver  # noqa: E402
 from sim.core.runner import RunSpec  # noqa: E402
 from sim.core.strategy import lineup_label  # noqa: E402
 from sim.core.tune import (Evaluator, TuneResult, show_value, curve_points, inside, parse_param, parse_target,  # noqa: E402
@@ -35,9 +36,7 @@ def tune(game: Game, base: RunSpec, params: list[str], targets: list[str], to: P
     curve = response_chart(game, ev, result, chart)
     pl.DataFrame(ev.rows).write_parquet(to / f"tune_{game.name}.parquet")
     lines = report_lines(game, base, ev, result, curve)
-    path = to / f"tune_{game.name}.md"
-    path.write_text("\n".join(lines) + "\n")
-    (to / f"tune_{game.name}.html").write_text(markdown_to_html("\n".join(lines), game.title))
+    path = write_report(to, f"tune_{game.name}", "\n".join(lines), game.title)
     return path, summary(ev, result)
 
 
