@@ -197,7 +197,7 @@ def test_outcomes_that_do_not_apply_are_left_out():
 
 
 def test_holm_adjustment():
-    from sim.core.compare import holm
+    from sim.core.stats import holm
     assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
     p = list(np.random.default_rng(4).random(20))
     adj = holm(p)

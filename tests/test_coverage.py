@@ -6,7 +6,7 @@ from functools import lru_cache
 import polars as pl
 import pytest
 
-from sim.core.compare import identical_games
+from sim.core.coverage import identical_games
 from sim.core.coverage import PREFIX, counter_names, fired
 from sim.games import game_names, get_game
 

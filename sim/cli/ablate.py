@@ -1,11 +1,11 @@
 """`dsim ablate`: each element (card kind, special value, artifact, power) taken out, neutralised or forced in."""
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
+
+from sim.cli.output import FormatOpt, check_format, show
 
 from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt,
                             RulesOpt, SeedOpt, SetOpt, StrategyOpt, VariantOpt, build_spec)
@@ -20,22 +20,15 @@ def ablate(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt =
            only: Annotated[Optional[list[str]], typer.Option("--only", help="an element or group (repeatable)")] = None,
            precision: Annotated[Optional[float], typer.Option(
                help="play until every headline change is within ± this (points for rates; --n is the cap)")] = None,
-           format_: Annotated[str, typer.Option("--format", help="text or json (a summary for scripts)")] = "text",
+        format_: FormatOpt = "text",
            to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
     """Rank the game's elements by how much each moves the headline when taken out, neutralised or forced in."""
+    check_format(format_)
     set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin, resume=resume)
     path, effects = run_ablate(spec.game, spec, Path(out), to or Path(out) / "report", mode, jobs, precision,
                                tuple(only or ()), rules, tuple(variant or ()), tuple(set_ or ()))
-    if format_ == "json":
-        print(json.dumps({"report": str(path), "effects": [
-            {"element": e.key, "outcome": e.outcome, "difference": e.result.diff.value, "lo": e.result.diff.lo,
-             "hi": e.result.diff.hi, "identical": e.identical} for e in effects]}))
-        return
-    text = path.read_text()
-    Console().print(text[:text.index("\nEach element")].rstrip() + f"\n\nreport: {path}", markup=False,
-                    highlight=False)
-
+    show(path, format_, {"effects": [{"element": e.key, "outcome": e.outcome, "difference": e.result.diff.value, "lo": e.result.diff.lo, "hi": e.result.diff.hi, "identical": e.identical} for e in effects]})
 
 def register(app: typer.Typer) -> None:
     app.command("ablate")(ablate)

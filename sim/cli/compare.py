@@ -4,7 +4,8 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
+
+from sim.cli.output import FormatOpt, check_format, show
 
 from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt,
                             StrategyOpt, build_spec)
@@ -19,13 +20,15 @@ def compare(variant: Annotated[list[str], typer.Option(
             resume: ResumeOpt = False,
             precision: Annotated[Optional[float], typer.Option(
                 help="play until every headline difference is within ± this: points for rates, a fraction of the base value for means above 1 (--n is the cap)")] = None,
-            to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
+            to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None,
+        format_: FormatOpt = "text") -> None:
     """Compare rule variants game by game on common random numbers."""
+    check_format(format_)
     set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, n, players, strategy, None, seed, rules, set_, plugin, resume=resume)
     path = run_compare(spec.game, spec, variant, Path(out), to or Path(out) / "report", jobs, precision,
                        rules, tuple(set_ or ()))
-    Console().print(path.read_text(), markup=False, highlight=False)
+    show(path, format_)
 
 
 def register(app: typer.Typer) -> None:

@@ -4,7 +4,8 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
+
+from sim.cli.output import FormatOpt, check_format, show
 
 from sim.cli.common import (DeckOpt, deck_sets, GameOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
                             VariantOpt, build_spec)
@@ -19,14 +20,16 @@ def optimize(strategy: Annotated[str, typer.Option("--strategy", "-s", help="the
              variant: VariantOpt = None, seed: SeedOpt = 0, out: OutOpt = Path("results"), rules: RulesOpt = None,
              set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
              iters: Annotated[int, typer.Option(help="differential-evolution generations")] = 8,
-             to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
+             to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None,
+        format_: FormatOpt = "text") -> None:
     """Search STRATEGY's parameters for the strongest play as ROLE."""
+    check_format(format_)
     if iters < 1:
         raise DsimError(f"--iters must be at least 1, got {iters}")
     set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, n, players, field, variant, seed, rules, set_, plugin)
     path = run_optimize(spec.game, spec, strategy, role, to or Path(out) / "report", iters=iters)
-    Console().print(path.read_text(), markup=False, highlight=False)
+    show(path, format_)
 
 
 def register(app: typer.Typer) -> None:

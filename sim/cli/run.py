@@ -1,17 +1,17 @@
-"""`dsim run`: play games, stream them to Parquet, print the outcomes with intervals."""
+"""`dsim run`: play games, stream them to Parquet, write their report and print its findings."""
 
 from pathlib import Path
 from typing import Annotated, Optional
 
-import polars as pl
 import typer
 from rich.console import Console
 
 from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt,
                             StrategyOpt, VariantOpt, build_spec)
-from sim.core import runner, store
+from sim.cli.output import FormatOpt, check_format, show
+from sim.core import runner
 from sim.core.precision import run_to_precision
-from sim.core.summary import print_table, summarize
+from sim.core.report import game_report
 
 
 def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = None, strategy: StrategyOpt = None,
@@ -20,8 +20,10 @@ def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = N
         resume: ResumeOpt = False,
         precision: Annotated[Optional[float], typer.Option(
             help="keep playing until every headline interval is within ± this: points for rates, a fraction of the value for means above 1 (--n is the cap)")] = None,
-        progress: Annotated[bool, typer.Option(help="show a progress bar")] = True) -> None:
-    """Play N games of one configuration and summarise them."""
+        progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+        format_: FormatOpt = "text") -> None:
+    """Play N games of one configuration, write its report, and print its findings."""
+    check_format(format_)
     set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin, resume=resume)
     console = Console(stderr=True)
@@ -36,14 +38,10 @@ def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = N
                       f"resumed: kept {kept} completed chunks of the interrupted run, played the rest")
     console.print(f"{result['n']:,} games in {result['seconds']:.1f}s ({result['games_per_s']:,.0f} games/s) "
                   f"→ {result['path']}")
-    part = spec.partition()
-    lf = store.scan(out, spec.game.name).filter(*[pl.col(k) == v for k, v in part.items()])
-    rows = summarize(spec.game, lf, [])
-    assumed = spec.rules.ruleset.assumed()
-    print_table(rows, [], f"{spec.game.name}, {spec.players} players, {part['lineup']}, rules {part['rules']}")
-    if assumed:
-        Console().print(f"[dim]rests on {len(assumed)} assumed values: {', '.join(sorted(assumed))}[/dim]")
-
+    to = Path(out) / "report"
+    to.mkdir(parents=True, exist_ok=True)
+    path = game_report(spec.game.name, Path(out), to, only=spec.partition())
+    show(path, format_)
 
 def register(app: typer.Typer) -> None:
     app.command("run")(run)

@@ -1,11 +1,11 @@
 """`dsim sensitivity`: each assumed value's plausible alternatives, played alone on the same seeds."""
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
+
+from sim.cli.output import FormatOpt, check_format, show
 
 from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt,
                             RulesOpt, SeedOpt, SetOpt, StrategyOpt, VariantOpt, build_spec)
@@ -20,22 +20,15 @@ def sensitivity(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: Players
                     "--only", help="vary only this assumed value (repeatable)")] = None,
                 precision: Annotated[Optional[float], typer.Option(
                     help="play until every headline change is within ± this (points for rates; --n is the cap)")] = None,
-                format_: Annotated[str, typer.Option("--format", help="text or json (a summary for scripts)")] = "text",
+        format_: FormatOpt = "text",
                 to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
     """Rank the assumed values by how much their plausible alternatives move the headline outcomes."""
+    check_format(format_)
     set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin, resume=resume)
     path, effects = run_sensitivity(spec.game, spec, Path(out), to or Path(out) / "report", jobs, precision,
                                     tuple(only or ()), rules, tuple(variant or ()), tuple(set_ or ()))
-    if format_ == "json":
-        print(json.dumps({"report": str(path), "effects": [
-            {"assumption": e.key, "alternative": e.alternative, "outcome": e.outcome, "difference": e.result.diff.value,
-             "lo": e.result.diff.lo, "hi": e.result.diff.hi, "identical": e.identical} for e in effects]}, default=str))
-        return
-    text = path.read_text()
-    Console().print(text[:text.index("\nEach alternative")].rstrip() + f"\n\nreport: {path}", markup=False,
-                    highlight=False)
-
+    show(path, format_, {"effects": [{"assumption": e.key, "alternative": e.alternative, "outcome": e.outcome, "difference": e.result.diff.value, "lo": e.result.diff.lo, "hi": e.result.diff.hi, "identical": e.identical} for e in effects]})
 
 def register(app: typer.Typer) -> None:
     app.command("sensitivity")(sensitivity)

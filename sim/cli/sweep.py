@@ -4,7 +4,8 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
+
+from sim.cli.output import FormatOpt, check_format, show
 
 from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt,
                             StrategyOpt, VariantOpt, build_spec)
@@ -17,13 +18,15 @@ def sweep(param: Annotated[list[str], typer.Option(
           variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
           rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
           resume: ResumeOpt = False,
-          to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
+          to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None,
+        format_: FormatOpt = "text") -> None:
     """Play every point of a rule-parameter grid on the same seeds."""
+    check_format(format_)
     set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin, resume=resume)
     path = run_sweep(spec.game, spec, param, Path(out), to or Path(out) / "report", jobs, rules,
                      tuple(variant or ()), tuple(set_ or ()))
-    Console().print(path.read_text(), markup=False, highlight=False)
+    show(path, format_)
 
 
 def register(app: typer.Typer) -> None:

@@ -4,7 +4,8 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
+
+from sim.cli.output import FormatOpt, check_format, show
 
 from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt,
                             VariantOpt, build_spec)
@@ -17,13 +18,15 @@ def tournament(strategies: Annotated[str, typer.Option(
                variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
                rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
                resume: ResumeOpt = False,
-               to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
+               to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None,
+        format_: FormatOpt = "text") -> None:
     """Every pair of strategies, every rotation, the same deals."""
+    check_format(format_)
     set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, n, players, None, variant, seed, rules, set_, plugin, resume=resume)
     entrants = [s.strip() for s in strategies.split(",") if s.strip()]
     path = run_tournament(spec.game, spec, entrants, Path(out), to or Path(out) / "report", jobs)
-    Console().print(path.read_text(), markup=False, highlight=False)
+    show(path, format_)
 
 
 def register(app: typer.Typer) -> None:

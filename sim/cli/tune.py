@@ -1,11 +1,11 @@
 """`dsim tune`: the rule setting that puts outcomes on a target, verified on fresh seeds."""
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
+
+from sim.cli.output import FormatOpt, check_format, show
 
 from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt,
                             SeedOpt, SetOpt, StrategyOpt, VariantOpt, build_spec)
@@ -24,20 +24,16 @@ def tune(param: Annotated[list[str], typer.Option(
          players: PlayersOpt = None, strategy: StrategyOpt = None, variant: VariantOpt = None, seed: SeedOpt = 0,
          jobs: JobsOpt = 1, out: OutOpt = Path("results"), rules: RulesOpt = None, set_: SetOpt = None,
          deck: DeckOpt = None, plugin: PluginOpt = None,
-         format_: Annotated[str, typer.Option("--format", help="text or json (a summary for scripts)")] = "text",
+        format_: FormatOpt = "text",
          to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
     """Search a rule parameter for an outcome target on common random numbers, then verify the answer."""
+    check_format(format_)
     set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin)
     verify_n = check_n(verify) if verify is not None else None
     path, summary = run_tune(spec.game, spec, param, target, to or Path(out) / "report", jobs, verify_n, rules,
                              tuple(variant or ()), tuple(set_ or ()))
-    if format_ == "json":
-        print(json.dumps({**summary, "report": str(path)}, default=str))
-        return
-    text = path.read_text()
-    Console().print(text[:text.index("## Method")].rstrip() + f"\n\nreport: {path}", markup=False, highlight=False)
-
+    show(path, format_, summary)
 
 def register(app: typer.Typer) -> None:
     app.command("tune")(tune)

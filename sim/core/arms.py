@@ -12,7 +12,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from sim.core.compare import arm_games, compare_frames, identical_games, run_arms  # noqa: E402
+from sim.core.compare import arm_games, compare_frames, run_arms  # noqa: E402
+from sim.core.coverage import identical_games  # noqa: E402
 from sim.core.game import Game  # noqa: E402
 from sim.core.report import ChartSaver  # noqa: E402
 from sim.core.runner import RunSpec  # noqa: E402

@@ -12,23 +12,19 @@ import dataclasses
 import math
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import polars as pl
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import polars as pl  # noqa: E402
-
-from sim.core import store  # noqa: E402
-from sim.core.coverage import silent_rules, silent_warning  # noqa: E402
-from sim.core.errors import DsimError  # noqa: E402
-from sim.core.game import Game, Rules  # noqa: E402
-from sim.core.precision import allowed_half_width, check_precision, look_z  # noqa: E402
+from sim.core import store
+from sim.core.errors import DsimError
+from sim.core.game import Game, Rules
+from sim.core.precision import allowed_half_width, check_precision, look_z
+from sim.core.compare_report import compare_lines
 from sim.core.html import write_report
-from sim.core.report import ChartSaver  # noqa: E402
-from sim.core.resume import keeping_chunks, open_writer  # noqa: E402
-from sim.core.runner import RunSpec, check_jobs, iter_chunks, run  # noqa: E402
-from sim.core.stats import PairedResult, paired  # noqa: E402
+from sim.core.report import ChartSaver
+from sim.core.resume import keeping_chunks, open_writer
+from sim.core.runner import RunSpec, check_jobs, iter_chunks, run
+from sim.core.stats import paired
 
 
 def variant_rules(game: Game, text: str, rules_file=None, base_sets=()) -> Rules:
@@ -44,12 +40,6 @@ def arm_games(out: Path, spec: RunSpec) -> pl.DataFrame:
     part = spec.partition()
     return (store.scan(out, spec.game.name).filter(*[pl.col(k) == v for k, v in part.items()])
             .sort("game_id").collect())
-
-
-def identical_games(a: pl.DataFrame, b: pl.DataFrame) -> bool:
-    """Whether two arms played the same games move for move, as far as the games table shows."""
-    keys = [c for c in ("game", "players", "rules", "lineup", "seed") if c in a.columns]
-    return a.height == b.height and a.drop(keys).equals(b.drop(keys))
 
 
 def compare_frames(game: Game, a: pl.DataFrame, b: pl.DataFrame) -> list[tuple]:
@@ -121,81 +111,6 @@ def compare(game: Game, base: RunSpec, variants: list[str], out: Path, to: Path,
     n = run_arms(specs, out, jobs, precision)
     frames = [arm_games(out, s) for s in specs]
     to.mkdir(parents=True, exist_ok=True)
-    chart = ChartSaver(to, f"compare_{game.name}")
-    arms = ' vs '.join(variants) if len(variants) <= 3 else f"{variants[0]} vs {len(variants) - 1} variants"
-    lines = [f"# {game.title}: {arms}", "",
-             f"{n:,} games per arm, {base.players} players, lineup {specs[0].partition()['lineup']}, seed "
-             f"{base.seed}; every arm played the same seeds (common random numbers), so each difference is "
-             "paired game by game.", ""]
     results = {v: compare_frames(game, frames[0], f) for v, f in zip(variants[1:], frames[1:])}
-    if len(variants) > 2:
-        lines += summary_section(results, variants[0])
-    for v, spec, f in zip(variants[1:], specs[1:], frames[1:]):
-        silent = silent_rules(specs[0].rules, spec.rules, [frames[0], f])
-        if silent:
-            lines += [silent_warning(v, silent, f.height), ""]
-        if identical_games(frames[0], f):
-            lines += [f"**Warning: {v} played exactly the same games as {variants[0]}** (every column of every "
-                      "game is equal): under these strategies and seeds its rules never changed a move or a "
-                      "result, so this comparison tested nothing about them.", ""]
-    for v, rows in results.items():
-        lines += [f"## {v} against {variants[0]}", "",
-                  "| outcome | " + variants[0] + " | " + v + " | difference [95% CI] | p | test | games unpaired would need |",
-                  "|---|---|---|---|---|---|---|"]
-        for name, kind, r, label, _ in rows:
-            pct = kind == "rate"
-            diff = r.diff.fmt(pct=pct, digits=2 if pct else 3)
-            lines.append(f"| {label or name} | {r.a.fmt(pct=pct, digits=2 if pct else 3)} | "
-                         f"{r.b.fmt(pct=pct, digits=2 if pct else 3)} | {diff} | {r.p_value:.3g} | {r.test} | "
-                         f"{_unpaired(r)} |")
-        lines += ["", difference_chart(game, v, variants[0], rows, chart), ""]
-    path = write_report(to, f"compare_{game.name}", "\n".join(lines), game.title)
-    return path
-
-
-def summary_section(results: dict[str, list[tuple]], base: str) -> list[str]:
-    """The headline differences of every variant in one table, with Holm-adjusted p-values (many tests)."""
-    cells = [(v, label or name, kind, r) for v, rows in results.items()
-             for name, kind, r, label, headline in rows if headline]
-    adjusted = holm([r.p_value for *_, r in cells])
-    lines = [f"## Summary: headline outcomes against {base}", "",
-             f"p adjusted by Holm's method over the {len(cells)} tests of this table.", "",
-             "| variant | outcome | difference [95% CI] | p | p (Holm) |", "|---|---|---|---|---|"]
-    for (v, label, kind, r), p_adj in zip(cells, adjusted):
-        pct = kind == "rate"
-        lines.append(f"| {v} | {label} | {r.diff.fmt(pct=pct, digits=2 if pct else 3)} | {r.p_value:.3g} | "
-                     f"{p_adj:.3g} |")
-    return lines + [""]
-
-
-def holm(pvalues: list[float]) -> list[float]:
-    """Holm's step-down adjustment: family-wise error controlled without assuming independence."""
-    m = len(pvalues)
-    order = sorted(range(m), key=lambda i: pvalues[i])
-    adjusted = [0.0] * m
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * pvalues[i]))
-        adjusted[i] = running
-    return adjusted
-
-
-def _unpaired(r: PairedResult) -> str:
-    if r.n_unpaired >= 10**12:
-        return "∞ (pairing removes all noise)"
-    return f"{r.n_unpaired:,} ({r.saving():.1f}×)"
-
-
-def difference_chart(game, v, base, rows, chart) -> str:
-    rates = [(label or name, r) for name, kind, r, label, _ in rows if kind == "rate"]
-    if not rates:
-        return ""
-    fig, ax = plt.subplots(figsize=(7, 0.6 + 0.45 * len(rates)))
-    for i, (label, r) in enumerate(rates):
-        ax.errorbar([100 * r.diff.value], [i], xerr=[[100 * (r.diff.value - r.diff.lo)], [100 * (r.diff.hi - r.diff.value)]],
-                    fmt="o", capsize=4, color="tab:red" if r.p_value < 0.05 else "tab:gray")
-    ax.axvline(0, color="black", lw=0.8)
-    ax.set_yticks(range(len(rates)), [lab for lab, _ in rates], fontsize=8)
-    ax.set_xlabel(f"{v} minus {base} (percentage points, paired 95% CI)")
-    ax.set_title(f"{game.title}: effect of {v}")
-    return chart(f"{v}_vs_{base}".replace("=", "-").replace(";", "_"), fig)
+    lines = compare_lines(game, variants, specs, frames, results, n, ChartSaver(to, f"compare_{game.name}"))
+    return write_report(to, f"compare_{game.name}", "\n".join(lines), game.title)

@@ -109,3 +109,9 @@ def exercised_section(games: pl.DataFrame, runs: list[dict]) -> list[str]:
     for f in sorted(rows, key=lambda f: f.share):
         lines.append(f"| {f.name} | {100 * f.share:.2f}% of {f.n:,} | {f.times / f.n:.3g} |")
     return lines + [""]
+
+
+def identical_games(a: pl.DataFrame, b: pl.DataFrame) -> bool:
+    """Whether two arms played the same games move for move, as far as the games table shows."""
+    keys = [c for c in ("game", "players", "rules", "lineup", "seed") if c in a.columns]
+    return a.height == b.height and a.drop(keys).equals(b.drop(keys))

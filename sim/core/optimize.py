@@ -80,7 +80,12 @@ def optimize(game: Game, base: RunSpec, strategy: str, role: str, to: Path, iter
     table.write_parquet(to / f"optimize_{game.name}_{strategy}_{role}.parquet")
     chart = ChartSaver(to, f"optimize_{game.name}_{strategy}_{role}")
     others = ", ".join(f"{r}={seat.label()}" for r, seat in spec.lineup.items() if r != role)
-    lines = [f"# {game.title}: optimising `{strategy}` as {role}", "",
+    verdict = (f"The tuned weights raise {role}'s score from {gain.a.value:.3f} to {gain.b.value:.3f} on fresh seeds "
+               f"(gain {gain.diff.fmt(digits=3)}, p = {gain.p_value:.2g})." if gain.diff.lo > 0 else
+               f"No significant gain for {role} on fresh seeds (gain {gain.diff.fmt(digits=3)}): the default weights "
+               "are as good as any the search found.")
+    lines = [f"# {game.title}: optimising `{strategy}` as {role}", "", "## Findings", "", f"- {verdict}", "",
+             "## Search", "",
              f"Against {others}; {base.players} players. Differential evolution over {len(history)} evaluations of "
              f"{spec.n:,} games each, all on the same seeds ({elapsed:.0f}s). Checked on {n_check:,} fresh games, "
              "paired against the default weights.", "",

@@ -15,6 +15,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import polars as pl  # noqa: E402
 
 from sim.core import calibration, coverage, store  # noqa: E402
 from sim.core.charts import error_bars  # noqa: E402
@@ -36,9 +37,11 @@ class ChartSaver:
         self.folder = folder
         self.prefix = prefix
         self.files: list[Path] = []
+        self.texts: dict[str, list[str]] = {}     # every chart's words (titles, labels, ticks), for tests
 
     def __call__(self, name: str, fig) -> str:
         path = self.folder / f"{self.prefix}_{name}.png"
+        self.texts[path.name] = [t.get_text() for t in fig.findobj(matplotlib.text.Text) if t.get_text()]
         fig.tight_layout()
         fig.savefig(path, dpi=110)
         plt.close(fig)
@@ -210,13 +213,18 @@ def fmt_value(v: float, o) -> str:
     return f"{100 * v:.1f}%" if o.shows_percent() else f"{v:.3g}"
 
 
-def game_report(game_name: str, out: Path, to: Path) -> Path:
+def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -> Path:
+    """The report of every run of a game under `out`, or only of the run with partition `only`."""
     game = get_game(game_name)
     lf = store.scan(out, game_name)
-    rows = summarize(game, lf, GROUP)
     runs = [r for r in store.runs(out) if r["game"] == game_name]
+    if only:
+        lf = lf.filter(*[pl.col(k) == v for k, v in only.items()])
+        runs = [r for r in runs if r["players"] == only["players"] and r["rules_hash"] == only["rules"]
+                and r["seed"] == only["seed"] and _lineup_code(game, r) == only["lineup"]]
+    rows = summarize(game, lf, GROUP)
     configs = Configs(game, runs)
-    dims = varying(rows)
+    dims = varying(rows) or ["players", "lineup", "rules"]     # one configuration: name it in full
     outcomes = {o.name: o for o in game.outcomes()}
     chart = ChartSaver(to, game_name)
     games = lf.collect()
@@ -229,11 +237,11 @@ def game_report(game_name: str, out: Path, to: Path) -> Path:
     if never:
         caveats.append(f"Never applied in these games, so nothing here speaks to them: {', '.join(never)}.")
     parts = [f"# {game.title}: balance report", "", "## Findings", "",
-             *[f"- {line}" for line in headline_findings(rows, outcomes, configs, dims)], "",
-             "Every rate is shown with its 95% Wilson interval, every mean with its 95% t interval.", ""]
+             *[f"- {line}" for line in headline_findings(rows, outcomes, configs, dims)], ""]
     if caveats:
         parts += ["## What these findings rest on", "", *[f"- {c}" for c in caveats], ""]
     parts += [headline_chart(game, rows, configs, dims, chart), "", "## Outcomes", "",
+              "Every rate is shown with its 95% Wilson interval, every mean with its 95% t interval.", "",
               *outcome_tables(game, rows, configs, dims)]
     extra = game.group_columns()
     if extra:

@@ -114,3 +114,15 @@ def games_for_half_width(p: float, half_width: float, conf: float = 0.95) -> int
     """Games needed for a rate near p to have an interval of ± half_width."""
     z = st.norm.ppf(0.5 + conf / 2)
     return int(math.ceil(z * z * p * (1 - p) / half_width ** 2))
+
+
+def holm(pvalues: list[float]) -> list[float]:
+    """Holm's step-down adjustment: family-wise error controlled without assuming independence."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        adjusted[i] = running
+    return adjusted

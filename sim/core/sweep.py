@@ -87,7 +87,8 @@ def sweep(game: Game, base: RunSpec, params: list[str], out: Path, to: Path, job
                            "lo": r["estimate"].lo, "hi": r["estimate"].hi, "n": r["estimate"].n} for r in rows])
     table.write_parquet(to / f"sweep_{game.name}.parquet")
     chart = ChartSaver(to, f"sweep_{game.name}")
-    lines = [f"# {game.title}: sweep over {', '.join(keys)}", "",
+    lines = [f"# {game.title}: sweep over {', '.join(keys)}", "", "## Findings", "",
+             *[f"- {f}" for f in sweep_findings(game, keys, rows)], "",
              f"{base.n:,} games per point" + ("" if "players" in keys else f", {base.players} players")
              + f", seed {base.seed} (every point plays the same "
              "seeds); 95% intervals.", ""]
@@ -99,6 +100,26 @@ def sweep(game: Game, base: RunSpec, params: list[str], out: Path, to: Path, job
         lines += ["", band_chart(game, keys, sel, o, chart), ""]
     path = write_report(to, f"sweep_{game.name}", "\n".join(lines), game.title)
     return path
+
+
+def sweep_findings(game: Game, keys: list[str], rows: list[dict]) -> list[str]:
+    """For each headline outcome: its lowest and highest point of the grid, and whether they differ."""
+    out = []
+    for o in game.outcomes():
+        if not o.headline:
+            continue
+        sel = [r for r in rows if r["outcome"] == o.name]
+        if not sel:
+            continue
+        low = min(sel, key=lambda r: r["estimate"].value)
+        high = max(sel, key=lambda r: r["estimate"].value)
+        def at(r):
+            return ", ".join(f"{k}={r[k]}" for k in keys)
+        apart = high["estimate"].lo > low["estimate"].hi
+        out.append(f"{o.label or o.name}: from {fmt(low['estimate'], low['kind'])} at {at(low)} to "
+                   f"{fmt(high['estimate'], high['kind'])} at {at(high)}"
+                   + ("." if apart else "; the grid's points cannot be told apart."))
+    return out
 
 
 def band_chart(game, keys, rows, outcome, chart) -> str:

@@ -115,7 +115,9 @@ def tournament(game: Game, base: RunSpec, entrants: list[str], out: Path, to: Pa
     to.mkdir(parents=True, exist_ok=True)
     pl.DataFrame(rows).write_parquet(to / f"tournament_{game.name}.parquet")
     chart = ChartSaver(to, f"tournament_{game.name}")
-    lines = [f"# {game.title}: tournament", "",
+    lines = [f"# {game.title}: tournament", "", "## Findings", "",
+             *[f"- {f}" for f in tournament_findings(entrants, score, lo, hi, strength, se)], "",
+             "## Head to head", "",
              f"{base.n:,} games per rotation, {base.players} players, seed {base.seed}; each pair plays every "
              "seat/side rotation on the same deals. Cell = row's average score against the column "
              "(0.5 = even), with its 95% interval.", "",
@@ -130,6 +132,22 @@ def tournament(game: Game, base: RunSpec, entrants: list[str], out: Path, to: Pa
     lines += ["", matrix_chart(game, entrants, score, chart), "", ratings_chart(game, entrants, strength, se, chart), ""]
     path = write_report(to, f"tournament_{game.name}", "\n".join(lines), game.title)
     return path
+
+
+def tournament_findings(names, score, lo, hi, strength, se) -> list[str]:
+    """The strongest entrant, then every pairing, decided or not, strongest first."""
+    order = list(np.argsort(-strength))
+    top = order[0]
+    out = [f"**{names[top]}** is the strongest (Bradley-Terry rating {strength[top]:+.2f} "
+           f"[{strength[top] - Z95 * se[top]:+.2f}, {strength[top] + Z95 * se[top]:+.2f}])."]
+    for a_pos, i in enumerate(order):
+        for j in order[a_pos + 1:]:
+            cell = f"{100 * score[i, j]:.1f}% [{100 * lo[i, j]:.1f}, {100 * hi[i, j]:.1f}]"
+            if lo[i, j] > 0.5:
+                out.append(f"{names[i]} beats {names[j]}: it scores {cell} against it.")
+            else:
+                out.append(f"{names[i]} and {names[j]} cannot be told apart: {cell}.")
+    return out
 
 
 def matrix_chart(game, names, score, chart) -> str:

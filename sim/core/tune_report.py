@@ -75,8 +75,8 @@ def report_lines(game: Game, base: RunSpec, ev: Evaluator, result: TuneResult, c
     goals = " and ".join(f"{t.outcome.label or t.outcome.name} = {_target(t)}" for t in ev.targets)
     ranges = ", ".join(f"{p.name} from {show_value(p, p.lo)} to {show_value(p, p.hi)}" for p in ev.params)
     searched = sorted({k[0] for k in ev.cache if not k[1]})
-    lines = [f"# {game.title}: which {names} gives {goals}?", "", "## Answer", "", *findings(ev, result), "",
-             f"The search: {result.note}.", "",
+    lines = [f"# {game.title}: which {names} gives {goals}?", "", "## Findings", "", *findings(ev, result),
+             f"- The search: {result.note}.", "",
              f"Rests on: {base.players} players, lineup {lineup_label(base.lineup)}, rules {base.rules.hash}"
              + (f" with {', '.join(base.rules.ruleset.variants)}" if base.rules.ruleset.variants else "")
              + f", and the assumed values listed by `dsim games {game.name}`; searched {ranges}.", "",
