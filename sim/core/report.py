@@ -79,6 +79,16 @@ def strategy_caveats(game, rows: list[dict], configs: Configs, dims: list[str]) 
     return out
 
 
+def with_config(games: pl.DataFrame, configs: Configs, dims: list[str]) -> pl.DataFrame:
+    """The games with a `config` column: their configuration in words, for the game's own sections to group by."""
+    keys = [k for k in ("players", "rules", "lineup") if k in games.columns]
+    if not keys:
+        return games.with_columns(pl.lit("all games").alias("config"))
+    combos = games.select(keys).unique()
+    names = [configs.text(dict(zip(keys, row)), dims) or "all games" for row in combos.iter_rows()]
+    return games.join(combos.with_columns(pl.Series("config", names)), on=keys, how="left")
+
+
 def game_outcome(game, name: str):
     return next(o for o in game.outcomes() if o.name == name)
 
@@ -227,7 +237,7 @@ def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -
     dims = varying(rows) or ["players", "lineup", "rules"]     # one configuration: name it in full
     outcomes = {o.name: o for o in game.outcomes()}
     chart = ChartSaver(to, game_name)
-    games = lf.collect()
+    games = with_config(lf.collect(), configs, dims)
     checked = calibration.check(game, games)
     _, never, _ = coverage.exercised(games, runs) if coverage.counter_names(games) else ([], [], [])
     caveats = (design_caveats(game_name, to) + strategy_caveats(game, rows, configs, dims)
