@@ -40,7 +40,7 @@ def test_a_report_opens_with_findings(reports, name):
     text = reports[0][name].read_text()
     first = text.split("\n## ")[1]
     assert first.startswith("Findings\n")
-    assert re.search(r"^- .*\d \[-?\d", first, re.M), "no finding with an interval"
+    assert re.search(r"^- .*\d%? \[-?\d", first, re.M), "no finding with an interval"
 
 
 # Their own report sections still label configurations by code; they move to the `config` column next.
