@@ -133,6 +133,17 @@ CASES = {
         lambda: plays(["run", "--game", "drakerion", "--plugin", "passive.py", "--strategy", "passive"],
                       lambda games, out: (games["winner"] == -1).all() and "turn cap" in out
                       or pytest.fail(str(games.describe()))),
+    "`dsim run --format xml`": lambda: refused(["run", "--format", "xml"], "--format must be text or json"),
+    "`dsim tune --param nope=1:2 --target hero_win=0.5`": lambda: refused(
+        ["tune", "--param", "nope=1:2", "--target", "hero_win=0.5"], "unknown rule 'nope' for dragonwake"),
+    "`dsim tune --param relics_per_player --target hero_win=0.5`": lambda: refused(
+        ["tune", "--param", "relics_per_player", "--target", "hero_win=0.5"], "give relics_per_player's range"),
+    "`dsim tune --param relics_per_player=1:3 --target hero_win=2`": lambda: refused(
+        ["tune", "--param", "relics_per_player=1:3", "--target", "hero_win=2"], "must be from 0 to 1"),
+    "`dsim sensitivity --only nope`": lambda: refused(["sensitivity", "--only", "nope"],
+                                                     "no assumed value with alternatives named nope"),
+    "`dsim ablate --mode nope`": lambda: refused(["ablate", "--mode", "nope"], "--mode must be one of"),
+    "`dsim ladder --outcome nope`": lambda: refused(["ladder", "--outcome", "nope"], "unknown outcome 'nope'"),
     "`dsim report --out old_results` (runs with another version's columns)": old_results,
     "`dsim run --seed 4 --resume` after an interrupted run with seed 3": other_seed,
     "the disk fills mid-run": elsewhere("test_resume.py::test_a_full_disk_keeps_the_chunks_and_says_so_in_one_line"),

@@ -182,7 +182,9 @@ def headline_chart(game, rows: list[dict], configs: Configs, dims: list[str], ch
     if not names:
         return ""
     o = outcomes[names[0]]
-    head = [r for r in rows if r["outcome"] == o.name]
+    head = [r for r in rows if r["outcome"] == o.name and r["estimate"].lo == r["estimate"].lo]
+    if not head:                              # no interval anywhere (e.g. no game was decided)
+        return ""
     scale = 100 if o.shows_percent() else 1
     fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.42 * len(head)))
     ys = range(len(head))
