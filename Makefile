@@ -28,8 +28,11 @@ soak: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m sim.bench --out reports/bench.md
 
+# The design studies first: each game's balance report quotes its sensitivity and skill-ladder findings.
+DESIGN := $(wildcard experiments/*_sensitivity.toml experiments/*_ladder.toml experiments/*_ablate.toml experiments/*_tune.toml)
+
 reports: $(STAMP)
-	for f in experiments/*.toml; do $(BIN)/dsim experiment $$f || exit 1; done
+	for f in $(DESIGN) $(filter-out $(DESIGN),$(wildcard experiments/*.toml)); do $(BIN)/dsim experiment $$f || exit 1; done
 
 clean:
 	rm -rf $(VENV) results build *.egg-info

@@ -51,14 +51,16 @@ def pick_outcome(game: Game, name: str | None) -> Outcome:
 
 
 def levels(game: Game, base: RunSpec, iters: int, popsize: int, tune_n: int) -> list[Level]:
-    """Random, default, each side's best response, all sides tuned (sides whose default has weights)."""
+    """Random, default, each side's best response, every side tuned at once. In a seat game the sides are
+    alike: the first seat is tuned against the defaults, then every seat plays those weights."""
     out = [Level("random", game.lineup("random")), Level("default", dict(base.lineup))]
+    roles = game.active_roles(base.players)
     tuned = dict(base.lineup)
     sides = []
-    for role in game.active_roles(base.players):
+    for role in roles[:1] if game.seat_game() else roles:
         seat = base.lineup[role]
         if not seat.strategy.bounds:
-            out[-1].note += f"{role}'s default ({seat.strategy.name}) has no weights to tune. "
+            out[1].note += f"{role}'s default ({seat.strategy.name}) has no weights to tune. "
             continue
         train = dataclasses.replace(base, n=tune_n)
         _, strategy, best, before, after, _ = best_response(game, train, seat.strategy.name, role, iters, popsize)
@@ -70,7 +72,10 @@ def levels(game: Game, base: RunSpec, iters: int, popsize: int, tune_n: int) -> 
                          note=f"{role}'s {strategy.name} weights tuned against the defaults: "
                               + (f"training score {before:.3f} → {after:.3f}" if after > before else
                                  "the search found no better weights than the defaults")))
-    if len(sides) > 1 and not game.seat_game():
+    if game.seat_game() and sides and all(base.lineup[r].strategy is base.lineup[sides[0]].strategy for r in roles):
+        every = {r: tuned[sides[0]] for r in base.lineup}
+        out.append(Level("every seat tuned", every, note=f"every seat plays {sides[0]}'s tuned weights"))
+    elif len(sides) > 1:
         out.append(Level("all tuned", tuned, note="each side's best response to the defaults, played together"))
     return out
 
