@@ -135,7 +135,7 @@ def ladder(game: Game, base: RunSpec, to: Path, outcome_name: str | None = None,
     lines = [f"# {game.title}: does '{label}' survive better play?", "", "## Findings", "", f"- {label}: {words}.", "",
              f"{base.n:,} games per level, {base.players} players, every level on the same seeds; each side's "
              "tuned weights are a best response to the default strategies (not an equilibrium), found on other "
-             "seeds than these.", "", ladder_chart(game, steps, label, pct, reference, chart), "",
+             "seeds than these.", "", "## Levels", "", ladder_chart(game, steps, label, pct, reference, chart), "",
              "| level | lineup | estimate [95% CI] | against the default [95% CI] | p |", "|---|---|---|---|---|"]
     for s in steps:
         lines.append(f"| {s.name} | {lineup_label(s.lineup)} | {s.estimate.fmt(pct=pct, digits=2 if pct else 3)} | "
