@@ -74,6 +74,8 @@ def old_results():
     assert dsim("run", "--game", "drako", "--n", 200, "--seed", 1, "--out", "old_results", "--no-progress")[0] == 0
     (part,) = Path("old_results/games").rglob("seed=1/*.parquet")
     pl.read_parquet(part).drop("turns").write_parquet(part)          # as an older dsim without that column
+    (run,) = Path("old_results/runs").rglob("seed=1/run.json")
+    run.write_text(run.read_text().replace('"code_version": "', '"code_version": "0.0.9-'))
     refused(["report", "--out", "old_results"], "have other columns than the rest")
 
 

@@ -236,6 +236,11 @@ class Game:
         """Columns the summary splits by (besides the run's partition columns)."""
         return []
 
+    def report_tables(self) -> list:
+        """Sections the core renders for this game (`sim.core.sections`: Table, Series, Histogram), each by
+        configuration with intervals and a chart."""
+        return []
+
     def report_sections(self, games: pl.DataFrame, outdir: Path, chart: Callable,
                         tables: dict[str, pl.LazyFrame] | None = None) -> list[str]:
         """Game-specific Markdown sections and charts for `dsim report`; `chart(name, fig)` saves a PNG.

@@ -17,7 +17,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
-from sim.core import calibration, coverage, store  # noqa: E402
+from sim.core import calibration, coverage, sections, store  # noqa: E402
 from sim.core.charts import error_bars  # noqa: E402
 from sim.core.errors import DsimError  # noqa: E402
 from sim.core.findings import caveat_findings, fmt, headline_findings  # noqa: E402
@@ -262,6 +262,8 @@ def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -
     others = {name: store.scan(out, game_name, name) for name in store.tables(out)
               if name != "games" and game_name in store.games_in(out, name)}
     parts += calibration.section(game, games)
+    for section in game.report_tables():
+        parts += sections.render(section, games, chart)
     parts += game.report_sections(games, to, chart, others)
     parts += coverage.exercised_section(games, runs)
     parts += ["## Appendix: provenance", "", *readings_section(runs), *provenance_section(game, runs, configs)]

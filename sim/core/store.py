@@ -142,35 +142,47 @@ def games_in(out: Path, table: str = "games") -> list[str]:
 
 def scan(out: Path, game: str, table: str = "games") -> pl.LazyFrame:
     """One game's results of one table under `out`, with the partition keys as columns (games differ
-    in columns, so one folder may hold several games but each is read on its own)."""
+    in columns, so one folder may hold several games but each is read on its own). A table whose columns
+    depend on the player count (one per seat) is read with the union of the runs' columns, null where a run
+    has no such column."""
     root = Path(out) / table / f"game={game}"
     if not root.is_dir() or not any(root.rglob("*.parquet")):
         raise DsimError(f"no '{table}' results for {game} under {out} (run `dsim run` first)")
-    check_same_columns(Path(out), root)
-    return pl.scan_parquet(root / "**" / "*.parquet", hive_partitioning=True,
+    schema = union_schema(Path(out), root)
+    return pl.scan_parquet(root / "**" / "*.parquet", hive_partitioning=True, schema=schema,
+                           missing_columns="insert",
                            hive_schema={"game": pl.String, "players": pl.Int64, "rules": pl.String,
                                         "lineup": pl.String, "seed": pl.Int64})
 
 
-def check_same_columns(out: Path, root: Path) -> None:
-    """Runs written by another version of dsim may have other columns: name the odd one out in one line
-    rather than fail deep inside a report."""
-    schemas: dict[tuple, list[Path]] = {}
+def union_schema(out: Path, root: Path) -> dict:
+    """Every run's columns in one schema. Runs of one dsim version may differ in columns (one per seat); runs of
+    another version with other columns, or a column with two types, are named in one line rather than failing
+    deep inside a report."""
+    by_version: dict[str, dict] = {}
+    union: dict = {}
     for folder in sorted({p.parent for p in root.rglob("*.parquet")}):
         first = min(folder.glob("*.parquet"))
         try:
-            schema = tuple(pl.read_parquet_schema(first).items())
+            schema = dict(pl.read_parquet_schema(first))
         except Exception as e:                  # noqa: BLE001 - any unreadable file: say which
             raise DsimError(f"cannot read {first}: {e}") from None
-        schemas.setdefault(schema, []).append(folder)
-    if len(schemas) < 2:
-        return
-    common = max(schemas.values(), key=len)
-    odd = next(folders[0] for folders in schemas.values() if folders is not common)
-    run_json = out / "runs" / odd.relative_to(root.parent) / "run.json"
-    version = json.loads(run_json.read_text()).get("code_version", "?") if run_json.is_file() else "?"
-    raise DsimError(f"results in {odd} have other columns than the rest under {out} (written by dsim "
-                    f"{version}); report them separately or rerun them with this version")
+        run_json = out / "runs" / folder.relative_to(root.parent) / "run.json"
+        version = json.loads(run_json.read_text()).get("code_version", "?") if run_json.is_file() else "?"
+        for name, dtype in schema.items():
+            if union.setdefault(name, dtype) != dtype:
+                raise DsimError(f"results in {folder} store column {name} as {dtype}, other runs under {out} as "
+                                f"{union[name]} (written by dsim {version}); report them separately")
+        by_version.setdefault(version, {})[folder] = set(schema)
+    if len(by_version) > 1:
+        columns = {v: set().union(*folders.values()) for v, folders in by_version.items()}
+        common = max(by_version, key=lambda v: len(by_version[v]))
+        for version, cols in columns.items():
+            if cols != columns[common]:
+                odd = next(iter(by_version[version]))
+                raise DsimError(f"results in {odd} have other columns than the rest under {out} (written by dsim "
+                                f"{version}); report them separately or rerun them with this version")
+    return union
 
 
 def tables(out: Path) -> list[str]:

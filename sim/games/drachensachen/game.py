@@ -6,9 +6,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from sim.core.charts import error_bars
 from sim.core.game import BenchCase, Game, Outcome, Rules
-from sim.core.stats import mean_ci, paired, wilson
+from sim.core.sections import Histogram, Measure, Series, Table
 from sim.games.drachensachen import kernel, referee
 from sim.games.drachensachen.records import (
     C_ROUNDS, C_TRACE, GAME_COLUMNS, MAX_PLAYERS, N_GAME_COLS, N_PLAYER_COLS, N_ROUND_COLS, PLAYER_COLUMNS,
@@ -129,187 +128,51 @@ class DrachensachenGame(Game):
             Outcome("violations", "mean", pl.col("violations"), "strategy answers the kernel had to correct"),
         ]
 
-    def report_sections(self, games: pl.DataFrame, outdir: Path, chart, tables=None) -> list[str]:
-        base = self.load_rules().hash
-        return [seat_section(games, chart), position_section(games, chart), length_section(games, chart),
-                stalemate_section(games), effect_section(games, chart), rules_section(games, base, chart)]
+    def report_tables(self) -> list:
+        rounds = pl.col("rounds").cast(pl.Float64)
+        decided = (pl.col("rounds") - pl.col("stalemate_rounds")).cast(pl.Float64)
+        return [
+            Series("Win rate by seat", "seat_wins", "seat", "games won (%, 95% interval)",
+                   lambda g: [(s, Measure(f"seat {s}", pl.when(pl.col("winner") >= 0).then(pl.col("winner") == s)))
+                              for s in range(players_in(g))],
+                   "The first round's starter is drawn at random; games without a winner are left out.",
+                   reference=lambda g: 1 / players_in(g)),
+            Series("Coins lost by seat", "seat_coins", "seat", "coins lost per game (95% interval)",
+                   lambda g: [(s, Measure(f"seat {s}", pl.col(f"lost{s}"), "mean")) for s in range(players_in(g))]),
+            Series("Coins lost by position in the round", "positions", "position after the round's starter",
+                   "coins lost per decided round (95% interval)",
+                   lambda g: [(k, Measure(f"position {k}", pl.when(decided > 0).then(pl.col(f"pos_lost{k}") / decided),
+                                          "mean")) for k in range(players_in(g))],
+                   "Position 0 is the round's starter (random in the first round, then the player who has lost the "
+                   "most); each game's coins per decided round, averaged over games."),
+            Histogram("Rounds per game", "rounds", pl.col("rounds"), "rounds per game"),
+            Histogram("Turns per round", "turns", pl.col("turns") / rounds, "turns per round (each game's average)",
+                      integer=False),
+            Table("Stalemates", [Measure("games with a stalemate round", pl.col("stalemate_rounds") > 0),
+                                 Measure("share of a game's rounds in stalemate", pl.col("stalemate_rounds") / rounds,
+                                         "mean", percent=True),
+                                 Measure("games without a winner (round cap)", pl.col("stalemate") == 1)],
+                  "stalemates", "A round that reaches the turn cap is a stalemate (by default it costs no coins "
+                  "and another round follows); a game that reaches the round cap has no winner. Both are counted "
+                  "here, never hidden.", chart="none"),
+            Table("Pile pick-ups and effects per round", [Measure(c.replace("_", " "), pl.col(c) / rounds, "mean")
+                                                          for c in EFFECTS], "effects",
+                  unit="times per round (95% interval)"),
+        ]
 
 
-# ---- report sections ------------------------------------------------------------------------------
+# ---- report helpers -------------------------------------------------------------------------------
 
 EFFECTS = ("pickups", "blind_fails", "burns", "discards", "threes", "fours", "fives", "sixes", "nullos",
            "exterminos", "protectos", "cards_drawn", "skips", "curses", "monsterballs", "reversals", "secrets",
            "envy_draws")
-COMPARED = (("rounds", "rounds per game"), ("turns_per_round", "turns per round"),
-            ("pickups_per_round", "pick-ups per round"), ("stalemate_round", "share of rounds in stalemate"),
-            ("starter_out", "round starter goes out first"), ("winner_lost", "coins the winner lost"))
 
 
-def pyplot():
-    """matplotlib, imported only when a report is drawn (keeps every other command quick to start)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
-
-
-def configurations(games: pl.DataFrame) -> list[tuple[dict, pl.DataFrame]]:
-    """(key, games) for each players / lineup / rules combination, in a stable order."""
-    keys = [k for k in ("players", "lineup", "rules") if k in games.columns]
-    if not keys:
-        return [({}, games)]
-    out = []
-    for key, g in games.group_by(keys, maintain_order=True):
-        out.append((dict(zip(keys, key)), g))
-    return sorted(out, key=lambda kg: tuple(str(v) for v in kg[0].values()))
-
-
-def label(key: dict) -> str:
-    return " ".join(f"{v}" if k != "rules" else f"rules {str(v)[:6]}" for k, v in key.items()) or "all games"
-
-
-def players_of(key: dict, g: pl.DataFrame) -> int:
-    if "players" in key:
-        return int(key["players"])
-    return int(sum(1 for s in range(MAX_PLAYERS) if (g[f"lost{s}"] >= 0).all()))
-
-
-def seat_section(games: pl.DataFrame, chart) -> str:
-    """Win rate and coins lost by seat, with intervals (the first round's starter is drawn at random)."""
-    plt = pyplot()
-    lines = ["## Seats: win rate and coins lost", "",
-             "| configuration | seat | win rate [95% CI] | coins lost [95% CI] |", "|---|---|---|---|"]
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    for key, g in configurations(games):
-        n = players_of(key, g)
-        decided = g.filter(pl.col("winner") >= 0)
-        xs, wins = [], []
-        for seat in range(n):
-            win = wilson(int((decided["winner"] == seat).sum()), decided.height)
-            lost = mean_ci(g[f"lost{seat}"].to_numpy())
-            lines.append(f"| {label(key)} | {seat} | {win.fmt(pct=True, digits=1)} | {lost.fmt(digits=2)} |")
-            xs.append(seat)
-            wins.append(win)
-        ax.errorbar(xs, [w.value for w in wins], yerr=error_bars(wins), marker="o", capsize=3, label=label(key))
-    ax.set_xlabel("seat")
-    ax.set_ylabel("P(seat wins the game)")
-    ax.set_title("Drachensachen: win rate by seat")
-    ax.legend(fontsize=7)
-    lines += ["", chart("seat_wins", fig), ""]
-    return "\n".join(lines)
-
-
-def position_section(games: pl.DataFrame, chart) -> str:
-    """First-player advantage: coins lost per round by position after the round's starter."""
-    plt = pyplot()
-    lines = ["## First-player advantage", "",
-             "Position 0 is the round's starter (random in the first round, then the player who has lost "
-             "the most). Coins are per decided round.", "",
-             "| configuration | starter goes out first | " + " | ".join(f"pos {k}" for k in range(MAX_PLAYERS))
-             + " |", "|---|---|" + "---|" * MAX_PLAYERS]
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    for key, g in configurations(games):
-        n = players_of(key, g)
-        decided = float((g["rounds"] - g["stalemate_rounds"]).sum())
-        out = wilson(int(g["starter_out"].sum()), int(decided))
-        means = [float(g[f"pos_lost{k}"].sum()) / max(decided, 1.0) for k in range(n)]
-        cells = [f"{m:.2f}" for m in means] + [""] * (MAX_PLAYERS - n)
-        lines.append(f"| {label(key)} | {out.fmt(pct=True, digits=1)} | " + " | ".join(cells) + " |")
-        ax.plot(range(n), means, marker="o", label=label(key))
-    ax.set_xlabel("position after the round's starter")
-    ax.set_ylabel("coins lost per round")
-    ax.set_title("Drachensachen: coins lost by position in the round")
-    ax.legend(fontsize=7)
-    lines += ["", chart("positions", fig), ""]
-    return "\n".join(lines)
-
-
-def length_section(games: pl.DataFrame, chart) -> str:
-    """Rounds per game and turns per round."""
-    plt = pyplot()
-    lines = ["## Game length", "", "| configuration | rounds per game | turns per round | longest round (mean) |",
-             "|---|---|---|---|"]
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
-    for key, g in configurations(games):
-        rounds = g["rounds"].to_numpy()
-        per_round = (g["turns"] / g["rounds"]).to_numpy()
-        lines.append(f"| {label(key)} | {mean_ci(rounds).fmt()} | {mean_ci(per_round).fmt(digits=1)} | "
-                     f"{g['max_round_turns'].mean():.0f} |")
-        top = int(rounds.max()) if len(rounds) else 1
-        axes[0].hist(rounds, bins=np.arange(0.5, min(top, 40) + 1.5), histtype="step", density=True,
-                     label=label(key))
-        axes[1].hist(per_round, bins=40, histtype="step", density=True, label=label(key))
-    axes[0].set_xlabel("rounds per game")
-    axes[1].set_xlabel("turns per round (game average)")
-    axes[0].legend(fontsize=7)
-    lines += ["", chart("length", fig), ""]
-    return "\n".join(lines)
-
-
-def stalemate_section(games: pl.DataFrame) -> str:
-    """Rounds stopped by the turn cap and games stopped by the round cap, reported as they are."""
-    lines = ["## Stalemates", "",
-             "A round that reaches the turn cap is a stalemate (by default it costs no coins and another round "
-             "follows); a game that reaches the round cap has no winner. Both are counted here, never hidden.", "",
-             "| configuration | rounds in stalemate [95% CI] | games with a stalemate round | games without winner |",
-             "|---|---|---|---|"]
-    for key, g in configurations(games):
-        rounds = int(g["rounds"].sum())
-        stale = wilson(int(g["stalemate_rounds"].sum()), rounds)
-        some = wilson(int((g["stalemate_rounds"] > 0).sum()), g.height)
-        none = wilson(int((g["stalemate"] == 1).sum()), g.height)
-        lines.append(f"| {label(key)} | {stale.fmt(pct=True, digits=3)} | {some.fmt(pct=True, digits=2)} | "
-                     f"{none.fmt(pct=True, digits=3)} |")
-    return "\n".join(lines + [""])
-
-
-def effect_section(games: pl.DataFrame, chart) -> str:
-    """How often each effect fires, per round."""
-    plt = pyplot()
-    lines = ["## Pile pick-ups and effects (per round)", "",
-             "| configuration | " + " | ".join(EFFECTS) + " |", "|---|" + "---|" * len(EFFECTS)]
-    fig, ax = plt.subplots(figsize=(9, 3.8))
-    configs = configurations(games)
-    width = 0.8 / max(len(configs), 1)
-    for i, (key, g) in enumerate(configs):
-        rounds = max(float(g["rounds"].sum()), 1.0)
-        rates = [float(g[c].sum()) / rounds for c in EFFECTS]
-        lines.append(f"| {label(key)} | " + " | ".join(f"{r:.2f}" for r in rates) + " |")
-        ax.bar(np.arange(len(EFFECTS)) + i * width, rates, width, label=label(key))
-    ax.set_xticks(np.arange(len(EFFECTS)) + 0.4 - width / 2, EFFECTS, rotation=60, fontsize=7)
-    ax.set_ylabel("per round")
-    ax.set_title("Drachensachen: effects per round")
-    ax.legend(fontsize=7)
-    lines += ["", chart("effects", fig), ""]
-    return "\n".join(lines)
-
-
-def rules_section(games: pl.DataFrame, base: str, chart) -> str:
-    """Each rule set against the base rules on the same seeds, game by game (paired)."""
-    if "rules" not in games.columns or games["rules"].n_unique() < 2 or base not in set(games["rules"]):
-        return ""
-    outcomes = {o.name: o for o in GAME.outcomes()}
-    lines = ["## Rule variants against the base game (same seeds, paired by game)", "",
-             "| players | lineup | rules | outcome | base | variant | difference [95% CI] | p |",
-             "|---|---|---|---|---|---|---|---|"]
-    keys = [k for k in ("players", "lineup", "seed") if k in games.columns]
-    for key, g in games.group_by(keys, maintain_order=True):
-        ref = g.filter(pl.col("rules") == base)
-        if ref.height == 0:
-            continue
-        for rules in sorted(set(g["rules"]) - {base}):
-            other = g.filter(pl.col("rules") == rules)
-            if "game_id" not in g.columns or other.height == 0:
-                continue
-            for name, text in COMPARED:
-                o = outcomes[name]
-                a = o.values(ref.join(other.select("game_id"), on="game_id"))
-                b = o.values(other.join(ref.select("game_id"), on="game_id"))
-                res = paired(a, b, o.kind)
-                where = dict(zip(keys, key))
-                lines.append(f"| {where.get('players', '')} | {where.get('lineup', '')} | {rules[:6]} | {text} | "
-                             f"{res.a.value:.3f} | {res.b.value:.3f} | {res.diff.fmt(digits=3)} | {res.p_value:.2g} |")
-    return "\n".join(lines + [""])
+def players_in(games: pl.DataFrame) -> int:
+    """The player count of one configuration's games (seats that lost coins when the column is missing)."""
+    if "players" in games.columns:
+        return int(games["players"][0])
+    return int(sum(1 for s in range(MAX_PLAYERS) if (games[f"lost{s}"] >= 0).all()))
 
 
 GAME = DrachensachenGame(

@@ -6,17 +6,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-import matplotlib
+import numpy as np
+import polars as pl
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import polars as pl  # noqa: E402
-
-from sim.core.charts import error_bars
 from sim.core.errors import DsimError
 from sim.core.game import BenchCase, Game, Outcome, Rules, Trace
-from sim.core.stats import mean_ci, wilson
+from sim.core.sections import Histogram, Measure, Table
+from sim.core.stats import wilson
 from sim.core.strategy import Lineup, Seat
 from sim.games.drako import kernel, referee
 from sim.games.drako import records as R
@@ -179,26 +175,32 @@ class DrakoGame(Game):
     def group_columns(self) -> list[str]:
         return []
 
+    def report_tables(self) -> list:
+        end = pl.col("end")
+        options = [f"dragon_{R.SYM_NAMES[s]}" for s in R.SIDE_SYMBOLS[R.DRAGON]] + \
+                  [f"dwarf_{R.SYM_NAMES[s]}" for s in R.SIDE_SYMBOLS[R.DWARVES]] + ["escapes"]
+        return [
+            Table("How games end", [Measure(name, end == m) for m, name in enumerate(R.END_NAMES)], "end_modes",
+                  "Dragon slain and dwarves out of cards are the two usual ends; stalemates are games stopped at "
+                  "the turn cap, counted and never hidden.", chart="stacked"),
+            Histogram("Game length", "length", pl.col("turns"), "turns, both sides (the dragon's opening turn is 1)"),
+            Table("Wounds dealt", [Measure("to the dragon", pl.col("wounds_to_dragon"), "mean"),
+                                   Measure("by the dragon", pl.col("wounds_to_dwarves"), "mean"),
+                                   Measure("Fury self-wounds", pl.col("fury_wounds"), "mean")], "wounds",
+                  unit="wound markers per game (95% interval)"),
+            Table("Dragon abilities lost by the end", [Measure(name, pl.col(c)) for c, name in
+                                                       (("flight_lost", "flight"), ("fire_lost", "fire"),
+                                                        ("move_lost", "walking"))], "abilities"),
+            Table("Card options played per game", [Measure(o.replace("_", " "), pl.col(o), "mean") for o in options],
+                  "usage", "Defense counts blocks; escapes are nets shaken off (both actions of a turn).",
+                  unit="times per game (95% interval)"),
+        ]
+
     def report_sections(self, games: pl.DataFrame, outdir: Path, chart: Callable, tables=None) -> list[str]:
-        return [matrix_section(games), end_mode_section(games, chart), length_section(games, chart),
-                wounds_section(games, chart), abilities_section(games, chart), usage_section(games, chart)]
+        return [matrix_section(games)]
 
 
 # ---- report sections ---------------------------------------------------------------------------
-
-
-def _configs(games: pl.DataFrame) -> list[tuple]:
-    keys = [k for k in ("lineup", "rules") if k in games.columns]
-    if not keys:
-        return [((), games)]
-    groups = games.partition_by(keys, as_dict=True, maintain_order=True)
-    return sorted(groups.items(), key=lambda kv: tuple(str(x) for x in kv[0]))
-
-
-def _name(key: tuple) -> str:
-    if not key:
-        return "all"
-    return " ".join([str(key[0])] + [str(k)[:6] for k in key[1:]])
 
 
 def _sides(lineup: str) -> tuple[str, str]:
@@ -211,7 +213,7 @@ def _sides(lineup: str) -> tuple[str, str]:
 
 def matrix_section(games: pl.DataFrame) -> str:
     """Dragon win rate for every pairing of strategies found in the results."""
-    if "lineup" not in games.columns:
+    if "lineup" not in games.columns or games["lineup"].n_unique() < 2:
         return ""
     rows = games.group_by("lineup").agg(pl.len().alias("n"), pl.col("dragon_win").sum().alias("wins"))
     cells, dragons, dwarves = {}, set(), set()
@@ -228,109 +230,6 @@ def matrix_section(games: pl.DataFrame) -> str:
         lines.append(f"| {d} | " + " | ".join(cells[(d, w)].fmt(pct=True, digits=1) if (d, w) in cells else ""
                                                 for w in dwarves) + " |")
     return "\n".join(lines) + "\n"
-
-
-def end_mode_section(games: pl.DataFrame, chart) -> str:
-    configs = _configs(games)
-    lines = ["## How games end", "", "| configuration | games | " + " | ".join(R.END_NAMES) + " |",
-             "|---|---|" + "---|" * len(R.END_NAMES)]
-    fig, ax = plt.subplots(figsize=(7, 0.8 + 0.5 * len(configs)))
-    left = np.zeros(len(configs))
-    shares = np.array([[float((g["end"] == m).mean()) for m in range(len(R.END_NAMES))] for _, g in configs])
-    for m, name in enumerate(R.END_NAMES):
-        ax.barh(range(len(configs)), shares[:, m], left=left, label=name)
-        left += shares[:, m]
-    for key, g in configs:
-        n = g.height
-        cells = " | ".join(wilson(int((g["end"] == m).sum()), n).fmt(pct=True, digits=1)
-                           for m in range(len(R.END_NAMES)))
-        lines.append(f"| {_name(key)} | {n:,} | {cells} |")
-    ax.set_yticks(range(len(configs)), [_name(k) for k, _ in configs], fontsize=8)
-    ax.set_xlabel("share of games")
-    ax.set_title("Drako: how games end")
-    ax.legend(fontsize=8, loc="lower right")
-    lines += ["", "Dragon slain and dwarves out of cards are the two usual ends; stalemates are games stopped "
-              "at the turn cap, counted and never hidden.", "", chart("end_modes", fig), ""]
-    return "\n".join(lines)
-
-
-def length_section(games: pl.DataFrame, chart) -> str:
-    configs = _configs(games)
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    lines = ["## Game length", "", "Turns counted for both sides (the dragon's opening turn is turn 1).", ""]
-    top = int(games["turns"].max()) if games.height else 1
-    bins = np.arange(0.5, top + 1.5, 1.0)
-    for key, g in configs:
-        turns = g["turns"].to_numpy()
-        ax.hist(turns, bins=bins, histtype="step", density=True, label=_name(key))
-        lines.append(f"- {_name(key)}: mean {mean_ci(turns).fmt(digits=1)} turns, median {np.median(turns):.0f}")
-    ax.set_xlabel("turns")
-    ax.set_ylabel("share of games")
-    ax.set_title("Drako: game length")
-    ax.legend(fontsize=7)
-    lines += ["", chart("length", fig), ""]
-    return "\n".join(lines)
-
-
-def wounds_section(games: pl.DataFrame, chart) -> str:
-    configs = _configs(games)
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
-    lines = ["## Wounds dealt", "", "| configuration | to the dragon | by the dragon | Fury self-wounds |", "|---|---|---|---|"]
-    for key, g in configs:
-        to_dragon, to_dwarves = g["wounds_to_dragon"].to_numpy(), g["wounds_to_dwarves"].to_numpy()
-        lines.append(f"| {_name(key)} | {mean_ci(to_dragon).fmt(digits=2)} | {mean_ci(to_dwarves).fmt(digits=2)} | "
-                     f"{float(g['fury_wounds'].mean()):.2f} |")
-        for ax, x in zip(axes, (to_dragon, to_dwarves)):
-            ax.hist(x, bins=np.arange(-0.5, x.max() + 1.5), histtype="step", density=True, label=_name(key))
-    axes[0].set_title("wounds on the dragon")
-    axes[1].set_title("wounds the dragon dealt")
-    for ax in axes:
-        ax.set_xlabel("wound markers")
-    axes[1].legend(fontsize=7)
-    lines += ["", chart("wounds", fig), ""]
-    return "\n".join(lines)
-
-
-def abilities_section(games: pl.DataFrame, chart) -> str:
-    configs = _configs(games)
-    areas = [("flight_lost", "flight"), ("fire_lost", "fire"), ("move_lost", "walking")]
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    width = 0.8 / max(len(configs), 1)
-    lines = ["## Dragon abilities lost", "", "| configuration | " + " | ".join(n for _, n in areas) + " |",
-             "|---|" + "---|" * len(areas)]
-    for i, (key, g) in enumerate(configs):
-        est = [wilson(int(g[c].sum()), g.height) for c, _ in areas]
-        ax.bar(np.arange(len(areas)) + i * width, [e.value for e in est], width,
-               yerr=error_bars(est), capsize=2, label=_name(key))
-        lines.append(f"| {_name(key)} | " + " | ".join(e.fmt(pct=True, digits=1) for e in est) + " |")
-    ax.set_xticks(np.arange(len(areas)) + 0.4 - width / 2, [n for _, n in areas])
-    ax.set_ylabel("share of games")
-    ax.set_title("Drako: ability areas filled by the end")
-    ax.legend(fontsize=7)
-    lines += ["", chart("abilities", fig), ""]
-    return "\n".join(lines)
-
-
-def usage_section(games: pl.DataFrame, chart) -> str:
-    configs = _configs(games)
-    options = [f"dragon_{R.SYM_NAMES[s]}" for s in R.SIDE_SYMBOLS[R.DRAGON]] + \
-              [f"dwarf_{R.SYM_NAMES[s]}" for s in R.SIDE_SYMBOLS[R.DWARVES]] + ["escapes"]
-    fig, ax = plt.subplots(figsize=(7, 0.8 + 0.3 * len(options) * max(1, min(len(configs), 3))))
-    height = 0.8 / max(len(configs), 1)
-    lines = ["## Card options played per game", "",
-             "Defense counts blocks; escapes are nets shaken off (both actions of a turn).", "",
-             "| configuration | " + " | ".join(o.replace("_", " ") for o in options) + " |",
-             "|---|" + "---|" * len(options)]
-    for i, (key, g) in enumerate(configs):
-        means = [float(g[o].mean()) for o in options]
-        ax.barh(np.arange(len(options)) + i * height, means, height, label=_name(key))
-        lines.append(f"| {_name(key)} | " + " | ".join(f"{m:.2f}" for m in means) + " |")
-    ax.set_yticks(np.arange(len(options)) + 0.4 - height / 2, [o.replace("_", " ") for o in options], fontsize=8)
-    ax.set_xlabel("times per game")
-    ax.set_title("Drako: card options played")
-    ax.legend(fontsize=7)
-    lines += ["", chart("usage", fig), ""]
-    return "\n".join(lines)
 
 
 GAME = DrakoGame(
