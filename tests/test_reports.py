@@ -43,12 +43,7 @@ def test_a_report_opens_with_findings(reports, name):
     assert re.search(r"^- .*\d%? \[-?\d", first, re.M), "no finding with an interval"
 
 
-# Their own report sections still label configurations by code; they move to the `config` column next.
-PENDING = {"drako", "drachensachen"}
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True)) if n in PENDING else n
-                                  for n in game_names()])
+@pytest.mark.parametrize("name", game_names())
 def test_no_hash_or_code_outside_the_appendix(reports, name):
     paths, texts, codes = reports
     body = paths[name].read_text().split("## Appendix: provenance")[0]
