@@ -3,13 +3,11 @@
 from dataclasses import dataclass
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from sim.core.charts import error_bars
 from sim.core.game import BenchCase, Game, Outcome, Rules, Trace
-from sim.core.stats import wilson
+from sim.core.sections import Measure, Series, Table
 from sim.games.dragonwake import kernel, referee
 from sim.games.dragonwake.records import END_NAMES, GAME_COLUMNS, TRACE_WIDTH, trace_steps
 from sim.games.dragonwake.rules import DragonwakeRules
@@ -76,62 +74,26 @@ class DragonwakeGame(Game):
     def group_columns(self):
         return ["n_cultists"]
 
-    def report_sections(self, games: pl.DataFrame, outdir: Path, chart, tables=None) -> list[str]:
-        return [end_mode_section(games, chart), seat_section(games, chart)]
+    def report_tables(self) -> list:
+        return [
+            Table("How games end", [Measure(name, pl.col("end_mode") == m) for m, name in enumerate(END_NAMES)],
+                  "end_modes", "By player count; the outcome tables above split them by the number of cultists.",
+                  chart="stacked"),
+            Series("Seat effects", "seat_wins", "seat after the first runebearer", "side wins (%, 95% interval)",
+                   seat_measures, "Seat 0 is the first runebearer; a seat wins when the side it ended on wins."),
+        ]
 
 
-def end_mode_section(games: pl.DataFrame, chart) -> str:
-    """Win modes by player count and cultist count, as a stacked bar chart."""
-    rows = (games.group_by("players", "n_cultists", "end_mode").len()
-            .sort("players", "n_cultists", "end_mode"))
-    keys = rows.select("players", "n_cultists").unique().sort("players", "n_cultists").rows()
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    bottom = np.zeros(len(keys))
-    lines = ["## How games end", "", "| players | cultists | games | relics | dragon | time |", "|---|---|---|---|---|---|"]
-    totals = {k: rows.filter((pl.col("players") == k[0]) & (pl.col("n_cultists") == k[1]))["len"].sum() for k in keys}
-    shares = {}
-    for mode, name in enumerate(END_NAMES):
-        share = []
-        for k in keys:
-            c = rows.filter((pl.col("players") == k[0]) & (pl.col("n_cultists") == k[1]) & (pl.col("end_mode") == mode))["len"].sum()
-            share.append(c / totals[k])
-            shares[(k, mode)] = wilson(int(c), int(totals[k]))
-        ax.bar([f"{p}p/{c}c" for p, c in keys], share, bottom=bottom, label=name)
-        bottom += np.array(share)
-    for k in keys:
-        cells = " | ".join(shares[(k, m)].fmt(pct=True, digits=1) for m in range(3))
-        lines.append(f"| {k[0]} | {k[1]} | {totals[k]:,} | {cells} |")
-    ax.set_ylabel("share of games")
-    ax.set_title("Dragonwake: how games end (players / cultists)")
-    ax.legend(loc="upper right", fontsize=8)
-    lines += ["", chart("end_modes", fig), ""]
-    return "\n".join(lines)
-
-
-def seat_section(games: pl.DataFrame, chart) -> str:
-    """Win rate of each seat (relative to the first runebearer), with Wilson intervals."""
-    lines = ["## Seat effects (seat 0 = first runebearer)", ""]
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    for players in sorted(games["players"].unique().to_list()):
-        g = games.filter(pl.col("players") == players)
-        first = g["first_runebearer"].to_numpy().astype(np.int64)
-        # the side each seat ended on (a Figure of Fate may move a player; older runs lack side_mask)
-        mask = g["side_mask" if "side_mask" in g.columns else "cultist_mask"].to_numpy().astype(np.int64)
-        winner = g["winner"].to_numpy()
-        xs = list(range(players))
-        ests = []
-        for seat in xs:
-            won = ((mask >> ((first + seat) % players)) & 1) == winner
-            ests.append(wilson(int(won.sum()), len(won)))
-        ys = [e.value for e in ests]
-        ax.errorbar(xs, ys, yerr=error_bars(ests), marker="o", capsize=3, label=f"{players} players")
-        ax.set_xticks(range(max(xs) + 1))
-        lines.append(f"- {players} players: " + ", ".join(f"seat {x}: {100 * y:.1f}%" for x, y in zip(xs, ys)))
-    ax.set_xlabel("seat after the first runebearer")
-    ax.set_ylabel("P(seat's side wins)")
-    ax.legend(fontsize=8)
-    lines += ["", chart("seat_wins", fig), ""]
-    return "\n".join(lines)
+def seat_measures(games: pl.DataFrame) -> list:
+    """Whether each seat's side won, for one configuration (one player count)."""
+    players = int(games["players"][0])
+    mask = "side_mask" if "side_mask" in games.columns else "cultist_mask"   # older runs lack side_mask
+    out = []
+    for seat in range(players):
+        shift = (pl.col("first_runebearer").cast(pl.Int64) + seat) % players
+        side = (pl.col(mask).cast(pl.Int64) // pl.lit(2, pl.Int64).pow(shift)) % 2
+        out.append((seat, Measure(f"seat {seat}", side == pl.col("winner").cast(pl.Int64))))
+    return out
 
 
 GAME = DragonwakeGame(
