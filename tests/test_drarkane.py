@@ -307,7 +307,7 @@ def test_pipeline_run_and_report(tmp_path):
         assert run(spec, tmp_path, progress=False)["n"] == 3000
     paths = build(tmp_path, tmp_path / "report", "drarkane")
     text = paths[0].read_text()
-    assert "Contract hit rates" in text and "Bids against tricks" in text and "Solo against the Demon" in text
+    assert "Contract results" in text and "Bids against tricks" in text and "Solo against the Demon" in text
 
 
 # ---- bad rules ------------------------------------------------------------------------------------

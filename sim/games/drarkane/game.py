@@ -10,8 +10,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
-from sim.core.charts import error_bars  # noqa: E402
 from sim.core.game import BenchCase, Game, Outcome, Rules, Trace  # noqa: E402
+from sim.core.sections import Histogram, Measure, Series, Table  # noqa: E402
 from sim.core.stats import wilson  # noqa: E402
 from sim.games.drarkane import kernel, referee  # noqa: E402
 from sim.games.drarkane.records import (  # noqa: E402
@@ -105,21 +105,42 @@ class DrarkaneGame(Game):
     def group_columns(self):
         return ["mode"]
 
+    def report_tables(self) -> list:
+        contracts = pl.col("contracts").cast(pl.Float64)
+        per_contract = pl.when(contracts > 0)
+        return [
+            Table("Contract results", [Measure("exact", per_contract.then(pl.col("exact") / contracts), "mean", True),
+                                       Measure("missed by one", per_contract.then(pl.col("near") / contracts),
+                                               "mean", True),
+                                       Measure("missed by two or more", per_contract.then(pl.col("missed") / contracts),
+                                               "mean", True)],
+                  "contract_results", "Each game's share of its contracts, averaged over games.", chart="stacked",
+                  unit="% of contracts"),
+            Series("Exact contracts by seat", "seat_hits", "seat (seat 0 opens round 1)",
+                   "contracts hit exactly (%, 95% interval)",
+                   lambda g: [(s, Measure(f"seat {s}", pl.col(f"exact_s{s}") / pl.col("rounds"), "mean", True))
+                              for s in range(seats_in(g))]),
+            Series("Share of wins by seat", "seats", "seat (seat 0 opens round 1)", "share of wins (%, 95% interval)",
+                   lambda g: [(s, Measure(f"seat {s}", (pl.col(f"rank_s{s}") == 1).cast(pl.Float64)
+                                          / pl.col("n_winners").clip(lower_bound=1), "mean", True))
+                              for s in range(seats_in(g))],
+                   "A tie for the top shares the win.", reference=lambda g: 1 / seats_in(g)),
+            Histogram("Winning score", "scores", pl.col("top_score"), "the winner's final score", integer=False),
+        ]
+
     def report_sections(self, games: pl.DataFrame, outdir: Path, chart, tables=None):
         sections = []
-        table = games.filter(pl.col("mode") != MODE_SOLO) if "mode" in games.columns else games
-        if len(table):
-            sections += [hit_rate_section(table, chart), seat_section(table, chart), score_section(table, chart)]
         solo = games.filter(pl.col("mode") == MODE_SOLO) if "mode" in games.columns else games.head(0)
         if len(solo):
             sections.append(solo_section(solo, chart))
         rounds = (tables or {}).get("rounds")
         if rounds is not None:
             sections.append(bid_section(rounds, chart))
-        else:
-            sections.append("## Bids against tricks\n\nThe per-round table was not available to this report; "
-                            "`sim.games.drarkane.game.bid_section(rounds, chart)` draws it from the `rounds` table.\n")
         return sections
+
+
+def seats_in(games: pl.DataFrame) -> int:
+    return min(int(games["players"][0]) if "players" in games.columns else int(games["seats"].max()), MAX_SEATS)
 
 
 def first_win_share(cols: dict, players: int) -> np.ndarray:
@@ -129,87 +150,6 @@ def first_win_share(cols: dict, players: int) -> np.ndarray:
     if players == 1:
         share[:] = np.nan
     return share
-
-
-def _players(df: pl.DataFrame) -> list[int]:
-    return sorted(df["players"].unique().to_list()) if "players" in df.columns else [int(df["seats"].max())]
-
-
-def _by_players(df: pl.DataFrame, p: int) -> pl.DataFrame:
-    return df.filter(pl.col("players") == p) if "players" in df.columns else df
-
-
-def hit_rate_section(games: pl.DataFrame, chart) -> str:
-    lines = ["## Contract hit rates", "",
-             "| players | contracts | exact | ±1 | missed | rounds lost to the 7th dragon | seat 0 wins (fair) |",
-             "|---|---|---|---|---|---|---|"]
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    ps = _players(games)
-    for j, p in enumerate(ps):
-        g = _by_players(games, p)
-        c = int(g["contracts"].sum())
-        rounds = int(g["rounds"].sum())
-        est = [wilson(int(g[k].sum()), c) for k in ("exact", "near", "missed")]
-        lost = wilson(int(g["lost_rounds"].sum()), rounds)
-        first = float(g["first_win_share"].mean())
-        lines.append(f"| {p} | {c:,} | " + " | ".join(e.fmt(pct=True, digits=1) for e in est)
-                     + f" | {lost.fmt(pct=True, digits=1)} | {100 * first:.1f}% ({100 / p:.1f}%) |")
-        bottom = 0.0
-        for k, (e, label) in enumerate(zip(est, ("exact", "±1", "missed"))):
-            ax.bar(j, e.value, bottom=bottom, color=f"C{k}", label=label if j == 0 else None)
-            bottom += e.value
-    ax.set_xticks(range(len(ps)), [f"{p} players" for p in ps])
-    ax.set_ylabel("share of contracts")
-    ax.set_title("Drarkane: contract results")
-    ax.legend(fontsize=8)
-    lines += ["", chart("contract_results", fig), ""]
-    return "\n".join(lines)
-
-
-def seat_section(games: pl.DataFrame, chart) -> str:
-    """Exact-hit rate and win share by seat (seat 0 opens round 1)."""
-    lines = ["## Seats (seat 0 is the first player of round 1)", ""]
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.5))
-    for p in _players(games):
-        g = _by_players(games, p)
-        rounds = int(g["rounds"].sum())
-        xs, hit, err, wins = [], [], [], []
-        for s in range(min(p, MAX_SEATS)):
-            e = wilson(int(g[f"exact_s{s}"].sum()), rounds)
-            won = np.where(g[f"rank_s{s}"].to_numpy() == 1, 1.0 / np.maximum(g["n_winners"].to_numpy(), 1), 0.0)
-            xs.append(s)
-            hit.append(e.value)
-            err.append(e)
-            wins.append(float(won.mean()))
-        axes[0].errorbar(xs, hit, yerr=error_bars(err), marker="o", capsize=3, label=f"{p} players")
-        axes[1].plot(xs, wins, marker="o", label=f"{p} players")
-        axes[1].axhline(1 / p, ls=":", lw=0.8, color="grey")
-        lines.append(f"- {p} players, exact hits: " + ", ".join(f"seat {x}: {100 * y:.1f}%" for x, y in zip(xs, hit))
-                     + "; win share: " + ", ".join(f"{100 * w:.1f}%" for w in wins))
-    axes[0].set_title("exact contracts by seat")
-    axes[1].set_title("share of wins by seat")
-    for ax in axes:
-        ax.set_xlabel("seat")
-        ax.legend(fontsize=8)
-    lines += ["", chart("seats", fig), ""]
-    return "\n".join(lines)
-
-
-def score_section(games: pl.DataFrame, chart) -> str:
-    lines = ["## Final scores", ""]
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    for p in _players(games):
-        g = _by_players(games, p)
-        scores = np.concatenate([g[f"score_s{s}"].to_numpy() for s in range(min(p, MAX_SEATS))])
-        top = g["top_score"].to_numpy()
-        ax.hist(scores, bins=40, histtype="step", density=True, label=f"{p} players: all")
-        ax.hist(top, bins=40, histtype="step", density=True, ls="--", label=f"{p} players: winner")
-        lines.append(f"- {p} players: mean score {scores.mean():.1f} (sd {scores.std():.1f}), "
-                     f"mean winning score {top.mean():.1f}, winner's margin over last {g['score_spread'].mean():.1f}")
-    ax.set_xlabel("final score")
-    ax.legend(fontsize=7)
-    lines += ["", chart("scores", fig), ""]
-    return "\n".join(lines)
 
 
 def solo_section(solo: pl.DataFrame, chart) -> str:
