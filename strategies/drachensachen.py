@@ -16,7 +16,8 @@ from numba import njit
 from sim.core.strategy import Strategy, StrategyRegistry
 from sim.games.drachensachen.records import (
     EXTERMINO, K_DISCARD, K_DRAW, K_MISS, K_PEEK, K_PLAY, K_SWAP, K_TAKE, M_HAND, M_KIND, M_OPEN, M_TYPE,
-    MAX_PLAYERS, NULLO, PH_DRAW, PH_SKIP, PROTECTO, SIG, V_DRAW, V_PHASE, V_PILE_N, V_RUN_N, V_RUN_TYPE,
+    MAX_PLAYERS, NULLO, PH_DRAW, PH_SKIP, PROTECTO, SIG, V_DRAW, V_MULTI_PROTECTO, V_NEXT_CARDS, V_PHASE,
+    V_PILE_N, V_PLAYERS, V_RUN_N, V_RUN_TYPE, V_STALL,
 )
 
 REGISTRY = StrategyRegistry("drachensachen")
@@ -232,11 +233,16 @@ WEIGHTS = ("shed", "value", "dragon", "burn", "four", "five", "three", "six", "d
            "miss", "swap_margin")
 W_SHED, W_VALUE, W_DRAGON, W_BURN, W_FOUR, W_FIVE, W_THREE, W_SIX, W_DISCARD, W_TAKE, W_DRAW, W_MISS, \
     W_SWAP = range(13)
+# the current weighted strategy adds: pressure on a next player close to going out, and a way out of loops
+WEIGHTS2 = WEIGHTS + ("threat", "patience", "shake")
+W_THREAT, W_PATIENCE, W_SHAKE = range(13, 16)
 
 
-@njit(SIG, **FAST)
-def weighted_play(moves, n, view, params):
-    """The option with the highest weighted score; a play is scored at its best size (one card or all)."""
+@njit(inline='always', **FAST)
+def weighted_best(moves, n, view, params, threat):
+    """Index of the option with the highest weighted score (a play scored at its best size: one card or
+    all), and whether that play should be trimmed to one card. `threat` is added per card to 3s, 4s, 5s,
+    6s and 9s (the plays that stop or slow the next player)."""
     shed, value, dragon, burn = params[W_SHED], params[W_VALUE], params[W_DRAGON], params[W_BURN]
     four, five, three, six = params[W_FOUR], params[W_FIVE], params[W_THREE], params[W_SIX]
     run_t, run_n = view[V_RUN_TYPE], view[V_RUN_N]
@@ -254,6 +260,8 @@ def weighted_play(moves, n, view, params):
                 unit = shed - dragon
             else:
                 unit = shed - value * t + (four if t == 4 else 0.0) + (five if t == 5 else 0.0)
+                if t == 3 or t == 4 or t == 5 or t == 6 or t == 9:
+                    unit += threat
             flat = three if t == 3 else (six if t == 6 else 0.0)
             run = run_n if run_t == t else 0
             s_all = unit * k + flat + (burn if run + k >= 4 else 0.0)
@@ -278,6 +286,55 @@ def weighted_play(moves, n, view, params):
             top = s
             best = i
             single = one
+    return best, single
+
+
+@njit(SIG, **FAST)
+def weighted_play(moves, n, view, params):
+    """The option with the highest weighted score (the first version: no threat term, no loop escape)."""
+    best, single = weighted_best(moves, n, view, params, 0.0)
+    if single:
+        just_one(moves, best)
+    return best
+
+
+@njit(SIG, **FAST)
+def weighted2_play(moves, n, view, params):
+    """weighted, plus: (1) when no player has reached a new lowest card count for `patience` turns, play is
+    going round in circles (two players passing the same small pile back and forth), and with probability
+    `shake` a random option other than taking the pile is chosen, at a random size, which breaks the cycle;
+    (2) plays of 3s, 4s, 5s, 6s and 9s score `threat` more per card while the next player holds 3 cards or
+    fewer; (3) under the house rule for several Protectos, at 3+ players, a Protecto is played two at a time
+    when two are at hand, so the next player is passed over as well."""
+    if view[V_STALL] > params[W_PATIENCE] and n > 1 and np.random.random() < params[W_SHAKE]:
+        take = find(moves, n, K_TAKE)
+        m = n - 1 if take >= 0 else n
+        i = np.random.randint(0, m)
+        if take >= 0 and i >= take:
+            i += 1
+        if moves[i, M_KIND] == K_PLAY:
+            nh = moves[i, M_HAND]
+            r = np.random.randint(1, nh + moves[i, M_OPEN] + 1)
+            if nh == 0:
+                moves[i, M_OPEN] = r
+            elif r <= nh:
+                moves[i, M_HAND] = r
+                moves[i, M_OPEN] = 0
+            else:
+                moves[i, M_OPEN] = r - nh
+        return i
+    threat = params[W_THREAT] if view[V_NEXT_CARDS] <= 3 else 0.0
+    best, single = weighted_best(moves, n, view, params, threat)
+    if moves[best, M_KIND] == K_PLAY and moves[best, M_TYPE] == PROTECTO and view[V_MULTI_PROTECTO] == 1 \
+            and view[V_PLAYERS] >= 3 and moves[best, M_HAND] + moves[best, M_OPEN] >= 2:
+        if moves[best, M_HAND] >= 2:
+            moves[best, M_HAND] = 2
+            moves[best, M_OPEN] = 0
+        elif moves[best, M_HAND] == 1:
+            moves[best, M_OPEN] = 1
+        else:
+            moves[best, M_OPEN] = 2
+        return best
     if single:
         just_one(moves, best)
     return best
@@ -288,11 +345,21 @@ def weighted_setup(moves, n, view, params):
     return best_swap(moves, n, params[W_SWAP])
 
 
+V1_DEFAULTS = (1.4, 0.15, 1.5, 3.0, 0.0, 0.3, 0.8, 0.15, 5.0, 0.6, 0.6, 0.5, 0.0)
+V1_BOUNDS = ((0.0, 3.0), (0.0, 1.0), (0.0, 6.0), (-2.0, 6.0), (-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0),
+             (-2.0, 10.0), (0.0, 3.0), (0.0, 3.0), (0.0, 3.0), (-3.0, 6.0))
+
 REGISTRY.register(Strategy(
-    "weighted", SEATS, (weighted_play, weighted_setup, fewest_choose),
+    "weighted", SEATS, (weighted2_play, weighted_setup, fewest_choose),
     "scores every option: cards shed, minus the value of monsters and the cost of dragons spent, plus "
-    "bonuses for burning and for 4s, 5s, 3s and 6s; costs per card taken or drawn and for a missed turn",
-    WEIGHTS,
-    (1.4, 0.15, 1.5, 3.0, 0.0, 0.3, 0.8, 0.15, 5.0, 0.6, 0.6, 0.5, 0.0),
-    ((0.0, 3.0), (0.0, 1.0), (0.0, 6.0), (-2.0, 6.0), (-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0),
-     (-2.0, 10.0), (0.0, 3.0), (0.0, 3.0), (0.0, 3.0), (-3.0, 6.0))))
+    "bonuses for burning and for 4s, 5s, 3s and 6s (more while the next player is close to going out); "
+    "costs per card taken or drawn and for a missed turn; breaks out of play that goes round in circles "
+    "with a random move; plays Protectos two at a time under the house rule",
+    WEIGHTS2, V1_DEFAULTS + (0.5, 20.0, 0.25), V1_BOUNDS + ((-1.0, 3.0), (4.0, 200.0), (0.0, 1.0))))
+
+REGISTRY.register(Strategy(
+    "weighted_v1", SEATS, (weighted_play, weighted_setup, fewest_choose),
+    "the first weighted strategy (kept for comparison): the same scores without the pressure on a next "
+    "player close to going out, without the loop escape (two of them at 2 players can pass the same small "
+    "pile back and forth until the turn cap) and without double Protectos",
+    WEIGHTS, V1_DEFAULTS, V1_BOUNDS))

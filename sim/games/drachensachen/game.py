@@ -6,11 +6,11 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from sim.core.game import BenchCase, Game, Outcome, Rules
+from sim.core.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules
 from sim.core.sections import Histogram, Measure, Series, Table
 from sim.games.drachensachen import kernel, referee
 from sim.games.drachensachen.records import (
-    C_ROUNDS, C_TRACE, GAME_COLUMNS, MAX_PLAYERS, N_GAME_COLS, N_PLAYER_COLS, N_ROUND_COLS, PLAYER_COLUMNS,
+    C_ROUNDS, C_TRACE, FIRED_ALIASES, GAME_COLUMNS, MAX_PLAYERS, N_GAME_COLS, N_PLAYER_COLS, N_ROUND_COLS, PLAYER_COLUMNS,
     ROUND_COLUMNS, TRACE_WIDTH,
 )
 from sim.games.drachensachen.rules import DrachensachenRules
@@ -71,6 +71,8 @@ def play(rules: Rules, players: int, lineup: dict, seed: int, n: int, n_traced: 
 def tables(players: int, games: np.ndarray, seats: np.ndarray, rounds: np.ndarray) -> dict:
     n = len(games)
     out = {"games": {name: games[:, i].astype(dtype) for i, (name, dtype) in enumerate(GAME_COLUMNS.items())}}
+    for name, column in FIRED_ALIASES.items():
+        out["games"][f"fired_{name}"] = out["games"][column].astype(np.int32)
     per_player = {"game": np.repeat(np.arange(n, dtype=np.int64), players),
                   "seat": np.tile(np.arange(players, dtype=np.int8), n)}
     flat = seats.reshape(n * players, N_PLAYER_COLS)
@@ -125,7 +127,46 @@ class DrachensachenGame(Game):
             Outcome("skips_per_round", "mean", pl.col("skips") / per_round, "missed turns per round"),
             Outcome("winner_lost", "mean", pl.col("winner_lost"), "coins the winner lost"),
             Outcome("loser_lost", "mean", pl.col("loser_lost"), "coins the loser lost"),
-            Outcome("violations", "mean", pl.col("violations"), "strategy answers the kernel had to correct"),
+            Outcome("violations", "mean", pl.col("violations"), "strategy answers the kernel had to correct",
+                    caveat=True),
+            Outcome("play_minutes", "mean",
+                    (pl.col("turns") * SECONDS_PER_TURN + pl.col("rounds") * SECONDS_PER_ROUND) / 60.0,
+                    f"estimated minutes of play per game ({SECONDS_PER_TURN} s a turn, {SECONDS_PER_ROUND} s a "
+                    "round to shuffle, deal and count coins)"),
+        ]
+
+    def coverage_runs(self) -> list[CoverageRun]:
+        """Random and default play at 2, 3 and 4 players, with every house rule, curse and ability on, and the
+        other readings' situations: several 5s at 2 players (default play sheds all its 5s at once), sets of
+        four in a big hand, quick Nullos, Golden Feathers with 8s left face down."""
+        return [
+            CoverageRun(4, "random", n=1500),
+            CoverageRun(4, "default", n=1500),
+            CoverageRun(2, "default", n=1500),
+            CoverageRun(3, "random", n=1500),
+            CoverageRun(4, "random", ("everything",), n=1500),
+            CoverageRun(4, "default", ("everything",), n=1500),
+            CoverageRun(3, "default", ("house_rules",), n=1500),
+            CoverageRun(4, "random", ("refill",), n=800),
+            CoverageRun(4, "random", (), ("turn_cap=40", "max_rounds=10"), n=500),
+        ]
+
+    def calibration(self) -> list[Claim]:
+        return [
+            Claim("A game takes 30 to 60 minutes at 4 players (the box). Measured as estimated minutes: "
+                  f"{SECONDS_PER_TURN} s a turn plus {SECONDS_PER_ROUND} s a round for shuffling, dealing, the "
+                  "exchange and counting coins (our assumption, not the rulebook's); the range is the box's.",
+                  "play_minutes", 4, 30.0, 60.0),
+            Claim("A game takes 30 to 60 minutes at 3 players (same assumption).", "play_minutes", 3, 30.0, 60.0),
+            Claim("A game takes 30 to 60 minutes at 5 players (same assumption).", "play_minutes", 5, 30.0, 60.0),
+            Claim("The game plays from 2 players: every round ends with a player going out. Range: at most 1 "
+                  "round in 1,000 games stopped by the turn cap (a stalemate is not part of the game as "
+                  "written).", "stalemates", 2, None, 1.0,
+                  cause="Before the fix, two weighted players (now weighted_v1) at 2 players looped: one leads a "
+                        "low card, the other answers with a 3, the first cannot go under it and takes the "
+                        "2-4 card pile, and the same cards go round again; 22% of 2-player games "
+                        "had such a round (seed 5, 2,000 games). The default strategy now breaks the loop."),
+            Claim("The game plays at 6 players: every round ends (same range).", "stalemates", 6, None, 1.0),
         ]
 
     def report_tables(self) -> list:
@@ -160,6 +201,10 @@ class DrachensachenGame(Game):
                   unit="times per round (95% interval)"),
         ]
 
+
+# play-time assumption behind `play_minutes` (our estimate, stated in the calibration claims)
+SECONDS_PER_TURN = 8
+SECONDS_PER_ROUND = 90
 
 # ---- report helpers -------------------------------------------------------------------------------
 

@@ -34,13 +34,21 @@ from sim.games.drachensachen.records import (
     T_REFILL, T_ROUND, T_ROUND_END, T_SECRET, T_SETUP, T_SWAP, T_TAKE, T_TURN, V_BEAT, V_DECK_LEFT,
     V_DIRECTION, V_DRAW, V_FEWEST, V_HAND, V_HAND_N, V_HIDDEN_N, V_LOST, V_LOW3, V_MOST_LOST, V_NEXT_CARDS,
     V_NO_DRAGON, V_NO_NINE, V_OPEN, V_OPEN_N, V_PHASE, V_PILE_N, V_PLAYERS, V_PREV_CARDS, V_ROUND,
-    V_RUN_N, V_RUN_TYPE, V_SEAT, V_SKIP, VIEW_LEN,
+    V_RUN_N, V_RUN_TYPE, V_SEAT, V_SKIP, VIEW_LEN, V_STALL, V_MULTI_PROTECTO,
+    R_FIVES_SPARE, R_DISCARD_FACING, R_EXTERMINO_STAYS, R_QUICK_MUST_PLAY, R_HOUSE5_PASS, R_HIDDEN_BACK,
+    R_BACK_COINS,
+    F_OPEN_SET, F_EXCHANGE, F_BLIND, F_DRAW_LIMIT, F_NO_NINE, F_NO_DRAGON, F_HOUSE4, F_HOUSE5, F_HOUSE_PROTECTO,
+    F_CURSE_MANY, F_CURSE_UNKNOWING, F_CURSE_CHAOS, F_NULLO_QUICK, F_ENVY, F_ONE_ON_NINE, F_ROUNDABOUT, F_GOLD,
+    F_FROM_START, F_THREE_EQUAL, F_DRAGONS_CANCEL, F_REFILL, F_STALEMATE_SCORES, F_FIVES_SPARE,
+    F_DISCARD_FACING, F_EXTERMINO_STAYS, F_QUICK_MUST_PLAY, F_HOUSE5_PASS, F_HIDDEN_BACK,
 )
 
 # ---- the state array ------------------------------------------------------------------------------
 # scalars
 S_BEAT, S_LOW3, S_NO_DRAGON, S_NO_NINE, S_DRAW, S_SKIP, S_FORCED, S_RUN_T, S_RUN_N, S_PILE_N = range(10)
 S_DRAW_POS, S_DRAW_END, S_DIR, S_PLAYERS, S_ROUND, S_TRACING, S_TPOS, S_DECK_N, S_PENDING, S_QN = range(10, 20)
+# who played the 5s now pending; a quick Nullo's extra turn comes next / is this turn; progress marks
+S_SKIP_SRC, S_QUICK, S_QUICK_TURN, S_LOWMARK, S_SINCE = range(20, 25)
 ST_R = 32                                   # the rule ints (records.R_*)
 ST_COUNTS = ST_R + N_RINT                   # the deck's card counts by type
 ST_QUEUE = ST_COUNTS + N_TYPES              # trace rows waiting for `flush`, 8 ints each
@@ -210,6 +218,11 @@ def phase_moves(moves, v, st, p, phase):
     for t in range(1, N_TYPES):
         held |= (v[p, base + t] > 0) << t
         fours |= (v[p, V_HAND + t] >= 4) << t
+    st[ST_G + F_NO_NINE] += (held >> 9) & st[S_NO_NINE]
+    st[ST_G + F_NO_DRAGON] += ((held & DRAGONS) != 0) & (st[S_NO_DRAGON] == 1)
+    st[ST_G + F_THREE_EQUAL] += (held >> 3) & st[S_LOW3] & (mask >> 3)
+    if phase == PH_DRAW:
+        st[ST_G + F_DRAGONS_CANCEL] += (held & CANCEL_DRAW) != 0
     bits = held & mask & legal_mask(st)
     run_t = st[S_RUN_T]
     run_n = st[S_RUN_N]
@@ -229,7 +242,10 @@ def phase_moves(moves, v, st, p, phase):
             moves[n, 2] = 0
             moves[n, 3] = min(c, room)
         n += 1
-    if phase == PH_PLAY:
+    facing = phase != PH_PLAY
+    if facing and hn >= 4 and fours != 0:
+        st[ST_G + F_DISCARD_FACING] += 1
+    if not facing or st[ST_R + R_DISCARD_FACING] == 1:
         if hn >= 4:
             while fours != 0:
                 low = fours & -fours
@@ -239,7 +255,11 @@ def phase_moves(moves, v, st, p, phase):
                 moves[n, 2] = 4
                 moves[n, 3] = 0
                 n += 1
-        if st[S_PILE_N] > 0 or n == 0:
+    if phase == PH_PLAY:
+        # the extra turn of a quick Nullo: under nullo_quick_must_play, taking the pile only when nothing fits
+        quick = st[S_QUICK_TURN] == 1 and n > 0 and st[S_PILE_N] > 0
+        st[ST_G + F_QUICK_MUST_PLAY] += quick
+        if (st[S_PILE_N] > 0 or n == 0) and not (quick and st[ST_R + R_QUICK_MUST_PLAY] == 1):
             moves[n, 0] = K_TAKE
             moves[n, 1] = 0
             moves[n, 2] = 0
@@ -341,6 +361,7 @@ def draw_cards(v, st, p, k):
         v[p, V_HAND + t] += 1
         v[p, V_HAND_N] += 1
         drawn += 1
+    st[ST_G + F_DRAW_LIMIT] += drawn < k
     return drawn
 
 
@@ -362,6 +383,8 @@ def fill_view(v, st, p, phase):
     v[p, V_PILE_N] = st[S_PILE_N]
     v[p, V_DECK_LEFT] = st[S_DRAW_END] - st[S_DRAW_POS]
     v[p, V_DIRECTION] = st[S_DIR]
+    v[p, V_STALL] = st[S_SINCE]
+    v[p, V_MULTI_PROTECTO] = st[ST_R + R_HOUSE_PROTECTO]
     nxt = step(p, st)
     prv = p - st[S_DIR]
     prv = prv - players if prv >= players else (prv + players if prv < 0 else prv)
@@ -392,6 +415,7 @@ def apply_play(v, st, p, t, nh, no, nb):
     st[ST_PILE + t] += k
     st[S_PILE_N] += k
     st[ST_G + G_PLAYS] += 1
+    st[ST_G + F_ONE_ON_NINE] += (t == 1) & (st[S_BEAT] == 9) & (st[S_LOW3] == 0)
     if v[p, V_HAND_N] + v[p, V_OPEN_N] + v[p, V_HIDDEN_N] == 0:
         return R_OUT
     if st[S_RUN_T] == t:
@@ -407,6 +431,15 @@ def apply_play(v, st, p, t, nh, no, nb):
     elif t == EXTERMINO:
         remove_pile(st)
         st[ST_G + G_EXTERMINOS] += 1
+        st[ST_G + F_EXTERMINO_STAYS] += 1
+        if st[ST_R + R_EXTERMINO_STAYS] == 1:
+            # the Extermino cards stay as the new pile (a dragon on top: no 9)
+            st[ST_OUT + EXTERMINO] -= k
+            st[ST_PILE + EXTERMINO] = k
+            st[S_PILE_N] = k
+            st[S_RUN_T] = EXTERMINO
+            st[S_RUN_N] = k
+            st[S_NO_NINE] = 1
         res = R_EXTRA
     elif t == PROTECTO:
         # the next player faces what this one faced, with a dragon on top
@@ -414,6 +447,7 @@ def apply_play(v, st, p, t, nh, no, nb):
         st[ST_G + G_PROTECTOS] += 1
         if st[ST_R + R_HOUSE_PROTECTO] == 1 and k > 1:
             st[S_FORCED] = k - 1
+            st[ST_G + F_HOUSE_PROTECTO] += 1
     elif t == NULLO:
         st[S_BEAT] = 0
         st[S_LOW3] = 0
@@ -423,6 +457,8 @@ def apply_play(v, st, p, t, nh, no, nb):
         st[ST_G + G_NULLOS] += 1
         if st[ST_ACTIVE + AB_NULLO_QUICK] == 1:
             res = R_EXTRA
+            st[S_QUICK] = 1
+            st[ST_G + F_NULLO_QUICK] += 1
     else:
         st[S_BEAT] = t
         st[S_LOW3] = 1 if t == 3 else 0
@@ -432,7 +468,15 @@ def apply_play(v, st, p, t, nh, no, nb):
             st[S_DRAW] += 2 * k
             st[ST_G + G_FOURS] += 1
         elif t == 5:
-            st[S_SKIP] += k
+            if st[S_SKIP] > 0:
+                # house rule for 5s: a player about to miss a turn pushes it on
+                st[ST_G + F_HOUSE5] += 1
+                st[ST_G + F_HOUSE5_PASS] += 1
+                if st[ST_R + R_HOUSE5_PASS] == 0:
+                    st[S_SKIP] += k
+            else:
+                st[S_SKIP] += k
+            st[S_SKIP_SRC] = p
             st[ST_G + G_FIVES] += 1
         elif t == 3:
             st[ST_G + G_THREES] += 1
@@ -440,6 +484,7 @@ def apply_play(v, st, p, t, nh, no, nb):
             st[ST_G + G_SIXES] += 1
     # abilities: Envious Monsters acts at once; the others wait for their player's choice
     if t >= NULLO and st[ST_ACTIVE + AB_ENVY] == 1:
+        st[ST_G + F_ENVY] += 1
         got = draw_cards(v, st, p, 1)
         st[ST_G + G_ENVY] += got
         queue(st, T_ENVY, p, got, 0, 0, 0)
@@ -449,6 +494,7 @@ def apply_play(v, st, p, t, nh, no, nb):
         st[S_PENDING] = PH_SECRET
     elif t == 7 and st[ST_ACTIVE + AB_ROUNDABOUT] == 1:
         st[S_PENDING] = PH_TURN
+        st[ST_G + F_ROUNDABOUT] += 1
     return res
 
 
@@ -515,6 +561,7 @@ def act(moves, k, v, st, p):
     if kind == K_PLAY:
         nh = moves[k, 2]
         no = moves[k, 3]
+        st[ST_G + F_OPEN_SET] += (nh > 0) & (no > 0)
         queue(st, T_PLAY, p, t, nh, no, 0)
     elif kind == K_TAKE:
         queue(st, T_TAKE, p, st[S_PILE_N], 0, 0, 0)
@@ -542,6 +589,7 @@ def act(moves, k, v, st, p):
         return R_MISSED
     elif kind == K_BLIND:
         t = face_down(v, st, p)
+        st[ST_G + F_BLIND] += 1
         if not fits(t, st):
             queue(st, T_BLIND, p, t, 0, 0, 0)
             fail_blind(v, st, p, t)
@@ -550,6 +598,8 @@ def act(moves, k, v, st, p):
     else:
         # K_PEEK, house rule for 4s: push with the card, or draw and then play it blind
         t = face_down(v, st, p)
+        st[ST_G + F_HOUSE4] += 1
+        st[ST_G + F_DRAGONS_CANCEL] += t == NULLO or t == EXTERMINO
         cancel = st[ST_R + R_DRAGONS_CANCEL] == 1 and (t == NULLO or t == EXTERMINO)
         if (t == 4 or t == PROTECTO or cancel) and fits(t, st):
             queue(st, T_PEEK, p, t, 0, 0, 0)
@@ -700,6 +750,7 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
                 v[p, V_OPEN + ht] += 1
                 v[p, V_OPEN + ot] -= 1
                 v[p, V_HAND + ot] += 1
+                st[ST_G + F_EXCHANGE] += 1
                 rec(tr, st, T_SWAP, p, ht, ot, 0, 0, 0, 0)
 
 
@@ -710,11 +761,16 @@ def play_round(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
     turns = 0
     cap = st[ST_R + R_TURN_CAP]
     refill = st[ST_R + R_REFILL] == 1
+    st[S_QUICK] = 0
+    st[S_LOWMARK] = BIG
+    st[S_SINCE] = 0
     while True:
         turns += 1
         if turns > cap:
             return -1, turns - 1
         st[ST_G + G_TURNS] += 1
+        st[S_QUICK_TURN] = st[S_QUICK]
+        st[S_QUICK] = 0
         if st[S_FORCED] > 0:
             # skipped by several Protectos: no answer possible
             st[S_FORCED] -= 1
@@ -722,6 +778,11 @@ def play_round(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
             rec(tr, st, T_MISS, p, 1, 0, 0, 0, 0, 0)
             p = step(p, st)
             continue
+        if st[S_SKIP] > 0 and p == st[S_SKIP_SRC]:
+            # the misses from this player's own 5s have come round to them
+            st[ST_G + F_FIVES_SPARE] += 1
+            if st[ST_R + R_FIVES_SPARE] == 1:
+                st[S_SKIP] = 0
         phase = PH_SKIP if st[S_SKIP] > 0 else (PH_DRAW if st[S_DRAW] > 0 else PH_PLAY)
         res = R_MORE
         while res == R_MORE:
@@ -737,7 +798,8 @@ def play_round(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
                 if moves[k, 0] == K_PLAY:
                     st[ST_G + G_VIOLATIONS] += settle_counts(moves, k, v, st, p)
             res = act(moves, k, v, st, p)
-            phase = PH_PLAY
+            if moves[k, 0] != K_DISCARD:
+                phase = PH_PLAY
             if st[S_PENDING] > 0:
                 pend = st[S_PENDING]
                 st[S_PENDING] = 0
@@ -755,10 +817,18 @@ def play_round(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
                 flush(tr, st)
         if res == R_OUT:
             return p, turns
-        if refill and res != R_MISSED and v[p, V_HAND_N] < st[ST_SIZE + 3 * p]:
-            got = draw_cards(v, st, p, st[ST_SIZE + 3 * p] - v[p, V_HAND_N])
-            if got > 0:
+        if res != R_MISSED and v[p, V_HAND_N] < st[ST_SIZE + 3 * p] and st[S_DRAW_POS] < st[S_DRAW_END]:
+            st[ST_G + F_REFILL] += 1
+            if refill:
+                got = draw_cards(v, st, p, st[ST_SIZE + 3 * p] - v[p, V_HAND_N])
                 rec(tr, st, T_REFILL, p, got, 0, 0, 0, 0, 0)
+        # progress: a new lowest card count this round (no new low for long = play is going round in circles)
+        c = cards_left(v, p)
+        if c < st[S_LOWMARK]:
+            st[S_LOWMARK] = c
+            st[S_SINCE] = 0
+        else:
+            st[S_SINCE] += 1
         if check:
             st[ST_G + G_CHECK_FAILS] += count_faults(v, st)
         if res != R_EXTRA:
@@ -772,12 +842,18 @@ def round_loss(v, q, st, coins, cap):
     for t in range(1, N_TYPES):
         s += (v[q, V_HAND + t] + v[q, V_OPEN + t]) * coins[t]
     eights = v[q, V_HAND + 8] + v[q, V_OPEN + 8]
-    for i in range(v[q, V_HIDDEN_N]):
-        c = st[ST_HIDDEN + q * MAX_HIDDEN + i]
-        s += coins[c]
-        eights += c == 8
+    st[ST_G + F_HIDDEN_BACK] += v[q, V_HIDDEN_N]
+    if st[ST_R + R_HIDDEN_BACK] == 1:
+        # face-down cards pay the coins of the card back, whatever their face
+        s += v[q, V_HIDDEN_N] * st[ST_R + R_BACK_COINS]
+    else:
+        for i in range(v[q, V_HIDDEN_N]):
+            c = st[ST_HIDDEN + q * MAX_HIDDEN + i]
+            s += coins[c]
+            eights += c == 8
     if st[ST_ACTIVE + AB_GOLD] == 1:
         s -= 2 * eights * coins[8]
+        st[ST_G + F_GOLD] += eights
     return min(s, cap)
 
 
@@ -823,6 +899,7 @@ def round_sizes(rnd, st, rint, preset, tr):
     for q in range(players):
         if st[ST_CURSE + q] == CURSE_CHAOS:
             chaos = 1
+    st[ST_G + F_CURSE_CHAOS] += chaos
     for q in range(players):
         curse = st[ST_CURSE + q]
         if chaos == 1:
@@ -830,6 +907,8 @@ def round_sizes(rnd, st, rint, preset, tr):
             if curse >= 0:
                 rec(tr, st, T_CURSE, q, curse, 0, 0, 0, 0, 0)
         s = ST_SIZE + 3 * q
+        st[ST_G + F_CURSE_MANY] += curse == CURSE_MANY
+        st[ST_G + F_CURSE_UNKNOWING] += curse == CURSE_UNKNOWING
         st[s] = rint[R_CURSE_HAND] if curse == CURSE_MANY else rint[R_HAND]
         st[s + 1] = rint[R_CURSE_HIDDEN] if curse == CURSE_UNKNOWING else rint[R_HIDDEN]
         st[s + 2] = rint[R_CURSE_OPEN] if curse == CURSE_UNKNOWING else rint[R_OPEN]
@@ -870,6 +949,7 @@ def start_game(st, rint, tr):
             st[ST_ACTIVE + st[ST_ORDER + n_active]] = 1
             rec(tr, st, T_ABILITY, -1, st[ST_ORDER + n_active], 0, 0, 0, 0, 0)
             n_active += 1
+    st[ST_G + F_FROM_START] = n_active
     return n_enabled, n_active
 
 
@@ -888,6 +968,7 @@ def score_round(g, rnd, starter, out, turns, pickups_before, v, st, rint, coins,
             st[ST_G + G_POS_LOST0 + k] += st[ST_LOSS + (starter + k) % players]
     if out < 0:
         st[ST_G + G_STALEMATE_ROUNDS] += 1
+        st[ST_G + F_STALEMATE_SCORES] += 1
     else:
         st[ST_WENT + out] += 1
         if out == starter:

@@ -85,7 +85,9 @@ V_ROUND = 45
 V_LOST = 46       # own coins lost so far
 V_MOST_LOST = 47  # most coins lost by another player
 V_DIRECTION = 48
-VIEW_LEN = 49
+V_STALL = 49      # turns since any player last reached a new lowest card count this round (a repetition shows here)
+V_MULTI_PROTECTO = 50  # 1 when the house rule makes several Protectos push the situation several players on
+VIEW_LEN = 51
 
 SIG = types.int64(types.int64[:, :], types.int64, types.int64[:], types.float64[:])
 FN = types.FunctionType(SIG)
@@ -101,6 +103,8 @@ RINT_KEYS = (
     "curse_open_cards", "abilities_from_start",
     "ability_nullo_quick", "ability_envious_monsters", "ability_one_on_nine", "ability_monsterball",
     "ability_roundabout", "ability_golden_feathers", "ability_open_secrets",
+    "fives_spare_player", "discard_facing", "extermino_stays", "nullo_quick_must_play", "house_fives_pass",
+    "hidden_gold_from_back", "back_coins",
 )
 (R_HAND, R_HIDDEN, R_OPEN, R_EXCHANGES, R_PILE, R_REFILL, R_THREE_EQUAL, R_DRAGONS_CANCEL, R_MAX_LOSS,
  R_END_LOSS, R_TURN_CAP, R_STALEMATE_SCORES, R_MAX_ROUNDS, R_HOUSE4, R_HOUSE5, R_HOUSE_PROTECTO,
@@ -110,7 +114,9 @@ ABILITY_NAMES = ("nullo_quick", "envious_monsters", "one_on_nine", "monsterball"
                  "golden_feathers", "open_secrets")
 AB_NULLO_QUICK, AB_ENVY, AB_ONE_ON_NINE, AB_BALL, AB_ROUNDABOUT, AB_GOLD, AB_SECRETS = range(7)
 N_ABILITIES = 7
-N_RINT = R_ABILITY0 + N_ABILITIES
+(R_FIVES_SPARE, R_DISCARD_FACING, R_EXTERMINO_STAYS, R_QUICK_MUST_PLAY, R_HOUSE5_PASS, R_HIDDEN_BACK,
+ R_BACK_COINS) = range(R_ABILITY0 + N_ABILITIES, R_ABILITY0 + N_ABILITIES + 7)
+N_RINT = R_BACK_COINS + 1
 assert N_RINT == len(RINT_KEYS)
 CURSE_NAMES = ("many_monsters", "unknowing", "chaos")
 CURSE_MANY, CURSE_UNKNOWING, CURSE_CHAOS = 0, 1, 2
@@ -143,6 +149,35 @@ T_GAME_END = 21   # winner (-1: stalemate game), loser, rounds
 TRACE_WIDTH = 8
 TRACE_NAMES = {v: k for k, v in list(globals().items()) if k.startswith("T_") and isinstance(v, int)}
 
+# ---- rule counters (games table `fired_<name>`): how often a rule, effect or reading applied ----------
+# counted by the kernel; the card effects it already counts (3s, 4s, ... burns) are copied under their
+# fired_ names by `game.tables` (FIRED_ALIASES)
+KERNEL_FIRED = (
+    "open_set",               # last hand cards played together with matching open Remainders
+    "exchange",               # hand/open exchanges before a round
+    "blind",                  # face-down cards turned up (played or failed)
+    "draw_limit",             # a draw cut short because the redraw pile ran out
+    "no_nine_on_dragon",      # a player held a 9 while a dragon on top forbade it
+    "no_dragon_on_six",       # a player held a dragon while a 6 forbade it
+    "house_fours", "house_fives", "house_protecto",
+    "curse_many_monsters", "curse_unknowing", "curse_chaos",
+    "ability_nullo_quick", "ability_envious_monsters", "ability_one_on_nine", "ability_roundabout",
+    "ability_golden_feathers", "abilities_from_start",
+    "three_allows_three",     # a player facing a 3 held a 3
+    "dragons_cancel_draw",    # a player facing a draw held (or peeked) Nullo or Extermino
+    "refill_hand",            # a turn ended with the hand below its size and cards in the redraw pile
+    "stalemate_scores",       # a round stopped by the turn cap
+    "fives_spare_player",     # misses from 5s came round to the player who played them
+    "discard_facing",         # a player facing a draw or a missed turn held a set of four in a hand of 4+
+    "extermino_stays",        # an Extermino removed the pile
+    "nullo_quick_must_play",  # the extra turn of a quick Nullo began with a play possible and a pile to take
+    "house_fives_pass",       # a player about to miss a turn pushed it on with 5s
+    "hidden_gold_from_back",  # face-down cards scored at the end of a round
+)
+FIRED_ALIASES = {"three": "threes", "four": "fours", "five": "fives", "six": "sixes", "nullo": "nullos",
+                 "extermino": "exterminos", "protecto": "protectos", "burn": "burns", "discard": "discards",
+                 "ability_monsterball": "monsterballs", "ability_open_secrets": "secrets"}
+
 # ---- outputs -------------------------------------------------------------------------------------
 GAME_COLUMNS = {
     "rounds": np.int16, "stalemate_rounds": np.int16, "stalemate": np.int8, "winner": np.int8,
@@ -155,13 +190,20 @@ GAME_COLUMNS = {
     "check_fails": np.int32, "winner_lost": np.int16, "loser_lost": np.int16,
     **{f"lost{s}": np.int16 for s in range(MAX_PLAYERS)},
     **{f"pos_lost{k}": np.int32 for k in range(MAX_PLAYERS)},
+    **{f"fired_{name}": np.int32 for name in KERNEL_FIRED},
 }
 (G_ROUNDS, G_STALEMATE_ROUNDS, G_STALEMATE, G_WINNER, G_LOSER, G_FIRST_STARTER, G_TURNS, G_MAX_TURNS,
  G_PLAYS, G_PICKUPS, G_BLIND_FAILS, G_BURNS, G_DISCARDS, G_THREES, G_FOURS, G_FIVES, G_SIXES, G_NULLOS,
  G_EXTERMINOS, G_PROTECTOS, G_DRAWN, G_SKIPS, G_STARTER_OUT, G_CURSES, G_BALLS, G_REVERSALS, G_SECRETS,
  G_ENVY, G_VIOLATIONS, G_CHECK_FAILS, G_WINNER_LOST, G_LOSER_LOST, G_LOST0) = range(33)
 G_POS_LOST0 = G_LOST0 + MAX_PLAYERS
-N_GAME_COLS = G_POS_LOST0 + MAX_PLAYERS
+G_FIRED0 = G_POS_LOST0 + MAX_PLAYERS
+(F_OPEN_SET, F_EXCHANGE, F_BLIND, F_DRAW_LIMIT, F_NO_NINE, F_NO_DRAGON, F_HOUSE4, F_HOUSE5, F_HOUSE_PROTECTO,
+ F_CURSE_MANY, F_CURSE_UNKNOWING, F_CURSE_CHAOS, F_NULLO_QUICK, F_ENVY, F_ONE_ON_NINE, F_ROUNDABOUT, F_GOLD,
+ F_FROM_START, F_THREE_EQUAL, F_DRAGONS_CANCEL, F_REFILL, F_STALEMATE_SCORES, F_FIVES_SPARE, F_DISCARD_FACING,
+ F_EXTERMINO_STAYS, F_QUICK_MUST_PLAY, F_HOUSE5_PASS, F_HIDDEN_BACK) = range(G_FIRED0, G_FIRED0 + 28)
+N_GAME_COLS = G_FIRED0 + len(KERNEL_FIRED)
+assert F_HIDDEN_BACK == N_GAME_COLS - 1
 assert N_GAME_COLS == len(GAME_COLUMNS)
 
 # one row per player and game: coins lost, whether they won, rounds they went out first, pickups

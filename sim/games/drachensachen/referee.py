@@ -230,6 +230,8 @@ class Referee:
         self.draw_due = 0
         self.skips_due = 0
         self.forced = 0
+        self.skip_src = -1
+        self.quick = False
         self.direction = 1
 
     def swap(self):
@@ -323,6 +325,11 @@ class Referee:
                 self.say(f"    Extermino removes the pile; seat {q} plays again")
             self.clear_pile(removed=True)
             self.tally["exterminos"] += 1
+            if self.r.extermino_stays:
+                for _ in range(k):
+                    self.out_of_round.remove(EXTERMINO)
+                self.pile = [EXTERMINO] * k
+                self.no_nine = True
             result = "extra"
         elif t == PROTECTO:
             self.no_nine = True
@@ -333,12 +340,15 @@ class Referee:
             self.draw_due = 0
             if 0 in self.active:
                 result = "extra"
+                self.quick = True
         else:
             self.beat, self.low3, self.no_dragon, self.no_nine = t, t == 3, t == 6, False
             if t == 4:
                 self.draw_due += 2 * k
             elif t == 5:
-                self.skips_due += k
+                if not (self.skips_due > 0 and self.r.house_fives_pass):
+                    self.skips_due += k
+                self.skip_src = q
         if t in DRAGONS and 1 in self.active:
             got = self.take_seat(T_ENVY, q, "the Envious Monsters draw")[2]
             want = min(1, len(self.redraw))
@@ -451,6 +461,16 @@ class Referee:
             if self.narrate:
                 self.say(f"  seat {q} is passed over")
             return "missed"
+        quick, self.quick = self.quick, False
+        if self.skips_due > 0 and q == self.skip_src and r.fives_spare_player:
+            self.skips_due = 0
+            if self.narrate:
+                self.say(f"  the missed turns from seat {q}'s own 5s stop at seat {q}")
+        if (self.skips_due > 0 or self.draw_due > 0) and r.discard_facing:
+            while self.peek() == T_DISCARD:
+                if self.discard(q):
+                    return "out"
+            row = self.rows[self.i] if self.i < len(self.rows) else (0, -1)
         hidden_only = p.hand_n() == 0 and p.open_n() == 0
         if self.skips_due > 0:
             if row[0] == T_MISS and row[2] == 0:
@@ -489,17 +509,7 @@ class Referee:
                 self.fail(f"expected seat {q} to go on, found {row}")
             hidden_only = p.hand_n() == 0 and p.open_n() == 0
             if row[0] == T_DISCARD:
-                self.take(T_DISCARD, "a set of four put out")
-                t = row[2]
-                if not 1 <= t <= 12 or p.hand[t] < 4:
-                    self.fail(f"seat {q} puts out four {card(t)} holding {p.hand[t] if 1 <= t <= 12 else 0}")
-                p.hand[t] -= 4
-                p.hn -= 4
-                self.out_of_round += [t] * 4
-                self.tally["discards"] += 1
-                if self.narrate:
-                    self.say(f"  seat {q} puts out four {card(t)}")
-                if p.total() == 0:
+                if self.discard(q):
                     return "out"
                 continue
             if hidden_only:
@@ -512,6 +522,8 @@ class Referee:
                     self.fail(f"seat {q} takes {row[2]} cards from a pile of {len(self.pile)}")
                 if not self.pile and self.any_play(q):
                     self.fail(f"seat {q} passes on an empty pile")
+                if quick and r.nullo_quick_must_play and (self.any_play(q) or self.any_set(q)):
+                    self.fail(f"seat {q} takes the pile in the extra turn of a quick Nullo but could play")
                 if self.narrate:
                     self.say(f"  seat {q} takes the pile ({plural(len(self.pile), 'card')})")
                 self.take_pile(q)
@@ -519,6 +531,25 @@ class Referee:
             if row[0] != T_PLAY:
                 self.fail(f"seat {q} must play, put out four, or take the pile; found code {row[0]}")
             return self.play(q, None)
+
+    def discard(self, q: int) -> bool:
+        """A set of four put out from the hand; True when it was the player's last card."""
+        p = self.seats[q]
+        row = self.take_seat(T_DISCARD, q, "a set of four put out")
+        t = row[2]
+        if not 1 <= t <= 12 or p.hand[t] < 4:
+            self.fail(f"seat {q} puts out four {card(t)} holding {p.hand[t] if 1 <= t <= 12 else 0}")
+        p.hand[t] -= 4
+        p.hn -= 4
+        self.out_of_round += [t] * 4
+        self.tally["discards"] += 1
+        if self.narrate:
+            self.say(f"  seat {q} puts out four {card(t)}")
+        return p.total() == 0
+
+    def any_set(self, q: int) -> bool:
+        p = self.seats[q]
+        return p.hand_n() >= 4 and any(p.hand[t] >= 4 for t in TYPES)
 
     def any_play(self, q: int) -> bool:
         p = self.seats[q]
@@ -600,12 +631,16 @@ class Referee:
         held = [0] * 13
         for t in TYPES:
             held[t] = p.hand[t] + p.open[t]
-        for c in p.hidden:
-            held[c] += 1
+        back = 0
+        if self.r.hidden_gold_from_back:
+            back = len(p.hidden) * self.r.back_coins
+        else:
+            for c in p.hidden:
+                held[c] += 1
         coins = [0] + list(self.r.coins_per_card)
         if 5 in self.active:
             coins[8] = -coins[8]
-        return min(sum(held[t] * coins[t] for t in TYPES), self.r.max_loss_per_round)
+        return min(sum(held[t] * coins[t] for t in TYPES) + back, self.r.max_loss_per_round)
 
     def end_round(self, starter: int, out: int, turns: int):
         for q, p in enumerate(self.seats):

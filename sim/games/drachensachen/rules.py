@@ -43,6 +43,13 @@ class DrachensachenRules:
     ability_golden_feathers: bool
     ability_open_secrets: bool
     abilities_from_start: bool
+    fives_spare_player: bool
+    discard_facing: bool
+    extermino_stays: bool
+    nullo_quick_must_play: bool
+    house_fives_pass: bool
+    hidden_gold_from_back: bool
+    back_coins: int
 
     def validate(self) -> None:
         types = N_TYPES - 1
@@ -69,6 +76,8 @@ class DrachensachenRules:
                              f"{sum(self.card_counts)} cards of card_counts")
         if not 0 <= self.exchanges <= 5:
             raise ValueError(f"exchanges must be between 0 and 5, got {self.exchanges}")
+        if abs(self.back_coins) > 100:
+            raise ValueError(f"back_coins must be between -100 and 100, got {self.back_coins}")
         if self.redraw_pile < 0:
             raise ValueError(f"redraw_pile must be >= 0, got {self.redraw_pile}")
         if self.max_loss_per_round < 1 or self.game_end_loss < 1:
