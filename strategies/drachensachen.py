@@ -302,16 +302,12 @@ def weighted_play(moves, n, view, params):
 def weighted2_play(moves, n, view, params):
     """weighted, plus: (1) when no player has reached a new lowest card count for `patience` turns, play is
     going round in circles (two players passing the same small pile back and forth), and with probability
-    `shake` a random option other than taking the pile is chosen, at a random size, which breaks the cycle;
+    `shake` a random option (taking the pile included) is chosen, at a random size, which breaks the cycle;
     (2) plays of 3s, 4s, 5s, 6s and 9s score `threat` more per card while the next player holds 3 cards or
     fewer; (3) under the house rule for several Protectos, at 3+ players, a Protecto is played two at a time
     when two are at hand, so the next player is passed over as well."""
-    if view[V_STALL] > params[W_PATIENCE] and n > 1 and np.random.random() < params[W_SHAKE]:
-        take = find(moves, n, K_TAKE)
-        m = n - 1 if take >= 0 else n
-        i = np.random.randint(0, m)
-        if take >= 0 and i >= take:
-            i += 1
+    if view[V_STALL] > params[W_PATIENCE] and np.random.random() < params[W_SHAKE]:
+        i = np.random.randint(0, n)
         if moves[i, M_KIND] == K_PLAY:
             nh = moves[i, M_HAND]
             r = np.random.randint(1, nh + moves[i, M_OPEN] + 1)
