@@ -234,15 +234,16 @@ WEIGHTS = ("shed", "value", "dragon", "burn", "four", "five", "three", "six", "d
 W_SHED, W_VALUE, W_DRAGON, W_BURN, W_FOUR, W_FIVE, W_THREE, W_SIX, W_DISCARD, W_TAKE, W_DRAW, W_MISS, \
     W_SWAP = range(13)
 # the current weighted strategy adds: pressure on a next player close to going out, and a way out of loops
-WEIGHTS2 = WEIGHTS + ("threat", "patience", "shake")
-W_THREAT, W_PATIENCE, W_SHAKE = range(13, 16)
+WEIGHTS2 = WEIGHTS + ("threat", "patience", "shake", "extermino", "protecto")
+W_THREAT, W_PATIENCE, W_SHAKE, W_EXTERMINO, W_PROTECTO = range(13, 18)
 
 
 @njit(inline='always', **FAST)
-def weighted_best(moves, n, view, params, threat):
+def weighted_best(moves, n, view, params, threat, ext_bonus, prot_bonus):
     """Index of the option with the highest weighted score (a play scored at its best size: one card or
     all), and whether that play should be trimmed to one card. `threat` is added per card to 3s, 4s, 5s,
-    6s and 9s (the plays that stop or slow the next player)."""
+    6s and 9s (the plays that stop or slow the next player); `ext_bonus` and `prot_bonus` to an Extermino
+    and a Protecto card (a Nullo helps the next player, an Extermino gives an extra turn)."""
     shed, value, dragon, burn = params[W_SHED], params[W_VALUE], params[W_DRAGON], params[W_BURN]
     four, five, three, six = params[W_FOUR], params[W_FIVE], params[W_THREE], params[W_SIX]
     run_t, run_n = view[V_RUN_TYPE], view[V_RUN_N]
@@ -257,7 +258,7 @@ def weighted_best(moves, n, view, params, threat):
             k = moves[i, M_HAND] + moves[i, M_OPEN]
             # each card shed scores, minus its worth kept for later; 4s and 5s hurt the next player
             if t >= NULLO:
-                unit = shed - dragon
+                unit = shed - dragon + (ext_bonus if t == EXTERMINO else (prot_bonus if t == PROTECTO else 0.0))
             else:
                 unit = shed - value * t + (four if t == 4 else 0.0) + (five if t == 5 else 0.0)
                 if t == 3 or t == 4 or t == 5 or t == 6 or t == 9:
@@ -292,7 +293,7 @@ def weighted_best(moves, n, view, params, threat):
 @njit(SIG, **FAST)
 def weighted_play(moves, n, view, params):
     """The option with the highest weighted score (the first version: no threat term, no loop escape)."""
-    best, single = weighted_best(moves, n, view, params, 0.0)
+    best, single = weighted_best(moves, n, view, params, 0.0, 0.0, 0.0)
     if single:
         just_one(moves, best)
     return best
@@ -304,7 +305,7 @@ def weighted2_play(moves, n, view, params):
     going round in circles (two players passing the same small pile back and forth), and with probability
     `shake` a random option (taking the pile included) is chosen, at a random size, which breaks the cycle;
     (2) plays of 3s, 4s, 5s, 6s and 9s score `threat` more per card while the next player holds 3 cards or
-    fewer; (3) under the house rule for several Protectos, at 3+ players, a Protecto is played two at a time
+    fewer; Exterminos score `extermino` less, so Nullo and Protecto are spent first; (3) under the house rule for several Protectos, at 3+ players, a Protecto is played two at a time
     when two are at hand, so the next player is passed over as well."""
     if view[V_STALL] > params[W_PATIENCE] and np.random.random() < params[W_SHAKE]:
         i = np.random.randint(0, n)
@@ -320,7 +321,7 @@ def weighted2_play(moves, n, view, params):
                 moves[i, M_OPEN] = r - nh
         return i
     threat = params[W_THREAT] if view[V_NEXT_CARDS] <= 3 else 0.0
-    best, single = weighted_best(moves, n, view, params, threat)
+    best, single = weighted_best(moves, n, view, params, threat, params[W_EXTERMINO], params[W_PROTECTO])
     if moves[best, M_KIND] == K_PLAY and moves[best, M_TYPE] == PROTECTO and view[V_MULTI_PROTECTO] == 1 \
             and view[V_PLAYERS] >= 3 and moves[best, M_HAND] + moves[best, M_OPEN] >= 2:
         if moves[best, M_HAND] >= 2:
@@ -349,9 +350,10 @@ REGISTRY.register(Strategy(
     "weighted", SEATS, (weighted2_play, weighted_setup, fewest_choose),
     "scores every option: cards shed, minus the value of monsters and the cost of dragons spent, plus "
     "bonuses for burning and for 4s, 5s, 3s and 6s (more while the next player is close to going out); "
-    "costs per card taken or drawn and for a missed turn; breaks out of play that goes round in circles "
-    "with a random move; plays Protectos two at a time under the house rule",
-    WEIGHTS2, V1_DEFAULTS + (0.5, 20.0, 0.25), V1_BOUNDS + ((-1.0, 3.0), (4.0, 200.0), (0.0, 1.0))))
+    "costs per card taken or drawn and for a missed turn; spends Nullo and Protecto before Extermino; breaks "
+    "out of play that goes round in circles with a random move; plays Protectos two at a time under the "
+    "house rule",
+    WEIGHTS2, V1_DEFAULTS + (0.5, 100.0, 0.25, -0.3, 0.0), V1_BOUNDS + ((-1.0, 3.0), (4.0, 400.0), (0.0, 1.0), (-1.0, 1.0), (-1.0, 1.0))))
 
 REGISTRY.register(Strategy(
     "weighted_v1", SEATS, (weighted_play, weighted_setup, fewest_choose),
