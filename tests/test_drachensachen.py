@@ -15,13 +15,15 @@ from sim.games.drachensachen import kernel
 from sim.games.drachensachen.game import GAME, Trace, play
 from sim.games.drachensachen.records import (
     C_TRACE, EXTERMINO, GAME_COLUMNS, K_DISCARD, K_DRAW, K_PLAY, K_TAKE, MAX_PLAYERS, N_GAME_COLS, N_PLAYER_COLS,
-    N_ROUND_COLS, PROTECTO, SIG, T_PLAY, TRACE_WIDTH,
+    N_ROUND_COLS, PROTECTO, SIG, T_BLIND, T_MISS, T_PLAY, TRACE_WIDTH,
 )
 from sim.games.drachensachen.referee import Referee
 
 COL = {name: i for i, name in enumerate(GAME_COLUMNS)}
 FLAGS = ("house_fours", "house_fives", "house_protecto", "curse_many_monsters", "curse_unknowing", "curse_chaos",
-         "refill_hand", "three_allows_three", "dragons_cancel_draw", "stalemate_scores")
+         "refill_hand", "three_allows_three", "dragons_cancel_draw", "stalemate_scores", "discard_facing",
+         "fives_spare_player", "extermino_stays", "nullo_quick_must_play", "house_fives_pass",
+         "hidden_gold_from_back")
 ABILITIES = ("ability_nullo_quick", "ability_envious_monsters", "ability_one_on_nine", "ability_monsterball",
              "ability_roundabout", "ability_golden_feathers", "ability_open_secrets")
 
@@ -327,3 +329,81 @@ def test_pipeline_tables_outcomes_and_report(tmp_path):
     text = "\n".join(GAME.report_sections(games, tmp_path, chart))
     assert "Stalemates" in text and "First-player advantage" in text and "paired" in text
     assert {"seat_wins", "positions", "length", "effects"} <= set(charts)
+
+
+# ---- readings (rule flags), rule counters, the loop fix ---------------------------------------------
+
+# each flag: a configuration where its situation arises (players, lineup, variants), and what the other
+# reading must do to a games column compared with the default reading ("<": fewer, ">": more, "!=": differ)
+READINGS = {
+    "fives_spare_player": (2, "default", (), "skips", "<"),
+    "discard_facing": (4, "random", (), "discards", ">"),
+    "extermino_stays": (4, "default", (), "pickups", "!="),
+    "nullo_quick_must_play": (4, "random", ("nullo_quick",), "pickups", "<"),
+    "house_fives_pass": (4, "aggressive", ("house_fives",), "skips", "<"),
+    "hidden_gold_from_back": (4, "default", ("golden_feathers",), "lost0", ">"),
+    "three_allows_three": (4, "default", (), "pickups", "!="),
+    "dragons_cancel_draw": (4, "random", (), "cards_drawn", "<"),
+    "refill_hand": (4, "default", (), "cards_drawn", "!="),
+}
+
+
+@pytest.mark.parametrize("flag", sorted(READINGS))
+def test_each_reading_plays_differently_where_it_decides(flag):
+    players, lineup, variants, column, sign = READINGS[flag]
+    base = rules_with(variants)
+    other = rules_with(variants, [(flag, base.ruleset.flags()[flag].other_value)])
+    a = GAME.simulate(base, players, GAME.lineup(lineup), 21, 1500)["games"]
+    b = GAME.simulate(other, players, GAME.lineup(lineup), 21, 1500)["games"]
+    assert a[f"fired_{flag}"].sum() > 0 and b[f"fired_{flag}"].sum() > 0, "the situation never arose"
+    x, y = int(a[column].sum()), int(b[column].sum())
+    assert {"<": y < x, ">": y > x, "!=": y != x}[sign], (flag, column, x, y)
+    for trace in GAME.traces(other, players, GAME.lineup(lineup), 21, 60):
+        Referee(other.typed, players, trace, narrate=False).run()
+
+
+def test_fives_spare_player_never_skips_the_player_of_the_fives():
+    """At 2 players two 5s come back to their player: under the other reading that player is never skipped."""
+    rules = rules_with(sets=[("fives_spare_player", True)])
+    for trace in GAME.traces(rules, 2, GAME.lineup("default"), 4, 200):
+        last_five = -1
+        for row in trace.events.tolist():
+            if (row[0] == T_PLAY and row[2] == 5) or (row[0] == T_BLIND and row[2] == 5 and row[3] == 1):
+                last_five = row[1]
+            elif row[0] == T_MISS and row[2] == 0:
+                assert row[1] != last_five
+
+
+def test_every_counter_is_in_the_games_table_and_the_coverage_runs_fire_them():
+    totals = {}
+    for run_ in GAME.coverage_runs():
+        g = GAME.simulate(rules_with(run_.variants, list(run_.sets)), run_.players, GAME.lineup(run_.lineup), 3,
+                          min(run_.n, 600))["games"]
+        for k, v in g.items():
+            if k.startswith("fired_"):
+                totals[k] = totals.get(k, 0) + int(v.sum())
+    assert {f"fired_{f}" for f in rules_with().ruleset.flags()} <= set(totals)
+    assert not [k for k, v in totals.items() if v == 0]
+
+
+def test_default_strategy_plays_two_protectos_under_the_house_rule():
+    off = GAME.simulate(rules_with(), 4, GAME.lineup("default"), 2, 1000)["games"]
+    on = GAME.simulate(rules_with(["house_protecto"]), 4, GAME.lineup("default"), 2, 1000)["games"]
+    assert off["fired_house_protecto"].sum() == 0 and on["fired_house_protecto"].sum() > 100
+    assert on["skips"].sum() > off["skips"].sum()
+
+
+@pytest.mark.parametrize("n", [5000, pytest.param(100_000, marks=pytest.mark.soak)])
+def test_default_strategy_does_not_loop_at_two_players(n):
+    """Two weighted_v1 players pass the same small pile back and forth until the turn cap in about a fifth of
+    2-player games; the default strategy notices that nobody is getting closer to going out and breaks out."""
+    games = GAME.simulate(rules_with(), 2, GAME.lineup("default"), 2026, n)["games"]
+    assert games["stalemate_rounds"].sum() == 0
+    old = GAME.simulate(rules_with(), 2, GAME.lineup("weighted_v1"), 2026, 2000)["games"]
+    assert (old["stalemate_rounds"] > 0).mean() > 0.1
+
+
+def test_calibration_claims_name_outcomes():
+    names = {o.name for o in GAME.outcomes()}
+    claims = GAME.calibration()
+    assert claims and all(c.outcome in names for c in claims)
