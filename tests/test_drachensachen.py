@@ -326,9 +326,13 @@ def test_pipeline_tables_outcomes_and_report(tmp_path):
         fig.savefig(tmp_path / f"{name}.png")
         return f"![{name}]({name}.png)"
 
-    text = "\n".join(GAME.report_sections(games, tmp_path, chart))
-    assert "Stalemates" in text and "First-player advantage" in text and "paired" in text
-    assert {"seat_wins", "positions", "length", "effects"} <= set(charts)
+    from sim.core import sections
+    games = games.with_columns(pl.when(pl.col("rules") == rules.hash).then(pl.lit("base"))
+                               .otherwise(pl.lit("house rules")).alias("config"))
+    text = "\n".join(line for s in GAME.report_tables() for line in sections.render(s, games, chart))
+    assert "Stalemates" in text and "Coins lost by position in the round" in text
+    assert "| base |" in text and "| house rules |" in text
+    assert {"seat_wins", "positions", "rounds", "turns", "effects"} <= set(charts)
 
 
 # ---- readings (rule flags), rule counters, the loop fix ---------------------------------------------

@@ -360,8 +360,9 @@ def test_pipeline_and_report(tmp_path):
         fig.savefig(tmp_path / f"{name}.png")
         saved.append(name)
         return f"![{name}]({name}.png)"
-    sections = GAME.report_sections(games, tmp_path, chart)
-    assert any("How games end" in s for s in sections)
+    from sim.core.sections import render
+    text = "\n".join(line for s in GAME.report_tables() for line in render(s, games, chart))
+    assert "How games end" in text and "Card options played per game" in text
     assert {"end_modes", "length", "wounds", "abilities", "usage"} <= set(saved)
     scores = GAME.role_scores(games, 2)
     assert np.allclose(scores["dragon"] + scores["dwarves"], 1.0)

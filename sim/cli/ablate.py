@@ -5,10 +5,11 @@ from typing import Annotated, Optional
 
 import typer
 
+from sim.cli.common import (build_spec, ChangePrecisionOpt, deck_sets, DeckOpt, GameOpt, JobsOpt, NOpt, OutOpt,
+                            PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt,
+                            VariantOpt)
 from sim.cli.output import FormatOpt, check_format, show
-
-from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt,
-                            RulesOpt, SeedOpt, SetOpt, StrategyOpt, VariantOpt, build_spec)
+from sim.core.arms import effect_rows
 from sim.core.ablate import ablate as run_ablate
 
 
@@ -18,17 +19,17 @@ def ablate(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt =
            resume: ResumeOpt = False,
            mode: Annotated[str, typer.Option(help="neutral (same count, no effect), remove, or force (in every game)")] = "neutral",
            only: Annotated[Optional[list[str]], typer.Option("--only", help="an element or group (repeatable)")] = None,
-           precision: Annotated[Optional[float], typer.Option(
-               help="play until every headline change is within ± this (points for rates; --n is the cap)")] = None,
-        format_: FormatOpt = "text",
-           to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
+           precision: ChangePrecisionOpt = None,
+           format_: FormatOpt = "text",
+           to: ToOpt = None) -> None:
     """Rank the game's elements by how much each moves the headline when taken out, neutralised or forced in."""
     check_format(format_)
     set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin, resume=resume)
     path, effects = run_ablate(spec.game, spec, Path(out), to or Path(out) / "report", mode, jobs, precision,
                                tuple(only or ()), rules, tuple(variant or ()), tuple(set_ or ()))
-    show(path, format_, {"effects": [{"element": e.key, "outcome": e.outcome, "difference": e.result.diff.value, "lo": e.result.diff.lo, "hi": e.result.diff.hi, "identical": e.identical} for e in effects]})
+    show(path, format_, {"effects": effect_rows(effects, "element")})
+
 
 def register(app: typer.Typer) -> None:
     app.command("ablate")(ablate)

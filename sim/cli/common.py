@@ -30,6 +30,9 @@ DeckOpt = Annotated[Optional[str], typer.Option(
 ResumeOpt = Annotated[bool, typer.Option(
     "--resume", help="after an interrupted run: keep its completed chunks and play only the rest "
                      "(same command, same options)")]
+ToOpt = Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")]
+ChangePrecisionOpt = Annotated[Optional[float], typer.Option(
+    "--precision", help="play until every headline change is within ± this (points for rates; --n is the cap)")]
 PluginOpt = Annotated[Optional[list[str]], typer.Option("--plugin", help="Python file registering strategies")]
 
 

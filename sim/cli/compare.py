@@ -5,10 +5,9 @@ from typing import Annotated, Optional
 
 import typer
 
+from sim.cli.common import (build_spec, deck_sets, DeckOpt, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt,
+                            ResumeOpt, RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt)
 from sim.cli.output import FormatOpt, check_format, show
-
-from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt,
-                            StrategyOpt, build_spec)
 from sim.core.compare import compare as run_compare
 
 
@@ -20,8 +19,8 @@ def compare(variant: Annotated[list[str], typer.Option(
             resume: ResumeOpt = False,
             precision: Annotated[Optional[float], typer.Option(
                 help="play until every headline difference is within ± this: points for rates, a fraction of the base value for means above 1 (--n is the cap)")] = None,
-            to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None,
-        format_: FormatOpt = "text") -> None:
+            to: ToOpt = None,
+            format_: FormatOpt = "text") -> None:
     """Compare rule variants game by game on common random numbers."""
     check_format(format_)
     set_ = deck_sets(game, deck, set_)

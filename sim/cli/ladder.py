@@ -5,10 +5,9 @@ from typing import Annotated, Optional
 
 import typer
 
+from sim.cli.common import (build_spec, deck_sets, DeckOpt, GameOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt,
+                            SeedOpt, SetOpt, StrategyOpt, ToOpt, VariantOpt)
 from sim.cli.output import FormatOpt, check_format, show
-
-from sim.cli.common import (DeckOpt, deck_sets, GameOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt,
-                            SetOpt, StrategyOpt, VariantOpt, build_spec)
 from sim.core.ladder import ladder as run_ladder
 
 
@@ -19,14 +18,16 @@ def ladder(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt =
            reference: Annotated[Optional[float], typer.Option(
                help="the value the finding is measured against, e.g. 0.5 or a fair share 0.25")] = None,
            iters: Annotated[int, typer.Option(help="differential-evolution generations per side")] = 4,
-        format_: FormatOpt = "text",
-           to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
+           format_: FormatOpt = "text",
+           to: ToOpt = None) -> None:
     """Play a finding at rising skill and say whether it holds, grows or vanishes."""
     check_format(format_)
     set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin)
     path, steps, words = run_ladder(spec.game, spec, to or Path(out) / "report", outcome, reference, iters)
-    show(path, format_, {"levels": [{"level": s.name, "value": s.estimate.value, "lo": s.estimate.lo, "hi": s.estimate.hi} for s in steps]})
+    show(path, format_, {"levels": [{"level": s.name, "value": s.estimate.value, "lo": s.estimate.lo,
+                                     "hi": s.estimate.hi} for s in steps]})
+
 
 def register(app: typer.Typer) -> None:
     app.command("ladder")(ladder)

@@ -5,10 +5,9 @@ from typing import Annotated, Optional
 
 import typer
 
+from sim.cli.common import (build_spec, deck_sets, DeckOpt, GameOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt,
+                            SeedOpt, SetOpt, ToOpt, VariantOpt)
 from sim.cli.output import FormatOpt, check_format, show
-
-from sim.cli.common import (DeckOpt, deck_sets, GameOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
-                            VariantOpt, build_spec)
 from sim.core.errors import DsimError
 from sim.core.optimize import optimize as run_optimize
 
@@ -20,8 +19,8 @@ def optimize(strategy: Annotated[str, typer.Option("--strategy", "-s", help="the
              variant: VariantOpt = None, seed: SeedOpt = 0, out: OutOpt = Path("results"), rules: RulesOpt = None,
              set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
              iters: Annotated[int, typer.Option(help="differential-evolution generations")] = 8,
-             to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None,
-        format_: FormatOpt = "text") -> None:
+             to: ToOpt = None,
+             format_: FormatOpt = "text") -> None:
     """Search STRATEGY's parameters for the strongest play as ROLE."""
     check_format(format_)
     if iters < 1:

@@ -5,10 +5,11 @@ from typing import Annotated, Optional
 
 import typer
 
+from sim.cli.common import (build_spec, ChangePrecisionOpt, deck_sets, DeckOpt, GameOpt, JobsOpt, NOpt, OutOpt,
+                            PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt,
+                            VariantOpt)
 from sim.cli.output import FormatOpt, check_format, show
-
-from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt,
-                            RulesOpt, SeedOpt, SetOpt, StrategyOpt, VariantOpt, build_spec)
+from sim.core.arms import effect_rows
 from sim.core.sensitivity import sensitivity as run_sensitivity
 
 
@@ -18,17 +19,17 @@ def sensitivity(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: Players
                 plugin: PluginOpt = None, resume: ResumeOpt = False,
                 only: Annotated[Optional[list[str]], typer.Option(
                     "--only", help="vary only this assumed value (repeatable)")] = None,
-                precision: Annotated[Optional[float], typer.Option(
-                    help="play until every headline change is within ± this (points for rates; --n is the cap)")] = None,
-        format_: FormatOpt = "text",
-                to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
+                precision: ChangePrecisionOpt = None,
+                format_: FormatOpt = "text",
+                to: ToOpt = None) -> None:
     """Rank the assumed values by how much their plausible alternatives move the headline outcomes."""
     check_format(format_)
     set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin, resume=resume)
     path, effects = run_sensitivity(spec.game, spec, Path(out), to or Path(out) / "report", jobs, precision,
                                     tuple(only or ()), rules, tuple(variant or ()), tuple(set_ or ()))
-    show(path, format_, {"effects": [{"assumption": e.key, "alternative": e.alternative, "outcome": e.outcome, "difference": e.result.diff.value, "lo": e.result.diff.lo, "hi": e.result.diff.hi, "identical": e.identical} for e in effects]})
+    show(path, format_, {"effects": effect_rows(effects, "assumption")})
+
 
 def register(app: typer.Typer) -> None:
     app.command("sensitivity")(sensitivity)

@@ -1,14 +1,13 @@
 """`dsim sweep`: a grid over rule parameters with a result table and interval-band charts."""
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
+from sim.cli.common import (build_spec, deck_sets, DeckOpt, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt,
+                            ResumeOpt, RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt, VariantOpt)
 from sim.cli.output import FormatOpt, check_format, show
-
-from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt,
-                            StrategyOpt, VariantOpt, build_spec)
 from sim.core.sweep import sweep as run_sweep
 
 
@@ -18,8 +17,8 @@ def sweep(param: Annotated[list[str], typer.Option(
           variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
           rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
           resume: ResumeOpt = False,
-          to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None,
-        format_: FormatOpt = "text") -> None:
+          to: ToOpt = None,
+          format_: FormatOpt = "text") -> None:
     """Play every point of a rule-parameter grid on the same seeds."""
     check_format(format_)
     set_ = deck_sets(game, deck, set_)

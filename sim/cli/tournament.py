@@ -1,14 +1,13 @@
 """`dsim tournament`: round robin with seats and sides rotated, win matrix and ratings."""
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
+from sim.cli.common import (build_spec, deck_sets, DeckOpt, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt,
+                            ResumeOpt, RulesOpt, SeedOpt, SetOpt, ToOpt, VariantOpt)
 from sim.cli.output import FormatOpt, check_format, show
-
-from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt,
-                            VariantOpt, build_spec)
 from sim.core.tournament import tournament as run_tournament
 
 
@@ -18,8 +17,8 @@ def tournament(strategies: Annotated[str, typer.Option(
                variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
                rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
                resume: ResumeOpt = False,
-               to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None,
-        format_: FormatOpt = "text") -> None:
+               to: ToOpt = None,
+               format_: FormatOpt = "text") -> None:
     """Every pair of strategies, every rotation, the same deals."""
     check_format(format_)
     set_ = deck_sets(game, deck, set_)

@@ -5,10 +5,9 @@ from typing import Annotated, Optional
 
 import typer
 
+from sim.cli.common import (build_spec, deck_sets, DeckOpt, GameOpt, JobsOpt, OutOpt, PlayersOpt, PluginOpt,
+                            RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt, VariantOpt)
 from sim.cli.output import FormatOpt, check_format, show
-
-from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt,
-                            SeedOpt, SetOpt, StrategyOpt, VariantOpt, build_spec)
 from sim.core.runner import check_n
 from sim.core.tune_report import tune as run_tune
 
@@ -24,8 +23,8 @@ def tune(param: Annotated[list[str], typer.Option(
          players: PlayersOpt = None, strategy: StrategyOpt = None, variant: VariantOpt = None, seed: SeedOpt = 0,
          jobs: JobsOpt = 1, out: OutOpt = Path("results"), rules: RulesOpt = None, set_: SetOpt = None,
          deck: DeckOpt = None, plugin: PluginOpt = None,
-        format_: FormatOpt = "text",
-         to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")] = None) -> None:
+         format_: FormatOpt = "text",
+         to: ToOpt = None) -> None:
     """Search a rule parameter for an outcome target on common random numbers, then verify the answer."""
     check_format(format_)
     set_ = deck_sets(game, deck, set_)
@@ -34,6 +33,7 @@ def tune(param: Annotated[list[str], typer.Option(
     path, summary = run_tune(spec.game, spec, param, target, to or Path(out) / "report", jobs, verify_n, rules,
                              tuple(variant or ()), tuple(set_ or ()))
     show(path, format_, summary)
+
 
 def register(app: typer.Typer) -> None:
     app.command("tune")(tune)

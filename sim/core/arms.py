@@ -31,6 +31,12 @@ class Effect:
     identical: bool          # the alternative changed no game at all
 
 
+def effect_rows(effects: list[Effect], key_name: str) -> list[dict]:
+    """The effects as plain rows (for --format json)."""
+    return [{key_name: e.key, "alternative": str(e.alternative), "outcome": e.outcome, "difference": e.result.diff.value,
+             "lo": e.result.diff.lo, "hi": e.result.diff.hi, "identical": e.identical} for e in effects]
+
+
 def against_base(game: Game, base: RunSpec, planned: list[tuple], out: Path, jobs: int, precision: float | None,
                  label: str) -> tuple[list[Effect], int]:
     """Play (key, alternative, spec) arms and the base in lockstep; the headline effects and games per arm."""
