@@ -166,7 +166,11 @@ class DrachensachenGame(Game):
                   cause="Before the fix, two weighted players (now weighted_v1) at 2 players looped: one leads a "
                         "low card, the other answers with a 3, the first cannot go under it and takes the "
                         "2-4 card pile, and the same cards go round again; 22% of 2-player games "
-                        "had such a round (seed 5, 2,000 games). The default strategy now breaks the loop."),
+                        "had such a round (seed 5, 2,000 games). The default strategy now breaks the loop (0 in 100,000 "
+                        "2-player games, seed 2026). What is left is a forced cycle nobody can leave: every hand "
+                        "is empty but for one 5 or 6 going round, the open Remainders are all lower and no dragon "
+                        "may answer, so each turn is a forced play or a forced pick-up (about 1 round in 50,000 "
+                        "2-player games, 5 in 100,000 3-player games)."),
             Claim("The game plays at 6 players: every round ends (same range).", "stalemates", 6, None, 1.0),
         ]
 
