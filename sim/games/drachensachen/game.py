@@ -107,16 +107,18 @@ class DrachensachenGame(Game):
         per_round = pl.col("rounds").cast(pl.Float64)
         decided = (pl.col("rounds") - pl.col("stalemate_rounds")).cast(pl.Float64).clip(lower_bound=1)
         return [
-            Outcome("seat0_win", "rate", pl.col("winner") == 0, "seat 0 wins the game", headline=True),
+            Outcome("seat0_win", "rate", pl.col("winner") == 0, "seat 0 wins the game", headline=True,
+                    reference="fair"),
             Outcome("seat0_lost", "mean", pl.col("lost0"), "coins seat 0 lost"),
             Outcome("starter_out", "mean", pl.col("starter_out") / decided,
-                    "share of decided rounds the round's starter went out first", headline=True),
+                    "share of decided rounds the round's starter went out first", headline=True,
+                    reference="fair", percent=True),
             Outcome("stalemates", "mean", 1000 * pl.col("stalemate_rounds"),
                     "rounds stopped by the turn cap, per 1,000 games", headline=True),
             Outcome("stalemate_round", "mean", pl.col("stalemate_rounds") / per_round,
-                    "share of a game's rounds stopped by the turn cap"),
-            Outcome("stalemate_game", "rate", pl.col("stalemate") == 1, "games that hit the round cap"),
-            Outcome("any_stalemate", "rate", pl.col("stalemate_rounds") > 0, "games with a stalemate round"),
+                    "share of a game's rounds stopped by the turn cap", percent=True),
+            Outcome("stalemate_game", "rate", pl.col("stalemate") == 1, "games that hit the round cap", caveat=True),
+            Outcome("any_stalemate", "rate", pl.col("stalemate_rounds") > 0, "games with a stalemate round", caveat=True),
             Outcome("rounds", "mean", pl.col("rounds"), "rounds per game", headline=True),
             Outcome("turns_per_round", "mean", pl.col("turns") / per_round, "turns per round"),
             Outcome("pickups_per_round", "mean", pl.col("pickups") / per_round, "pile pick-ups per round"),
