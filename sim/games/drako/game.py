@@ -52,7 +52,7 @@ def field(states: np.ndarray, slot: int) -> np.ndarray:
     return states[R.OUT_COLUMN[slot]]
 
 
-def columns(states: np.ndarray) -> dict[str, np.ndarray]:
+def columns(states: np.ndarray, match_play: bool = False) -> dict[str, np.ndarray]:
     """The games table from final states (one row each)."""
     def s(slot):
         return field(states, slot).astype(np.int64)
@@ -73,6 +73,7 @@ def columns(states: np.ndarray) -> dict[str, np.ndarray]:
         "fury_turn": s(R.T_FURY_TURN), "escapes": s(R.T_ESCAPES), "net_turns": s(R.T_NET_TURNS),
         "dragon_cards_left": hand_deck[0], "dwarf_cards_left": hand_deck[1],
         "violations": s(R.T_VIOLATIONS), "bad_choices": s(R.T_BAD_CHOICES),
+        "nets_last_action": s(R.T_NET_LAST), "nets_escaped_unstruck": s(R.T_NET_UNSTRUCK),
     }
     for k, who in ((R.DRAGON, "dragon"), (R.DWARVES, "dwarf")):
         for name, at in (("draws", R.T_DRAWS), ("discards", R.T_DISCARDS), ("duds", R.T_DUDS),
@@ -81,7 +82,28 @@ def columns(states: np.ndarray) -> dict[str, np.ndarray]:
             values[f"{who}_{name}"] = s(at + k)
         for sym in R.SIDE_SYMBOLS[k]:
             values[f"{who}_{R.SYM_NAMES[sym]}"] = s(R.T_USE + k * R.N_SYM + sym)
-    return {name: np.asarray(values[name]).astype(dtype) for name, dtype in R.GAME_COLUMNS}
+    table = {name: np.asarray(values[name]).astype(dtype) for name, dtype in R.GAME_COLUMNS}
+    table.update(fired_columns(states, match_play))
+    return table
+
+
+def fired_columns(states: np.ndarray, match_play: bool = False) -> dict[str, np.ndarray]:
+    """The rule counters: each card option (both sides), Fury, mulligans, the net's effects (turns
+    begun under it, escapes), match play and each flag's situation (records.FLAG_COUNTERS)."""
+    def s(slot):
+        return field(states, slot).astype(np.int32)
+    out = {}
+    for sym in range(1, R.N_SYM):
+        out[f"fired_{R.SYM_NAMES[sym]}"] = s(R.T_USE + sym) + s(R.T_USE + R.N_SYM + sym)
+    out["fired_fury"] = (s(R.T_FURY_TURN) >= 0).astype(np.int32)
+    out["fired_mulligan"] = s(R.T_MULLIGANS) + s(R.T_MULLIGANS + 1)
+    out["fired_escape"] = s(R.T_ESCAPES)
+    out["fired_net_hold"] = s(R.T_NET_TURNS)
+    out["fired_match_play"] = np.full(states.shape[1], int(match_play), dtype=np.int32)
+    for name, slot in R.FLAG_COUNTERS:
+        out[f"fired_{name}"] = s(slot)
+    assert tuple(out) == R.FIRED_COLUMNS
+    return out
 
 
 def match_columns(leg1: np.ndarray, leg2: np.ndarray | None) -> dict[str, np.ndarray]:
@@ -123,7 +145,7 @@ class DrakoGame(Game):
         if typed.match_play:
             self._check_match(lineup)
             leg2, _ = play(typed, lineup["dwarves"], lineup["dragon"], seed, n)
-        return {"games": {**columns(states), **match_columns(states, leg2)}}
+        return {"games": {**columns(states, typed.match_play), **match_columns(states, leg2)}}
 
     def traces(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> list[Trace]:
         states, rows = play(rules.typed, lineup["dragon"], lineup["dwarves"], seed, n, n_traced=n)

@@ -327,7 +327,8 @@ class Replay:
             side = row[1]
             if not self.rules.mulligan:
                 self.fail("a mulligan without the mulligan rule")
-            if side in mulligans or (mulligans and side < max(mulligans)):
+            first = R.DWARVES if self.rules.mulligan_first == "dwarves" else R.DRAGON
+            if side in mulligans or (mulligans and side == first):
                 self.fail(f"{R.SIDE_NAMES[side]} mulligan out of turn")
             self.take(R.EV_MULLIGAN)
             mulligans.add(side)
@@ -484,12 +485,26 @@ class Replay:
                 if not 0 <= a < 6 or a not in play_targets(p, R.DRAGON, R.SYM_FIRE, value):
                     self.fail(f"fire toward direction {a} is not allowed")
                 hits = fire_line(p, a)
+                if self.rules.fire_order == "farthest":
+                    hits = hits[::-1]
                 self.say(f"{text} to the {DIRECTION_NAMES[a]}: " +
                          (", ".join(self.fig(f) for f in hits) if hits else "nobody"))
-                for f in hits:
-                    if p.over:
-                        break
-                    self.attack_dwarf(f, value)
+                if self.rules.simultaneous_blows:
+                    landed = []
+                    for f in hits:
+                        if p.over:
+                            break
+                        if not self.strike_dwarf(f, value):
+                            landed.append(f)
+                    for f in landed:
+                        if p.over:
+                            break
+                        self.wound_dwarf(f, value, by_dragon=True)
+                else:
+                    for f in hits:
+                        if p.over:
+                            break
+                        self.attack_dwarf(f, value)
             return
         if symbol in (R.SYM_MOVE, R.SYM_MOVE_TWO):
             moves = [(a, b)] + ([(c, d)] if symbol == R.SYM_MOVE_TWO and c >= 0 else [])
@@ -513,11 +528,22 @@ class Replay:
                 self.fail("a one-dwarf attack with a second attacker")
             if len(set(attackers)) != len(attackers) or any(f not in near for f in attackers):
                 self.fail(f"attackers {attackers} are not distinct dwarves next to the dragon")
+            strikers = 2 if symbol == R.SYM_ATTACK_TWO else 1
+            if not self.rules.attackers_chosen and attackers != near[:strikers]:
+                self.fail(f"attackers {attackers}, but the fixed order gives {near[:strikers]}")
             self.say(f"{text}: " + " and ".join(self.fig(f) for f in attackers))
-            for f in attackers:
-                if p.over:
-                    break
-                self.attack_dragon(f, value)
+            if self.rules.simultaneous_blows:
+                landed = 0
+                for f in attackers:
+                    if p.over:
+                        break
+                    landed += self.dragon_blow(f, value)
+                self.wound_dragon(landed)
+            else:
+                for f in attackers:
+                    if p.over:
+                        break
+                    self.attack_dragon(f, value)
         elif symbol == R.SYM_CROSSBOW:
             if a != R.FIG_ARCHER:
                 self.fail("a crossbow shot not by the archer")
@@ -551,6 +577,10 @@ class Replay:
         return True
 
     def attack_dragon(self, attacker: int, value: int):
+        self.wound_dragon(self.dragon_blow(attacker, value))
+
+    def dragon_blow(self, attacker: int, value: int) -> int:
+        """One dwarf's blow and the dragon's Defense decision; returns the wounds it deals."""
         row = self.take(R.EV_ATTACK, f"the {self.fig(attacker)}'s attack")
         if row[1:4] != (attacker, R.FIG_DRAGON, value):
             self.fail(f"attack row {row[1:4]}, expected {(attacker, R.FIG_DRAGON, value)}")
@@ -559,7 +589,11 @@ class Replay:
         p.counts["dwarf_attacks"] += 1
         if self.blocked(R.DRAGON):
             p.counts["dwarf_attacks_blocked"] += 1
-            return
+            return 0
+        return value
+
+    def wound_dragon(self, value: int):
+        p = self.p
         for _ in range(value):
             if p.over:
                 break
@@ -581,6 +615,11 @@ class Replay:
                 self.say("    the dragon is slain")
 
     def attack_dwarf(self, f: int, value: int):
+        if not self.strike_dwarf(f, value):
+            self.wound_dwarf(f, value, by_dragon=True)
+
+    def strike_dwarf(self, f: int, value: int) -> bool:
+        """The dragon's blow on a dwarf and the dwarves' Defense decision; True when blocked."""
         row = self.take(R.EV_ATTACK, f"the dragon's attack on the {self.fig(f)}")
         if row[1:4] != (R.FIG_DRAGON, f, value):
             self.fail(f"attack row {row[1:4]}, expected {(R.FIG_DRAGON, f, value)}")
@@ -588,8 +627,8 @@ class Replay:
         if self.blocked(R.DWARVES):
             self.p.counts["dragon_attacks_blocked"] += 1
             self.check_dwarves_out(R.DWARVES)
-            return
-        self.wound_dwarf(f, value, by_dragon=True)
+            return True
+        return False
 
     def wound_dwarf(self, f: int, value: int, by_dragon: bool):
         p = self.p
