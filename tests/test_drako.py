@@ -361,8 +361,10 @@ def test_pipeline_and_report(tmp_path):
         saved.append(name)
         return f"![{name}]({name}.png)"
     sections = GAME.report_sections(games, tmp_path, chart)
-    assert any("How games end" in s for s in sections)
-    assert {"end_modes", "length", "wounds", "abilities", "usage"} <= set(saved)
+    assert any("`dwarf_start`" in s for s in sections)             # the assumed placement is named
+    tables = {t.name: t.title for t in GAME.report_tables()}
+    assert {"end_modes", "length", "wounds", "abilities", "usage"} <= set(tables)
+    assert "How games end" in tables.values()
     scores = GAME.role_scores(games, 2)
     assert np.allclose(scores["dragon"] + scores["dwarves"], 1.0)
 
