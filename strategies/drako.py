@@ -9,7 +9,7 @@ They are compiled with `_nrt=False` (no reference counting: they allocate nothin
 the atomic counts numba would otherwise do on each array argument of every call. A strategy
 compiled without it works the same, just a little slower.
 
-Dragon:   brawler (fights at close range), kiter (keeps away, blocks, lets the dwarves' deck run out)
+Dragon:   brawler (fights at close range, leaves a crowd; brawler_v1 stays in it), kiter (keeps away, blocks, lets the dwarves' deck run out)
 Dwarves:  rush (everyone charges), coordinated (net, then close in, Fury when surrounding, the
           archer holding a line)
 Both:     random (uniform over legal options); aggressive (brawler + rush) and patient
@@ -277,6 +277,61 @@ def brawler(kind, opts, n, st, geo, p, b):
         strong = st[S_SYM + SYM_ATTACK] + st[S_SYM + SYM_FIRE]
         return 1 if strong == 0 and n > 1 else 0
     return 0
+
+
+# ---- dragon: brawler v2 ---------------------------------------------------------------------------
+# v1 walked into the middle of the dwarves and stayed there, as the rulebook's author warns a dragon
+# not to; v2 still closes on the weakest dwarf and claws, but leaves a crowd (two or more dwarves next
+# to it) when it can walk or fly, unless a claw kills or a blow or breath is worth more, and weighs a
+# crowd at the destination more. flee < 0 plays v1.
+BRAWLER2 = BRAWLER + ("flee", "crowd")
+BRAWLER2_DEFAULTS = BRAWLER_DEFAULTS + (6.0, 2.0)
+BRAWLER2_BOUNDS = BRAWLER_BOUNDS + ((-1.0, 10.0), (0.0, 5.0))
+
+
+@njit(**FAST)
+def brawler2(kind, opts, n, st, geo, p, b):
+    g = st[S_POS + FIG_DRAGON]
+    if kind == K_MAIN:
+        adjacent = dwarves_next_to(st, geo, g, -1)
+        if adjacent < 2 or p[b + 6] < 0:
+            return brawler(kind, opts, n, st, geo, p, b)
+        best, pick = NEG, 0
+        for i in range(n):
+            a = opts[i, 0]
+            if a == A_PLAY and (opts[i, 3] == SYM_MOVE or opts[i, 3] == SYM_FLIGHT):
+                x = p[b + 6] - keep_defense_cost(opts[i, 6], p[b + 4])
+                if x > best:
+                    best, pick = x, i
+        if best > NEG:
+            # compare with v1's pick: leave when that beats what v1 would do
+            j = brawler(kind, opts, n, st, geo, p, b)
+            a = opts[j, 0]
+            if a == A_PLAY and opts[j, 3] == SYM_ATTACK:
+                v = opts[j, 4]
+                w = weakest_dwarf(st)
+                if w >= 0 and left(st, w) <= v and geo[g, st[S_POS + w]] == 1:
+                    return j             # a kill now beats leaving
+                if p[b + 1] * v > best:
+                    return j
+            if a == A_PLAY and opts[j, 3] == SYM_FIRE and p[b + 2] * opts[j, 4] * opts[j, 5] > best:
+                return j
+            return pick
+        return brawler(kind, opts, n, st, geo, p, b)
+    if kind == K_DRAGON_MOVE or kind == K_FLIGHT:
+        target = weakest_dwarf(st)
+        best, pick = NEG, 0
+        for i in range(n):
+            h = opts[i, 0]
+            x = -1.0 * geo[h, st[S_POS + target]] if target >= 0 else 0.0
+            x += 0.5 * dwarves_in_lines(st, geo, h)
+            crowd = dwarves_next_to(st, geo, h, -1)
+            if crowd > 1:
+                x -= p[b + 7] * (crowd - 1)
+            if x > best:
+                best, pick = x, i
+        return pick
+    return brawler(kind, opts, n, st, geo, p, b)
 
 
 # ---- dragon: kiter ----------------------------------------------------------------------------------
@@ -674,6 +729,11 @@ def brawler_choice(kind, opts, n, st, geo, p):
 
 
 @njit(DECISION_SIG, **FAST)
+def brawler2_choice(kind, opts, n, st, geo, p):
+    return brawler2(kind, opts, n, st, geo, p, 0)
+
+
+@njit(DECISION_SIG, **FAST)
 def kiter_choice(kind, opts, n, st, geo, p):
     return kiter(kind, opts, n, st, geo, p, 0)
 
@@ -694,10 +754,17 @@ def coordinated_choice(kind, opts, n, st, geo, p):
 
 
 @njit(DECISION_SIG, **FAST)
-def aggressive_choice(kind, opts, n, st, geo, p):
+def aggressive_v1_choice(kind, opts, n, st, geo, p):
     if st[S_SIDE] == DRAGON:
         return brawler(kind, opts, n, st, geo, p, 0)
     return rush(kind, opts, n, st, geo, p, len(BRAWLER))
+
+
+@njit(DECISION_SIG, **FAST)
+def aggressive_choice(kind, opts, n, st, geo, p):
+    if st[S_SIDE] == DRAGON:
+        return brawler2(kind, opts, n, st, geo, p, 0)
+    return rush(kind, opts, n, st, geo, p, len(BRAWLER2))
 
 
 @njit(DECISION_SIG, **FAST)
@@ -727,8 +794,13 @@ REGISTRY.register(Strategy(
     "random", ("dragon", "dwarves"), _both(random_choice),
     "uniform over the legal options of every decision"))
 REGISTRY.register(Strategy(
-    "brawler", ("dragon",), _both(brawler_choice),
-    "aggressive dragon: closes on the weakest dwarf, claws and breathes fire whenever it can",
+    "brawler", ("dragon",), _both(brawler2_choice),
+    "aggressive dragon: closes on the weakest dwarf, claws and breathes fire whenever it can, but "
+    "walks or flies out of a crowd of two or more dwarves",
+    BRAWLER2, BRAWLER2_DEFAULTS, BRAWLER2_BOUNDS))
+REGISTRY.register(Strategy(
+    "brawler_v1", ("dragon",), _both(brawler_choice),
+    "the first brawler: closes in and stays among the dwarves (kept for comparison)",
     BRAWLER, BRAWLER_DEFAULTS, BRAWLER_BOUNDS))
 REGISTRY.register(Strategy(
     "kiter", ("dragon",), _both(kiter_choice),
@@ -752,6 +824,11 @@ REGISTRY.register(Strategy(
 REGISTRY.register(Strategy(
     "aggressive", ("dragon", "dwarves"), _both(aggressive_choice),
     "brawler as the dragon, rush as the dwarves (for match play)",
+    _prefixed("brawler", BRAWLER2) + _prefixed("rush", RUSH), BRAWLER2_DEFAULTS + RUSH_DEFAULTS,
+    BRAWLER2_BOUNDS + RUSH_BOUNDS))
+REGISTRY.register(Strategy(
+    "aggressive_v1", ("dragon", "dwarves"), _both(aggressive_v1_choice),
+    "brawler_v1 as the dragon, rush as the dwarves (kept for comparison)",
     _prefixed("brawler", BRAWLER) + _prefixed("rush", RUSH), BRAWLER_DEFAULTS + RUSH_DEFAULTS,
     BRAWLER_BOUNDS + RUSH_BOUNDS))
 REGISTRY.register(Strategy(

@@ -519,3 +519,13 @@ def test_coordinated_nets_when_it_can_use_the_net_and_beats_v1():
         assert new["nets_last_action"].mean() < 0.1 < old["nets_last_action"].mean()
         gain = old["dragon_win"].cast(pl.Float64).to_numpy() - new["dragon_win"].cast(pl.Float64).to_numpy()
         assert gain.mean() - 2 * gain.std() / np.sqrt(len(gain)) > 0, dragon
+
+
+def test_brawler_leaves_a_crowd_and_beats_v1():
+    """v1 stayed among the dwarves; v2 walks or flies out of a crowd of two or more and wins more often
+    against the same dwarves on the same deals."""
+    for dwarves in ("coordinated", "rush"):
+        new = pl.DataFrame(GAME.simulate(RULES, 2, GAME.lineup(f"dragon=brawler,dwarves={dwarves}"), 29, 2_000)["games"])
+        old = pl.DataFrame(GAME.simulate(RULES, 2, GAME.lineup(f"dragon=brawler_v1,dwarves={dwarves}"), 29, 2_000)["games"])
+        gain = new["dragon_win"].cast(pl.Float64).to_numpy() - old["dragon_win"].cast(pl.Float64).to_numpy()
+        assert gain.mean() - 2 * gain.std() / np.sqrt(len(gain)) > 0, dwarves
