@@ -321,6 +321,10 @@ class Replay:
         for side in (R.DRAGON, R.DWARVES):
             self.deal(side, self.read_deck(side))
         self.say("setup: dragon on " + p.board.name(p.pos[R.FIG_DRAGON]))
+        if self.rules.mulligan:
+            p.counts["fired_mulligan_first"] = 1          # both sides decide, in the rule's order
+        if self.rules.free_placement:
+            p.counts["fired_free_placement"] = 3
         row = self.peek()
         mulligans = set()
         while row is not None and row[0] == R.EV_MULLIGAN:
@@ -333,6 +337,7 @@ class Replay:
             self.take(R.EV_MULLIGAN)
             mulligans.add(side)
             p.counts[f"{self.who(side)}_mulligan"] += 1
+            p.counts["fired_mulligan"] += 1
             self.deal(side, self.read_deck(side))
             self.say(f"setup: the {R.SIDE_NAMES[side]} exchange their opening hand")
             row = self.peek()
@@ -367,6 +372,7 @@ class Replay:
         self.say(f"turn {p.turn}: {R.SIDE_NAMES[side]}, {actions} action{'s' if actions > 1 else ''}")
         if side == R.DRAGON and p.netted:
             p.counts["net_turns"] += 1
+            p.counts["fired_net_hold"] += 1
         if side == R.DRAGON and p.hand_size(R.DRAGON) == 0 and not p.decks[R.DRAGON]:
             row = self.take(R.EV_PASS, "the dragon's pass (no cards)")
             if row[1:3] != (R.DRAGON, 1):
@@ -424,6 +430,7 @@ class Replay:
                 self.fail("escape from the net when it is not allowed")
             p.netted = False
             p.counts["escapes"] += 1
+            p.counts["fired_escape"] += 1
             self.say("  the dragon spends its turn escaping the net")
             return left, turn_actions
         if code in (R.EV_PASS, R.EV_DUD):
@@ -485,6 +492,9 @@ class Replay:
                 if not 0 <= a < 6 or a not in play_targets(p, R.DRAGON, R.SYM_FIRE, value):
                     self.fail(f"fire toward direction {a} is not allowed")
                 hits = fire_line(p, a)
+                if len(hits) >= 2:
+                    p.counts["fired_fire_order"] += 1
+                    p.counts["fired_simultaneous_blows"] += 1
                 if self.rules.fire_order == "farthest":
                     hits = hits[::-1]
                 self.say(f"{text} to the {DIRECTION_NAMES[a]}: " +
@@ -529,6 +539,10 @@ class Replay:
             if len(set(attackers)) != len(attackers) or any(f not in near for f in attackers):
                 self.fail(f"attackers {attackers} are not distinct dwarves next to the dragon")
             strikers = 2 if symbol == R.SYM_ATTACK_TWO else 1
+            if len(near) > strikers:
+                p.counts["fired_attackers_chosen"] += 1
+            if len(attackers) == 2:
+                p.counts["fired_simultaneous_blows"] += 1
             if not self.rules.attackers_chosen and attackers != near[:strikers]:
                 self.fail(f"attackers {attackers}, but the fixed order gives {near[:strikers]}")
             self.say(f"{text}: " + " and ".join(self.fig(f) for f in attackers))
@@ -643,8 +657,10 @@ class Replay:
             self.take(R.EV_KILL, f"the {self.fig(f)}'s death")
             p.pos[f] = None
             self.say(f"    the {self.fig(f)} is killed")
-            if f == R.FIG_NET and p.netted and not self.rules.net_stays_if_netter_dies:
-                p.netted = False
+            if f == R.FIG_NET and p.netted:
+                p.counts["fired_net_stays_if_netter_dies"] += 1
+                if not self.rules.net_stays_if_netter_dies:
+                    p.netted = False
             if not p.dwarves():
                 p.over, p.winner, p.end = True, R.WIN_DRAGON, R.END_DWARVES_SLAIN
 
@@ -683,8 +699,11 @@ class Replay:
         for name, value in want.items():
             if name in record and int(record[name]) != int(value):
                 raise RefereeError(f"result: the kernel recorded {name} = {record[name]}, the replay gives {value}")
+        checked = ("fired_fire_order", "fired_simultaneous_blows", "fired_attackers_chosen",
+                   "fired_net_stays_if_netter_dies", "fired_mulligan_first", "fired_free_placement",
+                   "fired_mulligan", "fired_escape", "fired_net_hold")
         for name, value in record.items():     # counters the replay never saw must be zero
-            if name not in want and name.startswith(("dragon_", "dwarf_")) and int(value) != 0:
+            if name not in want and (name.startswith(("dragon_", "dwarf_")) or name in checked) and int(value) != 0:
                 raise RefereeError(f"result: the kernel recorded {name} = {value}, the replay saw none")
 
 
