@@ -40,8 +40,8 @@ def hexi(q: int, r: int) -> int:
 class Scenario:
     """A kernel position built by hand, driven from Python one question at a time."""
 
-    def __init__(self, turn: int, figures: dict, hands: dict):
-        self.w = kernel.new_work(RULES.typed)
+    def __init__(self, turn: int, figures: dict, hands: dict, rules=None):
+        self.w = kernel.new_work(rules or RULES.typed)
         self.tr = np.zeros((4096, R.TRACE_WIDTH), dtype=np.int16)
         kernel.start_game(self.w, self.tr, 1, 0)              # shuffled decks, then hands by hand
         self.st, self.opts, _ = kernel.views(self.w)
@@ -364,5 +364,169 @@ def test_pipeline_and_report(tmp_path):
     text = "\n".join(line for s in GAME.report_tables() for line in render(s, games, chart))
     assert "How games end" in text and "Card options played per game" in text
     assert {"end_modes", "length", "wounds", "abilities", "usage"} <= set(saved)
+    sections = GAME.report_sections(games, tmp_path, chart)
+    assert any("`dwarf_start`" in s for s in sections)             # the assumed placement is named
     scores = GAME.role_scores(games, 2)
     assert np.allclose(scores["dragon"] + scores["dwarves"], 1.0)
+
+
+# ---- rule flags: each reading plays the situation it decides differently -------------------------
+
+
+def flagged(key, value):
+    return GAME.load_rules(sets=[(key, value)]).typed
+
+
+def drive_until(s, side, kind, answers):
+    """Answer questions from `answers` (kind -> pick) until `side` is asked `kind`; returns the rows."""
+    while True:
+        q = kernel.advance(s.w, s.tr)
+        assert q >= 0, "the game ended first"
+        who, _, k = kernel.decision_of(q)
+        rows = s.opts[:s.st[R.R_NOPTS]]
+        if (who, k) == (side, kind):
+            return rows
+        kernel.take_row(s.w, answers[k](rows))
+
+
+THREE_ADJACENT = {R.FIG_DRAGON: (0, 0), R.FIG_FURY: (1, 0), R.FIG_NET: (-1, 0), R.FIG_ARCHER: (0, 1)}
+
+
+@pytest.mark.parametrize("chosen", [True, False])
+def test_flag_attackers_chosen(chosen):
+    """Three dwarves next to the dragon, a two-dwarf attack: the dwarf player picks the pair, or the
+    first two in the fixed order strike."""
+    hands = {R.DRAGON: [], R.DWARVES: [kind_of(R.DWARVES, "attack_two 1")]}
+    s = Scenario(2, THREE_ADJACENT, hands, flagged("attackers_chosen", chosen))
+    stop = s.drive([(R.DWARVES, R.K_MAIN, row_where(action=R.A_PLAY, kind=kind_of(R.DWARVES, "attack_two 1")))])
+    if chosen:
+        assert stop == (R.DWARVES, R.K_ATTACKERS)
+        pairs = [tuple(r[:2]) for r in s.opts[:s.st[R.R_NOPTS]]]
+        assert pairs == [(R.FIG_FURY, R.FIG_NET), (R.FIG_FURY, R.FIG_ARCHER), (R.FIG_NET, R.FIG_ARCHER)]
+        kernel.take_row(s.w, 2)                               # the Net dwarf and the archer
+        s.drive([])
+        want = [R.FIG_NET, R.FIG_ARCHER]
+    else:
+        assert stop[1] != R.K_ATTACKERS
+        want = [R.FIG_FURY, R.FIG_NET]
+    assert [r[1] for r in s.events() if r[0] == R.EV_ATTACK] == want
+    assert s.st[R.T_F_ATTACKERS] == 1 and s.st[R.T_F_SIMUL] == 1
+
+
+@pytest.mark.parametrize("together", [False, True])
+def test_flag_simultaneous_blows(together):
+    """Two dwarves strike with one card: blow by blow, the first blow's wound is on the dragon when
+    it decides on the second; together, both Defense decisions come first."""
+    figures = {R.FIG_DRAGON: (0, 0), R.FIG_FURY: (1, 0), R.FIG_NET: (-1, 0), R.FIG_ARCHER: (0, -2)}
+    defense = kind_of(R.DRAGON, "defense")
+    hands = {R.DRAGON: [defense, defense], R.DWARVES: [kind_of(R.DWARVES, "attack_two 1")]}
+    s = Scenario(2, figures, hands, flagged("simultaneous_blows", together))
+    stop = s.drive([(R.DWARVES, R.K_MAIN, row_where(action=R.A_PLAY, kind=kind_of(R.DWARVES, "attack_two 1"))),
+                    (R.DRAGON, R.K_BLOCK, row_where(block=0))])       # the first blow is not blocked
+    assert stop == (R.DRAGON, R.K_BLOCK)
+    assert s.st[R.S_WOUND + R.FIG_DRAGON] == (0 if together else 1)   # asked about the second blow now
+    kernel.take_row(s.w, 0)                                            # nor the second
+    s.drive([])
+    assert s.st[R.S_WOUND + R.FIG_DRAGON] == 2
+    codes = [r[0] for r in s.events() if r[0] in (R.EV_ATTACK, R.EV_WOUND)]
+    assert codes == ([R.EV_ATTACK, R.EV_ATTACK, R.EV_WOUND, R.EV_WOUND] if together
+                     else [R.EV_ATTACK, R.EV_WOUND, R.EV_ATTACK, R.EV_WOUND])
+
+
+@pytest.mark.parametrize("order, first", [("nearest", R.FIG_FURY), ("farthest", R.FIG_NET)])
+def test_flag_fire_order(order, first):
+    """Fire along a line holding the Fury dwarf (two hexes off) and the Net dwarf (three): the first
+    Defense decision is about the nearest, or the farthest, dwarf."""
+    figures = {R.FIG_DRAGON: (-1, 2), R.FIG_FURY: (1, 0), R.FIG_NET: (2, -1), R.FIG_ARCHER: (0, -2)}
+    fire = kind_of(R.DRAGON, "fire 2 / move 2")
+    hands = {R.DRAGON: [fire], R.DWARVES: [kind_of(R.DWARVES, "defense")]}
+    s = Scenario(3, figures, hands, flagged("fire_order", order))
+    rows = drive_until(s, R.DWARVES, R.K_BLOCK, {
+        R.K_MAIN: row_where(action=R.A_PLAY, kind=fire, symbol=R.SYM_FIRE),
+        R.K_FIRE: row_where(direction=1)})
+    assert rows[0, 3] == first
+    assert s.st[R.T_F_FIRE_ORDER] == 1
+
+
+@pytest.mark.parametrize("who", ["dragon", "dwarves"])
+def test_flag_mulligan_first(who):
+    rules = GAME.load_rules(sets=[("mulligan", True), ("mulligan_first", who)]).typed
+    w = kernel.new_work(rules)
+    tr = np.zeros((1, R.TRACE_WIDTH), dtype=np.int16)
+    kernel.start_game(w, tr, 5, 0)
+    side, _, kind = kernel.decision_of(kernel.advance(w, tr))
+    assert kind == R.K_MULLIGAN and side == (R.DRAGON if who == "dragon" else R.DWARVES)
+    st, _, _ = kernel.views(w)
+    assert st[R.T_F_MULL_FIRST] == 1
+
+
+def test_referee_new_flags():
+    sets = ("attackers_chosen=false", "simultaneous_blows=true", "fire_order=farthest", "mulligan=true",
+            "mulligan_first=dwarves")
+    assert not referee_games("random", 600, 16, sets=sets)
+    assert not referee_games("random", 300, 17, sets=("simultaneous_blows=true",))
+    assert not referee_games("default", 300, 18, sets=("simultaneous_blows=true", "fire_order=farthest"))
+
+
+# ---- rule counters and coverage ------------------------------------------------------------------
+
+
+def test_fired_counters_agree_with_the_usage_columns():
+    games = pl.DataFrame(GAME.simulate(RULES, 2, GAME.lineup("random"), 19, 1_000)["games"])
+    for sym in range(1, R.N_SYM):
+        name = R.SYM_NAMES[sym]
+        both = sum(games[c] for c in (f"dragon_{name}", f"dwarf_{name}") if c in games.columns)
+        assert (games[f"fired_{name}"] == both).all(), name
+    assert (games["fired_escape"] == games["escapes"]).all()
+    assert (games["fired_net_hold"] == games["net_turns"]).all()
+    assert (games["fired_fury"] == (games["fury_turn"] >= 0)).all()
+    assert games["fired_mulligan"].sum() == 0 and games["fired_free_placement"].sum() == 0
+    assert all(games[c].dtype == pl.Int32 for c in R.FIRED_COLUMNS)
+
+
+def test_coverage_runs_fire_every_counter_and_every_flag_changes_play():
+    from sim.core.coverage import fired, identical_games
+    runs = GAME.coverage_runs()
+
+    def play_run(run, flip=None):
+        sets = list(run.sets)
+        rules = GAME.load_rules(None, run.variants, sets)
+        if flip:
+            rules = GAME.load_rules(None, run.variants, sets + [(flip, rules.ruleset.flags()[flip].other_value)])
+        return pl.DataFrame(GAME.simulate(rules, run.players, GAME.lineup(run.lineup), 11, run.n)["games"])
+
+    tables = [play_run(run) for run in runs]
+    totals = {}
+    for t in tables:
+        for k, f in fired(t).items():
+            totals[k] = totals.get(k, 0) + f.times
+    assert not [k for k, v in totals.items() if v == 0]
+    flags = RULES.ruleset.flags()
+    assert set(flags) <= set(totals)
+    for key in flags:
+        arose = [i for i, t in enumerate(tables) if t[f"fired_{key}"].sum() > 0]
+        assert any(not identical_games(tables[i], play_run(runs[i], key)) for i in arose), key
+
+
+# ---- strategies: the coordinated dwarves' habits ---------------------------------------------------
+
+
+def test_coordinated_nets_when_it_can_use_the_net_and_beats_v1():
+    """v1 cast about a quarter of a net a game as a turn's last action (the dragon could shake it off
+    before any dwarf used it); v2 rarely does, and wins more often against the same dragons and deals."""
+    for dragon in ("brawler", "kiter"):
+        new = pl.DataFrame(GAME.simulate(RULES, 2, GAME.lineup(f"dragon={dragon},dwarves=coordinated"), 23, 2_000)["games"])
+        old = pl.DataFrame(GAME.simulate(RULES, 2, GAME.lineup(f"dragon={dragon},dwarves=coordinated_v1"), 23, 2_000)["games"])
+        assert new["nets_last_action"].mean() < 0.1 < old["nets_last_action"].mean()
+        gain = old["dragon_win"].cast(pl.Float64).to_numpy() - new["dragon_win"].cast(pl.Float64).to_numpy()
+        assert gain.mean() - 2 * gain.std() / np.sqrt(len(gain)) > 0, dragon
+
+
+def test_brawler_leaves_a_crowd_and_beats_v1():
+    """v1 stayed among the dwarves; v2 walks or flies out of a crowd of two or more and wins more often
+    against the same dwarves on the same deals."""
+    for dwarves in ("coordinated", "rush"):
+        new = pl.DataFrame(GAME.simulate(RULES, 2, GAME.lineup(f"dragon=brawler,dwarves={dwarves}"), 29, 2_000)["games"])
+        old = pl.DataFrame(GAME.simulate(RULES, 2, GAME.lineup(f"dragon=brawler_v1,dwarves={dwarves}"), 29, 2_000)["games"])
+        gain = new["dragon_win"].cast(pl.Float64).to_numpy() - old["dragon_win"].cast(pl.Float64).to_numpy()
+        assert gain.mean() - 2 * gain.std() / np.sqrt(len(gain)) > 0, dwarves

@@ -40,7 +40,7 @@ from sim.games.drako.records import (
     FIG_DRAGON, FIG_FURY, FIG_NET, F_ACT, F_REACT, F_SETUP, F_TARGET, K_BLOCK, K_DISCARD,
     K_DRAGON_MOVE, K_DWARF_MOVE, K_DWARF_MOVE2, K_FIRE, K_FLIGHT, K_MAIN, K_MULLIGAN, K_PLACE,
     K_VICTIM, K_WOUND, MAX_DECK, MAX_HEX, MAX_OPTS, MAX_TYPES, N_STATE, N_SYM, OPT_WIDTH, OUT_SLOTS,
-    R_ATTACKER, R_CARD, R_FIRE_AT, R_FIRE_DIR, R_FIRE_K, R_INDEX, R_IN_FIRE, R_MOVER, R_MOVE_FIG,
+    R_ATTACKER, R_CARD, R_FIRE_DIR, R_FIRE_K, R_INDEX, R_IN_FIRE, R_MOVER, R_MOVE_FIG,
     R_MOVE_HEX, R_NOPTS, R_OPT, R_PHASE, R_ROW, R_SECOND, R_SYM, R_TARGET, R_USED, R_VAL,
     R_WOUNDS_LEFT, SYM_ATTACK, SYM_ATTACK_TWO, SYM_CROSSBOW, SYM_DEFENSE, SYM_FIRE, SYM_FLIGHT,
     SYM_MOVE, SYM_MOVE_TWO, SYM_NET, SYM_NONE, S_ACAP, S_ACTIONS, S_AREA, S_CAP, S_DECK_LEN,
@@ -51,6 +51,10 @@ from sim.games.drako.records import (
     T_VIOLATIONS, T_WOUNDS_DRAGON, T_WOUNDS_DWARVES, WIN_DRAGON, WIN_DWARVES, WIN_NOBODY, W_BOARD,
     W_CARDS, W_DECKS, W_GEO, W_GEO_COLS, W_GEO_ROWS, W_GONE, W_OPTS, W_RING2, W_SCR, W_ST, W_TOVER,
     W_TRACING, W_TROW,
+    C_ATT_CHOSEN, C_FIRE_FAR, C_MULL_FIRST, C_SIMUL, K_ATTACKERS, R_FIRE_J, R_HIT, R_NHIT, R_PEND, R_PW,
+    S_NET_BLOWS, T_F_ATTACKERS, T_F_CROSSBOW_MIN, T_F_FIRE_ORDER, T_F_FIRE_TARGET, T_F_FURY_LETHAL,
+    T_F_MULL_FIRST, T_F_NET_STAYS, T_F_PLACED, T_F_SIMUL, T_F_STUCK, T_F_THROUGH, T_NET_LAST,
+    T_NET_UNSTRUCK,
 )
 
 FAST = dict(cache=True, _nrt=False)
@@ -90,7 +94,7 @@ def add(w, i, v):
  PH_MAIN_ANS, PH_DISCARD, PH_DISCARD_ANS, PH_DRAGON_MOVE_ANS, PH_VICTIM_ANS, PH_FIRE_ANS,
  PH_FIRE_NEXT, PH_DWARF_MOVE_ANS, PH_DWARF_MOVE2_ANS, PH_ATTACK_DWARF, PH_BLOCK_DWARF_ANS,
  PH_ATTACK_DRAGON, PH_BLOCK_DRAGON_ANS, PH_WOUND, PH_WOUND_ANS, PH_AFTER_DRAGON_HIT,
- PH_ACTION_END, PH_OVER) = range(24)
+ PH_ACTION_END, PH_OVER, PH_ATTACKERS_ANS) = range(25)
 GAME_OVER = -1
 NO_QUESTION = -2
 
@@ -293,6 +297,7 @@ def reach(w, start, steps, out_at):
     head, tail, k = 0, 1, 0
     w[out_at] = start
     k += 1
+    met = 0
     while head < tail:
         h = w[queue + head]
         head += 1
@@ -304,6 +309,8 @@ def reach(w, start, steps, out_at):
             if nb < 0 or w[depth + nb] >= 0:
                 continue
             busy = w[W_BOARD + nb] >= 0
+            if busy and dd + 1 < steps:
+                met = 1           # a figure stands where a longer walk could pass
             if busy and not through:
                 continue
             w[depth + nb] = dd + 1
@@ -312,6 +319,7 @@ def reach(w, start, steps, out_at):
             if not busy:
                 w[out_at + k] = nb
                 k += 1
+    w[W_ST + T_F_THROUGH] += met
     return k
 
 
@@ -332,6 +340,7 @@ def reach_near(w, start, steps, out_at):
     if steps == 1:
         return k
     at = W_RING2 + start * 36
+    met = 0
     for i in range(12):
         h = get(w, at + 3 * i)
         if h < 0:
@@ -339,9 +348,13 @@ def reach_near(w, start, steps, out_at):
         if get(w, W_BOARD + h) >= 0:
             continue
         a, b = get(w, at + 3 * i + 1), get(w, at + 3 * i + 2)
-        if through or get(w, W_BOARD + a) < 0 or (b >= 0 and get(w, W_BOARD + b) < 0):
+        open_way = get(w, W_BOARD + a) < 0 or (b >= 0 and get(w, W_BOARD + b) < 0)
+        if not open_way:
+            met = 1               # reachable only through a figure: the flag decides
+        if through or open_way:
             put(w, out_at + k, h)
             k += 1
+    add(w, W_ST + T_F_THROUGH, met)
     return k
 
 
@@ -428,8 +441,10 @@ def wound_dwarf(w, tr, f, value, by_dragon):
     if w[W_ST + S_WOUND + f] >= w[W_ST + S_CAP + f]:
         place(w, f, -1)
         emit(w, tr, EV_KILL, f, 0, 0, 0, 0, 0, 0)
-        if f == FIG_NET and w[W_ST + S_NETTED] == 1 and w[C_NET_STAYS] == 0:
-            w[W_ST + S_NETTED] = 0
+        if f == FIG_NET and w[W_ST + S_NETTED] == 1:
+            w[W_ST + T_F_NET_STAYS] += 1
+            if w[C_NET_STAYS] == 0:
+                w[W_ST + S_NETTED] = 0
         if w[W_ST + S_POS + 1] < 0 and w[W_ST + S_POS + 2] < 0 and w[W_ST + S_POS + 3] < 0:
             finish(w, WIN_DRAGON, END_DWARVES_SLAIN)
 
@@ -493,6 +508,10 @@ def list_main(w, side):
             set_row(w, n, A_ESCAPE, -1, -1, 0, 0, 0, 0, 0)
             n += 1
     n_fury = 0
+    if (side == DWARVES and get(w, W_ST + S_FURY_USED) == 0 and get(w, W_ST + S_POS + FIG_FURY) >= 0
+            and get(w, W_ST + S_ACTIONS) == get(w, W_ST + S_TURN_ACTIONS)
+            and get(w, W_ST + S_WOUND + FIG_FURY) + get(w, C_FURY_WOUND) >= get(w, W_ST + S_CAP + FIG_FURY)):
+        add(w, W_ST + T_F_FURY_LETHAL, 1)         # Fury would kill its dwarf: the flag decides
     if side == DWARVES and fury_allowed(w):
         set_row(w, n, A_FURY, -1, -1, 0, 0, 0, 0, 0)
         n += 1
@@ -514,15 +533,21 @@ def list_main(w, side):
                 k = fire_hits(w, g, d)
                 if k > best:
                     best = k
-            if best == 0 and get(w, C_FIRE_NEEDS_TARGET) == 0:
-                best = 1      # an empty line is still a legal breath
+            if best == 0:
+                add(w, W_ST + T_F_FIRE_TARGET, 1)     # fire in hand, nobody in line: the flag decides
+                if get(w, C_FIRE_NEEDS_TARGET) == 0:
+                    best = 1      # an empty line is still a legal breath
             put(w, ways + SYM_FIRE, best)
     else:
         put(w, ways + SYM_MOVE, 1)
         put(w, ways + SYM_MOVE_TWO, 1)
         put(w, ways + SYM_ATTACK_TWO, n_adjacent)
-        if get(w, W_ST + S_SYM + N_SYM + SYM_CROSSBOW) > 0 and crossbow_clear(w):
-            put(w, ways + SYM_CROSSBOW, 1)
+        if get(w, W_ST + S_SYM + N_SYM + SYM_CROSSBOW) > 0:
+            if crossbow_clear(w):
+                put(w, ways + SYM_CROSSBOW, 1)
+            a = get(w, W_ST + S_POS + FIG_ARCHER)
+            if a >= 0 and dist(w, a, get(w, W_ST + S_POS + FIG_DRAGON)) == 1:
+                add(w, W_ST + T_F_CROSSBOW_MIN, 1)   # a shot from next to the dragon: the flag decides
         if get(w, W_ST + S_POS + FIG_NET) >= 0 and get(w, W_ST + S_NETTED) == 0:
             put(w, ways + SYM_NET, 1)
     hand = W_ST + S_HAND + side * MAX_TYPES
@@ -543,6 +568,8 @@ def list_main(w, side):
         set_row(w, n, A_PLAY, t, 1, s1, v1, k, s0, v0)
         n += k > 0
     if n == n_fury:        # nothing to draw or play (Fury alone is no way out)
+        if get(w, W_ST + S_HAND_N + side) > 0:
+            add(w, W_ST + T_F_STUCK, 1)           # stuck with cards: the flag decides
         if get(w, W_ST + S_HAND_N + side) > 0 and get(w, C_STUCK_DISCARD) == 1:
             for t in range(get(w, C_NTYPES_D + side)):
                 if get(w, hand + t) > 0:
@@ -738,21 +765,61 @@ def play_card(w, tr):
     if sym == SYM_NET:
         emit(w, tr, EV_PLAY, DWARVES, t, o, FIG_NET, 0, 0, 0)
         w[W_ST + S_NETTED] = 1
+        w[W_ST + S_NET_BLOWS] = 0
+        if w[W_ST + S_ACTIONS] == 1:
+            w[W_ST + T_NET_LAST] += 1
         w[W_ST + R_PHASE] = PH_ACTION_END
         return NO_QUESTION
-    # attacks on the dragon: which adjacent dwarves strike makes no difference, the first found do
+    # attacks on the dragon: who strikes never changes the wounds; with more adjacent dwarves than
+    # the card lets strike, the dwarf player picks them (attackers_chosen) or the first found do
     first, second = -1, -1
+    w[W_ST + R_PEND] = 0
     if sym == SYM_CROSSBOW:
         first = FIG_ARCHER
     else:
+        a0, a1, a2, m = -1, -1, -1, 0
         for f in range(1, 4):
             p = w[W_ST + S_POS + f]
             if p >= 0 and dist(w, g, p) == 1:
-                if first < 0:
-                    first = f
-                elif second < 0 and sym == SYM_ATTACK_TWO:
-                    second = f
+                if m == 0:
+                    a0 = f
+                elif m == 1:
+                    a1 = f
+                else:
+                    a2 = f
+                m += 1
+        need = 2 if sym == SYM_ATTACK_TWO else 1
+        if m > need:
+            w[W_ST + T_F_ATTACKERS] += 1
+            if w[C_ATT_CHOSEN] == 1:
+                if need == 1:
+                    set_row(w, 0, a0, -1, 0, 0, 0, 0, 0, 0)
+                    set_row(w, 1, a1, -1, 0, 0, 0, 0, 0, 0)
+                    set_row(w, 2, a2, -1, 0, 0, 0, 0, 0, 0)
+                else:
+                    set_row(w, 0, a0, a1, 0, 0, 0, 0, 0, 0)
+                    set_row(w, 1, a0, a2, 0, 0, 0, 0, 0, 0)
+                    set_row(w, 2, a1, a2, 0, 0, 0, 0, 0, 0)
+                return ask(w, DWARVES, F_TARGET, K_ATTACKERS, m if need == 1 else 3, PH_ATTACKERS_ANS)
+        first = a0
+        if need == 2:
+            second = a1
+            if a1 >= 0:
+                w[W_ST + T_F_SIMUL] += 1
     emit(w, tr, EV_PLAY, DWARVES, t, o, first, second, 0, 0)
+    w[W_ST + R_ATTACKER] = first
+    w[W_ST + R_SECOND] = second
+    w[W_ST + R_PHASE] = PH_ATTACK_DRAGON
+    return NO_QUESTION
+
+
+@njit(**FAST)
+def on_attackers_ans(w, tr):
+    """The dwarf player's pick of strikers."""
+    first, second = w[W_ST + R_ROW], w[W_ST + R_ROW + 1]
+    if second >= 0:
+        w[W_ST + T_F_SIMUL] += 1
+    emit(w, tr, EV_PLAY, DWARVES, w[W_ST + R_CARD], w[W_ST + R_OPT], first, second, 0, 0)
     w[W_ST + R_ATTACKER] = first
     w[W_ST + R_SECOND] = second
     w[W_ST + R_PHASE] = PH_ATTACK_DRAGON
@@ -767,9 +834,11 @@ def on_mulligan(w, tr):
         w[W_ST + R_INDEX] = 0
         w[W_ST + R_PHASE] = PH_PLACE
         return q
+    if w[W_ST + R_INDEX] == 0:
+        w[W_ST + T_F_MULL_FIRST] += 1
     set_row(w, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     set_row(w, 1, 1, 0, 0, 0, 0, 0, 0, 0)
-    q = ask(w, w[W_ST + R_INDEX], F_SETUP, K_MULLIGAN, 2, PH_MULLIGAN_ANS)
+    q = ask(w, w[W_ST + R_INDEX] ^ w[C_MULL_FIRST], F_SETUP, K_MULLIGAN, 2, PH_MULLIGAN_ANS)
     return q
 
 
@@ -777,7 +846,8 @@ def on_mulligan(w, tr):
 def on_mulligan_ans(w, tr):
     """An exchanged hand goes back into a freshly shuffled deck and a new one is dealt."""
     q = NO_QUESTION
-    side = w[W_ST + R_INDEX]
+    step = w[W_ST + R_INDEX]
+    side = step ^ w[C_MULL_FIRST]
     if w[W_ST + R_ROW] == 1:
         for t in range(w[C_NTYPES_D + side]):
             w[W_ST + S_HAND + side * MAX_TYPES + t] = 0
@@ -789,7 +859,7 @@ def on_mulligan_ans(w, tr):
         emit(w, tr, EV_MULLIGAN, side, 0, 0, 0, 0, 0, 0)
         shuffle_deck(w, tr, side)
         draw_cards(w, side, w[C_OPENING])
-    w[W_ST + R_INDEX] = side + 1
+    w[W_ST + R_INDEX] = step + 1
     w[W_ST + R_PHASE] = PH_MULLIGAN
     return q
 
@@ -824,6 +894,7 @@ def on_place(w, tr):
 def on_place_ans(w, tr):
     q = NO_QUESTION
     i = w[W_ST + R_INDEX]
+    w[W_ST + T_F_PLACED] += 1
     place(w, 1 + i, w[W_ST + R_ROW])
     emit(w, tr, EV_PLACE, 1 + i, w[W_ST + R_ROW], 0, 0, 0, 0, 0)
     w[W_ST + R_INDEX] = i + 1
@@ -889,6 +960,8 @@ def on_main_ans(w, tr):
     elif action == A_ESCAPE:
         w[W_ST + S_NETTED] = 0
         w[W_ST + T_ESCAPES] += 1
+        if w[W_ST + S_NET_BLOWS] == 0:
+            w[W_ST + T_NET_UNSTRUCK] += 1
         w[W_ST + R_USED] = w[W_ST + S_ACTIONS]
         emit(w, tr, EV_ESCAPE, 0, 0, 0, 0, 0, 0, 0)
     elif action == A_FURY:
@@ -957,8 +1030,24 @@ def on_fire_ans(w, tr):
     """Fire along the chosen direction: every dwarf on the line is attacked in turn."""
     q = NO_QUESTION
     emit(w, tr, EV_PLAY, DRAGON, w[W_ST + R_CARD], w[W_ST + R_OPT], w[W_ST + R_ROW], 0, 0, 0)
-    w[W_ST + R_FIRE_DIR] = w[W_ST + R_ROW]
-    w[W_ST + R_FIRE_AT] = w[W_ST + S_POS + FIG_DRAGON]
+    d = w[W_ST + R_ROW]
+    w[W_ST + R_FIRE_DIR] = d
+    # the dwarves on the line, nearest first
+    h = w[W_ST + S_POS + FIG_DRAGON]
+    k, m = 0, 0
+    while w[C_FIRE_RANGE] == 0 or k < w[C_FIRE_RANGE]:
+        h = neighbour(w, h, d)
+        if h < 0:
+            break
+        k += 1
+        if w[W_BOARD + h] > FIG_DRAGON:
+            w[W_ST + R_HIT + m] = w[W_BOARD + h]
+            w[W_ST + R_PW + m] = 0
+            m += 1
+    w[W_ST + R_NHIT] = m
+    if m >= 2:
+        w[W_ST + T_F_FIRE_ORDER] += 1
+        w[W_ST + T_F_SIMUL] += 1
     w[W_ST + R_FIRE_K] = 0
     w[W_ST + R_IN_FIRE] = 1
     w[W_ST + R_PHASE] = PH_FIRE_NEXT
@@ -970,17 +1059,32 @@ def on_fire_next(w, tr):
     """Walk the fire line to the next dwarf; the line's end ends the action."""
     q = NO_QUESTION
     w[W_ST + R_PHASE] = PH_ACTION_END
-    while w[C_FIRE_RANGE] == 0 or w[W_ST + R_FIRE_K] < w[C_FIRE_RANGE]:
-        h = neighbour(w, w[W_ST + R_FIRE_AT], w[W_ST + R_FIRE_DIR])
-        if h < 0:
-            break
-        w[W_ST + R_FIRE_AT] = h
-        w[W_ST + R_FIRE_K] += 1
-        if w[W_BOARD + h] > FIG_DRAGON:
-            w[W_ST + R_TARGET] = w[W_BOARD + h]
-            w[W_ST + R_PHASE] = PH_ATTACK_DWARF
-            break
+    j = w[W_ST + R_FIRE_K]
+    m = w[W_ST + R_NHIT]
+    if j < m:
+        w[W_ST + R_FIRE_J] = j
+        w[W_ST + R_FIRE_K] = j + 1
+        w[W_ST + R_TARGET] = w[W_ST + R_HIT + (m - 1 - j if w[C_FIRE_FAR] == 1 else j)]
+        w[W_ST + R_PHASE] = PH_ATTACK_DWARF
+    elif w[C_SIMUL] == 1:
+        # every Defense decision made: the blows that were not blocked land, in the order struck
+        for i in range(m):
+            if w[W_ST + S_OVER] == 1:
+                break
+            v = w[W_ST + R_PW + i]
+            if v > 0:
+                wound_dwarf(w, tr, w[W_ST + R_HIT + (m - 1 - i if w[C_FIRE_FAR] == 1 else i)], v, True)
     return q
+
+
+@njit(**FAST)
+def dwarf_blow_lands(w, tr):
+    """An unblocked blow on a dwarf: wounded now, or (fire, simultaneous_blows) once every
+    Defense decision of the line is made."""
+    if w[W_ST + R_IN_FIRE] == 1 and w[C_SIMUL] == 1:
+        w[W_ST + R_PW + w[W_ST + R_FIRE_J]] = w[W_ST + R_VAL]
+    else:
+        wound_dwarf(w, tr, w[W_ST + R_TARGET], w[W_ST + R_VAL], True)
 
 
 @njit(**FAST)
@@ -994,7 +1098,7 @@ def on_attack_dwarf(w, tr):
     if n > 0:
         q = ask(w, DWARVES, F_REACT, K_BLOCK, n, PH_BLOCK_DWARF_ANS)
     else:
-        wound_dwarf(w, tr, f, w[W_ST + R_VAL], True)
+        dwarf_blow_lands(w, tr)
         w[W_ST + R_PHASE] = PH_FIRE_NEXT if w[W_ST + R_IN_FIRE] else PH_ACTION_END
     return q
 
@@ -1009,7 +1113,7 @@ def on_block_dwarf_ans(w, tr):
         emit(w, tr, EV_BLOCK, DWARVES, w[W_ST + R_ROW + 1], 0, 0, 0, 0, 0)
         dwarves_out(w)
     else:
-        wound_dwarf(w, tr, w[W_ST + R_TARGET], w[W_ST + R_VAL], True)
+        dwarf_blow_lands(w, tr)
     w[W_ST + R_PHASE] = PH_FIRE_NEXT if w[W_ST + R_IN_FIRE] else PH_ACTION_END
     return q
 
@@ -1053,25 +1157,49 @@ def on_attack_dragon(w, tr):
     a = w[W_ST + R_ATTACKER]
     emit(w, tr, EV_ATTACK, a, FIG_DRAGON, w[W_ST + R_VAL], 0, 0, 0, 0)
     w[W_ST + T_ATTACKS + DWARVES] += 1
+    if w[W_ST + S_NETTED] == 1:
+        w[W_ST + S_NET_BLOWS] += 1
     n = list_blocks(w, DRAGON, w[W_ST + R_VAL], FIG_DRAGON, a)
-    w[W_ST + R_WOUNDS_LEFT] = w[W_ST + R_VAL]
     if n > 0:
         q = ask(w, DRAGON, F_REACT, K_BLOCK, n, PH_BLOCK_DRAGON_ANS)
     else:
-        w[W_ST + R_PHASE] = PH_WOUND
+        dragon_blow_done(w, 0)
     return q
+
+
+@njit(**FAST)
+def dragon_blow_done(w, blocked):
+    """After the dragon's Defense decision on one blow: its wounds are placed now, or (a two-dwarf
+    attack under simultaneous_blows) once both blows are decided."""
+    if w[C_SIMUL] == 1:
+        if blocked == 0:
+            w[W_ST + R_PEND] += w[W_ST + R_VAL]
+        if w[W_ST + R_SECOND] >= 0:
+            w[W_ST + R_ATTACKER] = w[W_ST + R_SECOND]
+            w[W_ST + R_SECOND] = -1
+            w[W_ST + R_PHASE] = PH_ATTACK_DRAGON
+        else:
+            w[W_ST + R_WOUNDS_LEFT] = w[W_ST + R_PEND]
+            w[W_ST + R_PEND] = 0
+            w[W_ST + R_PHASE] = PH_WOUND
+    elif blocked == 1:
+        w[W_ST + R_PHASE] = PH_AFTER_DRAGON_HIT
+    else:
+        w[W_ST + R_WOUNDS_LEFT] = w[W_ST + R_VAL]
+        w[W_ST + R_PHASE] = PH_WOUND
 
 
 @njit(**FAST)
 def on_block_dragon_ans(w, tr):
     q = NO_QUESTION
-    w[W_ST + R_PHASE] = PH_WOUND
+    blocked = 0
     if w[W_ST + R_ROW] == 1:
         hand_take(w, DRAGON, w[W_ST + R_ROW + 1])
         w[W_ST + T_USE + DRAGON * N_SYM + SYM_DEFENSE] += 1
         w[W_ST + T_BLOCKED + DWARVES] += 1
         emit(w, tr, EV_BLOCK, DRAGON, w[W_ST + R_ROW + 1], 0, 0, 0, 0, 0)
-        w[W_ST + R_PHASE] = PH_AFTER_DRAGON_HIT
+        blocked = 1
+    dragon_blow_done(w, blocked)
     return q
 
 
@@ -1195,6 +1323,8 @@ def advance(w, tr):
             q = on_after_dragon_hit(w, tr)
         elif ph == PH_ACTION_END:
             q = on_action_end(w, tr)
+        elif ph == PH_ATTACKERS_ANS:
+            q = on_attackers_ans(w, tr)
         if q >= 0:
             return q
 

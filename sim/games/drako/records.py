@@ -54,7 +54,11 @@ C_START = 23          # 3 dwarves' first-game hexes
 C_CAP = 26            # 4 figures' wound spaces (dragon: all areas)
 C_ACAP = 30           # 4 dragon areas' spaces
 C_CHECK = 34          # 1: verify invariants after every action
-N_CFG = 35
+C_ATT_CHOSEN = 35     # 1: the dwarf player picks which adjacent dwarves strike (else the first found)
+C_SIMUL = 36          # 1: every Defense decision of one card's blows comes before any wound
+C_FIRE_FAR = 37       # 1: a fire line hits its farthest dwarf first (else the nearest)
+C_MULL_FIRST = 38     # side that decides on its mulligan first (0 dragon, 1 dwarves)
+N_CFG = 39
 W_TROW = 65           # next trace row
 W_TRACING = 66        # 1 while the current game is traced
 W_TOVER = 67          # 1 once the trace buffer overflowed
@@ -130,17 +134,39 @@ R_ATTACKER = R_TARGET + 1
 R_SECOND = R_ATTACKER + 1
 R_IN_FIRE = R_SECOND + 1
 R_FIRE_DIR = R_IN_FIRE + 1
-R_FIRE_AT = R_FIRE_DIR + 1
+R_FIRE_AT = R_FIRE_DIR + 1                 # (unused since the fire line is listed at once)
 R_FIRE_K = R_FIRE_AT + 1
 R_WOUNDS_LEFT = R_FIRE_K + 1
 R_MOVE_FIG = R_WOUNDS_LEFT + 1
 R_MOVE_HEX = R_MOVE_FIG + 1
-R_INDEX = R_MOVE_HEX + 1              # dwarf being placed / side deciding on a mulligan
-N_STATE = R_INDEX + 1
+R_INDEX = R_MOVE_HEX + 1              # dwarf being placed / mulligan decisions made
+R_PEND = R_INDEX + 1                  # simultaneous blows: wounds waiting on the dragon
+R_NHIT = R_PEND + 1                   # fire: dwarves on the line
+R_HIT = R_NHIT + 1                    # 3: those dwarves, nearest first
+R_PW = R_HIT + 3                      # 3: simultaneous fire: wounds waiting, in the order of the blows
+R_FIRE_J = R_PW + 3                   # fire: index (in the order of the blows) of the current blow
+S_NET_BLOWS = R_FIRE_J + 1            # dwarf blows at the dragon since the net was cast
+# rule counters (the games table's fired_* columns) and habit counters, after the registers so the
+# state layout strategies read before them is unchanged
+T_F_ATTACKERS = S_NET_BLOWS + 1       # an attack with more adjacent dwarves than strikers (a choice)
+T_F_SIMUL = T_F_ATTACKERS + 1         # a card striking two or more blows
+T_F_FIRE_ORDER = T_F_SIMUL + 1        # a fire line hitting two or more dwarves
+T_F_MULL_FIRST = T_F_FIRE_ORDER + 1   # mulligan decisions taken in some order (once a game)
+T_F_THROUGH = T_F_MULL_FIRST + 1      # a walk listed where a hex is reachable only through a figure
+T_F_FIRE_TARGET = T_F_THROUGH + 1     # the dragon holds usable fire but no line holds a dwarf
+T_F_NET_STAYS = T_F_FIRE_TARGET + 1   # the Net dwarf killed while the dragon is netted
+T_F_FURY_LETHAL = T_F_NET_STAYS + 1   # a dwarf turn starts with Fury unused and its wound lethal
+T_F_STUCK = T_F_FURY_LETHAL + 1       # a side with cards but no draw and no usable card
+T_F_CROSSBOW_MIN = T_F_STUCK + 1      # the archer holds a crossbow card next to the dragon
+T_F_PLACED = T_F_CROSSBOW_MIN + 1     # dwarves placed freely
+T_NET_LAST = T_F_PLACED + 1           # nets cast as the last action of a turn
+T_NET_UNSTRUCK = T_NET_LAST + 1       # nets the dragon escaped before any dwarf struck at it
+N_STATE = T_NET_UNSTRUCK + 1
 assert N_STATE <= 256, "the state vector outgrew its room in the work array"
 
 # the slots a finished game reports (the kernel copies only these into its output rows)
-OUT_SLOTS = np.array(list(range(S_TURN, S_GONE)) + list(range(T_USE, T_BAD_CHOICES + 1)), dtype=np.int64)
+OUT_SLOTS = np.array(list(range(S_TURN, S_GONE)) + list(range(T_USE, T_BAD_CHOICES + 1))
+                     + list(range(T_F_ATTACKERS, T_NET_UNSTRUCK + 1)), dtype=np.int64)
 OUT_COLUMN = {int(slot): k for k, slot in enumerate(OUT_SLOTS)}
 
 # ---- decisions: kinds of question a strategy answers, and the option rows it sees ------------
@@ -169,8 +195,11 @@ K_DISCARD = 9         # rows: card kind, copies in hand, symbol 1, value 1, symb
 # answered by `setup`
 K_MULLIGAN = 10       # rows: 0 keep, 1 exchange
 K_PLACE = 11          # rows: hex, dwarf figure
+# answered by `target`
+K_ATTACKERS = 12      # rows: first striker, second striker or -1 (asked when more dwarves are adjacent
+#                       than the card lets strike, under the attackers_chosen reading)
 KIND_NAMES = ("main", "dragon move", "flight", "victim", "fire", "dwarf move", "second dwarf move",
-              "block", "wound", "discard", "mulligan", "place")
+              "block", "wound", "discard", "mulligan", "place", "attackers")
 
 # main action codes (column 0 of K_MAIN rows)
 # A_FURY is offered before the dwarves' first action while Fury is available; declaring it uses
@@ -240,7 +269,19 @@ GAME_COLUMNS = [
     ("dragon_attacks_blocked", np.int8), ("dwarf_attacks_blocked", np.int8),
 ] + [(f"dragon_{SYM_NAMES[s]}", np.int8) for s in SIDE_SYMBOLS[DRAGON]] \
   + [(f"dwarf_{SYM_NAMES[s]}", np.int8) for s in SIDE_SYMBOLS[DWARVES]] \
-  + [("violations", np.int32), ("bad_choices", np.int32)]
+  + [("violations", np.int32), ("bad_choices", np.int32),
+     ("nets_last_action", np.int8), ("nets_escaped_unstruck", np.int8)]
+
+# rule counters: fired_<name> int32 columns of the games table (how often the rule or effect applied)
+FLAG_COUNTERS = (("attackers_chosen", T_F_ATTACKERS), ("simultaneous_blows", T_F_SIMUL),
+                 ("fire_order", T_F_FIRE_ORDER), ("mulligan_first", T_F_MULL_FIRST),
+                 ("move_through_figures", T_F_THROUGH), ("fire_needs_target", T_F_FIRE_TARGET),
+                 ("net_stays_if_netter_dies", T_F_NET_STAYS), ("fury_allowed_when_lethal", T_F_FURY_LETHAL),
+                 ("stuck_player_discards", T_F_STUCK), ("crossbow_min_range", T_F_CROSSBOW_MIN),
+                 ("free_placement", T_F_PLACED))
+FIRED_COLUMNS = tuple(f"fired_{SYM_NAMES[s]}" for s in range(1, N_SYM)) + (
+    "fired_fury", "fired_mulligan", "fired_escape", "fired_net_hold", "fired_match_play") + tuple(
+    f"fired_{name}" for name, _ in FLAG_COUNTERS)
 
 # match play adds, per match, the second leg (same deals, the two strategies' sides swapped)
 MATCH_COLUMNS = [

@@ -321,17 +321,23 @@ class Replay:
         for side in (R.DRAGON, R.DWARVES):
             self.deal(side, self.read_deck(side))
         self.say("setup: dragon on " + p.board.name(p.pos[R.FIG_DRAGON]))
+        if self.rules.mulligan:
+            p.counts["fired_mulligan_first"] = 1          # both sides decide, in the rule's order
+        if self.rules.free_placement:
+            p.counts["fired_free_placement"] = 3
         row = self.peek()
         mulligans = set()
         while row is not None and row[0] == R.EV_MULLIGAN:
             side = row[1]
             if not self.rules.mulligan:
                 self.fail("a mulligan without the mulligan rule")
-            if side in mulligans or (mulligans and side < max(mulligans)):
+            first = R.DWARVES if self.rules.mulligan_first == "dwarves" else R.DRAGON
+            if side in mulligans or (mulligans and side == first):
                 self.fail(f"{R.SIDE_NAMES[side]} mulligan out of turn")
             self.take(R.EV_MULLIGAN)
             mulligans.add(side)
             p.counts[f"{self.who(side)}_mulligan"] += 1
+            p.counts["fired_mulligan"] += 1
             self.deal(side, self.read_deck(side))
             self.say(f"setup: the {R.SIDE_NAMES[side]} exchange their opening hand")
             row = self.peek()
@@ -366,6 +372,7 @@ class Replay:
         self.say(f"turn {p.turn}: {R.SIDE_NAMES[side]}, {actions} action{'s' if actions > 1 else ''}")
         if side == R.DRAGON and p.netted:
             p.counts["net_turns"] += 1
+            p.counts["fired_net_hold"] += 1
         if side == R.DRAGON and p.hand_size(R.DRAGON) == 0 and not p.decks[R.DRAGON]:
             row = self.take(R.EV_PASS, "the dragon's pass (no cards)")
             if row[1:3] != (R.DRAGON, 1):
@@ -423,6 +430,7 @@ class Replay:
                 self.fail("escape from the net when it is not allowed")
             p.netted = False
             p.counts["escapes"] += 1
+            p.counts["fired_escape"] += 1
             self.say("  the dragon spends its turn escaping the net")
             return left, turn_actions
         if code in (R.EV_PASS, R.EV_DUD):
@@ -484,12 +492,29 @@ class Replay:
                 if not 0 <= a < 6 or a not in play_targets(p, R.DRAGON, R.SYM_FIRE, value):
                     self.fail(f"fire toward direction {a} is not allowed")
                 hits = fire_line(p, a)
+                if len(hits) >= 2:
+                    p.counts["fired_fire_order"] += 1
+                    p.counts["fired_simultaneous_blows"] += 1
+                if self.rules.fire_order == "farthest":
+                    hits = hits[::-1]
                 self.say(f"{text} to the {DIRECTION_NAMES[a]}: " +
                          (", ".join(self.fig(f) for f in hits) if hits else "nobody"))
-                for f in hits:
-                    if p.over:
-                        break
-                    self.attack_dwarf(f, value)
+                if self.rules.simultaneous_blows:
+                    landed = []
+                    for f in hits:
+                        if p.over:
+                            break
+                        if not self.strike_dwarf(f, value):
+                            landed.append(f)
+                    for f in landed:
+                        if p.over:
+                            break
+                        self.wound_dwarf(f, value, by_dragon=True)
+                else:
+                    for f in hits:
+                        if p.over:
+                            break
+                        self.attack_dwarf(f, value)
             return
         if symbol in (R.SYM_MOVE, R.SYM_MOVE_TWO):
             moves = [(a, b)] + ([(c, d)] if symbol == R.SYM_MOVE_TWO and c >= 0 else [])
@@ -513,11 +538,26 @@ class Replay:
                 self.fail("a one-dwarf attack with a second attacker")
             if len(set(attackers)) != len(attackers) or any(f not in near for f in attackers):
                 self.fail(f"attackers {attackers} are not distinct dwarves next to the dragon")
+            strikers = 2 if symbol == R.SYM_ATTACK_TWO else 1
+            if len(near) > strikers:
+                p.counts["fired_attackers_chosen"] += 1
+            if len(attackers) == 2:
+                p.counts["fired_simultaneous_blows"] += 1
+            if not self.rules.attackers_chosen and attackers != near[:strikers]:
+                self.fail(f"attackers {attackers}, but the fixed order gives {near[:strikers]}")
             self.say(f"{text}: " + " and ".join(self.fig(f) for f in attackers))
-            for f in attackers:
-                if p.over:
-                    break
-                self.attack_dragon(f, value)
+            if self.rules.simultaneous_blows:
+                landed = 0
+                for f in attackers:
+                    if p.over:
+                        break
+                    landed += self.dragon_blow(f, value)
+                self.wound_dragon(landed)
+            else:
+                for f in attackers:
+                    if p.over:
+                        break
+                    self.attack_dragon(f, value)
         elif symbol == R.SYM_CROSSBOW:
             if a != R.FIG_ARCHER:
                 self.fail("a crossbow shot not by the archer")
@@ -551,6 +591,10 @@ class Replay:
         return True
 
     def attack_dragon(self, attacker: int, value: int):
+        self.wound_dragon(self.dragon_blow(attacker, value))
+
+    def dragon_blow(self, attacker: int, value: int) -> int:
+        """One dwarf's blow and the dragon's Defense decision; returns the wounds it deals."""
         row = self.take(R.EV_ATTACK, f"the {self.fig(attacker)}'s attack")
         if row[1:4] != (attacker, R.FIG_DRAGON, value):
             self.fail(f"attack row {row[1:4]}, expected {(attacker, R.FIG_DRAGON, value)}")
@@ -559,7 +603,11 @@ class Replay:
         p.counts["dwarf_attacks"] += 1
         if self.blocked(R.DRAGON):
             p.counts["dwarf_attacks_blocked"] += 1
-            return
+            return 0
+        return value
+
+    def wound_dragon(self, value: int):
+        p = self.p
         for _ in range(value):
             if p.over:
                 break
@@ -581,6 +629,11 @@ class Replay:
                 self.say("    the dragon is slain")
 
     def attack_dwarf(self, f: int, value: int):
+        if not self.strike_dwarf(f, value):
+            self.wound_dwarf(f, value, by_dragon=True)
+
+    def strike_dwarf(self, f: int, value: int) -> bool:
+        """The dragon's blow on a dwarf and the dwarves' Defense decision; True when blocked."""
         row = self.take(R.EV_ATTACK, f"the dragon's attack on the {self.fig(f)}")
         if row[1:4] != (R.FIG_DRAGON, f, value):
             self.fail(f"attack row {row[1:4]}, expected {(R.FIG_DRAGON, f, value)}")
@@ -588,8 +641,8 @@ class Replay:
         if self.blocked(R.DWARVES):
             self.p.counts["dragon_attacks_blocked"] += 1
             self.check_dwarves_out(R.DWARVES)
-            return
-        self.wound_dwarf(f, value, by_dragon=True)
+            return True
+        return False
 
     def wound_dwarf(self, f: int, value: int, by_dragon: bool):
         p = self.p
@@ -604,8 +657,10 @@ class Replay:
             self.take(R.EV_KILL, f"the {self.fig(f)}'s death")
             p.pos[f] = None
             self.say(f"    the {self.fig(f)} is killed")
-            if f == R.FIG_NET and p.netted and not self.rules.net_stays_if_netter_dies:
-                p.netted = False
+            if f == R.FIG_NET and p.netted:
+                p.counts["fired_net_stays_if_netter_dies"] += 1
+                if not self.rules.net_stays_if_netter_dies:
+                    p.netted = False
             if not p.dwarves():
                 p.over, p.winner, p.end = True, R.WIN_DRAGON, R.END_DWARVES_SLAIN
 
@@ -644,8 +699,11 @@ class Replay:
         for name, value in want.items():
             if name in record and int(record[name]) != int(value):
                 raise RefereeError(f"result: the kernel recorded {name} = {record[name]}, the replay gives {value}")
+        checked = ("fired_fire_order", "fired_simultaneous_blows", "fired_attackers_chosen",
+                   "fired_net_stays_if_netter_dies", "fired_mulligan_first", "fired_free_placement",
+                   "fired_mulligan", "fired_escape", "fired_net_hold")
         for name, value in record.items():     # counters the replay never saw must be zero
-            if name not in want and name.startswith(("dragon_", "dwarf_")) and int(value) != 0:
+            if name not in want and (name.startswith(("dragon_", "dwarf_")) or name in checked) and int(value) != 0:
                 raise RefereeError(f"result: the kernel recorded {name} = {value}, the replay saw none")
 
 

@@ -91,6 +91,10 @@ class DrakoRules:
     net_stays_if_netter_dies: bool
     fury_allowed_when_lethal: bool
     stuck_player_discards: bool
+    attackers_chosen: bool
+    simultaneous_blows: bool
+    fire_order: str
+    mulligan_first: str
 
     # ---- checks ------------------------------------------------------------------------------
     def validate(self) -> None:
@@ -134,6 +138,10 @@ class DrakoRules:
         for name, lo, hi in checks:
             if not lo <= getattr(self, name) <= hi:
                 raise ValueError(f"{name} must be from {lo} to {hi}, not {getattr(self, name)}")
+        if self.fire_order not in ("nearest", "farthest"):
+            raise ValueError(f"fire_order must be 'nearest' or 'farthest', not '{self.fire_order}'")
+        if self.mulligan_first not in ("dragon", "dwarves"):
+            raise ValueError(f"mulligan_first must be 'dragon' or 'dwarves', not '{self.mulligan_first}'")
         if self.hand_limit < self.opening_hand:
             raise ValueError(f"hand_limit {self.hand_limit} is below opening_hand {self.opening_hand}")
 
@@ -233,4 +241,8 @@ class DrakoRules:
         for i, s in enumerate(self.area_spaces()):
             c[R.C_ACAP + i] = s
         c[R.C_CHECK] = int(check)
+        c[R.C_ATT_CHOSEN] = self.attackers_chosen
+        c[R.C_SIMUL] = self.simultaneous_blows
+        c[R.C_FIRE_FAR] = self.fire_order == "farthest"
+        c[R.C_MULL_FIRST] = R.DWARVES if self.mulligan_first == "dwarves" else R.DRAGON
         return c
