@@ -173,12 +173,13 @@ class DrakoGame(Game):
     def outcomes(self) -> list[Outcome]:
         end = pl.col("end")
         return [
-            Outcome("dragon_win", "rate", pl.col("dragon_win").cast(pl.Float64), "dragon wins", headline=True),
+            Outcome("dragon_win", "rate", pl.col("dragon_win").cast(pl.Float64), "dragon wins", headline=True,
+                    reference=0.5),
             Outcome("dragon_slain", "rate", (end == R.END_DRAGON_SLAIN).cast(pl.Float64), "dragon slain"),
             Outcome("dwarves_slain", "rate", (end == R.END_DWARVES_SLAIN).cast(pl.Float64), "dwarves slain"),
             Outcome("out_of_cards", "rate", (end == R.END_OUT_OF_CARDS).cast(pl.Float64),
                     "dwarves out of cards"),
-            Outcome("stalemate", "rate", (end == R.END_STALEMATE).cast(pl.Float64), "stalemate (turn cap)"),
+            Outcome("stalemate", "rate", (end == R.END_STALEMATE).cast(pl.Float64), "stalemate (turn cap)", caveat=True),
             Outcome("turns", "mean", pl.col("turns").cast(pl.Float64), "game length (turns, both sides)"),
             Outcome("wounds_to_dragon", "mean", pl.col("wounds_to_dragon").cast(pl.Float64),
                     "wounds dealt to the dragon"),
