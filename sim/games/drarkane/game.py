@@ -11,7 +11,7 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
 from sim.core.charts import error_bars  # noqa: E402
-from sim.core.game import BenchCase, Game, Outcome, Rules, Trace  # noqa: E402
+from sim.core.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace  # noqa: E402
 from sim.core.stats import wilson  # noqa: E402
 from sim.games.drarkane import kernel, referee  # noqa: E402
 from sim.games.drarkane.records import (  # noqa: E402
@@ -87,10 +87,59 @@ class DrarkaneGame(Game):
             Outcome("treasure", "mean", pl.col("treasure"), "Treasure points per game"),
             Outcome("solo_score", "mean", solo.then(pl.col("solo_score")), "solo: Terror won minus the Demon's"),
             Outcome("solo_slayer", "rate", solo.then(pl.col("solo_rank") >= 2), "solo: Scale Slayer or better"),
+            *(Outcome(f"solo_rank_{k}", "rate", solo.then(pl.col("solo_rank") == k), f"solo: {name}")
+              for k, name in enumerate(SOLO_RANKS)),
+            Outcome("solo_negative", "rate", solo.then(pl.col("solo_score") < 0),
+                    "solo: a negative score (below the rank table)"),
             Outcome("stalemate", "rate", solo.then(pl.col("stalemate") > 0), "solo games stopped by the trick cap"),
             Outcome("violations", "mean", pl.col("violations"), "kernel invariant failures"),
             Outcome("bad_decisions", "mean", pl.col("bad_decisions"), "strategy answers out of range"),
         ]
+
+    def coverage_runs(self) -> list[CoverageRun]:
+        """Every player count, solo, teams, Treasures, teams with Treasures and the Fallen King, random and
+        default lineups. terror_1_to_5 makes odd Terror pools (half_terror_rounding); the solo runs are longer
+        because a score of exactly 80 (solo_80_is_legend) is rare."""
+        runs = []
+        for lineup in ("random", "default"):
+            runs += [
+                CoverageRun(1, lineup, n=3000),
+                CoverageRun(2, lineup, n=1000),
+                CoverageRun(2, lineup, ("treasures",), n=1500),
+                CoverageRun(3, lineup, n=500),
+                CoverageRun(4, lineup, n=1000),
+                CoverageRun(4, lineup, ("treasures",), n=1500),
+                CoverageRun(4, lineup, ("teams",), n=500),
+                CoverageRun(6, lineup, ("teams_treasures",), n=1000),
+                CoverageRun(5, lineup, ("terror_1_to_5",), n=500),
+            ]
+        runs.append(CoverageRun(2, "default", ("no_fallen_king",), n=300))
+        return runs
+
+    def calibration(self) -> list[Claim]:
+        claims = [
+            Claim(f"the solo rank table's rank '{name}' can be reached (each rank of the table is a real outcome: "
+                  "range: at least 1 solo game in 1,000)", f"solo_rank_{k}", 1, 0.001, 1.0,
+                  cause=("" if k < 4 else
+                         "Legend (81+) needs the player to out-score the Demon by 81 Terror; under the assumed "
+                         "Terror 2-10 scale it is reachable, under terror_1_to_5 (60 Terror in all) it never is: "
+                         "`dsim run --game drarkane --players 1 --variant terror_1_to_5` gives 0 games"))
+            for k, name in enumerate(SOLO_RANKS)
+        ]
+        claims += [
+            Claim("the solo rank table starts at 0 (Burned Villager 0-20), so a negative solo score, the Demon "
+                  "out-scoring the player, should be rare (range: at most 10% of solo games)", "solo_negative", 1,
+                  0.0, 0.10,
+                  cause="when it fails, the cause is the seeker's solo play (it never bids and always wants "
+                        "tricks; the Demon's tricks add dragons it then defeats): random play scores lower still"),
+            Claim("a round ends in one of two ways, all cards played or the seventh dragon (both happen: "
+                  "range 5%-95% of rounds lost to the zone)", "lost_round_share", 4, 0.05, 0.95),
+            Claim("the same with 6 players, where 6 dragons start in a zone of 7 (range 5%-95%)",
+                  "lost_round_share", 6, 0.05, 0.95,
+                  cause="at 6 players the zone starts one dragon short of full, so a round without a defeat in "
+                        "its first trick ends after it; a share near 95% says the round is mostly one trick long"),
+        ]
+        return claims
 
     def active_roles(self, players: int) -> tuple[str, ...]:
         return tuple(f"seat{k}" for k in range(players))
