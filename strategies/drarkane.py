@@ -42,15 +42,16 @@ ROLES = tuple(f"seat{k}" for k in range(MAX_SEATS))
 
 W_OBSCURE, W_TRUMP_HIGH, W_TRUMP_LOW, W_SUIT_HIGH, W_SUIT_MID, W_WIZARD = 0, 1, 2, 3, 4, 5
 ROUND_SHARE, BIAS, TERROR_WEIGHT, OFFER, SEAT_EXPONENT = 6, 7, 8, 9, 10
-LEAD_BIAS, LEAD_TRUMPS_LAST = 11, 12
+LEAD_BIAS, LEAD_TRUMPS_LAST, FOLLOW_CHEAP, SHORT_FROM = 11, 12, 13, 14
 PARAM_NAMES = ("w_obscure", "w_trump_high", "w_trump_low", "w_suit_high", "w_suit_mid", "w_wizard",
-               "round_share", "bias", "terror_weight", "offer", "seat_exponent", "lead_bias", "lead_trumps_last")
+               "round_share", "bias", "terror_weight", "offer", "seat_exponent", "lead_bias", "lead_trumps_last",
+               "follow_cheap", "short_from")
 # round_share and seat_exponent were tuned on 3, 4 and 6 players (exact-hit rate of seekers against seekers)
-DEFAULTS_V1 = (0.95, 0.75, 0.3, 0.35, 0.1, 0.05, 0.85, 0.0, 0.3, 1.0, 0.7, 0.0, 0.0)
+DEFAULTS_V1 = (0.95, 0.75, 0.3, 0.35, 0.1, 0.05, 0.85, 0.0, 0.3, 1.0, 0.7, 0.0, 0.0, 0.0, 5.0)
 # the seeker since issue #13: the first bidder bids half a trick lower, and leads trumps last
-DEFAULTS = DEFAULTS_V1[:11] + (-0.5, 1.0)
+DEFAULTS = DEFAULTS_V1[:11] + (-0.5, 1.0, 1.0, 5.0)
 BOUNDS = ((0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0),
-          (0.1, 1.5), (-3.0, 3.0), (0.0, 3.0), (0.0, 1.0), (0.0, 2.0), (-3.0, 3.0), (0.0, 1.0))
+          (0.1, 1.5), (-3.0, 3.0), (0.0, 3.0), (0.0, 1.0), (0.0, 2.0), (-3.0, 3.0), (0.0, 1.0), (0.0, 1.0), (2.0, 7.0))
 
 
 # ---- helpers ----------------------------------------------------------------------------------------
@@ -142,10 +143,17 @@ def rivals_factor(seats, params):
 
 
 @njit(cache=True, inline='always')
-def estimate_contract(total, rivals, contract_max, params, bids_before):
+def short_table(seats, params):
+    """Whether the short-round habits apply: at `short_from` seats or more the zone starts within two dragons of
+    full (6 players: one), so most rounds last a few tricks and the first trick weighs heavily."""
+    return seats >= params[SHORT_FROM]
+
+
+@njit(cache=True, inline='always')
+def estimate_contract(total, rivals, contract_max, params, bids_before, seats):
     """The contract for a hand worth `total` tricks (`bids_before`: contracts taken before mine; 0 = I am the
     round's first player, who leads its first trick)."""
-    bias = params[BIAS] + (params[LEAD_BIAS] if bids_before == 0 else 0.0)
+    bias = params[BIAS] + (params[LEAD_BIAS] if bids_before == 0 and short_table(seats, params) else 0.0)
     b = int(np.floor(total * params[ROUND_SHARE] * rivals + bias + 0.5))
     return min(max(b, 0), contract_max)
 
@@ -158,7 +166,7 @@ def bid_estimate(options, n, state, params):
     for i in range(n):
         total += card_worth(options[i, M_KIND], options[i, M_VALUE], options[i, M_COLOUR], trump, params)
     return estimate_contract(total, rivals_factor(state[S_SEATS], params), state[S_CONTRACT_MAX], params,
-                             state[S_N_BIDS])
+                             state[S_N_BIDS], state[S_SEATS])
 
 
 # ---- play -----------------------------------------------------------------------------------------
@@ -169,13 +177,14 @@ def play_random(options, n, state, params):
 
 
 @njit(cache=True, inline='always')
-def seeker_aim(pos, last, need):
+def seeker_aim(pos, last, need, cheap):
     """(M_WINS wanted or -1 for any, highest?) of the seeker's first choice; when no option has the wanted
-    M_WINS it plays its weakest card."""
+    M_WINS it plays its weakest card. `cheap` (follow_cheap): a follower takes the trick with its cheapest
+    winner wherever it sits, not only when it plays last."""
     if pos == 0:
         return -1, need > 0          # lead: strongest while under the contract, weakest once made
     if need > 0:
-        return 1, last == 0          # a winner: the cheapest one when last, the strongest otherwise
+        return 1, (last == 0) & (not cheap)     # a winner: the cheapest one when last, else the strongest
     return 0, True                   # duck with the strongest loser
 
 
@@ -183,8 +192,9 @@ def seeker_aim(pos, last, need):
 def play_seeker(options, n, state, params):
     """Win while under the contract (cheapest sure winner when last, strongest otherwise); duck once made."""
     trump = state[S_TRUMP]
-    want, highest = seeker_aim(state[S_POS], state[S_LAST], state[S_BID] - state[S_TRICKS])
-    if state[S_POS] == 0 and highest and params[LEAD_TRUMPS_LAST] > 0.5:
+    want, highest = seeker_aim(state[S_POS], state[S_LAST], state[S_BID] - state[S_TRICKS],
+                               params[FOLLOW_CHEAP] > 0.5 and short_table(state[S_SEATS], params))
+    if state[S_POS] == 0 and highest and params[LEAD_TRUMPS_LAST] > 0.5 and short_table(state[S_SEATS], params):
         best = 0        # lead the strongest card, trumps last (the first of equals)
         bp = -(1 << 40)
         for j in range(n):

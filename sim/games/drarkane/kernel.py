@@ -55,7 +55,7 @@ from sim.core.rng import mix
 from sim.core.rng import shuffle as rng_shuffle
 from strategies import drarkane as builtin
 from strategies.drarkane import (
-    LEAD_TRUMPS_LAST, TERROR_WEIGHT, card_power, card_worth, draw, estimate_contract, greedy_key, lead_power,
+    FOLLOW_CHEAP, LEAD_TRUMPS_LAST, TERROR_WEIGHT, short_table, card_power, card_worth, draw, estimate_contract, greedy_key, lead_power,
     rivals_factor, seeker_aim, spread_key,
 )
 
@@ -655,11 +655,17 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
                 wild = kind[c] != ARCANA
                 cc = colour[c]
                 v = value[c]
-                start = n
+                # placement_order = trick: only the first card left in trick order gets rows (the others are
+                # still scanned, so that a card no dragon can take is discarded now, as place_inline does)
+                keep = not in_order or n == 0
+                fits = 0
                 for z in range(zn):
                     d = zone[z, Z_ID]
                     dcol = dr[d, 0]
                     if not wild and cc != dcol:
+                        continue
+                    fits += 1
+                    if not keep:
                         continue
                     res = dr[d, 1]
                     dmg = zone[z, Z_DMG]
@@ -675,12 +681,10 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
                     pairs[n, P_LEFT] = left
                     pairs[n, P_DEFEATS] = 1 if left <= 0 else 0
                     n += 1
-                if n == start:      # no dragon of its colour is left: discarded
+                if fits == 0:       # no dragon of its colour is left: discarded
                     done |= 1 << i
                     gs[FD_DISCARDED] += 1
                     discard_card(c, card_loc, discard, gs, trace)
-                elif in_order:
-                    break           # only the first card left in trick order may be placed now
         if n == 0:
             break
         state[S_ZONE_N] = zn
@@ -933,7 +937,8 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
             if code == PLAY_SEEKER:
                 # play_seeker over the same options in the same order (hand order, a Mercenary as 14 then 0):
                 # its first choice (`aim`), else its weakest card; the first of equals in both
-                want, highest = seeker_aim(tn, tn == seats - 1, ps[s, PS_BID] - ps[s, PS_TRICKS])
+                want, highest = seeker_aim(tn, tn == seats - 1, ps[s, PS_BID] - ps[s, PS_TRICKS],
+                                           params[s, FOLLOW_CHEAP] > 0.5 and short_table(seats, params[s]))
                 # option j = 2 * slot + mode. With keys that hold the power and then the option, the choice is a
                 # plain max/min (no unpredictable branch): `top` = highest sign * power, first among equals;
                 # `bottom` = lowest power, first among equals. ptab rows 2-3 hold the powers negated.
@@ -945,7 +950,8 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                 spow1 = ptab[1] if highest else ptab[3]
                 if tn == 0:     # leading: every card is legal and every option wanted
                     # lead_trumps_last: a leader under its contract ranks its trumps below its other cards
-                    lpow0 = ptab[4] if highest and params[s, LEAD_TRUMPS_LAST] > 0.5 else spow0
+                    lead_tl = highest and params[s, LEAD_TRUMPS_LAST] > 0.5 and short_table(seats, params[s])
+                    lpow0 = ptab[4] if lead_tl else spow0
                     for i in range(hn):
                         c = hand[s, i] & ID_MASK
                         top = max(top, (lpow0[c] << 6) + 63 - 2 * i)
@@ -1447,7 +1453,7 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
             total = 0.0
             for i in range(hand_n[s]):
                 total += worths[s, hand[s, i]]
-            b = estimate_contract(total, worths[s, -1], cf[CF_CONTRACT_MAX], params[s], gs[GS_N_BIDS])
+            b = estimate_contract(total, worths[s, -1], cf[CF_CONTRACT_MAX], params[s], gs[GS_N_BIDS], seats)
         elif code == BID_RANDOM:
             b = draw(state, cf[CF_CONTRACT_MAX] + 1)
         else:
@@ -1748,7 +1754,9 @@ def check_solo(cf, dr, zone, gs, hand_n, card_loc, nd, deck_cards):
                 gs[GS_VIOL] += 1
     if hand_n[0] + (gs[GS_PILE_N] - gs[GS_PILE]) + (gs[GS_DPILE_N] - gs[GS_DPILE]) + gs[GS_DISC] + on != nd:
         gs[GS_VIOL] += 1
-    if hand_n[0] != cf[CF_HAND] and gs[GS_PILE_N] - gs[GS_PILE] + gs[GS_DISC] > 0:
+    # (with two piles the Demon's reshuffle can take the whole discard pile just before the player draws: the
+    # hand then stays a card short, legally)
+    if cf[CF_SOLO_SPLIT] == 0 and hand_n[0] != cf[CF_HAND] and gs[GS_PILE_N] - gs[GS_PILE] + gs[GS_DISC] > 0:
         gs[GS_VIOL] += 1
     for z in range(gs[GS_ZONE_N]):
         if zone[z, Z_DMG] >= dr[zone[z, Z_ID], 1]:
