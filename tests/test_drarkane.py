@@ -271,8 +271,9 @@ def test_same_seed_same_games():
     assert not np.array_equal(a["games"]["score_s0"], c["games"]["score_s0"])
 
 
-@pytest.mark.parametrize("players,variants", [(4, ()), (2, ()), (1, ()), (6, ("teams",)), (5, ("treasures",))],
-                         ids=["four", "fallen_king", "solo", "teams_six", "treasures_five"])
+@pytest.mark.parametrize("players,variants", [(4, ()), (2, ()), (1, ()), (6, ("teams",)), (5, ("treasures",)),
+                                              (6, ("placement_in_trick_order",))],
+                         ids=["four", "fallen_king", "solo", "teams_six", "treasures_five", "six_trick_order"])
 def test_inline_strategies_play_as_their_functions(players, variants, monkeypatch):
     """The kernel runs the built-in bid, play and placement strategies inline, from its own tables; calling the
     strategy functions instead (as it does for a user's strategy) must give the very same games."""
@@ -350,3 +351,163 @@ def test_key_table_matches_card_key(rules):
                     if kind[c] in (WIZ_LOW_KIND, WIZ_HIGH_KIND):
                         want = -2
                     assert keys[reg, led + 1, m, c] == want, (reg, led, m, c)
+
+
+# ---- rule flags (issue #13): each reading plays differently where its situation arises ------------------
+
+def flag_rules(variants=(), sets=()):
+    return GAME.load_rules(variants=variants, sets=sets)
+
+
+def events(trace, code):
+    return [tuple(row[1:]) for row in trace.events if row[0] == code]
+
+
+def play_both(players, key, other, variants=(), lineup="random", n=1500, seed=3):
+    """The games table under each reading of one flag (same seeds), after checking both with the referee."""
+    out = []
+    for sets in ((), ((key, other),)):
+        rules = flag_rules(variants, sets)
+        tables = GAME.simulate(rules, players, GAME.lineup(lineup), seed, n, check=True)
+        assert tables["games"]["violations"].sum() == 0 and tables["games"]["bad_decisions"].sum() == 0
+        for trace in GAME.traces(rules, players, GAME.lineup(lineup), seed, 40):
+            GAME.referee(rules, players, trace)
+        out.append(tables["games"])
+    assert out[0]["fired_" + key].sum() > 0 and out[1]["fired_" + key].sum() > 0
+    return out
+
+
+def test_flag_solo_dragon_every_trick():
+    """A dragon before every trick fills the zone sooner: shorter solo games, more of them lost to the zone."""
+    base, other = play_both(1, "solo_dragon_every_trick", True, lineup="seeker")
+    assert other["solo_tricks"].mean() < base["solo_tricks"].mean() - 1
+    assert other["lost_rounds"].mean() > base["lost_rounds"].mean()
+
+
+def test_flag_solo_shared_pile():
+    """Two piles: the Demon's deck holds half the cards, so its reshuffles come at other times and the games
+    differ; the referee follows the reshuffles into the right pile."""
+    base, other = play_both(1, "solo_shared_pile", False, lineup="seeker")
+    assert not np.array_equal(base["solo_score"], other["solo_score"])
+    rules = flag_rules(sets=(("solo_shared_pile", False),))
+    tags = {row[2] for t in GAME.traces(rules, 1, GAME.lineup("seeker"), 3, 30) for row in events(t, 20)}
+    assert tags == {0, 1}           # both piles were refilled from the discard pile
+
+
+def test_flag_fallen_king_may_lead():
+    """By default the Fallen King opens a round after taking the last trick; under the other reading never."""
+    play_both(2, "fallen_king_may_lead", False)
+    firsts = {}
+    for value in (True, False):
+        rules = flag_rules(sets=(("fallen_king_may_lead", value),))
+        firsts[value] = {e[1] for t in GAME.traces(rules, 2, GAME.lineup("random"), 3, 200) for e in events(t, 1)}
+    assert 2 in firsts[True] and 2 not in firsts[False]
+
+
+def test_flag_fallen_king_dragons_count():
+    """Ignoring the Fallen King's dragons lets players take dragon objectives it would have held or claimed."""
+    base, other = play_both(2, "fallen_king_dragons_count", False, variants=("treasures",))
+    assert other["treasure"].sum() != base["treasure"].sum()
+
+
+def test_flag_placement_order():
+    """In trick order the winner may not pick which card goes first; a free-order trace that places a later
+    card first is rejected by the referee under the trick-order reading."""
+    play_both(4, "placement_order", "trick")
+    free, strict = flag_rules(), flag_rules(sets=(("placement_order", "trick"),))
+    rejected = 0
+    for trace in GAME.traces(free, 4, GAME.lineup("random"), 5, 30):
+        try:
+            GAME.referee(strict, 4, trace)
+        except RefereeError:
+            rejected += 1
+    assert rejected > 0
+
+
+def test_flag_team_exchange_may_return():
+    """Only under the other reading does a second giver hand back the card it just received."""
+    play_both(4, "team_exchange_may_return", True, variants=("teams",))
+    returned = {}
+    for value in (False, True):
+        rules = flag_rules(("teams",), (("team_exchange_may_return", value),))
+        n = 0
+        for t in GAME.traces(rules, 4, GAME.lineup("random"), 3, 200):
+            gives = events(t, 6)
+            n += sum(a[2] == b[2] and a[0] == b[1] for a, b in zip(gives, gives[1:]))
+        returned[value] = n
+    assert returned[False] == 0 and returned[True] > 0
+
+
+def test_flag_objectives_before_contracts():
+    """With the contracts first, the draft follows the bids, and the seeker drafts for its contract."""
+    base, other = play_both(4, "objectives_before_contracts", False, variants=("treasures",), lineup="seeker")
+    assert not np.array_equal(base["treasure"], other["treasure"])
+    rules = flag_rules(("treasures",), (("objectives_before_contracts", False),))
+    trace = GAME.traces(rules, 4, GAME.lineup("seeker"), 3, 1)[0]
+    codes = [row[0] for row in trace.events]
+    assert codes.index(5) > codes.index(9)          # EV_DRAFT after EV_BID
+
+
+def test_flag_solo_80_is_legend():
+    """A solo score of exactly 80 is Scourge (rank 3) by default and Legend (rank 4) under the other reading."""
+    base, other = play_both(1, "solo_80_is_legend", True, lineup="seeker", n=3000, seed=11)
+    at80 = base["solo_score"] == 80
+    assert at80.any()
+    assert (base["solo_rank"][at80] == 3).all() and (other["solo_rank"][at80] == 4).all()
+    assert np.array_equal(base["solo_rank"][~at80], other["solo_rank"][~at80])
+
+
+def test_flag_half_terror_rounding_needs_odd_pools():
+    """Rounding only matters on an odd Terror pool: under terror_1_to_5 'up' pays one more point per such near miss."""
+    base, other = play_both(5, "half_terror_rounding", "up", variants=("terror_1_to_5",))
+    gain = sum(int(other[f"score_s{s}"].sum() - base[f"score_s{s}"].sum()) for s in range(5))
+    assert gain == int(base["fired_half_terror_rounding"].sum()) > 0
+
+
+@pytest.mark.parametrize("key,other,players", [("egg_loses_under_low_wizard", False, 4),
+                                               ("automaton_mercenary_high", False, 2),
+                                               ("fallen_king_terror", True, 2)])
+def test_flag_older_readings(key, other, players):
+    base, flipped = play_both(players, key, other)
+    assert any(not np.array_equal(base[k], flipped[k]) for k in ("score_s0", "score_s1", "tricks"))
+
+
+def test_partner_objective_is_shown():
+    """Teams with Treasures: partners see each other's objective (the counter), and the seeker uses it."""
+    g = simulate(4, ("teams_treasures",), n=500)["games"]
+    assert (g["fired_partner_objective_seen"] == 3 * 4).all()
+    assert simulate(4, ("treasures",), n=200)["games"]["fired_partner_objective_seen"].sum() == 0
+
+
+def test_counters_count_the_cards_played():
+    g = simulate(6, n=500, lineup="random")["games"]
+    rounds = g["rounds"].astype(np.int64)
+    # 6 players deal the whole deck: each special card is played at most once a round
+    for name in ("queen", "king", "egg", "wizard_low", "wizard_high"):
+        assert (g["fired_" + name] <= rounds).all() and g["fired_" + name].sum() > 0
+    assert (g["fired_mercenary_high"] + g["fired_mercenary_low"] <= rounds).all()
+    assert (g["fired_dragon_defeat"] == g["defeated"]).all()
+    assert (g["fired_zone_limit"] == g["lost_rounds"]).all()
+    assert (g["fired_near_miss"] == g["near"]).all()
+
+
+# ---- the seeker's first-player habit (issue #13) ------------------------------------------------------
+
+def first_player_exact(lineup, players=6, n=3000):
+    r = pl.DataFrame(simulate(players, lineup=lineup, n=n)["rounds"])
+    first = r.filter(pl.col("position") == 0)["exact"].mean()
+    rest = r.filter(pl.col("position") > 0)["exact"].mean()
+    return first, rest
+
+
+def test_seeker_bids_for_leading_the_first_trick():
+    """seeker_v1 bid as if every seat were alike: at 6 players its round's first player hit 36% of contracts,
+    the others 50%. The seeker bids half a trick lower as first player at 5-6 seats and hits as often."""
+    old_first, old_rest = first_player_exact("seeker_v1")
+    new_first, new_rest = first_player_exact("seeker")
+    assert old_first < old_rest - 0.08
+    assert new_first > new_rest - 0.02
+    # at 3-4 seats (long rounds) the two are the same strategy
+    for k in ("score_s0", "score_s3", "exact"):
+        assert np.array_equal(simulate(4, lineup="seeker", n=300)["games"][k],
+                              simulate(4, lineup="seeker_v1", n=300)["games"][k])

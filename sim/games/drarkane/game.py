@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
-from sim.core.game import BenchCase, Game, Outcome, Rules, Trace  # noqa: E402
+from sim.core.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace  # noqa: E402
 from sim.core.sections import Histogram, Measure, Series, Table  # noqa: E402
 from sim.core.stats import wilson  # noqa: E402
 from sim.games.drarkane import kernel, referee  # noqa: E402
@@ -70,15 +70,15 @@ class DrarkaneGame(Game):
         table = pl.when(pl.col("mode") != MODE_SOLO)       # null in solo games
         return [
             Outcome("exact_rate", "mean", per_contract.then(pl.col("exact") / contracts).otherwise(float("nan")),
-                    "contracts hit exactly", headline=True),
+                    "contracts hit exactly", headline=True, percent=True),
             Outcome("near_rate", "mean", per_contract.then(pl.col("near") / contracts).otherwise(float("nan")),
-                    "contracts missed by one"),
+                    "contracts missed by one", percent=True),
             Outcome("missed_rate", "mean", per_contract.then(pl.col("missed") / contracts).otherwise(float("nan")),
-                    "contracts missed by two or more"),
+                    "contracts missed by two or more", percent=True),
             Outcome("lost_round_share", "mean", pl.col("lost_rounds") / pl.col("rounds").cast(pl.Float64),
-                    "rounds ended by the seventh dragon"),
+                    "rounds ended by the seventh dragon", percent=True),
             Outcome("first_player_win", "mean", table.then(pl.col("first_win_share")),
-                    "first player's share of wins (fair: 1/players)"),
+                    "first player's share of wins (fair: 1/players)", reference="fair", percent=True),
             Outcome("tie", "rate", table.then(pl.col("n_winners") > 1), "games with a shared top score"),
             Outcome("top_score", "mean", table.then(pl.col("top_score")), "winning score"),
             Outcome("score_spread", "mean", table.then(pl.col("score_spread")), "winner minus last"),
@@ -87,10 +87,68 @@ class DrarkaneGame(Game):
             Outcome("treasure", "mean", pl.col("treasure"), "Treasure points per game"),
             Outcome("solo_score", "mean", solo.then(pl.col("solo_score")), "solo: Terror won minus the Demon's"),
             Outcome("solo_slayer", "rate", solo.then(pl.col("solo_rank") >= 2), "solo: Scale Slayer or better"),
-            Outcome("stalemate", "rate", solo.then(pl.col("stalemate") > 0), "solo games stopped by the trick cap"),
-            Outcome("violations", "mean", pl.col("violations"), "kernel invariant failures"),
-            Outcome("bad_decisions", "mean", pl.col("bad_decisions"), "strategy answers out of range"),
+            *(Outcome(f"solo_rank_{k}", "rate", solo.then(pl.col("solo_rank") == k), f"solo: {name}")
+              for k, name in enumerate(SOLO_RANKS)),
+            Outcome("solo_negative", "rate", solo.then(pl.col("solo_score") < 0),
+                    "solo: a negative score (below the rank table)"),
+            Outcome("stalemate", "rate", solo.then(pl.col("stalemate") > 0), "solo games stopped by the trick cap", caveat=True),
+            Outcome("violations", "mean", pl.col("violations"), "kernel invariant failures", caveat=True),
+            Outcome("bad_decisions", "mean", pl.col("bad_decisions"), "strategy answers out of range", caveat=True),
         ]
+
+    def coverage_runs(self) -> list[CoverageRun]:
+        """Every player count, solo, teams, Treasures, teams with Treasures and the Fallen King, random and
+        default lineups. terror_1_to_5 makes odd Terror pools (half_terror_rounding); the solo runs are longer
+        because a score of exactly 80 (solo_80_is_legend) is rare."""
+        runs = []
+        for lineup in ("random", "default"):
+            runs += [
+                CoverageRun(1, lineup, n=3000),
+                CoverageRun(2, lineup, n=1000),
+                CoverageRun(2, lineup, ("treasures",), n=1500),
+                CoverageRun(3, lineup, n=500),
+                CoverageRun(4, lineup, n=1000),
+                CoverageRun(4, lineup, ("treasures",), n=1500),
+                CoverageRun(4, lineup, ("teams",), n=500),
+                CoverageRun(6, lineup, ("teams_treasures",), n=1000),
+                CoverageRun(5, lineup, ("terror_1_to_5",), n=500),
+            ]
+        runs.append(CoverageRun(2, "default", ("no_fallen_king",), n=300))
+        return runs
+
+    def calibration(self) -> list[Claim]:
+        """The rulebook's checkable claims. It gives no play time; its numbers are the solo rank table and the
+        two ways a round ends. Figures in `cause` are from 20,000 solo / 10,000 table games, seed 1 (issue #13)."""
+        claims = [
+            Claim(f"the solo rank table's rank '{name}' can be reached (the table lists it as an outcome; range: "
+                  "at least 1 solo game in 1,000)", f"solo_rank_{k}", 1, 0.001, 1.0,
+                  cause=("" if k < 4 else
+                         "Legend needs the player to out-score the Demon by 81 Terror or more: the seeker reaches "
+                         "it in 1.05% of solo games under the default readings, in 0.08% when a dragon joins "
+                         "before every trick (solo_dragon_every_trick) and never under terror_1_to_5 (60 Terror "
+                         "in all); random play reaches it in 0.12%"))
+            for k, name in enumerate(SOLO_RANKS)
+        ]
+        claims += [
+            Claim("the solo rank table starts at 0 (Burned Villager 0-20): a negative score, the Demon out-scoring "
+                  "the player, is not foreseen, so it should be rare (range: at most 10% of solo games, our guess "
+                  "at 'rare')", "solo_negative", 1, 0.0, 0.10,
+                  cause="the seeker scores below 0 in 21.3% of solo games. Not a reading: a dragon before every "
+                        "trick gives 20.0%, two separate piles 23.3%; the Demon playing the Mercenary as 0 "
+                        "(automaton_mercenary_high off) gives 14.9%. Random play gives 53%, so the solo strategy "
+                        "is the likely cause: the seeker always wants the trick and cannot make the Demon's top "
+                        "card lose, and every Demon trick adds a dragon the Demon may then defeat"),
+            Claim("a round ends in one of two ways, all cards played or the seventh dragon in the zone, and the "
+                  "rulebook warns that a player whose contract is made may let the dragons in: both endings "
+                  "happen (range: 1%-99% of rounds lost to the zone)", "lost_round_share", 4, 0.01, 0.99,
+                  cause="4 seekers lose 0.6% of rounds to the zone: their greedy placement finishes a dragon "
+                        "whenever it can and never lets them pile up. A strategy habit: 4 saboteurs (greedy until "
+                        "their contract is made, then spreading) lose 6.3%, 4 spreaders 15.6%, random play 10.5%"),
+            Claim("the same at 6 players, where 6 dragons start in a zone of 7 (range 1%-99%)",
+                  "lost_round_share", 6, 0.01, 0.99,
+                  cause="6 seekers lose 2.6% of rounds, 6 saboteurs 19.3%, 6 spreaders 50.4%"),
+        ]
+        return claims
 
     def active_roles(self, players: int) -> tuple[str, ...]:
         return tuple(f"seat{k}" for k in range(players))

@@ -55,7 +55,8 @@ from sim.core.rng import mix
 from sim.core.rng import shuffle as rng_shuffle
 from strategies import drarkane as builtin
 from strategies.drarkane import (
-    TERROR_WEIGHT, card_power, card_worth, draw, estimate_contract, greedy_key, rivals_factor, seeker_aim, spread_key,
+    FOLLOW_CHEAP, LEAD_TRUMPS_LAST, TERROR_WEIGHT, short_table, card_power, card_worth, draw, estimate_contract, greedy_key, lead_power,
+    rivals_factor, seeker_aim, spread_key,
 )
 
 from sim.games.drarkane.records import (
@@ -74,9 +75,12 @@ from sim.games.drarkane.records import (
     MAX_SEATS, MAX_ZONE, MERCENARY, N_COLOURS, MODE_FALLEN_KING, MODE_SOLO, O_COND, O_ID, O_PARAM, O_POINTS, O_TIMING,
     OBJ_COLS, OBSCURE, P_CARD, P_COLOUR, P_DAMAGE, P_DEFEATS, P_DRAGON, P_LEFT, P_POS, P_RESIST, P_STRENGTH,
     P_TERROR, PLACE_COLS, R, REG_HIGH, REG_LOW, REG_STD, S_BID, S_BIDS_SUM, S_CONTEXT, S_CONTRACT_MAX, S_DEALT, S_DRAGONS,
+    S_PARTNER_OBJ_COND, S_PARTNER_OBJ_PARAM,
     S_DRAGONS_LEFT, S_HAND_N, S_LAST, S_LED, S_MODE, S_N_BIDS, S_OFFER, S_PARTNER, S_PARTNER_BID,
     S_PARTNER_TRICKS, S_PLAYERS, S_POOL, S_POS, S_REGIME, S_RNG, S_ROUND, S_SEAT, S_SEATS, S_TRICK, S_TRICKS,
     S_TRUMP, S_WINNER, S_WINNER_PARTNER, S_ZONE_LIMIT, S_ZONE_N, SEAT_FNS, STATE_SIZE, WIZ_HIGH, WIZ_LOW,
+    CF_EXCH_RETURN, CF_FK_DRAGONS_COUNT, CF_FK_MAY_LEAD, CF_OBJ_FIRST, CF_SOLO_BOUNDARY, CF_SOLO_EVERY_TRICK,
+    CF_SOLO_SPLIT, CF_TRICK_ORDER, F, FIRED, N_OBJ_COUNTERS, S_PARTNER_OBJ, MODE_NORMAL,
 )
 
 # ---- scalar game state (gs) -----------------------------------------------------------------------
@@ -109,7 +113,45 @@ GS_STALEMATE = 25
 GS_OBJ_DONE = 26    # objectives completed in the game
 GS_PLAYED = 27      # cards played this round (invariant)
 GS_AUTO_DEF = 28    # dragons the Fallen King or the Demon defeated this round
-GS_SIZE = 32
+GS_DPILE = 29       # solo with separate piles: next card of the Demon's deck
+GS_DPILE_N = 30     # solo with separate piles: cards in the Demon's deck
+GS_F0 = 32          # rule counters (records.FIRED): gs[GS_F0 + F[name]], copied to the fired_* columns
+GS_SIZE = GS_F0 + len(FIRED)
+
+# gs slots of the rule counters
+FD_KNIGHT = GS_F0 + F["knight"]     # knight, queen, king follow (strength 11, 12, 13)
+FD_MERC = GS_F0 + F["mercenary_high"]   # mercenary_low follows (mode 1)
+FD_EGG = GS_F0 + F["egg"]
+FD_WIZ_LOW = GS_F0 + F["wizard_low"]
+FD_WIZ_HIGH = GS_F0 + F["wizard_high"]
+FD_WIZ_CANCEL = GS_F0 + F["wizards_cancel"]
+FD_DEFEAT = GS_F0 + F["dragon_defeat"]
+FD_DISCARDED = GS_F0 + F["card_discarded"]
+FD_DEMON_DEFEAT = GS_F0 + F["demon_defeat"]
+FD_RESHUFFLE = GS_F0 + F["solo_reshuffle"]
+FD_ZONE_LIMIT = GS_F0 + F["zone_limit"]
+FD_NEAR = GS_F0 + F["near_miss"]
+FD_HALF = GS_F0 + F["half_terror_rounding"]
+FD_EGG_LOW = GS_F0 + F["egg_loses_under_low_wizard"]
+FD_AUTO_MERC = GS_F0 + F["automaton_mercenary_high"]
+FD_FK = GS_F0 + F["fallen_king"]
+FD_FK_TERROR = GS_F0 + F["fallen_king_terror"]
+FD_FK_LEAD = GS_F0 + F["fallen_king_may_lead"]
+FD_FK_DRAGONS = GS_F0 + F["fallen_king_dragons_count"]
+FD_PLACE_ORDER = GS_F0 + F["placement_order"]
+FD_TEAMS = GS_F0 + F["teams"]
+FD_OPEN_EXCHANGE = GS_F0 + F["team_opening_exchange"]
+FD_EXCH_RETURN = GS_F0 + F["team_exchange_may_return"]
+FD_TRICK_EXCHANGE = GS_F0 + F["team_trick_exchange"]
+FD_TRICK_SWAP = GS_F0 + F["team_trick_swap"]
+FD_TREASURES = GS_F0 + F["treasures"]
+FD_OBJ_FIRST = GS_F0 + F["objectives_before_contracts"]
+FD_PARTNER_OBJ = GS_F0 + F["partner_objective_seen"]
+FD_SOLO_EVERY = GS_F0 + F["solo_dragon_every_trick"]
+FD_SOLO_PILE = GS_F0 + F["solo_shared_pile"]
+FD_SOLO_80 = GS_F0 + F["solo_80_is_legend"]
+FD_OBJ0 = GS_F0 + F["objective_00"]
+N_FIRED = len(FIRED)
 
 # ---- per seat (ps) ----------------------------------------------------------------------------
 PS_BID = 0
@@ -125,6 +167,8 @@ PS_OBJ_DONE = 9
 PS_SCORE = 10       # round score
 PS_EXACT = 11       # exact contracts in the game
 PS_WON_LAST = 12
+PS_OBJ_COND = 13    # personal objective's condition and parameter (what a partner is shown)
+PS_OBJ_PARAM = 14
 PS_SIZE = 16
 
 # card ids are 0..63: `c & ID_MASK` is the same id, and numba, seeing it cannot be negative, drops its
@@ -174,6 +218,7 @@ G_TOP, G_SPREAD, G_TEAM_WINNER, G_AUTO_TRICKS = G["top_score"], G["score_spread"
 G_SOLO_SCORE, G_SOLO_RANK, G_SOLO_TRICKS = G["solo_score"], G["solo_rank"], G["solo_tricks"]
 G_SCORE0, G_RANK0, G_EXACT0 = G["score_s0"], G["rank_s0"], G["exact_s0"]
 G_VIOL, G_BAD = G["violations"], G["bad_decisions"]
+G_F0 = G["fired_" + FIRED[0]]       # the fired_* columns are contiguous, in FIRED order
 
 R_ROUND, R_SEAT, R_POSITION, R_TEAM, R_DEALT = R["round"], R["seat"], R["position"], R["team"], R["dealt"]
 R_BID, R_TRICKS, R_DIFF, R_EXACT, R_NEAR, R_MISSED = R["bid"], R["tricks"], R["diff"], R["exact"], R["near"], R["missed"]
@@ -406,6 +451,9 @@ def fill_state(state, s, cf, gs, ps, hand_n, dealt):
     state[S_PARTNER] = p
     state[S_PARTNER_BID] = ps[p, PS_BID] if p >= 0 else -1
     state[S_PARTNER_TRICKS] = ps[p, PS_TRICKS] if p >= 0 else -1
+    state[S_PARTNER_OBJ] = ps[p, PS_OBJ] if p >= 0 else -1     # partners show each other their objective
+    state[S_PARTNER_OBJ_COND] = ps[p, PS_OBJ_COND] if p >= 0 else 0
+    state[S_PARTNER_OBJ_PARAM] = ps[p, PS_OBJ_PARAM] if p >= 0 else 0
     state[S_MODE] = cf[CF_MODE]
     state[S_TRUMP] = cf[CF_TRUMP]
     state[S_DRAGONS] = ps[s, PS_DEF]
@@ -486,6 +534,7 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
     elif code == PLACE_AUTO:         # auto_place: the greedy key without Terror
         code = PLACE_GREEDY
     greedy = code == PLACE_GREEDY
+    in_order = cf[CF_TRICK_ORDER] != 0
     card_bits = (np.int64(1) << PAIR_BITS) - 1
     lo = 0
     hi = 0
@@ -508,21 +557,30 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
                     hi |= fit << (PAIR_BITS * (i - 4))
                 if fit == 0 and open_ != 0:        # no dragon of its colour is left: discarded
                     done |= 1 << i
+                    gs[FD_DISCARDED] += 1
                     discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
             rebuild = False
         if lo == 0 and hi == 0:
             break
+        clo = lo        # the pairs open to this choice: all, or only the first card left in trick order
+        chi = hi
+        if in_order:
+            if lo != 0:
+                clo = lo & (card_bits << (PAIR_BITS * (trailing_zeros(lo) >> PAIR_SHIFT)))
+                chi = 0
+            else:
+                chi = hi & (card_bits << (PAIR_BITS * (trailing_zeros(hi) >> PAIR_SHIFT)))
         if code == PLACE_RANDOM:
-            n_lo = popcount(lo)
-            k = draw(state, n_lo + popcount(hi))
-            b = nth_bit(lo, k) if k < n_lo else 4 * PAIR_BITS + nth_bit(hi, k - n_lo)
+            n_lo = popcount(clo)
+            k = draw(state, n_lo + popcount(chi))
+            b = nth_bit(clo, k) if k < n_lo else 4 * PAIR_BITS + nth_bit(chi, k - n_lo)
             bi = b >> PAIR_SHIFT
             bz = b & (PAIR_BITS - 1)
         else:
             bi = -1
             bz = -1
             bkey = 1e300 if greedy else -1e300
-            m = lo
+            m = clo
             first = 0       # trick position of bit 0 of m
             for _ in range(2):
                 while m != 0:
@@ -540,7 +598,7 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
                     bkey = key if better else bkey
                     bi = i if better else bi
                     bz = z if better else bz
-                m = hi
+                m = chi
                 first = 4
         if bi < 4:
             lo &= ~(card_bits << (PAIR_BITS * bi))
@@ -555,6 +613,8 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
         zone[bz, Z_DMG] += value[c]
         if zone[bz, Z_DMG] >= dr[d, 1]:
             defeat(bz, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace)
+            if (lo | hi) != 0:
+                gs[FD_PLACE_ORDER] += 1     # cards of the trick still to place after a defeat
             rebuild = True      # the zone's order changed and cards may have lost their dragon
 
 
@@ -580,11 +640,12 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
         return
     pw = params[w]
     fill_state(state, w, cf, gs, ps, hand_n, 0)     # facts a defeat changes are refreshed per decision
+    in_order = cf[CF_TRICK_ORDER] != 0
     rebuild = True
     n = 0
     while True:
         zn = gs[GS_ZONE_N]
-        if rebuild:
+        if rebuild or in_order:
             # every (card, dragon) pair, cards in trick order, dragons in zone order
             n = 0
             for i in range(tn):
@@ -594,11 +655,17 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
                 wild = kind[c] != ARCANA
                 cc = colour[c]
                 v = value[c]
-                start = n
+                # placement_order = trick: only the first card left in trick order gets rows (the others are
+                # still scanned, so that a card no dragon can take is discarded now, as place_inline does)
+                keep = not in_order or n == 0
+                fits = 0
                 for z in range(zn):
                     d = zone[z, Z_ID]
                     dcol = dr[d, 0]
                     if not wild and cc != dcol:
+                        continue
+                    fits += 1
+                    if not keep:
                         continue
                     res = dr[d, 1]
                     dmg = zone[z, Z_DMG]
@@ -614,8 +681,9 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
                     pairs[n, P_LEFT] = left
                     pairs[n, P_DEFEATS] = 1 if left <= 0 else 0
                     n += 1
-                if n == start:      # no dragon of its colour is left: discarded
+                if fits == 0:       # no dragon of its colour is left: discarded
                     done |= 1 << i
+                    gs[FD_DISCARDED] += 1
                     discard_card(c, card_loc, discard, gs, trace)
         if n == 0:
             break
@@ -637,6 +705,8 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
                 zone[z, Z_DMG] += v
                 if zone[z, Z_DMG] >= dr[d, 1]:
                     defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace)
+                    if done != (1 << tn) - 1:
+                        gs[FD_PLACE_ORDER] += 1     # cards of the trick still to place after a defeat
                     rebuild = True      # the zone's order changed and cards may have lost their dragon
                 break
         if not rebuild:
@@ -676,17 +746,26 @@ def defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace):
     gs[GS_ZONE_N] = last
     rec(trace, gs, EV_DEFEAT, d, w, 0, 0)
     terror = dr[d, 2]
-    gs[GS_DEF_TRICK] += 1
-    if dr[d, 1] > gs[GS_MAXRES_TRICK]:
-        gs[GS_MAXRES_TRICK] = dr[d, 1]
-    gs[GS_COLS_TRICK] |= 1 << dr[d, 0]
-    ps[w, PS_DEF] += 1
-    ps[w, PS_TERROR] += terror
-    ps[w, PS_COLOURS] |= 1 << dr[d, 0]
+    gs[FD_DEFEAT] += 1
+    king = w == auto and cf[CF_MODE] == MODE_FALLEN_KING
+    if king:
+        gs[FD_FK_TERROR] += 1
+        if cf[CF_TREASURES] != 0:
+            gs[FD_FK_DRAGONS] += 1
+    if not king or cf[CF_FK_DRAGONS_COUNT] != 0:
+        # what the objectives see (the Fallen King's dragons count for them only under fallen_king_dragons_count)
+        gs[GS_DEF_TRICK] += 1
+        if dr[d, 1] > gs[GS_MAXRES_TRICK]:
+            gs[GS_MAXRES_TRICK] = dr[d, 1]
+        gs[GS_COLS_TRICK] |= 1 << dr[d, 0]
+        ps[w, PS_DEF] += 1
+        ps[w, PS_TERROR] += terror
+        ps[w, PS_COLOURS] |= 1 << dr[d, 0]
     if w == auto:
         gs[GS_AUTO_DEF] += 1
         if cf[CF_MODE] == MODE_SOLO:
             gs[GS_AUTO_TERROR] += terror
+            gs[FD_DEMON_DEFEAT] += 1
         elif cf[CF_AUTO_TERROR] != 0:
             gs[GS_POOL] += terror
     else:
@@ -858,7 +937,8 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
             if code == PLAY_SEEKER:
                 # play_seeker over the same options in the same order (hand order, a Mercenary as 14 then 0):
                 # its first choice (`aim`), else its weakest card; the first of equals in both
-                want, highest = seeker_aim(tn, tn == seats - 1, ps[s, PS_BID] - ps[s, PS_TRICKS])
+                want, highest = seeker_aim(tn, tn == seats - 1, ps[s, PS_BID] - ps[s, PS_TRICKS],
+                                           params[s, FOLLOW_CHEAP] > 0.5 and short_table(seats, params[s]))
                 # option j = 2 * slot + mode. With keys that hold the power and then the option, the choice is a
                 # plain max/min (no unpredictable branch): `top` = highest sign * power, first among equals;
                 # `bottom` = lowest power, first among equals. ptab rows 2-3 hold the powers negated.
@@ -869,9 +949,12 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                 spow0 = ptab[0] if highest else ptab[2]
                 spow1 = ptab[1] if highest else ptab[3]
                 if tn == 0:     # leading: every card is legal and every option wanted
+                    # lead_trumps_last: a leader under its contract ranks its trumps below its other cards
+                    lead_tl = highest and params[s, LEAD_TRUMPS_LAST] > 0.5 and short_table(seats, params[s])
+                    lpow0 = ptab[4] if lead_tl else spow0
                     for i in range(hn):
                         c = hand[s, i] & ID_MASK
-                        top = max(top, (spow0[c] << 6) + 63 - 2 * i)
+                        top = max(top, (lpow0[c] << 6) + 63 - 2 * i)
                         if kind[c] == MERCENARY:
                             top = max(top, (spow1[c] << 6) + 62 - 2 * i)
                 else:
@@ -960,6 +1043,9 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                 state[S_PARTNER] = p
                 state[S_PARTNER_BID] = ps[p, PS_BID] if p >= 0 else -1
                 state[S_PARTNER_TRICKS] = ps[p, PS_TRICKS] if p >= 0 else -1
+                state[S_PARTNER_OBJ] = ps[p, PS_OBJ] if p >= 0 else -1
+                state[S_PARTNER_OBJ_COND] = ps[p, PS_OBJ_COND] if p >= 0 else 0
+                state[S_PARTNER_OBJ_PARAM] = ps[p, PS_OBJ_PARAM] if p >= 0 else 0
                 state[S_DRAGONS] = ps[s, PS_DEF]
                 if tn > 0:
                     ws = tr[best if best >= 0 else (fnw if fnw >= 0 else 0), T_SEAT]
@@ -1015,6 +1101,38 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
 
 
 @njit(cache=True, _nrt=False)
+def count_trick(tr, tn, kind, value, gs, auto):
+    """Rule counters of a finished trick: the special cards played, both Wizards, the Egg under the low
+    Wizard, the automaton's Mercenary and the Fallen King's tricks."""
+    nlow = 0
+    nhigh = 0
+    zero = 0
+    for i in range(tn):
+        c = tr[i, T_CARD]
+        k = kind[c]
+        if k == OBSCURE:
+            gs[FD_KNIGHT + min(max(value[c] - 11, 0), 2)] += 1
+        elif k == MERCENARY:
+            gs[FD_MERC + tr[i, T_MODE]] += 1
+            zero += tr[i, T_MODE]
+            if tr[i, T_SEAT] == auto:
+                gs[FD_AUTO_MERC] += 1
+        elif k == EGG:
+            gs[FD_EGG] += 1
+            zero += 1
+        elif k == WIZ_LOW:
+            gs[FD_WIZ_LOW] += 1
+            nlow += 1
+        elif k == WIZ_HIGH:
+            gs[FD_WIZ_HIGH] += 1
+            nhigh += 1
+    if nlow > 0 and nhigh > 0:
+        gs[FD_WIZ_CANCEL] += 1
+    if nlow > 0 and nhigh == 0 and zero > 0:
+        gs[FD_EGG_LOW] += 1
+
+
+@njit(cache=True, _nrt=False)
 def instant_met(cond, p, w, c, m, both_wiz, trumps, gs, ps, value):
     """Whether the trick winner w has just met an instant objective."""
     v = 0 if (m == 1) else value[c]
@@ -1066,6 +1184,8 @@ def check_instant(w, wpos, cf, kind, colour, value, ob, gs, ps, tr, zobj, trace)
             ps[w, PS_OBJ_DONE] = 1
             ps[w, PS_TREASURE] += ob[o, 3]
             gs[GS_OBJ_DONE] += 1
+            if o < N_OBJ_COUNTERS:
+                gs[FD_OBJ0 + o] += 1
             rec(trace, gs, EV_OBJ_DONE, w, o, 0, 0)
     for j in range(gs[GS_ZOBJ_N]):
         o = zobj[j, 0]
@@ -1076,6 +1196,8 @@ def check_instant(w, wpos, cf, kind, colour, value, ob, gs, ps, tr, zobj, trace)
             if w < cf[CF_PLAYERS]:
                 ps[w, PS_TREASURE] += ob[o, 3]
                 gs[GS_OBJ_DONE] += 1
+            if o < N_OBJ_COUNTERS:
+                gs[FD_OBJ0 + o] += 1
             rec(trace, gs, EV_OBJ_DONE, w, o, 0, 0)
 
 
@@ -1127,6 +1249,8 @@ def check_end_objectives(cf, ob, gs, ps, zobj, trace):
                 ps[s, PS_OBJ_DONE] = 1
                 ps[s, PS_TREASURE] += ob[o, 3]
                 gs[GS_OBJ_DONE] += 1
+                if o < N_OBJ_COUNTERS:
+                    gs[FD_OBJ0 + o] += 1
                 rec(trace, gs, EV_OBJ_DONE, s, o, 0, 0)
     for j in range(gs[GS_ZOBJ_N]):
         o = zobj[j, 0]
@@ -1137,6 +1261,8 @@ def check_end_objectives(cf, ob, gs, ps, zobj, trace):
                 if s < players:
                     ps[s, PS_TREASURE] += ob[o, 3]
                     gs[GS_OBJ_DONE] += 1
+                if o < N_OBJ_COUNTERS:
+                    gs[FD_OBJ0 + o] += 1
                 rec(trace, gs, EV_OBJ_DONE, s, o, 0, 0)
 
 
@@ -1177,6 +1303,8 @@ def draft(cf, ob, gs, ps, odeck, zobj, objopt, state, hand_n, draft_fns, params,
         fill_state(state, s, cf, gs, ps, hand_n, cf[CF_HAND])
         pick = checked(draft_fns[s](objopt, n, state, params[s]), 0, n, gs)
         ps[s, PS_OBJ] = objopt[pick, O_ID]
+        ps[s, PS_OBJ_COND] = objopt[pick, O_COND]
+        ps[s, PS_OBJ_PARAM] = objopt[pick, O_PARAM]
         ps[s, PS_OBJ_DONE] = 0
         rec(trace, gs, EV_DRAFT, s, objopt[pick, O_ID], 0, 0)
         carry = 0
@@ -1187,6 +1315,10 @@ def draft(cf, ob, gs, ps, odeck, zobj, objopt, state, hand_n, draft_fns, params,
     gs[GS_ZOBJ_N] = carry
     for i in range(carry):
         zobj[i, 1] = -1
+    gs[FD_TREASURES] += 1
+    gs[FD_OBJ_FIRST] += 1
+    if cf[CF_TEAMS] != 0:
+        gs[FD_PARTNER_OBJ] += players      # each player sees their partner's objective
 
 
 @njit(cache=True, _nrt=False)
@@ -1202,8 +1334,11 @@ def opening_exchange(cf, kind, colour, value, hand, hand_n, gs, ps, moves, state
         for step in range(2):
             giver = a if step == 0 else b
             taker = b if step == 0 else a
-            # the second giver may not hand back the card just received (it sits last)
-            n = hand_rows(hand, hand_n, giver, kind, colour, value, moves) - step
+            # the second giver may not hand back the card just received (it sits last), unless
+            # team_exchange_may_return
+            n = hand_rows(hand, hand_n, giver, kind, colour, value, moves) - step * (1 - cf[CF_EXCH_RETURN])
+            gs[FD_OPEN_EXCHANGE] += 1
+            gs[FD_EXCH_RETURN] += step
             if n <= 0:
                 continue
             fill_state(state, giver, cf, gs, ps, hand_n, cf[CF_HAND])
@@ -1231,6 +1366,7 @@ def trick_exchange(w, cf, kind, colour, value, hand, hand_n, gs, ps, moves, stat
         return
     i = checked(i, 0, n, gs)
     c = hand[w, i]
+    gs[FD_TRICK_EXCHANGE] += 1
     rec(trace, gs, EV_OFFER, w, c, 0, 0)
     n = hand_rows(hand, hand_n, p, kind, colour, value, moves)
     fill_state(state, p, cf, gs, ps, hand_n, cf[CF_HAND])
@@ -1242,6 +1378,7 @@ def trick_exchange(w, cf, kind, colour, value, hand, hand_n, gs, ps, moves, stat
         return
     j = checked(j, 0, n, gs)
     back = hand[p, j]
+    gs[FD_TRICK_SWAP] += 1
     rec(trace, gs, EV_REPLY, p, back, 0, 0)
     hand[p, j] = c
     hand[w, i] = back
@@ -1300,8 +1437,10 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
     gs[GS_AUTO_DEF] = 0
     for i in range(cf[CF_START_DRAGONS]):
         reveal(zone, gs, ddeck, dr, cf, trace)
-    if cf[CF_TREASURES] != 0:
+    if cf[CF_TREASURES] != 0 and cf[CF_OBJ_FIRST] != 0:
         draft(cf, ob, gs, ps, odeck, zobj, objopt, state, hand_n, draft_fns, params, trace)
+    if cf[CF_TEAMS] != 0:
+        gs[FD_TEAMS] += 1
     if cf[CF_TEAMS] != 0 and cf[CF_OPEN_EXCHANGE] != 0:
         opening_exchange(cf, kind, colour, value, hand, hand_n, gs, ps, moves, state, give_fns, params, trace)
     # contract phase, in turn order from the first player
@@ -1314,7 +1453,7 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
             total = 0.0
             for i in range(hand_n[s]):
                 total += worths[s, hand[s, i]]
-            b = estimate_contract(total, worths[s, -1], cf[CF_CONTRACT_MAX], params[s])
+            b = estimate_contract(total, worths[s, -1], cf[CF_CONTRACT_MAX], params[s], gs[GS_N_BIDS], seats)
         elif code == BID_RANDOM:
             b = draw(state, cf[CF_CONTRACT_MAX] + 1)
         else:
@@ -1328,6 +1467,8 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
         gs[GS_BIDS_SUM] += b
         gs[GS_N_BIDS] += 1
         rec(trace, gs, EV_BID, s, b, 0, 0)
+    if cf[CF_TREASURES] != 0 and cf[CF_OBJ_FIRST] == 0:       # the other reading: contracts first
+        draft(cf, ob, gs, ps, odeck, zobj, objopt, state, hand_n, draft_fns, params, trace)
     call_play = False       # whether a seat calls its play function (else its choice runs inline)
     for s in range(seats):
         call_play |= s != auto and codes[D_PLAY, s] == CALL
@@ -1338,12 +1479,16 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
             reveal(zone, gs, ddeck, dr, cf, trace)
             if gs[GS_ZONE_N] >= cf[CF_ZONE_LIMIT]:
                 gs[GS_LOST] = 1
+                gs[FD_ZONE_LIMIT] += 1
                 break
         gs[GS_TN] = 0
         wpos = play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand, hand_n, gs, ps, tr, moves,
                           state, played, play_fns, params, codes, call_play, trace, H)
         w = tr[wpos, T_SEAT]
         gs[GS_TRICK] = t + 1
+        count_trick(tr, gs[GS_TN], kind, value, gs, auto)
+        if auto >= 0:
+            gs[FD_FK] += 1
         for s in range(seats):
             if s != w:
                 ps[s, PS_STREAK] = 0
@@ -1402,6 +1547,9 @@ def score_round(cf, gs, ps, trace):
     lost = gs[GS_LOST]
     for s in range(cf[CF_PLAYERS]):
         diff = ps[s, PS_TRICKS] - ps[s, PS_BID]
+        if diff != 0 and abs(diff) <= cf[CF_NEAR]:
+            gs[FD_NEAR] += 1
+            gs[FD_HALF] += pool & 1
         treasure = ps[s, PS_TREASURE] if lost == 0 else 0
         ps[s, PS_TREASURE] = treasure
         score = (cf[CF_PTS_TRICK] * ps[s, PS_TRICKS] + cf[CF_PTS_DRAGON] * ps[s, PS_DEF]
@@ -1433,30 +1581,35 @@ def score_round(cf, gs, ps, trace):
 # ---- solo against the Demon --------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False)
-def solo_next_card(deck, discard, gs, card_loc, state, trace):
-    """Top card of the draw pile, shuffling the discard pile into a new pile when it runs out; -1 if none."""
-    if gs[GS_PILE] >= gs[GS_PILE_N]:
+def solo_next_card(pile, ip, i_n, which, discard, gs, card_loc, state, trace):
+    """Top card of a pile (`pile[gs[ip]:gs[i_n]]`), shuffling the discard pile into it when it runs out; -1 if
+    none. `which`: 0 the draw pile (shared with the Demon by default), 1 the Demon's own deck."""
+    if gs[ip] >= gs[i_n]:
         n = gs[GS_DISC]
         if n == 0:
             return -1
         for i in range(n):
-            deck[i] = discard[i]
-        shuffle(state, deck, n)
+            pile[i] = discard[i]
+        shuffle(state, pile, n)
         for i in range(n):
-            rec(trace, gs, EV_RESHUFFLE, i, deck[i], 0, 0)
-            card_loc[deck[i]] = -1
-        gs[GS_PILE] = 0
-        gs[GS_PILE_N] = n
+            rec(trace, gs, EV_RESHUFFLE, i, pile[i], which, 0)
+            card_loc[pile[i]] = -1
+        gs[ip] = 0
+        gs[i_n] = n
         gs[GS_DISC] = 0
-    c = deck[gs[GS_PILE]]
-    gs[GS_PILE] += 1
+        gs[FD_RESHUFFLE] += 1
+        gs[FD_SOLO_PILE] += 1
+    c = pile[gs[ip]]
+    gs[ip] += 1
     return c
 
 
 @njit(cache=True, _nrt=False)
 def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, ps, tr, moves, pairs, state, deck,
               ddeck, card_loc, discard, played, play_fns, place_fns, params, codes, trace):
-    """One solo game: the player (seat 0) against the Demon (seat 1), who plays the top card of the pile."""
+    """One solo game: the player (seat 0) against the Demon (seat 1), who plays the top card of the pile.
+
+    `played` (unused in solo) holds the Demon's own deck when the piles are separate (solo_shared_pile off)."""
     H = cf[CF_HAND]
     nd = cf[CF_DECK_N]
     rec(trace, gs, EV_ROUND, 0, 0, H, 0)
@@ -1475,6 +1628,23 @@ def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, p
     gs[GS_PILE] = H
     gs[GS_PILE_N] = nd
     gs[GS_DISC] = 0
+    gs[GS_DPILE] = 0
+    gs[GS_DPILE_N] = 0
+    split = cf[CF_SOLO_SPLIT] != 0
+    if split:
+        # the rest is dealt alternately: the player's draw pile (deck[H:]) and the Demon's deck (played[:])
+        npile = H
+        for i in range(H, nd):
+            if (i - H) % 2 == 0:
+                deck[npile] = deck[i]
+                npile += 1
+            else:
+                played[gs[GS_DPILE_N]] = deck[i]
+                gs[GS_DPILE_N] += 1
+        gs[GS_PILE_N] = npile
+    dp = GS_DPILE if split else GS_PILE         # the Demon's pile pointers
+    dn = GS_DPILE_N if split else GS_PILE_N
+    every = cf[CF_SOLO_EVERY_TRICK] != 0
     for s in range(2):
         for k in range(PS_SIZE):
             ps[s, k] = 0
@@ -1497,13 +1667,25 @@ def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, p
     leader = 0
     ended = False
     for t in range(cf[CF_TRICK_CAP]):
-        if hand_n[0] == 0 or (gs[GS_PILE] >= gs[GS_PILE_N] and gs[GS_DISC] == 0):
+        if hand_n[0] == 0 or (gs[dp] >= gs[dn] and gs[GS_DISC] == 0):
             break       # nothing left to play (cards all stuck on dragons): a stalemate
+        if every and t > 0:         # the other reading: a dragon before every trick, as in the base game
+            if not reveal(zone, gs, ddeck, dr, cf, trace):
+                ended = True
+                break
+            if gs[GS_ZONE_N] >= cf[CF_ZONE_LIMIT]:
+                gs[GS_LOST] = 1
+                gs[FD_ZONE_LIMIT] += 1
+                ended = True
+                break
         gs[GS_TN] = 0
         for k in range(2):
             s = (leader + k) % 2
             if s == 1:
-                c = solo_next_card(deck, discard, gs, card_loc, state, trace)
+                if split:
+                    c = solo_next_card(played, GS_DPILE, GS_DPILE_N, 1, discard, gs, card_loc, state, trace)
+                else:
+                    c = solo_next_card(deck, GS_PILE, GS_PILE_N, 0, discard, gs, card_loc, state, trace)
                 m = 1 if kind[c] == MERCENARY and cf[CF_AUTO_MERC_HIGH] == 0 else 0
                 play_card(1, -1, c, m, hand, hand_n, gs, tr, played, cf, trace)
             else:
@@ -1517,28 +1699,35 @@ def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, p
         ps[w, PS_TRICKS] += 1
         if w == 1:
             gs[GS_AUTO_TRICKS] += 1
+        count_trick(tr, 2, kind, value, gs, 1)
         rec(trace, gs, EV_TRICK, w, t + 1, 0, 0)
         place_trick(w, 1, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, state, hand_n, card_loc,
                     discard, place_fns, params, codes, trace)
-        c = solo_next_card(deck, discard, gs, card_loc, state, trace)
+        c = solo_next_card(deck, GS_PILE, GS_PILE_N, 0, discard, gs, card_loc, state, trace)
         if c >= 0:
             hand[0, hand_n[0]] = c
             hand_n[0] += 1
             rec(trace, gs, EV_DRAW, 0, c, 0, 0)
         if w == 1 or gs[GS_DEF_TRICK] > 0:
-            if not reveal(zone, gs, ddeck, dr, cf, trace):
-                ended = True
-                break
-            if gs[GS_ZONE_N] >= cf[CF_ZONE_LIMIT]:
-                gs[GS_LOST] = 1
-                ended = True
-                break
+            if not every:
+                if not reveal(zone, gs, ddeck, dr, cf, trace):
+                    ended = True
+                    break
+                if gs[GS_ZONE_N] >= cf[CF_ZONE_LIMIT]:
+                    gs[GS_LOST] = 1
+                    gs[FD_ZONE_LIMIT] += 1
+                    ended = True
+                    break
+        else:
+            gs[FD_SOLO_EVERY] += 1      # the readings differ here: a dragon joins only under the other one
         if cf[CF_CHECK] != 0:
             check_solo(cf, dr, zone, gs, hand_n, card_loc, nd, deck_cards)
         leader = w
     if not ended:
         gs[GS_STALEMATE] = 1
     score = ps[0, PS_TERROR] - gs[GS_AUTO_TERROR]
+    if score == cf[CF_SOLO_BOUNDARY]:
+        gs[FD_SOLO_80] += 1
     rank = 0
     for k in range(4):
         if score >= cf[CF_RANK_1 + k]:
@@ -1563,9 +1752,11 @@ def check_solo(cf, dr, zone, gs, hand_n, card_loc, nd, deck_cards):
                 found = found or zone[z, Z_ID] == d
             if not found:
                 gs[GS_VIOL] += 1
-    if hand_n[0] + (gs[GS_PILE_N] - gs[GS_PILE]) + gs[GS_DISC] + on != nd:
+    if hand_n[0] + (gs[GS_PILE_N] - gs[GS_PILE]) + (gs[GS_DPILE_N] - gs[GS_DPILE]) + gs[GS_DISC] + on != nd:
         gs[GS_VIOL] += 1
-    if hand_n[0] != cf[CF_HAND] and gs[GS_PILE_N] - gs[GS_PILE] + gs[GS_DISC] > 0:
+    # (with two piles the Demon's reshuffle can take the whole discard pile just before the player draws: the
+    # hand then stays a card short, legally)
+    if cf[CF_SOLO_SPLIT] == 0 and hand_n[0] != cf[CF_HAND] and gs[GS_PILE_N] - gs[GS_PILE] + gs[GS_DISC] > 0:
         gs[GS_VIOL] += 1
     for z in range(gs[GS_ZONE_N]):
         if zone[z, Z_DMG] >= dr[zone[z, Z_ID], 1]:
@@ -1717,7 +1908,12 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, dec
                 row[G_LOST] += gs[GS_LOST]
                 row[G_TRICKS] += gs[GS_TRICK]
                 row[G_TERROR] += gs[GS_POOL]
-                gs[GS_FIRST] = gs[GS_LAST_WINNER]
+                nxt = gs[GS_LAST_WINNER]
+                if mode == MODE_FALLEN_KING and nxt >= players and r < n_rounds - 1:
+                    gs[FD_FK_LEAD] += 1         # the Fallen King took the last trick
+                    if cf[CF_FK_MAY_LEAD] == 0:
+                        nxt = 0                 # the other reading: the next real player opens instead
+                gs[GS_FIRST] = nxt
             row[G_ROUNDS] = n_rounds
             rec(trace, gs, EV_GAME_END, 0, 0, 0, 0)
             finish_game(g, cf, gs, ps, games, trace)
@@ -1728,17 +1924,21 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, dec
         row[G_OBJ_DONE] = gs[GS_OBJ_DONE]
         row[G_VIOL] = gs[GS_VIOL]
         row[G_BAD] = gs[GS_BAD]
+        for k in range(N_FIRED):
+            row[G_F0 + k] = gs[GS_F0 + k]
 
 
 @njit(cache=True)
 def build_powers(kind, colour, value, trump, ptab):
     """ptab[mode, card]: the seeker's card_power of each card as an option row shows it (a Mercenary
-    played as 0 has value 0 and no colour); ptab[2 + mode, card]: the same negated."""
+    played as 0 has value 0 and no colour); ptab[2 + mode, card]: the same negated; ptab[4, card]: its
+    lead_power (trumps below every other card) for a seeker that leads trumps last."""
     for c in range(kind.shape[0]):
         ptab[0, c] = card_power(kind[c], value[c], 0, colour[c], trump)
         ptab[1, c] = card_power(kind[c], 0, 1, -1, trump)
         ptab[2, c] = -ptab[0, c]
         ptab[3, c] = -ptab[1, c]
+        ptab[4, c] = lead_power(kind[c], value[c], 0, colour[c], trump)
 
 
 @njit(cache=True)
@@ -1787,7 +1987,7 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     played = np.zeros(MAX_CARDS, np.int64)
     keys = np.zeros((3, N_COLOURS + 1, 2, kind.shape[0]), np.int64)
     build_keys(kind, colour, value, cf[CF_TRUMP], cf[CF_EGG_LOW], keys)
-    ptab = np.zeros((4, kind.shape[0]), np.int64)
+    ptab = np.zeros((5, kind.shape[0]), np.int64)
     build_powers(kind, colour, value, cf[CF_TRUMP], ptab)
     follows = np.zeros((N_COLOURS + 2, kind.shape[0]), np.int64)
     build_follows(colour, follows)

@@ -101,7 +101,15 @@ CF_N_OBJECTIVES = 24
 CF_TRICK_CAP = 25
 CF_CHECK = 26
 CF_RANK_1 = 27          # solo rank thresholds (4 values)
-CONFIG_SIZE = 32
+CF_SOLO_EVERY_TRICK = 31    # solo: a dragon joins before every trick (else only after a Demon win or a defeat)
+CF_SOLO_SPLIT = 32          # solo: separate draw pile and Demon deck (else one shared pile)
+CF_FK_MAY_LEAD = 33         # the Fallen King may be the first player of a round
+CF_FK_DRAGONS_COUNT = 34    # the Fallen King's dragons count for objectives
+CF_TRICK_ORDER = 35         # the trick's cards are placed in the order they were played
+CF_EXCH_RETURN = 36         # teams: the second giver of the opening exchange may return the card received
+CF_OBJ_FIRST = 37           # Treasures: the objective draft comes before the contracts
+CF_SOLO_BOUNDARY = 38       # solo: the score the 80 boundary flag decides (80)
+CONFIG_SIZE = 40
 
 # ---- what strategies see ----------------------------------------------------------------------------
 # state indices
@@ -135,8 +143,11 @@ S_MODE = 26
 S_TRUMP = 27
 S_DRAGONS = 28          # dragons I defeated this round
 S_CONTRACT_MAX = 29     # highest contract allowed
+S_PARTNER_OBJ = 30      # teams with Treasures: my partner's objective card (partners show each other), -1 if none
 S_RNG = 31              # the game's random stream (sim.core.rng): strategies draw with draw()/chance()
-STATE_SIZE = 32
+S_PARTNER_OBJ_COND = 32     # that objective's condition and parameter (0 when none)
+S_PARTNER_OBJ_PARAM = 33
+STATE_SIZE = 36
 
 CTX_OPENING, CTX_OFFER, CTX_REPLY = 0, 1, 2
 
@@ -198,7 +209,8 @@ EV_OBJ_DONE = 16    # seat, objective (an instant objective completed)
 EV_ROUND_END = 17   # round, lost to the zone (0/1), tricks played, Terror pool
 EV_SCORE = 18       # seat, round score, treasure points
 EV_DRAW = 19        # seat, card (solo refill)
-EV_RESHUFFLE = 20   # position, card            (solo: the discard pile shuffled into a new draw pile)
+EV_RESHUFFLE = 20   # position, card, pile      (solo: the discard pile shuffled into a new pile; pile 1 = the
+                    #                            Demon's own deck when the piles are separate, else 0)
 EV_GAME_END = 21    # stalemate, solo score, solo rank
 EV_FINAL = 22       # seat, total score, rank
 EV_OVERFLOW = 99
@@ -215,6 +227,43 @@ def trace_steps(mode: int, seats: int, hand: int, trick_cap: int) -> int:
     return 16 + 3 * (per_round + hand * per_trick + 2 * seats) + seats + 4
 
 
+# ---- rule counters: games-table columns fired_<name> -------------------------------------------------
+# how many times in a game each card effect, special rule, flag or variant rule applied (see rules.toml)
+FIRED = (
+    # card effects (cards played)
+    "knight", "queen", "king", "mercenary_high", "mercenary_low", "egg", "wizard_low", "wizard_high",
+    "wizards_cancel",            # both Wizards in one trick: the normal order holds
+    "dragon_defeat", "card_discarded",   # a placeable card no dragon of its colour could take
+    "demon_defeat",              # solo: dragons the Demon defeats
+    "solo_reshuffle",            # solo: the discard pile becomes a pile again
+    # rules and flags (named after the rule key: the situations the rule decides)
+    "zone_limit",                # rounds ended by the full battle zone
+    "near_miss",                 # contracts missed by one (half the Terror pool)
+    "half_terror_rounding",      # a near miss on an odd Terror pool
+    "egg_loses_under_low_wizard",    # a trick under the low Wizard alone holding the Egg or a Mercenary as 0
+    "automaton_mercenary_high",  # the Fallen King or the Demon turns up the Mercenary
+    "fallen_king",               # tricks the Fallen King plays in
+    "fallen_king_terror",        # dragons the Fallen King defeats
+    "fallen_king_may_lead",      # the Fallen King won a round's last trick, so would open the next round
+    "fallen_king_dragons_count", # the Fallen King defeats a dragon in a game with objectives
+    "placement_order",           # a dragon falls while cards of the trick are still to place
+    "teams",                     # rounds played in teams
+    "team_opening_exchange",     # cards given in the opening exchange
+    "team_exchange_may_return",  # second gives of the opening exchange (the giver holds the card just received)
+    "team_trick_exchange",       # offers made by a trick winner
+    "team_trick_swap",           # offers the partner took (a card swapped back)
+    "treasures",                 # objective drafts
+    "objectives_before_contracts",   # objective drafts (the flag decides whether contracts come first)
+    "partner_objective_seen",    # teams with Treasures: objectives a partner shows
+    "solo_dragon_every_trick",   # solo: a trick the player won without a defeat (no dragon joins by default)
+    "solo_shared_pile",          # solo: a pile ran out (the piles' layout decides which cards come next)
+    "solo_80_is_legend",         # solo: a final score of exactly 80
+    # objective cards, by their row in `objectives` (completions, by anyone)
+    *(f"objective_{i:02d}" for i in range(20)),
+)
+F = {name: i for i, name in enumerate(FIRED)}
+N_OBJ_COUNTERS = 20
+
 # ---- output tables ----------------------------------------------------------------------------
 GAME_COLUMNS = {
     "mode": np.int8, "seats": np.int8, "rounds": np.int8, "stalemate": np.int8,
@@ -228,6 +277,7 @@ GAME_COLUMNS = {
     **{f"rank_s{k}": np.int8 for k in range(MAX_SEATS)},
     **{f"exact_s{k}": np.int8 for k in range(MAX_SEATS)},
     "violations": np.int16, "bad_decisions": np.int16,
+    **{f"fired_{name}": np.int32 for name in FIRED},
 }
 G = {name: i for i, name in enumerate(GAME_COLUMNS)}
 

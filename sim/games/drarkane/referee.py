@@ -213,6 +213,8 @@ class Replay:
                 continue
             if not self.placeable(card, trick[pos][2]):
                 self.fail(f"{card_name(r, card, trick[pos][2])} cannot be placed on a dragon")
+            if r.placement_order == "trick" and any(p < pos for p in todo):
+                self.fail(f"{card_name(r, card)} placed before a card played earlier in the trick")
             if d not in zone:
                 self.fail(f"dragon {d} is not in the battle zone")
             kind, colour, strength = r.cards[card]
@@ -260,6 +262,8 @@ class Replay:
         first = 0
         for rnd in range(r.rounds):
             first = self.round(rnd, first, totals)
+            if first == self.auto and self.mode == MODE_FALLEN_KING and not r.fallen_king_may_lead:
+                first = 0       # the Fallen King may not open a round: the next real player does
         self.next(EV_GAME_END, "the end of the game")
         for s in range(self.players):
             seat, total, rank, _ = self.next(EV_FINAL, "a final score")
@@ -291,7 +295,7 @@ class Replay:
         zone: dict[int, int] = {}
         for _ in range(r.start_dragons(self.players)):
             self.reveal(dragons, zone)
-        objectives = self.draft(first) if self.treasures else None
+        objectives = self.draft(first) if self.treasures and r.objectives_before_contracts else None
         if self.teams and r.team_opening_exchange:
             self.opening_exchange(first, hands)
         bids = {}
@@ -305,6 +309,8 @@ class Replay:
                 self.fail(f"contract {bid} by seat {seat} (expected seat {s}, 0..{limit})")
             bids[s] = bid
         self.say("  contracts: " + ", ".join(f"seat {s} {b}" for s, b in sorted(bids.items())))
+        if self.treasures and not r.objectives_before_contracts:
+            objectives = self.draft(first)
         tricks = {s: 0 for s in range(self.seats)}
         won: dict[int, list[int]] = {}
         streak = {s: 0 for s in range(self.seats)}
@@ -327,7 +333,10 @@ class Replay:
                 streak[s] = streak[s] + 1 if s == winner else 0
             defeated = self.place(trick, winner, zone, on_dragon, discard, won)
             if objectives is not None:
-                self.instant_objectives(objectives, trick, wpos, defeated, streak, tricks, won, t + 1)
+                ignored = (self.mode == MODE_FALLEN_KING and winner == self.auto
+                           and not r.fallen_king_dragons_count)
+                self.instant_objectives(objectives, trick, wpos, [] if ignored else defeated, streak, tricks,
+                                        self.obj_won(won), t + 1)
             if self.teams and r.team_trick_exchange and t < H - 1:
                 self.trick_exchange(winner, hands)
             leader = winner
@@ -335,7 +344,7 @@ class Replay:
         treasure = {s: 0 for s in range(self.players)}
         if objectives is not None:
             if not lost:
-                self.end_objectives(objectives, bids, tricks, won, leader)
+                self.end_objectives(objectives, bids, tricks, self.obj_won(won), leader)
             treasure = self.treasure_points(objectives, lost)
         rr, lost_rec, played_rec, pool_rec = self.next(EV_ROUND_END, "the end of the round")
         if (rr, bool(lost_rec), played_rec, pool_rec) != (rnd, lost, played, pool):
@@ -355,6 +364,12 @@ class Replay:
                      f"Terror {share} of {pool}, treasure {treasure[s]} -> {score}")
         return leader
 
+    def obj_won(self, won: dict) -> dict:
+        """The defeated dragons the objectives see: the Fallen King's count only under fallen_king_dragons_count."""
+        if self.mode == MODE_FALLEN_KING and not self.r.fallen_king_dragons_count:
+            return {s: ds for s, ds in won.items() if s != self.auto}
+        return won
+
     def pool(self, won: dict) -> int:
         return sum(self.r.dragons[d][2] for s, ds in won.items() for d in ds
                    if s < self.players or self.r.fallen_king_terror)
@@ -369,7 +384,8 @@ class Replay:
             received = None
             for giver, taker in ((a, b), (b, a)):
                 g, tk, card, _ = self.next(EV_GIVE, "an opening exchange")
-                if g != giver or tk != taker or card not in hands[giver] or card == received:
+                if (g != giver or tk != taker or card not in hands[giver]
+                        or (card == received and not self.r.team_exchange_may_return)):
                     self.fail(f"opening exchange {g}->{tk} of {card} is not allowed")
                 hands[giver].remove(card)
                 hands[taker].append(card)
@@ -555,7 +571,12 @@ class Replay:
             self.fail("solo game header")
         deck = self.read_order(EV_DECK, len(r.cards), set(range(len(r.cards))), "the deck")
         hand = deck[:H]
-        pile = deck[H:]
+        # piles[0]: the player's draw pile; piles[1]: the Demon's deck (the same list when the pile is shared)
+        if r.solo_shared_pile:
+            shared = deck[H:]
+            piles = [shared, shared]
+        else:
+            piles = [deck[H::2], deck[H + 1::2]]        # dealt alternately
         discard: list[int] = []
         dragons = self.read_order(EV_DRAGON_DECK, len(r.dragons), set(range(len(r.dragons))), "the dragon deck")
         zone: dict[int, int] = {}
@@ -567,58 +588,69 @@ class Replay:
         demon_deck: list[int] = []
         leader, ended, lost, played = 0, False, False, 0
 
-        def next_card():
-            """Refill the Demon's view of the pile, reshuffling the discard pile when it is empty."""
-            nonlocal pile, discard
-            if not pile:
+        dpile = 0 if r.solo_shared_pile else 1      # the Demon's pile
+
+        def refill(which: int) -> list[int]:
+            """Pile `which`, refilled from the shuffled discard pile when it is empty."""
+            nonlocal discard
+            if not piles[which] and discard:
                 new = []
                 for k in range(len(discard)):
-                    pos, card, *_ = self.next(EV_RESHUFFLE, "a reshuffled card")
-                    if pos != k:
-                        self.fail("reshuffle out of order")
+                    pos, card, tag, _ = self.next(EV_RESHUFFLE, "a reshuffled card")
+                    if pos != k or tag != which:
+                        self.fail("reshuffle out of order or into the wrong pile")
                     new.append(card)
                 if sorted(new) != sorted(discard):
                     self.fail("the reshuffled pile is not the discard pile")
-                pile, discard = new, []
-                if new:
-                    self.say("  the discard pile becomes the draw pile")
-            demon_deck[:] = pile[:1]
+                piles[which][:] = new
+                discard = []
+                self.say("  the discard pile becomes " + ("the Demon's deck" if which else "the draw pile"))
+            return piles[which]
 
         def demon_play():
-            next_card()
+            pile = refill(dpile)
+            demon_deck[:] = pile[:1]
             if pile:
                 pile.pop(0)
 
+        def add_dragon() -> bool:
+            """Reveal a dragon; True when the game ends (no dragon left, or the zone is full)."""
+            nonlocal ended, lost
+            if not dragons:
+                ended = True
+                self.say("  no dragon left to reveal: the game ends")
+                return True
+            self.reveal(dragons, zone)
+            if len(zone) >= r.zone_limit:
+                ended = lost = True
+                self.say(f"  {r.zone_limit} dragons in the zone: the game ends")
+                return True
+            return False
+
         for t in range(r.solo_trick_cap):
-            if not hand or (not pile and not discard):
+            if not hand or (not piles[dpile] and not discard):
+                break
+            if r.solo_dragon_every_trick and t > 0 and add_dragon():
                 break
             hands = {0: hand}
             trick, wpos = self.play_trick(leader, hands, demon_deck, t + 1, solo_pile=demon_play)
             winner = trick[wpos][0]
             played = t + 1
             defeated = self.place(trick, winner, zone, on_dragon, discard, won)
-            next_card()
+            pile = refill(0)
             if pile:
                 card = pile.pop(0)
                 seat, c, *_ = self.next(EV_DRAW, "the player's draw")
                 if (seat, c) != (0, card):
                     self.fail(f"the player should draw {card}, trace says {c}")
                 hand.append(card)
-            if winner == 1 or defeated:
-                if not dragons:
-                    ended = True
-                    self.say("  no dragon left to reveal: the game ends")
-                    break
-                self.reveal(dragons, zone)
-                if len(zone) >= r.zone_limit:
-                    ended = lost = True
-                    self.say(f"  {r.zone_limit} dragons in the zone: the game ends")
-                    break
+            if (winner == 1 or defeated) and not r.solo_dragon_every_trick and add_dragon():
+                break
             leader = winner
         mine = sum(r.dragons[d][2] for d in won.get(0, []))
         demon = sum(r.dragons[d][2] for d in won.get(1, []))
         score = mine - demon
-        rank = sum(score >= x for x in r.solo_rank_thresholds)
+        rank = sum(score >= x for x in r.solo_thresholds())
         rr, lost_rec, played_rec, pool_rec = self.next(EV_ROUND_END, "the end of the solo game")
         if (bool(lost_rec), played_rec, pool_rec) != (lost, played, mine + demon):
             self.fail(f"solo end: lost {lost}, {played} tricks, Terror {mine + demon}; trace says "

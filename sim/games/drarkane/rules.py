@@ -9,7 +9,8 @@ from sim.games.drarkane.records import (
     CF_HALF_UP, CF_HAND, CF_MODE, CF_N_DRAGONS, CF_N_OBJECTIVES, CF_NEAR, CF_OBJ_PER_PLAYER,
     CF_OPEN_EXCHANGE, CF_PLAYERS, CF_PTS_DRAGON, CF_PTS_TRICK, CF_RANK_1, CF_ROUNDS, CF_SEATS,
     CF_CHECK, CF_START_DRAGONS, CF_TEAMS, CF_TREASURES, CF_TRICK_CAP, CF_TRICK_EXCHANGE, CF_TRUMP, CF_ZONE_LIMIT,
-    CONFIG_SIZE, END_CONDITIONS, INSTANT_CONDITIONS, MAX_CARDS, MAX_DRAGONS, MAX_HAND, MAX_OBJECTIVES,
+    CF_EXCH_RETURN, CF_FK_DRAGONS_COUNT, CF_FK_MAY_LEAD, CF_OBJ_FIRST, CF_SOLO_BOUNDARY, CF_SOLO_EVERY_TRICK,
+    CF_SOLO_SPLIT, CF_TRICK_ORDER, CONFIG_SIZE, END_CONDITIONS, INSTANT_CONDITIONS, MAX_CARDS, MAX_DRAGONS, MAX_HAND, MAX_OBJECTIVES,
     MAX_ZONE, MERCENARY, MODE_FALLEN_KING, MODE_NORMAL, MODE_SOLO, N_COLOURS, OBSCURE, WIZ_HIGH,
 )
 
@@ -37,15 +38,23 @@ class DrarkaneRules:
     fallen_king_deck: int
     fallen_king_dragons: int
     fallen_king_terror: bool
+    fallen_king_may_lead: bool
+    fallen_king_dragons_count: bool
     solo_hand_size: int
+    solo_dragon_every_trick: bool
+    solo_shared_pile: bool
     solo_dragons: int
     solo_rank_thresholds: tuple[int, ...]
+    solo_80_is_legend: bool
     solo_trick_cap: int
     teams: bool
     team_opening_exchange: bool
+    team_exchange_may_return: bool
     team_trick_exchange: bool
     treasures: bool
     objectives_per_player: int
+    objectives_before_contracts: bool
+    placement_order: str
     objectives: tuple[tuple[int, ...], ...]
 
     # ---- checks ----------------------------------------------------------------------------------
@@ -68,6 +77,8 @@ class DrarkaneRules:
             raise ValueError("points_per_trick, points_per_dragon and near_miss must be >= 0")
         if self.half_terror_rounding not in ("down", "up"):
             raise ValueError(f"half_terror_rounding must be 'down' or 'up', not {self.half_terror_rounding!r}")
+        if self.placement_order not in ("free", "trick"):
+            raise ValueError(f"placement_order must be 'free' or 'trick', not {self.placement_order!r}")
         if self.contract_max < -1:
             raise ValueError("contract_max must be -1 (the hand size) or a number of tricks")
         if not 1 <= self.fallen_king_deck <= MAX_HAND or self.fallen_king_dragons < 1:
@@ -168,6 +179,14 @@ class DrarkaneRules:
         removed = set() if players == 1 else set(self.removed_cards[max(players, 2) - 2])
         return np.array([c for c in range(len(self.cards)) if c not in removed], np.int64)
 
+    def solo_thresholds(self) -> tuple[int, ...]:
+        """The lowest solo score of each rank above the first, with the 80 boundary flag applied: under
+        solo_80_is_legend the Legend threshold drops by one (81 -> 80)."""
+        t = list(self.solo_rank_thresholds)
+        if self.solo_80_is_legend:
+            t[3] -= 1
+        return tuple(t)
+
     def start_dragons(self, players: int) -> int:
         mode = self.table(players)[0]
         if mode == MODE_SOLO:
@@ -219,7 +238,15 @@ class DrarkaneRules:
         cf[CF_N_OBJECTIVES] = len(self.objectives)
         cf[CF_TRICK_CAP] = self.solo_trick_cap
         cf[CF_CHECK] = check
-        cf[CF_RANK_1:CF_RANK_1 + 4] = self.solo_rank_thresholds
+        cf[CF_RANK_1:CF_RANK_1 + 4] = self.solo_thresholds()
+        cf[CF_SOLO_BOUNDARY] = self.solo_rank_thresholds[3] - 1
+        cf[CF_SOLO_EVERY_TRICK] = self.solo_dragon_every_trick
+        cf[CF_SOLO_SPLIT] = not self.solo_shared_pile
+        cf[CF_FK_MAY_LEAD] = self.fallen_king_may_lead
+        cf[CF_FK_DRAGONS_COUNT] = self.fallen_king_dragons_count
+        cf[CF_TRICK_ORDER] = self.placement_order == "trick"
+        cf[CF_EXCH_RETURN] = self.team_exchange_may_return
+        cf[CF_OBJ_FIRST] = self.objectives_before_contracts
         return cf
 
 
