@@ -8,10 +8,10 @@ import numpy as np
 import polars as pl
 
 from sim.core.charts import error_bars
-from sim.core.game import BenchCase, Game, Outcome, Rules, Trace
+from sim.core.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
 from sim.core.stats import wilson
 from sim.games.dragonwake import kernel, referee
-from sim.games.dragonwake.records import END_NAMES, GAME_COLUMNS, TRACE_WIDTH, trace_steps
+from sim.games.dragonwake.records import END_NAMES, GAME_COLUMNS, N_KERNEL_COLUMNS, TRACE_WIDTH, trace_steps
 from sim.games.dragonwake.rules import DragonwakeRules
 from strategies.dragonwake import REGISTRY, no_power
 
@@ -26,13 +26,14 @@ class DragonwakeGame(Game):
     def _play(self, rules: Rules, players: int, lineup, seed: int, n: int, n_traced: int, check: bool):
         r: DragonwakeRules = rules.typed
         heroes, cultists = r.role_deck(players)
-        out = np.empty((len(GAME_COLUMNS), n), np.int16).T     # column-major: each column is contiguous
+        out = np.empty((N_KERNEL_COLUMNS, n), np.int32).T      # column-major: each column is contiguous
         steps = trace_steps(players, len(r.hand_sizes), r.cards_per_player, r.powers_dealt(players), r.hunter_flips)
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int64)
         hero, cultist = lineup["hero"], lineup["cultist"]
         power_deck = r.power_deck()
-        mods = np.array([*r.artifact_counts(), int(r.powers), r.powers_per_player, len(power_deck), r.hunter_flips],
-                        np.int64)
+        mods = np.array([*r.artifact_counts(), int(r.powers), r.powers_per_player, len(power_deck), r.hunter_flips,
+                         r.mentor_peeks, int(r.power_order == "runestone"), int(r.kth_reveal_dragon_wakes),
+                         int(r.events_with_replacement), r.skip_round(), len(r.event_deck())], np.int64)
         kernel.play_batch(np.uint32(seed), n, players, heroes, cultists, r.relics_per_player, r.dragons,
                           r.cards_per_player, np.array(r.hand_sizes, np.int64), r.min_reveals, r.self_reveal,
                           r.events, np.array(r.event_deck() or [0], np.int64), r.gluttony_cards,
@@ -42,7 +43,10 @@ class DragonwakeGame(Game):
                           power_function(hero.strategy), power_function(cultist.strategy),
                           hero.params, cultist.params, hero.strategy.builtin, cultist.strategy.builtin,
                           out, trace, check)
-        columns = {name: out[:, i].astype(dtype, copy=False) for i, (name, dtype) in enumerate(GAME_COLUMNS.items())}
+        names = list(GAME_COLUMNS.items())
+        columns = {name: out[:, i].astype(dtype) for i, (name, dtype) in enumerate(names[:N_KERNEL_COLUMNS])}
+        # the role deck came from the formula, not the chart (flag-free boolean rule allow_formula_counts)
+        columns["fired_allow_formula_counts"] = np.full(n, int(players not in r.chart_players), np.int32)
         return columns, trace
 
     def simulate(self, rules, players, lineup, seed, n, check=False):
@@ -64,6 +68,9 @@ class DragonwakeGame(Game):
             Outcome("win_by_time", "rate", pl.col("end_mode") == 2, "time runs out"),
             Outcome("reveals", "mean", pl.col("reveals"), "reveals to the end"),
             Outcome("rounds", "mean", pl.col("rounds"), "round reached"),
+            Outcome("last_round", "rate", pl.col("last_round") == 1, "the game reaches its last round"),
+            Outcome("dragon_first", "rate", (pl.col("reveals") == 1) & (pl.col("end_mode") == 1),
+                    "the dragon is the very first card revealed"),
             Outcome("lie_rate", "mean", pl.col("claims_false") / (pl.col("claims_true") + pl.col("claims_false"))
                     .clip(lower_bound=1), "share of claims that were lies"),
             Outcome("violations", "mean", pl.col("violations"), "strategy moves the kernel had to correct"),
