@@ -421,10 +421,11 @@ def smart_power(me, role, state, params, memory, scores):
       Eclipse (I have not seen my cards).
     - Inquisitor, when I hold the runestone: like a peek, but everybody sees the card.
     - Preacher (heroes only, on the player most often caught lying, once someone was caught) and Witch
-      (cultists only, from the second round, on the player least often caught): turn a player to my side.
-      The other side never uses them.
-    - Trickster (cultists only): swap an unknown card of the player whose claim promises the most relics
-      with a card of the player promising the fewest, so that honest claims mislead the heroes.
+      (cultists only, at once, on the player least often caught): turn a player to my side. The other side
+      never uses them.
+    - Trickster (cultists only, when another player holds the runestone): swap an unknown card of the
+      player whose claim promises the most relics (where heroes search) with a card of the player
+      promising the fewest (where a hidden dragon sits, since heroes holding it claim 'only gold').
     """
     cards, down, board, pub = views(state)
     ask = pub[P_ASK]
@@ -443,9 +444,9 @@ def smart_power(me, role, state, params, memory, scores):
                 return HUNTER
         if role == HERO and holds(state, me, PREACHER) and most_caught(me, state, board, players) >= 0:
             return PREACHER
-        if role == CULTIST and holds(state, me, WITCH) and pub[P_ROUND] >= 1:
+        if role == CULTIST and holds(state, me, WITCH):
             return WITCH
-        if (role == CULTIST and holds(state, me, TRICKSTER)
+        if (role == CULTIST and holds(state, me, TRICKSTER) and pub[P_RUNEBEARER] != me
                 and usable_before_reveal(state, TRICKSTER, me, pub[P_RUNEBEARER], False, players)
                 and trick_pair(me, state, down, board, pub) >= 0):
             return TRICKSTER

@@ -637,7 +637,10 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                                          mentor_peeks)
                         hunted |= power == HUNTER
                 if hero_random if role[rb] == HERO else cultist_random:
-                    choice = pick_uniform(rng, rb, state)
+                    if self_reveal:      # uniform over every legal card, one's own included (not after Hunter)
+                        choice = random_target(rng, rb, players, state, not hunted)
+                    else:
+                        choice = pick_uniform(rng, rb, state)
                 elif role[rb] == HERO:
                     choice = hero_pick(rb, HERO, state, hero_params, memory[rb])
                 else:
