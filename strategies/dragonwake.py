@@ -11,7 +11,8 @@ from numba import njit
 
 from sim.core.strategy import Strategy, StrategyRegistry
 from sim.games.dragonwake.records import (
-    ASK_AFTER, ASK_BEFORE, ASK_FATE, ASK_HUNT, ASK_PEEK, B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN,
+    ASK_BANDIT, ASK_INQUIRE, ASK_PLAYER, ASK_TRICK, BANDIT, CARD_KEYS, INQUISITOR, P_HUNTED, P_POWER, P_ROUND,
+    PREACHER, TRICKSTER, WITCH, usable_before_reveal, ASK_AFTER, ASK_BEFORE, ASK_FATE, ASK_HUNT, ASK_PEEK, B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN,
     B_SHOWN_DRAGON, B_SHOWN_RELIC, CHOSEN, CULTIST, DECLARE_SIG, DIVINATOR, DRAGON, ECLIPSE, HERO, HUNTER,
     MAX_HAND, MAX_POWERS, MENTOR, P_ASK, P_CULTIST_CARDS, P_DRAGON_FOUND, P_EVENT, P_FACE_DOWN, P_HAND,
     P_LAST_CARD, P_PLAYERS, P_RELICS_FOUND, P_RELICS_TOTAL, P_RNG, P_ROLE_CARDS, P_RUNEBEARER, P_SHOWN, PICK_SIG,
@@ -243,6 +244,44 @@ def no_power(me, role, state, params, memory):
     return 0
 
 
+@njit(cache=True, inline='always')
+def any_card_except(state, down, a, b, players):
+    """A uniformly random face-down card of a player other than a and b, -1 when none."""
+    count = 0
+    for p in range(players):
+        if p != a and p != b:
+            for s in range(MAX_HAND):
+                count += down[p, s]
+    if count == 0:
+        return -1
+    k = draw(state, count)
+    for p in range(players):
+        if p != a and p != b:
+            for s in range(MAX_HAND):
+                if down[p, s] == 1:
+                    if k == 0:
+                        return p * MAX_HAND + s
+                    k -= 1
+    return -1
+
+
+@njit(cache=True, inline='always')
+def random_own_slot(state, down, me):
+    """A uniformly random face-down slot of my own, -1 when none."""
+    count = 0
+    for s in range(MAX_HAND):
+        count += down[me, s]
+    if count == 0:
+        return -1
+    k = draw(state, count)
+    for s in range(MAX_HAND):
+        if down[me, s] == 1:
+            if k == 0:
+                return s
+            k -= 1
+    return -1
+
+
 @njit(POWER_SIG, cache=True, _nrt=False)
 def random_power(me, role, state, params, memory):
     """Uses a held power at a random legal moment (a quarter of the chances), with random targets."""
@@ -253,12 +292,116 @@ def random_power(me, role, state, params, memory):
             return 0
         j = draw(state, MAX_POWERS)
         power = state[me, PV_POWER0 + j]
-        if power == DIVINATOR or power == MENTOR or (power == HUNTER and pub[P_RUNEBEARER] == me):
+        if usable_before_reveal(state, power, me, pub[P_RUNEBEARER], pub[P_HUNTED] != 0, pub[P_PLAYERS]):
             return power
         return 0
     if ask == ASK_AFTER:
         return CHOSEN if chance(state) < 0.25 else 0
+    if ask == ASK_PLAYER:
+        return random_other(state, me, pub[P_PLAYERS])
+    if ask == ASK_INQUIRE:
+        return pick_uniform(state[PUB_ROW, P_RNG:P_RNG + 1], me, state)
+    if ask == ASK_BANDIT:
+        return pick_uniform(state[PUB_ROW, P_RNG:P_RNG + 1], me, state) * MAX_HAND + random_own_slot(state, down, me)
+    if ask == ASK_TRICK:
+        a = pick_uniform(state[PUB_ROW, P_RNG:P_RNG + 1], me, state)
+        return a * CARD_KEYS + any_card_except(state, down, me, a // MAX_HAND, pub[P_PLAYERS])
     return no_power(me, role, state, params, memory)
+
+
+@njit(cache=True, inline='always')
+def wanted_slot(me, role, cards, down, pub):
+    """A face-down slot of mine holding the card my side wants revealed (hero: a relic, cultist: the
+    dragon), -1 when none or when I have not seen my cards (Eclipse)."""
+    if pub[P_EVENT] == ECLIPSE:
+        return -1
+    want = RELIC if role == HERO else DRAGON
+    for s in range(MAX_HAND):
+        if down[me, s] == 1 and cards[me, s] == want:
+            return s
+    return -1
+
+
+@njit(cache=True, inline='always')
+def most_caught(me, state, board, players):
+    """The other player caught lying in the most rounds (ties at random), -1 when nobody was caught."""
+    best = 0
+    chosen = -1
+    ties = 0
+    for p in range(players):
+        c = board[p, B_CAUGHT]
+        if p == me or c < best or c == 0:
+            continue
+        if c > best:
+            best = c
+            chosen = p
+            ties = 1
+        else:
+            ties += 1
+            if draw(state, ties) == 0:
+                chosen = p
+    return chosen
+
+
+@njit(cache=True, inline='always')
+def least_caught(me, state, board, players):
+    """The other player caught lying in the fewest rounds (ties at random)."""
+    best = 1 << 30
+    chosen = -1
+    ties = 0
+    for p in range(players):
+        if p == me:
+            continue
+        c = board[p, B_CAUGHT]
+        if c < best:
+            best = c
+            chosen = p
+            ties = 1
+        elif c == best:
+            ties += 1
+            if draw(state, ties) == 0:
+                chosen = p
+    return chosen
+
+
+@njit(cache=True, inline='always')
+def trick_pair(me, state, down, board, pub):
+    """Trickster's swap for a cultist: an unknown face-down card of the other player whose claim promises
+    the highest relic density, with a face-down card of the other player promising the lowest (silent
+    players count at the base rate). Returns a * CARD_KEYS + b, -1 when no claim promises a relic."""
+    cards = views(state)[0]
+    base_relic, _ = base_rates(me, CULTIST, cards, board, pub)
+    hi = -1.0
+    lo = 2.0
+    ph = -1
+    plo = -1
+    for p in range(pub[P_PLAYERS]):
+        if p == me or board[p, B_DOWN] == 0:
+            continue
+        r, _ = claimed_density(p, board)
+        if r < 0:
+            r = base_relic
+        if r > hi:
+            hi = r
+            ph = p
+        if r < lo:
+            lo = r
+            plo = p
+    if ph < 0 or plo < 0 or ph == plo or hi <= lo or hi <= base_relic:
+        return -1
+    a = -1
+    for s in range(MAX_HAND):
+        if down[ph, s] == 1 and known_card(state, me, ph, s) < 0:
+            a = ph * MAX_HAND + s
+            break
+    b = -1
+    for s in range(MAX_HAND):
+        if down[plo, s] == 1:
+            b = plo * MAX_HAND + s
+            break
+    if a < 0 or b < 0:
+        return -1
+    return a * CARD_KEYS + b
 
 
 @njit(cache=True, inline='always')
@@ -273,19 +416,59 @@ def smart_power(me, role, state, params, memory, scores):
       own cards first.
     - Figure of Fate: a hero takes the role of the player least often caught lying, a cultist of the most
       often caught (each wants to stay on its side).
+    - Bandit, when I hold the runestone and a card my side wants (hero: a relic, cultist: the dragon): I put
+      it into another player's hand in exchange for an unknown card, then reveal it myself. Never under
+      Eclipse (I have not seen my cards).
+    - Inquisitor, when I hold the runestone: like a peek, but everybody sees the card.
+    - Preacher (heroes only, on the player most often caught lying, once someone was caught) and Witch
+      (cultists only, at once, on the player least often caught): turn a player to my side. The other side
+      never uses them.
+    - Trickster (cultists only, when another player holds the runestone): swap an unknown card of the
+      player whose claim promises the most relics (where heroes search) with a card of the player
+      promising the fewest (where a hidden dragon sits, since heroes holding it claim 'only gold').
     """
     cards, down, board, pub = views(state)
     ask = pub[P_ASK]
+    players = pub[P_PLAYERS]
     if ask == ASK_BEFORE:
-        if pub[P_RUNEBEARER] != me:
-            return 0
-        if holds(state, me, DIVINATOR):
-            return DIVINATOR
-        if holds(state, me, MENTOR):
-            return MENTOR
-        if holds(state, me, HUNTER):
-            return HUNTER
+        if pub[P_RUNEBEARER] == me:
+            if holds(state, me, BANDIT) and wanted_slot(me, role, cards, down, pub) >= 0:
+                return BANDIT
+            if holds(state, me, DIVINATOR):
+                return DIVINATOR
+            if holds(state, me, MENTOR):
+                return MENTOR
+            if holds(state, me, INQUISITOR):
+                return INQUISITOR
+            if holds(state, me, HUNTER):
+                return HUNTER
+        if role == HERO and holds(state, me, PREACHER) and most_caught(me, state, board, players) >= 0:
+            return PREACHER
+        if role == CULTIST and holds(state, me, WITCH):
+            return WITCH
+        if (role == CULTIST and holds(state, me, TRICKSTER) and pub[P_RUNEBEARER] != me
+                and usable_before_reveal(state, TRICKSTER, me, pub[P_RUNEBEARER], False, players)
+                and trick_pair(me, state, down, board, pub) >= 0):
+            return TRICKSTER
         return 0
+    if ask == ASK_PLAYER:
+        if pub[P_POWER] == PREACHER:
+            t = most_caught(me, state, board, players)
+            return t if t >= 0 else random_other(state, me, players)
+        return least_caught(me, state, board, players)
+    if ask == ASK_INQUIRE:
+        return unknown_card_of_best(me, state, down, board, pub, scores, False)
+    if ask == ASK_BANDIT:
+        own = wanted_slot(me, role, cards, down, pub)
+        if own < 0:
+            own = random_own_slot(state, down, me)
+        return unknown_card_of_best(me, state, down, board, pub, scores, False) * MAX_HAND + own
+    if ask == ASK_TRICK:
+        x = trick_pair(me, state, down, board, pub)
+        if x >= 0:
+            return x
+        a = pick_uniform(state[PUB_ROW, P_RNG:P_RNG + 1], me, state)
+        return a * CARD_KEYS + any_card_except(state, down, me, a // MAX_HAND, players)
     if ask == ASK_AFTER:
         card = pub[P_LAST_CARD]
         if role == HERO and card == DRAGON:

@@ -12,7 +12,7 @@ from sim.core.coverage import PREFIX, counter_names, fired
 from sim.games import game_names, get_game
 
 # Games whose kernels count their rules (each joins as its #13 work is merged).
-COUNTED = {"drachensachen", "drako", "drarkane"}
+COUNTED = {"drachensachen", "drako", "drarkane", "dragonwake"}
 
 
 @lru_cache(maxsize=None)

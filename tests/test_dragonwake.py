@@ -258,6 +258,8 @@ def test_bad_rules_are_rejected():
 # ---- advanced game: artifacts and powers ------------------------------------------------------------------
 
 ADVANCED = GAME.load_rules(variants=["advanced"])
+NEW_POWERS = ("preacher", "witch", "inquisitor", "bandit", "trickster")
+NO_NEW_POWERS = [f"power_{p}=0" for p in NEW_POWERS]
 
 
 def _events(t):
@@ -302,7 +304,8 @@ def _custom(name, power, pick=None):
 
 def test_chosen_one_undoes_an_artifact_and_its_effect():
     rules = GAME.load_rules(variants=["advanced"], sets=["artifact_candle=4", "artifact_fate=4", "power_divinator=0",
-                                                          "power_mentor=0", "power_hunter=0", "power_chosen_one=10"])
+                                                          "power_mentor=0", "power_hunter=0", "power_chosen_one=10",
+                                                          *NO_NEW_POWERS])
     traces = GAME.traces(rules, 5, _custom("undo_artifacts", _undo_artifacts), 3, 400)
     undone = {CANDLE: 0, FATE: 0}
     for t in traces:
@@ -334,7 +337,7 @@ def test_chosen_one_undoes_an_artifact_and_its_effect():
 
 def test_hunter_may_flip_own_cards_but_must_reveal_anothers():
     rules = GAME.load_rules(variants=["powers"], sets=["self_reveal=true", "power_divinator=0", "power_mentor=0",
-                                                        "power_hunter=10", "power_chosen_one=0"])
+                                                        "power_hunter=10", "power_chosen_one=0", *NO_NEW_POWERS])
     lineup = _custom("hunt_own", strat.random_power, _pick_own)
     traces = GAME.traces(rules, 5, lineup, 8, 1000)
     own_flips = hunted = own_reveals = 0
@@ -468,3 +471,301 @@ def test_bad_advanced_rules_are_rejected():
     too_many = GAME.load_rules(variants=["artifacts"], sets=["artifact_candle=30"])
     with pytest.raises(DsimError):
         GAME.check_players(too_many, 5)
+
+
+# ---- #13: rule flags, fired counters, the five inferred powers, coverage and calibration --------------
+
+from sim.core.game import Claim                                          # noqa: E402
+from sim.games.dragonwake.records import (                              # noqa: E402
+    ASK_PLAYER, BANDIT, EV_CARDSWAP, EV_CONVERT, EV_ORDER, FIRED, INQUISITOR, PREACHER, TRICKSTER, WITCH,
+)
+
+ALL_POWERS = ("divinator", "mentor", "hunter", "chosen_one", *NEW_POWERS)
+
+
+def only_powers(*names, variants=("powers",), extra=()):
+    """Rules with the power deck holding 10 copies of each named power and nothing else."""
+    return GAME.load_rules(variants=list(variants),
+                           sets=[f"power_{p}={10 if p in names else 0}" for p in ALL_POWERS] + list(extra))
+
+
+def test_flag_kth_reveal_dragon_wakes():
+    on = GAME.load_rules(variants=["min_reveals"])
+    off = GAME.load_rules(variants=["min_reveals", "kth_reveal_gold"])
+    a = play(5, "random", seed=3, n=4000, rules=on, check=True)
+    b = play(5, "random", seed=3, n=4000, rules=off, check=True)
+    at_k = lambda g: (g["end_mode"] == END_DRAGON) & (g["reveals"] == 5)           # noqa: E731
+    # default: a dragon that is the 5th reveal wakes; other reading: it is swapped back, never ends the game
+    assert at_k(a).sum() > 50 and at_k(b).sum() == 0
+    assert a["fired_kth_reveal_dragon_wakes"].sum() == at_k(a).sum()
+    assert b["fired_kth_reveal_dragon_wakes"].sum() > 50
+    assert (b["fired_min_reveals"] >= b["fired_kth_reveal_dragon_wakes"]).all()
+    assert a["violations"].sum() == b["violations"].sum() == 0
+    for t in GAME.traces(off, 5, GAME.lineup("random"), 3, 300):
+        GAME.referee(off, 5, t)
+
+
+def test_flag_events_with_replacement():
+    rules = GAME.load_rules(variants=["events"])
+    repl = GAME.load_rules(variants=["events", "events_with_replacement"])
+    a = play(5, "random", seed=4, n=4000, rules=rules, check=True)
+    b = play(5, "random", seed=4, n=4000, rules=repl, check=True)
+    # without replacement each of the three event cards comes at most once a game; with it, repeats happen
+    for name in ("eclipse", "gluttony", "blank_event"):
+        assert a["fired_" + name].max() == 1 and b["fired_" + name].max() >= 2
+    assert a["fired_events_with_replacement"].sum() > 0 and b["fired_events_with_replacement"].sum() > 0
+    for t in GAME.traces(repl, 5, GAME.lineup("random"), 4, 300):
+        GAME.referee(repl, 5, t)
+
+
+def _event_rounds(traces):
+    rounds = set()
+    for t in traces:
+        rounds |= {e[1] for e in _events(t) if e[0] == EV_EVENT and e[2] != 0}
+    return rounds
+
+
+def test_flag_event_skip_round():
+    five = GAME.load_rules(variants=["events", "five_rounds"], sets=["event_blank=0", "event_eclipse=3"])
+    fourth = GAME.load_rules(variants=["events", "five_rounds", "event_skip_fourth"],
+                             sets=["event_blank=0", "event_eclipse=3"])
+    lineup = GAME.lineup("random")
+    # five rounds: 'last' skips round 5 (index 4), 'fourth' skips round 4 and draws again in round 5
+    a = GAME.traces(five, 5, lineup, 5, 1000)
+    b = GAME.traces(fourth, 5, lineup, 5, 1000)
+    assert 3 in _event_rounds(a) and 4 not in _event_rounds(a)
+    assert 4 in _event_rounds(b) and 3 not in _event_rounds(b)
+    for t in a[:200]:
+        GAME.referee(five, 5, t)
+    for t in b[:200]:
+        GAME.referee(fourth, 5, t)
+    # in the standard four rounds the two readings are the same game
+    std = play(5, "random", seed=5, n=3000, rules=GAME.load_rules(variants=["events"]))
+    std4 = play(5, "random", seed=5, n=3000, rules=GAME.load_rules(variants=["events", "event_skip_fourth"]))
+    assert all(np.array_equal(std[k], std4[k]) for k in std)
+    assert std["fired_event_skip_round"].sum() == (std["rounds"] == 4).sum()
+
+
+def test_flag_power_order():
+    clockwise = GAME.load_rules(variants=["advanced"])
+    spun = GAME.load_rules(variants=["advanced", "runestone_order"])
+    lineup = GAME.lineup("random")
+    a = GAME.traces(clockwise, 5, lineup, 6, 300)
+    b = GAME.traces(spun, 5, lineup, 6, 300)
+    spins = sum(1 for t in b for e in _events(t) if e[0] == EV_ORDER)
+    assert spins > 100 and not any(e[0] == EV_ORDER for t in a for e in _events(t))
+    assert sum(int(t.record["fired_power_order"]) for t in a) > 100
+    # under the runestone reading, powers are offered from the seat it points at: the referee checks the order
+    for t in a:
+        GAME.referee(clockwise, 5, t)
+    for t in b:
+        GAME.referee(spun, 5, t)
+    firsts = [e[1] for t in b for e in _events(t) if e[0] == EV_ORDER]
+    assert len(set(firsts)) == 5
+    # a power used out of the announced order is rejected: announce the second user as the first
+    for t in b:
+        ev = t.events
+        for r in np.flatnonzero((ev[:, 0] == EV_ORDER) & (ev[:, 2] == 0)):
+            end = r + 1 + int(np.argmax(ev[r + 1:, 0] == EV_REVEAL))
+            users = [int(ev[k, 1]) for k in range(r + 1, end) if ev[k, 0] == EV_POWER]
+            if len(users) >= 2:
+                bad = ev.copy()
+                bad[r, 1] = users[1]
+                with pytest.raises(RefereeError, match="out of turn"):
+                    GAME.referee(spun, 5, Trace(bad, t.record))
+                return
+    pytest.fail("no reveal with two powers used after a spin")
+
+
+def test_flag_powers_per_player():
+    one = play(5, "random", seed=8, n=2000, rules=GAME.load_rules(variants=["powers"]), check=True)
+    two = play(5, "random", seed=8, n=2000, rules=GAME.load_rules(variants=["powers", "two_powers"]), check=True)
+    assert (one["fired_powers_per_player"] == 5).all() and (two["fired_powers_per_player"] == 10).all()
+    assert two["powers_used"].mean() > one["powers_used"].mean() + 0.5
+    assert one["violations"].sum() == two["violations"].sum() == 0
+
+
+def test_fired_counters_match_the_replay_and_cover_every_card():
+    # the referee recomputes every fired_* counter (but power_order) from the trace and compares
+    rules = GAME.load_rules(variants=["advanced", "min_reveals"], sets=["self_reveal=true"])
+    totals = dict.fromkeys(FIRED, 0)
+    for lineup in ("random", "default"):
+        for t in GAME.traces(rules, 5, GAME.lineup(lineup), 9, 400):
+            GAME.referee(rules, 5, t)
+            for name in FIRED:
+                totals[name] += int(t.record["fired_" + name])
+    assert not [k for k, v in totals.items() if v == 0], totals
+    # a tampered counter is caught
+    t = GAME.traces(rules, 5, GAME.lineup("random"), 9, 1)[0]
+    with pytest.raises(RefereeError, match="fired_gluttony"):
+        GAME.referee(rules, 5, Trace(t.events, dict(t.record, fired_gluttony=t.record["fired_gluttony"] + 1)))
+
+
+@njit(POWER_SIG, cache=True)
+def _convert_self(me, role, state, params, memory):
+    """Uses Preacher or Witch at once, always on itself (illegal: corrected and counted)."""
+    if state[PUB_ROW, P_ASK] == ASK_BEFORE:
+        if holds(state, me, PREACHER):
+            return PREACHER
+        if holds(state, me, WITCH):
+            return WITCH
+        return 0
+    if state[PUB_ROW, P_ASK] == ASK_PLAYER:
+        return me
+    return strat.no_power(me, role, state, params, memory)
+
+
+def test_preacher_and_witch_never_on_oneself_but_on_a_fate_partner():
+    rules = only_powers("preacher", "witch", variants=("powers", "artifacts"),
+                        extra=("artifact_fate=6", "artifact_candle=0"))
+    g = GAME.simulate(rules, 5, _custom("self", _convert_self), 1, 2000, check=True)["games"]
+    assert g["violations"].sum() == g["fired_preacher"].sum() + g["fired_witch"].sum() > 1000
+    for t in GAME.traces(rules, 5, _custom("self", _convert_self), 1, 200):
+        assert all(e[1] != e[2] for e in _events(t) if e[0] == EV_CONVERT)
+    # a trace where a player turns their own role card is rejected
+    traces = GAME.traces(rules, 5, GAME.lineup("random"), 2, 1500)
+    t = next(t for t in traces if any(e[0] == EV_CONVERT for e in _events(t)))
+    bad = t.events.copy()
+    row = np.flatnonzero(bad[:, 0] == EV_CONVERT)[0]
+    bad[row, 2] = bad[row, 1]
+    with pytest.raises(RefereeError, match="only another player"):
+        GAME.referee(rules, 5, Trace(bad, t.record))
+    # on the Figure-of-Fate partner it is allowed and turns the user too (they share the role card); the
+    # referee tracks the shared card and checks the final sides against the kernel's side_mask
+    partner_uses = shared = 0
+    for t in traces:
+        lines = GAME.referee(rules, 5, t)
+        shared += sum("shared with" in x for x in lines)
+        ev = _events(t)
+        fate = {}
+        for i, e in enumerate(ev):
+            if e[0] == EV_FATE and not (ev[i + 1][0] == EV_POWER and ev[i + 1][2] == CHOSEN):
+                fate[e[1]] = e[2]
+            if e[0] == EV_CONVERT and fate.get(e[1]) == e[2]:
+                partner_uses += 1
+    assert partner_uses > 5 and shared >= partner_uses
+
+
+@njit(POWER_SIG, cache=True)
+def _use_everything(me, role, state, params, memory):
+    """random_power, but always uses a usable power (to see every power in every kind of round)."""
+    if state[PUB_ROW, P_ASK] == ASK_BEFORE:
+        for j in range(3):
+            p = state[me, strat.PV_POWER0 + j]
+            if p != 0 and p != CHOSEN and strat.usable_before_reveal(
+                    state, p, me, state[PUB_ROW, strat.P_RUNEBEARER], state[PUB_ROW, strat.P_HUNTED] != 0,
+                    state[PUB_ROW, P_PLAYERS]):
+                return p
+        return 0
+    return strat.random_power(me, role, state, params, memory)
+
+
+def test_no_power_touches_a_card_gluttony_removed_and_eclipse_stops_none():
+    rules = GAME.load_rules(variants=["advanced", "two_powers"], sets=["gluttony_cards=3", "event_blank=0"])
+    traces = GAME.traces(rules, 5, _custom("all", _use_everything), 12, 1500)
+    under_eclipse = set()
+    touched = 0
+    for t in traces:
+        GAME.referee(rules, 5, t)
+        event, aside = None, set()
+        for e in _events(t):
+            if e[0] == EV_EVENT:
+                event, aside = e[2], set()
+            elif e[0] == EV_ASIDE:
+                aside.add((e[1], e[2]))
+            elif e[0] == EV_POWER and event == ECLIPSE:
+                under_eclipse.add(e[2])
+            elif e[0] in (EV_FLIP, EV_PEEK, EV_REVEAL):
+                touched += (e[2], e[3]) in aside
+            elif e[0] == EV_CARDSWAP:
+                touched += (e[1] // MAX_HAND, e[1] % MAX_HAND) in aside or (e[2] // MAX_HAND, e[2] % MAX_HAND) in aside
+    assert touched == 0
+    assert under_eclipse >= {DIVINATOR, MENTOR, INQUISITOR, BANDIT, TRICKSTER, PREACHER, WITCH, CHOSEN}
+
+
+def test_mentor_peeks_at_two_cards_divinator_at_one():
+    rules = only_powers("divinator", "mentor")
+    counts = {DIVINATOR: [], MENTOR: []}
+    for t in GAME.traces(rules, 5, GAME.lineup("random"), 13, 300):
+        ev = _events(t)
+        for i, e in enumerate(ev):
+            if e[0] == EV_POWER:
+                k = 0
+                while ev[i + 1 + k][0] == EV_PEEK:
+                    k += 1
+                counts[e[2]].append(k)
+    assert set(counts[DIVINATOR]) == {1} and max(counts[MENTOR]) == 2 and np.mean(counts[MENTOR]) > 1.9
+
+
+def _passive(lineup, side):
+    lu = dict(GAME.lineup(lineup))
+    s = lu[side].strategy
+    lu[side] = Seat(Strategy("passive", (side,), s.functions[:2]), lu[side].params)
+    return lu
+
+
+@pytest.mark.parametrize("power,side,gain", [("preacher", "hero", 0.01), ("witch", "cultist", 0.005),
+                                             ("inquisitor", "hero", 0.01), ("bandit", "hero", 0.02),
+                                             ("bandit", "cultist", 0.05)])
+def test_default_strategies_use_the_new_powers_to_their_side_s_advantage(power, side, gain):
+    rules = only_powers(power)
+    using = GAME.simulate(rules, 5, GAME.lineup("default"), 3, 20_000)["games"]
+    passive = GAME.simulate(rules, 5, _passive("default", side), 3, 20_000)["games"]
+    won = lambda g: (g["winner"] == (0 if side == "hero" else 1)).mean()   # noqa: E731
+    assert using["fired_" + power].sum() > 0
+    assert won(using) > won(passive) + gain
+
+
+def test_trickster_moves_two_other_players_cards_and_bandit_exchanges_its_own():
+    rules = only_powers("bandit", "trickster")
+    n = {BANDIT: 0, TRICKSTER: 0}
+    for t in GAME.traces(rules, 5, GAME.lineup("random"), 14, 400):
+        GAME.referee(rules, 5, t)
+        ev = _events(t)
+        for i, e in enumerate(ev):
+            if e[0] == EV_CARDSWAP:
+                user, power = ev[i - 1][1], ev[i - 1][2]
+                p1, p2 = e[1] // MAX_HAND, e[2] // MAX_HAND
+                assert p1 != p2
+                if power == TRICKSTER:
+                    assert user not in (p1, p2)
+                else:
+                    assert p2 == user and p1 != user
+                n[power] += 1
+    assert min(n.values()) > 50
+
+
+def test_coverage_runs_fire_every_counter_and_flip_every_flag():
+    runs = GAME.coverage_runs()
+    totals = {}
+    tables = []
+    for run in runs:
+        rules = GAME.load_rules(None, run.variants, list(run.sets))
+        g = GAME.simulate(rules, run.players, GAME.lineup(run.lineup), 11, run.n)["games"]
+        tables.append((run, g))
+        for k, v in g.items():
+            if k.startswith("fired_"):
+                totals[k] = totals.get(k, 0) + int(v.sum())
+    assert sum(run.n for run in runs) <= 15_000
+    assert not [k for k, v in totals.items() if v == 0], totals
+    flags = {"kth_reveal_dragon_wakes": False, "events_with_replacement": True, "event_skip_round": "fourth",
+             "power_order": "runestone", "powers_per_player": 2}
+    for key, other in flags.items():
+        assert "fired_" + key in totals
+        changed = False
+        for run, g in tables:
+            if g["fired_" + key].sum() == 0:
+                continue
+            text = other if isinstance(other, str) else str(other).lower()
+            rules = GAME.load_rules(None, run.variants, list(run.sets) + [f"{key}={text}"])
+            h = GAME.simulate(rules, run.players, GAME.lineup(run.lineup), 11, run.n)["games"]
+            changed |= not all(np.array_equal(g[k], h[k]) for k in g)
+        assert changed, key
+
+
+def test_calibration_claims_name_outcomes_and_ranges():
+    names = {o.name for o in GAME.outcomes()}
+    claims = GAME.calibration()
+    assert len(claims) >= 4 and all(isinstance(c, Claim) for c in claims)
+    for c in claims:
+        assert c.outcome in names and c.low is not None and c.high is not None and c.low < c.high and c.cause

@@ -5,7 +5,8 @@ from numba import njit, types
 
 from sim.core.rng import below, mix, shuffle
 from sim.games.dragonwake.records import (
-    pick_uniform, ASK_AFTER, ASK_BEFORE, ASK_FATE, ASK_HUNT, ASK_NONE, ASK_PEEK, BOARD0, BOARD_COLS, B_CAUGHT, CARDS0,
+    pick_uniform, usable_before_reveal, ASK_BANDIT, ASK_INQUIRE, ASK_PLAYER, ASK_TRICK, BANDIT, CARD_KEYS, EV_CARDSWAP, EV_CONVERT,
+    ECLIPSE, EV_ORDER, INQUISITOR, N_KERNEL_COLUMNS, P_POWER, PREACHER, TRICKSTER, WITCH, ASK_AFTER, ASK_BEFORE, ASK_FATE, ASK_HUNT, ASK_NONE, ASK_PEEK, BOARD0, BOARD_COLS, B_CAUGHT, CARDS0,
     DOWN0,
     B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_FATE, B_SHOWN_DRAGON, B_SHOWN_GOLD, B_SHOWN_RELIC, B_USED, CANDLE,
     CHOSEN, CULTIST, DIVINATOR, DRAGON, END_DRAGON, END_RELICS, END_TIME, EV_ASIDE, EV_CLAIM, EV_DEAL, EV_END,
@@ -22,8 +23,15 @@ from strategies.dragonwake import RANDOM_ID
 C_N_CULTISTS, C_CULTIST_MASK, C_WINNER, C_END_MODE, C_REVEALS, C_ROUNDS, C_RELICS_FOUND = 0, 1, 2, 3, 4, 5, 6
 C_FIRST_RB, C_FINDER, C_FINDER_ROLE, C_EARLY, C_TRUE, C_FALSE, C_SILENT = 7, 8, 9, 10, 11, 12, 13
 C_CULTIST_LIES, C_HERO_LIES, C_VIOLATIONS = 14, 15, 16
-C_ARTIFACTS, C_POWERS, C_PEEKS, C_UNDOS, C_SIDE_MASK = 17, 18, 19, 20, 21
-N_COLS = 22
+C_ARTIFACTS, C_POWERS, C_PEEKS, C_UNDOS, C_SIDE_MASK, C_LAST_ROUND = 17, 18, 19, 20, 21, 22
+# fired counters, in records.FIRED order
+F0 = 23
+F_ECLIPSE, F_GLUTTONY, F_BLANK, F_CANDLE, F_FATE = F0, F0 + 1, F0 + 2, F0 + 3, F0 + 4
+F_POWER = F0 + 4              # F_POWER + power code (DIVINATOR = 1 ... TRICKSTER = 9)
+F_MIN_REVEALS, F_KTH, F_REPLACEMENT, F_SKIP_ROUND = F0 + 14, F0 + 15, F0 + 16, F0 + 17
+F_ORDER, F_PER_PLAYER, F_SELF_REVEAL = F0 + 18, F0 + 19, F0 + 20
+N_COLS = N_KERNEL_COLUMNS
+assert N_COLS == F0 + 21
 
 
 @njit(cache=True, inline='always')
@@ -140,10 +148,67 @@ def power_slot(state, p, power):
 
 
 @njit(cache=True, inline='always')
-def usable_before_reveal(power, q, rb, hunted):
-    """Whether player q may use `power` before the runebearer's reveal: a peek, or Hunter for the
-    runebearer once per reveal."""
-    return power == DIVINATOR or power == MENTOR or (power == HUNTER and q == rb and not hunted)
+def random_card_except(rng, a, b, players, state):
+    """Uniform over face-down cards of players other than a and b, -1 when none."""
+    count = 0
+    for p in range(players):
+        if p != a and p != b:
+            count += state[p, BOARD0 + B_DOWN]
+    if count == 0:
+        return -1
+    k = below(rng, count)
+    for p in range(players):
+        if p != a and p != b:
+            for s in range(MAX_HAND):
+                if state[p, DOWN0 + s] == 1:
+                    if k == 0:
+                        return p * MAX_HAND + s
+                    k -= 1
+    return -1
+
+
+@njit(cache=True, inline='always')
+def swap_cards(state, p1, s1, p2, s2, players):
+    """Two face-down cards change places in public: what anyone saw or peeked of them moves with them."""
+    c = state[p1, CARDS0 + s1]
+    state[p1, CARDS0 + s1] = state[p2, CARDS0 + s2]
+    state[p2, CARDS0 + s2] = c
+    v = state[p1, SHOWN0 + s1]
+    state[p1, SHOWN0 + s1] = state[p2, SHOWN0 + s2]
+    state[p2, SHOWN0 + s2] = v
+    k1 = (p1 * MAX_HAND + s1) * 8
+    k2 = (p2 * MAX_HAND + s2) * 8
+    for p in range(players):
+        for i in range(min(state[p, PV_NPEEK], K_PEEKS)):
+            e = state[p, PV_PEEK0 + i]
+            key = e - e % 8
+            if key == k1:
+                state[p, PV_PEEK0 + i] = k2 + e % 8
+            elif key == k2:
+                state[p, PV_PEEK0 + i] = k1 + e % 8
+
+
+@njit(cache=True, inline='always')
+def set_role_card(state, role, t, r, players):
+    """Turn player t's role card to r. A Figure of Fate makes two players share a card: t's partner (whose
+    role t took) and anyone who took t's role change with it."""
+    root = state[t, BOARD0 + B_FATE] - 1
+    if root < 0:
+        root = t
+    role[t] = r
+    role[root] = r
+    for p in range(players):
+        f = state[p, BOARD0 + B_FATE] - 1
+        if f == t or f == root:
+            role[p] = r
+
+
+@njit(cache=True, inline='always')
+def remember(state, me, p, s):
+    """Player `me` now knows the card in p's slot s (a peek entry in me's own row)."""
+    n = state[me, PV_NPEEK]
+    state[me, PV_PEEK0 + n % K_PEEKS] = (p * MAX_HAND + s) * 8 + state[p, CARDS0 + s]
+    state[me, PV_NPEEK] = n + 1
 
 
 @njit(cache=True, inline='always')
@@ -159,11 +224,121 @@ def peek(state, rng, me, target, players, o, trace, g, step):
             return step, False
         p = target // MAX_HAND
         s = target % MAX_HAND
-    n = state[me, PV_NPEEK]
-    state[me, PV_PEEK0 + n % K_PEEKS] = (p * MAX_HAND + s) * 8 + state[p, CARDS0 + s]
-    state[me, PV_NPEEK] = n + 1
+    remember(state, me, p, s)
     o[C_PEEKS] += 1
     return record(trace, g, step, EV_PEEK, me, p, s, state[p, CARDS0 + s]), True
+
+
+@njit(cache=True, inline='always')
+def use_power(state, rng, role, memory, hero_power, cultist_power, hero_params, cultist_params, o, trace, g,
+              step, q, power, rb, players, hunter_flips, mentor_peeks):
+    """Player q uses `power` before the runebearer's reveal (already checked usable and flipped face up):
+    ask for its choices, correct and count illegal ones, apply it. Returns the next trace step."""
+    state[PUB_ROW, P_POWER] = power
+    others_down = state[PUB_ROW, P_FACE_DOWN] - state[q, BOARD0 + B_DOWN]
+    if power == HUNTER:
+        state[PUB_ROW, P_HUNTED] = 1
+        for f in range(hunter_flips):
+            if state[PUB_ROW, P_FACE_DOWN] == 0:
+                break
+            state[PUB_ROW, P_ASK] = ASK_HUNT
+            target = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params, cultist_params)
+            state[PUB_ROW, P_ASK] = ASK_NONE
+            p = target // MAX_HAND if target >= 0 else -1
+            s = target % MAX_HAND if target >= 0 else -1
+            if not is_legal_target(p, s, q, players, state, True):
+                o[C_VIOLATIONS] += 1
+                target = random_target(rng, q, players, state, True)
+                p = target // MAX_HAND
+                s = target % MAX_HAND
+            if state[p, SHOWN0 + s] == 0:
+                state[PUB_ROW, P_SHOWN] += 1
+            state[p, SHOWN0 + s] = state[p, CARDS0 + s] + 1
+            step = record(trace, g, step, EV_FLIP, q, p, s, state[p, CARDS0 + s])
+    elif power == DIVINATOR or power == MENTOR:
+        for k in range(mentor_peeks if power == MENTOR else 1):
+            if state[PUB_ROW, P_FACE_DOWN] - state[q, BOARD0 + B_DOWN] == 0:
+                break
+            state[PUB_ROW, P_ASK] = ASK_PEEK
+            target = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params, cultist_params)
+            state[PUB_ROW, P_ASK] = ASK_NONE
+            step, _ = peek(state, rng, q, target, players, o, trace, g, step)
+    elif power == INQUISITOR:
+        if others_down > 0:
+            state[PUB_ROW, P_ASK] = ASK_INQUIRE
+            target = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params, cultist_params)
+            state[PUB_ROW, P_ASK] = ASK_NONE
+            p = target // MAX_HAND if target >= 0 else -1
+            s = target % MAX_HAND if target >= 0 else -1
+            if not is_legal_target(p, s, q, players, state, False):
+                o[C_VIOLATIONS] += 1
+                target = random_target(rng, q, players, state, False)
+                p = target // MAX_HAND
+                s = target % MAX_HAND
+            if state[p, SHOWN0 + s] == 0:
+                state[PUB_ROW, P_SHOWN] += 1
+            state[p, SHOWN0 + s] = state[p, CARDS0 + s] + 1
+            step = record(trace, g, step, EV_FLIP, q, p, s, state[p, CARDS0 + s])
+    elif power == PREACHER or power == WITCH:
+        state[PUB_ROW, P_ASK] = ASK_PLAYER
+        t = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params, cultist_params)
+        state[PUB_ROW, P_ASK] = ASK_NONE
+        if t < 0 or t >= players or t == q:
+            o[C_VIOLATIONS] += 1
+            t = below(rng, players - 1)
+            t += t >= q
+        new = HERO if power == PREACHER else CULTIST
+        set_role_card(state, role, t, new, players)
+        step = record(trace, g, step, EV_CONVERT, q, t, new, power)
+    elif power == BANDIT:
+        if others_down > 0:
+            state[PUB_ROW, P_ASK] = ASK_BANDIT
+            a = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params, cultist_params)
+            state[PUB_ROW, P_ASK] = ASK_NONE
+            target = a // MAX_HAND if a >= 0 else -1
+            own = a % MAX_HAND if a >= 0 else -1
+            p = target // MAX_HAND if target >= 0 else -1
+            s = target % MAX_HAND if target >= 0 else -1
+            if own < 0 or state[q, DOWN0 + own] != 1 or not is_legal_target(p, s, q, players, state, False):
+                o[C_VIOLATIONS] += 1
+                target = random_target(rng, q, players, state, False)
+                p = target // MAX_HAND
+                s = target % MAX_HAND
+                k = below(rng, state[q, BOARD0 + B_DOWN])
+                for x in range(MAX_HAND):
+                    if state[q, DOWN0 + x] == 1:
+                        if k == 0:
+                            own = x
+                        k -= 1
+            step = record(trace, g, step, EV_CARDSWAP, p * MAX_HAND + s, q * MAX_HAND + own,
+                          state[p, CARDS0 + s], state[q, CARDS0 + own])
+            swap_cards(state, p, s, q, own, players)
+            remember(state, q, p, s)            # the bandit knows where its own card went
+    elif power == TRICKSTER:
+        state[PUB_ROW, P_ASK] = ASK_TRICK
+        x = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params, cultist_params)
+        state[PUB_ROW, P_ASK] = ASK_NONE
+        a = x // CARD_KEYS if x >= 0 else -1
+        b = x % CARD_KEYS if x >= 0 else -1
+        p1 = a // MAX_HAND if a >= 0 else -1
+        s1 = a % MAX_HAND if a >= 0 else -1
+        p2 = b // MAX_HAND if b >= 0 else -1
+        s2 = b % MAX_HAND if b >= 0 else -1
+        if (p1 == p2 or not is_legal_target(p1, s1, q, players, state, False)
+                or not is_legal_target(p2, s2, q, players, state, False)):
+            o[C_VIOLATIONS] += 1
+            a = random_target(rng, q, players, state, False)
+            p1 = a // MAX_HAND
+            s1 = a % MAX_HAND
+            b = random_card_except(rng, q, p1, players, state)
+            p2 = b // MAX_HAND
+            s2 = b % MAX_HAND
+        step = record(trace, g, step, EV_CARDSWAP, p1 * MAX_HAND + s1, p2 * MAX_HAND + s2,
+                      state[p1, CARDS0 + s1], state[p2, CARDS0 + s2])
+        swap_cards(state, p1, s1, p2, s2, players)
+    state[PUB_ROW, P_POWER] = 0
+    o[F_POWER + power] += 1
+    return step
 
 
 # Declared so that any strategy with the right signatures plugs in without recompiling the kernel.
@@ -172,7 +347,7 @@ PLAY_BATCH_SIG = types.void(
     types.int64[:], types.int64, types.boolean, types.boolean, types.int64[:], types.int64,
     types.int64[:], types.int64[:],
     STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
-    types.float64[:], types.float64[:], types.int64, types.int64, types.int16[:, :], types.int64[:, :, :],
+    types.float64[:], types.float64[:], types.int64, types.int64, types.int32[:, :], types.int64[:, :, :],
     types.boolean)
 
 
@@ -180,13 +355,20 @@ PLAY_BATCH_SIG = types.void(
 W_ROLE_DECK, W_ROLE, W_DECK, W_CAUGHT, W_EVENTS, W_ASIDE, W_POWERS, W_ROWS = 0, 1, 2, 3, 4, 5, 6, 7
 
 # mods: the advanced modules' numbers
-M_CANDLE, M_FATE, M_POWERS, M_PER_PLAYER, M_POWER_CARDS, M_HUNTER_FLIPS, M_SIZE = 0, 1, 2, 3, 4, 5, 6
+M_CANDLE, M_FATE, M_POWERS, M_PER_PLAYER, M_POWER_CARDS, M_HUNTER_FLIPS = 0, 1, 2, 3, 4, 5
+M_MENTOR_PEEKS = 6     # cards a Mentor peeks at
+M_ORDER = 7            # power_order: 0 from the runebearer clockwise, 1 from a runestone spin
+M_KTH = 8              # kth_reveal_dragon_wakes (0/1)
+M_REPLACEMENT = 9      # events_with_replacement (0/1)
+M_SKIP_ROUND = 10      # the round index without an event
+M_EVENT_CARDS = 11     # event cards in the deck (the array holds a dummy when it is empty)
+M_SIZE = 12
 
 PLAY_GAMES_SIG = types.void(
     types.uint32, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
     types.int64[:], types.int64, types.boolean, types.boolean, types.int64, types.int64, types.int64[:],
     STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
-    types.float64[:], types.float64[:], types.int64, types.int64, types.int16[:, :], types.int64[:, :, :],
+    types.float64[:], types.float64[:], types.int64, types.int64, types.int32[:, :], types.int64[:, :, :],
     types.boolean, types.int64[:, ::1], types.float64[:, :], types.int64[:, ::1])
 
 
@@ -217,6 +399,13 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
     per_player = mods[M_PER_PLAYER]
     n_power_cards = mods[M_POWER_CARDS]
     hunter_flips = mods[M_HUNTER_FLIPS]
+    mentor_peeks = mods[M_MENTOR_PEEKS]
+    runestone_order = mods[M_ORDER] != 0
+    with_replacement = mods[M_REPLACEMENT] != 0
+    skip_round = mods[M_SKIP_ROUND]
+    n_real_events = mods[M_EVENT_CARDS]
+    # a dragon wakes from this many reveals on (the k-th reveal itself counts unless the flag says not)
+    wake_from = min_reveals + (1 if mods[M_KTH] == 0 and min_reveals > 0 else 0)
     artifacts = n_candle + n_fate > 0
     advanced = artifacts or powers
     slots = 0              # hand slots ever used: the rest stay empty
@@ -291,6 +480,7 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                     k = p * per_player + j
                     if k < n_power_cards:
                         state[p, PV_POWER0 + j] = power_deck[k]
+                        o[F_PER_PLAYER] += 1
                         step = record(trace, g, step, EV_POWERS, p, power_deck[k], 0, 0)
         n_aside = 0
         n_silent = 0
@@ -298,6 +488,7 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
         mode = -1
         dragon_out = 0        # an early dragon waiting to be swapped back in
         rounds_played = 0
+        n_drawn = 0           # event cards drawn this game
         for rnd in range(len(hand_sizes)):
             hand = hand_sizes[rnd]
             rounds_played += 1
@@ -321,8 +512,16 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             step = record(trace, g, step, EV_ROUND, rnd, hand, rb, 0)
             event = NO_EVENT
             if events:
-                if rnd < len(hand_sizes) - 1 and rnd < len(event_deck):
-                    event = event_deck[rnd]
+                if rnd == skip_round:
+                    o[F_SKIP_ROUND] += 1
+                elif n_real_events > 0 and (with_replacement or n_drawn < n_real_events):
+                    o[F_REPLACEMENT] += n_drawn > 0
+                    event = event_deck[below(rng, n_real_events) if with_replacement else n_drawn]
+                    n_drawn += 1
+                    if event == NO_EVENT:
+                        o[F_BLANK] += 1
+                    else:
+                        o[F_ECLIPSE + event - ECLIPSE] += 1
                 step = record(trace, g, step, EV_EVENT, rnd, event, 0, 0)
             state[PUB_ROW, P_EVENT] = event
             for p in range(players):
@@ -397,14 +596,26 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
             while state[PUB_ROW, P_REVEALED_ROUND] < players:
                 hunted = False
                 if powers:
-                    # before the runebearer lets go: each player, from the runebearer clockwise, may use
-                    # a peek power, and the runebearer a Hunter; these resolve before the reveal
-                    for i in range(players):
-                        q = rb + i if rb + i < players else rb + i - players
+                    # before the runebearer lets go: each player may use a power (Hunter only the runebearer);
+                    # these resolve before the reveal, offered from the runebearer clockwise, or from where a
+                    # runestone spin points when several players could act (flag power_order)
+                    eligible = 0
+                    for q in range(players):
                         usable = False
                         for j in range(MAX_POWERS):
-                            c = state[q, PV_POWER0 + j]
-                            usable |= usable_before_reveal(c, q, rb, hunted)
+                            usable |= usable_before_reveal(state, state[q, PV_POWER0 + j], q, rb, hunted, players)
+                        eligible += usable
+                    start = rb
+                    if eligible >= 2:
+                        o[F_ORDER] += 1
+                        if runestone_order:
+                            start = below(rng, players)
+                            step = record(trace, g, step, EV_ORDER, start, 0, 0, 0)
+                    for i in range(players):
+                        q = start + i if start + i < players else start + i - players
+                        usable = False
+                        for j in range(MAX_POWERS):
+                            usable |= usable_before_reveal(state, state[q, PV_POWER0 + j], q, rb, hunted, players)
                         if not usable:
                             continue
                         state[PUB_ROW, P_ASK] = ASK_BEFORE
@@ -414,42 +625,22 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                         if power == 0:
                             continue
                         j = power_slot(state, q, power) if power > 0 else -1
-                        if j < 0 or not usable_before_reveal(power, q, rb, hunted):
+                        if j < 0 or not usable_before_reveal(state, power, q, rb, hunted, players):
                             o[C_VIOLATIONS] += 1
                             continue
                         state[q, PV_POWER0 + j] = 0
                         state[q, BOARD0 + B_USED] += 1
                         o[C_POWERS] += 1
                         step = record(trace, g, step, EV_POWER, q, power, 0, 0)
-                        if power == HUNTER:
-                            hunted = True
-                            state[PUB_ROW, P_HUNTED] = 1
-                            for f in range(hunter_flips):
-                                if state[PUB_ROW, P_FACE_DOWN] == 0:
-                                    break
-                                state[PUB_ROW, P_ASK] = ASK_HUNT
-                                target = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params,
-                                             cultist_params)
-                                state[PUB_ROW, P_ASK] = ASK_NONE
-                                p = target // MAX_HAND if target >= 0 else -1
-                                s = target % MAX_HAND if target >= 0 else -1
-                                if not is_legal_target(p, s, q, players, state, True):
-                                    o[C_VIOLATIONS] += 1
-                                    target = random_target(rng, q, players, state, True)
-                                    p = target // MAX_HAND
-                                    s = target % MAX_HAND
-                                if state[p, SHOWN0 + s] == 0:
-                                    state[PUB_ROW, P_SHOWN] += 1
-                                state[p, SHOWN0 + s] = state[p, CARDS0 + s] + 1
-                                step = record(trace, g, step, EV_FLIP, q, p, s, state[p, CARDS0 + s])
-                        else:
-                            state[PUB_ROW, P_ASK] = ASK_PEEK
-                            target = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params,
-                                         cultist_params)
-                            state[PUB_ROW, P_ASK] = ASK_NONE
-                            step, _ = peek(state, rng, q, target, players, o, trace, g, step)
+                        step = use_power(state, rng, role, memory, hero_power, cultist_power, hero_params,
+                                         cultist_params, o, trace, g, step, q, power, rb, players, hunter_flips,
+                                         mentor_peeks)
+                        hunted |= power == HUNTER
                 if hero_random if role[rb] == HERO else cultist_random:
-                    choice = pick_uniform(rng, rb, state)
+                    if self_reveal:      # uniform over every legal card, one's own included (not after Hunter)
+                        choice = random_target(rng, rb, players, state, not hunted)
+                    else:
+                        choice = pick_uniform(rng, rb, state)
                 elif role[rb] == HERO:
                     choice = hero_pick(rb, HERO, state, hero_params, memory[rb])
                 else:
@@ -463,6 +654,7 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                     p = choice // MAX_HAND
                     s = choice % MAX_HAND
                 card = state[p, CARDS0 + s]
+                o[F_SELF_REVEAL] += p == rb
                 state[p, CARDS0 + s] = -1
                 state[p, DOWN0 + s] = 0
                 state[p, BOARD0 + B_DOWN] -= 1
@@ -487,6 +679,7 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                                      cultist_params)
                         state[PUB_ROW, P_ASK] = ASK_NONE
                         step, peeked = peek(state, rng, rb, target, players, o, trace, g, step)
+                        o[F_CANDLE] += 1
                     elif card == FATE:
                         state[PUB_ROW, P_ASK] = ASK_FATE
                         partner = ask(rb, role[rb], state, memory, hero_power, cultist_power, hero_params,
@@ -499,13 +692,23 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                         role[rb] = role[partner]
                         state[rb, BOARD0 + B_FATE] = partner + 1
                         step = record(trace, g, step, EV_FATE, rb, partner, role[rb], old_role)
+                        o[F_FATE] += 1
                     # right after the reveal: a Chosen One may undo it, before it takes effect
                     undone = False
                     if powers:
                         state[PUB_ROW, P_LAST] = p * MAX_HAND + s
                         state[PUB_ROW, P_LAST_CARD] = card
+                        holders = 0
+                        for q in range(players):
+                            holders += power_slot(state, q, CHOSEN) >= 0
+                        start = rb
+                        if holders >= 2:
+                            o[F_ORDER] += 1
+                            if runestone_order:
+                                start = below(rng, players)
+                                step = record(trace, g, step, EV_ORDER, start, 1, 0, 0)
                         for i in range(players):
-                            q = rb + i if rb + i < players else rb + i - players
+                            q = start + i if start + i < players else start + i - players
                             j = power_slot(state, q, CHOSEN)
                             if j < 0:
                                 continue
@@ -522,6 +725,7 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                             state[q, BOARD0 + B_USED] += 1
                             o[C_POWERS] += 1
                             o[C_UNDOS] += 1
+                            o[F_POWER + CHOSEN] += 1
                             step = record(trace, g, step, EV_POWER, q, CHOSEN, 0, 0)
                             step = record(trace, g, step, EV_UNDO, p, s, card, 0)
                             undone = True
@@ -546,6 +750,8 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                         if peeked:
                             state[rb, PV_NPEEK] -= 1
                             o[C_PEEKS] -= 1
+                        o[F_CANDLE] -= card == CANDLE
+                        o[F_FATE] -= card == FATE
                         role[rb] = old_role
                         state[rb, BOARD0 + B_FATE] = old_fate
                         if check:
@@ -559,18 +765,22 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                 # one rarely taken branch rather than a test per card kind (a random card mispredicts)
                 state[PUB_ROW, P_RELICS_FOUND] += card == RELIC
                 if (card == DRAGON) | (state[PUB_ROW, P_RELICS_FOUND] == relics_total):
+                    total = state[PUB_ROW, P_REVEALED_TOTAL]
                     if card == RELIC:
                         winner = HERO
                         mode = END_RELICS
-                    elif state[PUB_ROW, P_REVEALED_TOTAL] >= min_reveals:
+                    elif total >= wake_from:
+                        o[F_KTH] += (min_reveals > 0) & (total == min_reveals)
                         state[PUB_ROW, P_DRAGON_FOUND] = 1
                         winner = CULTIST
                         mode = END_DRAGON
                         o[C_FINDER] = rb
                         o[C_FINDER_ROLE] = role[rb]
                     else:
+                        o[F_KTH] += total == min_reveals
                         dragon_out = 1
                         o[C_EARLY] += 1
+                        o[F_MIN_REVEALS] += 1
                         step = record(trace, g, step, EV_SWAP, rnd, 0, 0, 0)
                 if check:
                     o[C_VIOLATIONS] += count_violations(state, players, hand, state[PUB_ROW, P_REVEALED_ROUND],
@@ -604,6 +814,7 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                         dealt += state[p, PV_POWER0 + j] != 0
                 o[C_VIOLATIONS] += dealt != min(n_power_cards, players * per_player) if powers else 0
         o[C_SIDE_MASK] = side
+        o[C_LAST_ROUND] = rounds_played == len(hand_sizes)
         step = record(trace, g, step, EV_END, winner, mode, state[PUB_ROW, P_REVEALED_TOTAL], rounds_played)
 
 

@@ -64,15 +64,19 @@ P_LAST = 16            # the reveal a Chosen One may undo now: p * MAX_HAND + sl
 P_LAST_CARD = 17       # the card of that reveal
 P_SHOWN = 18           # cards in the shown plane this round
 P_HUNTED = 19          # 1 when the runebearer used Hunter before this reveal (it must be another's card)
-PUB_SIZE = 20
+P_POWER = 20           # the power whose choice a `power` call makes now (ASK_PEEK, ASK_PLAYER, ...), else 0
+PUB_SIZE = 21
 
 # events (advanced game): only these two have effects the FAQ pins down
 NO_EVENT, ECLIPSE, GLUTTONY = 0, 1, 2
 EVENT_NAMES = ("none", "Eclipse", "Gluttony")
 
-# powers (advanced game): only these four have effects the FAQ pins down
+# powers (advanced game): the FAQ pins down the first four; the other five have inferred effects (rules.toml)
 NO_POWER, DIVINATOR, MENTOR, HUNTER, CHOSEN = 0, 1, 2, 3, 4
-POWER_NAMES = ("none", "Divinator", "Mentor", "Hunter", "Chosen One")
+PREACHER, WITCH, INQUISITOR, BANDIT, TRICKSTER = 5, 6, 7, 8, 9
+POWER_NAMES = ("none", "Divinator", "Mentor", "Hunter", "Chosen One", "Preacher", "Witch", "Inquisitor", "Bandit",
+               "Trickster")
+N_POWER_KINDS = len(POWER_NAMES)
 MAX_POWERS = 3         # power cards a player may hold
 K_PEEKS = 6            # peeks a player's own row remembers in a round (a ring)
 
@@ -83,6 +87,12 @@ ASK_AFTER = 2     # right after a reveal (P_LAST, P_LAST_CARD): return CHOSEN to
 ASK_PEEK = 3      # Candle/Divinator/Mentor: return p * MAX_HAND + slot, a face-down card of another player
 ASK_HUNT = 4      # Hunter: return p * MAX_HAND + slot of a face-down card to flip (your own allowed)
 ASK_FATE = 5      # Figure of Fate: return the other player whose role you take
+ASK_PLAYER = 6    # Preacher/Witch (pub[P_POWER]): return the other player whose role card you turn
+ASK_INQUIRE = 7   # Inquisitor: return p * MAX_HAND + slot, a face-down card of another player, shown to all
+ASK_BANDIT = 8    # Bandit: return (p * MAX_HAND + slot) * MAX_HAND + own_slot: another player's face-down card
+                  # taken in exchange for one of your own face-down cards
+ASK_TRICK = 9     # Trickster: return a * CARD_KEYS + b, two face-down cards (p * MAX_HAND + slot) of two
+                  # different players other than you, swapped
 
 # the packed state: one row per player, then the pub row
 CARDS0 = 0
@@ -94,6 +104,7 @@ PV_NPEEK = PV_POWER0 + MAX_POWERS
 PV_PEEK0 = PV_NPEEK + 1
 STATE_WIDTH = PV_PEEK0 + K_PEEKS
 PUB_ROW = MAX_PLAYERS
+CARD_KEYS = MAX_PLAYERS * MAX_HAND     # p * MAX_HAND + slot < CARD_KEYS
 assert PUB_SIZE <= STATE_WIDTH
 
 
@@ -133,6 +144,23 @@ def holds(state, me, power):
         if state[me, PV_POWER0 + j] == power:
             return True
     return False
+
+
+@njit(cache=True, inline='always')
+def usable_before_reveal(state, power, q, rb, hunted, players):
+    """Whether player q may use `power` before the runebearer's reveal: Hunter only the runebearer, once
+    per reveal; Bandit needs a face-down card of one's own; Trickster two other players with face-down
+    cards; the rest (peeks, Inquisitor, Preacher, Witch) anyone. (Chosen One acts after a reveal.)"""
+    if power == HUNTER:
+        return q == rb and not hunted
+    if power == BANDIT:
+        return state[q, BOARD0 + B_DOWN] > 0
+    if power == TRICKSTER:
+        holders = 0
+        for p in range(players):
+            holders += (p != q) & (state[p, BOARD0 + B_DOWN] > 0)
+        return holders >= 2
+    return power != NO_POWER and power != CHOSEN
 
 
 @njit(cache=True, inline='always')
@@ -222,6 +250,11 @@ EV_PEEK = 13     # peeker, seat, slot, card: after a Candle reveal or a Divinato
 EV_FLIP = 14     # hunter, seat, slot, card: flipped for all to see and turned back (Hunter)
 EV_FATE = 15     # revealer, partner, new role, old role: after a Figure of Fate reveal
 EV_UNDO = 16     # seat, slot, card: the last reveal goes back face down (after EV_POWER Chosen One)
+EV_CONVERT = 17  # user, target, new role, power: Preacher (hero) or Witch (cultist) turns target's role card
+EV_CARDSWAP = 18 # p1 * MAX_HAND + s1, p2 * MAX_HAND + s2, card from the first, card from the second (Bandit,
+                 # Trickster): the two face-down cards change places
+EV_ORDER = 19    # seat, when: the runestone spun for simultaneous powers points at seat (when 0 before a
+                 # reveal, 1 after it); powers are then offered from that seat clockwise
 TRACE_WIDTH = 5
 
 
@@ -230,8 +263,8 @@ def trace_steps(players: int, rounds: int = 4, cards_per_player: int = 5, powers
     """Rows a trace of one game needs at most (`powers`: power cards dealt in all)."""
     base = 2 + players + 1 + rounds * (3 + players * cards_per_player * 2 + 3 * players) + 2
     # each power: its deal and use rows, its peek or flips, and (Chosen One) an undo and a repeated reveal
-    # with its early-dragon and artifact rows; each reveal may add an artifact row
-    return base + powers * (6 + hunter_flips) + rounds * players + 2 * powers
+    # with its early-dragon and artifact rows; each reveal may add an artifact row and two runestone spins
+    return base + powers * (6 + hunter_flips) + rounds * players + 2 * powers + 2 * (rounds * players + powers)
 
 
 GAME_COLUMNS = {
@@ -242,5 +275,17 @@ GAME_COLUMNS = {
     "cultist_lies": np.int16, "hero_lies": np.int16, "violations": np.int16,
     # advanced game (0 and cultist_mask when its modules are off)
     "artifacts_found": np.int8, "powers_used": np.int8, "peeks": np.int8, "undos": np.int8,
-    "side_mask": np.int16,
+    "side_mask": np.int16, "last_round": np.int8,
 }
+# fired counters: how many times in a game each card effect, power, variant rule and flag's situation applied
+FIRED = (
+    "eclipse", "gluttony", "blank_event", "candle", "fate", "divinator", "mentor", "hunter", "chosen_one",
+    "preacher", "witch", "inquisitor", "bandit", "trickster", "min_reveals", "kth_reveal_dragon_wakes",
+    "events_with_replacement", "event_skip_round", "power_order", "powers_per_player", "self_reveal",
+)
+for _name in FIRED:
+    GAME_COLUMNS["fired_" + _name] = np.int32
+FIRED_PYTHON = ("allow_formula_counts",)     # filled by game.py, not the kernel
+N_KERNEL_COLUMNS = len(GAME_COLUMNS)
+for _name in FIRED_PYTHON:
+    GAME_COLUMNS["fired_" + _name] = np.int32

@@ -7,7 +7,8 @@ from sim.games.dragonwake.records import (
     CANDLE, CARD_NAMES, CHOSEN, CULTIST, DIVINATOR, DRAGON, END_DRAGON, END_NAMES, END_RELICS, END_TIME, EV_ASIDE,
     EV_CLAIM, EV_DEAL, EV_END, EV_EVENT, EV_FATE, EV_FLIP, EV_PEEK, EV_POWER, EV_POWERS, EV_REVEAL, EV_ROLE,
     EV_ROUND, EV_SWAP, EV_UNDEALT, EV_UNDO, EVENT_NAMES, FATE, GLUTTONY, GOLD, HERO, HUNTER, MENTOR, NO_EVENT,
-    POWER_NAMES, RELIC, ROLE_NAMES, SILENT,
+    POWER_NAMES, RELIC, ROLE_NAMES, SILENT, BANDIT, EV_CARDSWAP, EV_CONVERT, EV_ORDER, FIRED, INQUISITOR,
+    MAX_HAND, PREACHER, TRICKSTER, WITCH,
 )
 from sim.games.dragonwake.rules import DragonwakeRules
 
@@ -32,6 +33,12 @@ class Referee:
         self.peeks = 0
         self.undos = 0
         self.artifacts = 0
+        self.fate: dict[int, int] = {}      # Figure of Fate: player -> the partner whose role card they share
+        self.fired = Counter()              # the fired_* counters as the replay sees them
+        self.rows: list[dict] = []
+        self.drawn = 0
+        self.known: list[dict] = [dict() for _ in range(players)]
+        self.roles: list[int] = []
 
     # ---- reading -------------------------------------------------------------------------------
     def next(self, code: int, what: str) -> tuple:
@@ -73,6 +80,7 @@ class Referee:
             self.lines.append(f"Round {rnd + 1}: hands of {hand}, runebearer P{rb}")
             event = self.event(rnd, events_left)
             rows = self.deal(hand, deck)
+            self.rows = rows
             if event == GLUTTONY:
                 self.set_aside(rows)
             self.declare(rows, roles, hand, rb)
@@ -93,17 +101,25 @@ class Referee:
                 revealed += 1
                 reveals += 1
                 deck[card] -= 1
+                self.fired["self_reveal"] += target == who
                 self.lines.append(f"  P{who} reveals a card of P{target} ({ROLE_NAMES[roles[target]]}): {CARD_NAMES[card]}")
+                old_fate = self.fate.get(who)
                 undo_role, peeked = self.artifact(card, who, rows, roles)
-                if self.undo(rows, target, slot, card):
+                if self.undo(rows, target, slot, card, runebearer):
                     revealed -= 1
                     reveals -= 1
                     deck[card] += 1
                     if undo_role is not None:
                         roles[who] = undo_role
+                        self.fired["fate"] -= 1
+                        if old_fate is None:
+                            self.fate.pop(who, None)
+                        else:
+                            self.fate[who] = old_fate
                         self.lines.append(f"  (the Figure of Fate is undone: P{who} is a {ROLE_NAMES[undo_role]} again)")
                     elif peeked:
                         self.peeks -= 1
+                        self.fired["candle"] -= 1
                         self.lines.append(f"  (the Candle's peek is undone)")
                     continue
                 if card in (CANDLE, FATE):
@@ -116,9 +132,13 @@ class Referee:
                     if found == relics_total:
                         winner, mode = HERO, END_RELICS
                 elif card == DRAGON:
-                    if reveals >= self.rules.min_reveals:
+                    k = self.rules.min_reveals
+                    self.fired["kth_reveal_dragon_wakes"] += k > 0 and reveals == k
+                    wake_from = k + (1 if k > 0 and not self.rules.kth_reveal_dragon_wakes else 0)
+                    if reveals >= wake_from:
                         winner, mode = CULTIST, END_DRAGON
                     else:
+                        self.fired["min_reveals"] += 1
                         self.next(EV_SWAP, "the early dragon counted as gold")
                         text = f"    (before {self.rules.min_reveals} reveals: counts as gold, goes back in)"
                         early = True
@@ -144,11 +164,12 @@ class Referee:
         per_seat = Counter()
         while self.peek() == EV_POWERS:
             _, seat, power = self.next(EV_POWERS, "a power card")[:3]
-            if not 0 <= seat < self.players or power not in (DIVINATOR, MENTOR, HUNTER, CHOSEN):
+            if not 0 <= seat < self.players or not 1 <= power < len(POWER_NAMES):
                 self.fail(f"power card {power} dealt to P{seat}")
             self.held[seat][power] += 1
             per_seat[seat] += 1
             dealt[power] += 1
+            self.fired["powers_per_player"] += 1
         deck = Counter(self.rules.power_deck())
         if dealt - deck or sum(dealt.values()) != self.rules.powers_dealt(self.players) or \
                 any(c > self.rules.powers_per_player for c in per_seat.values()):
@@ -166,6 +187,7 @@ class Referee:
             self.fail(f"P{seat} uses {POWER_NAMES[power]} {when}, where it cannot be used")
         self.held[seat][power] -= 1
         self.used += 1
+        self.fired[POWER_NAMES[power].lower().replace(" ", "_")] += 1
         return seat, power
 
     def check_peek(self, peeker: int, rows: list[dict], source: str) -> None:
@@ -179,13 +201,33 @@ class Referee:
         if rows[seat][slot] != card:
             self.fail(f"P{who}'s peek says {CARD_NAMES[card]} but P{seat}'s slot {slot} holds {CARD_NAMES[rows[seat][slot]]}")
         self.peeks += 1
+        self.known[who][(seat, slot)] = card
         self.lines.append(f"    P{who} peeks in secret at a card of P{seat}: {CARD_NAMES[card]}")
+
+    def order_start(self, when: int, default: int) -> int:
+        """The seat powers are offered from: a runestone spin (recorded) under power_order=runestone."""
+        if self.peek() == EV_ORDER and self.events[self.pos][2] == when:
+            start = self.next(EV_ORDER, "a runestone spin")[1]
+            if self.rules.power_order != "runestone" or not 0 <= start < self.players:
+                self.fail(f"a runestone spin for simultaneous powers (seat {start}) under power_order="
+                          f"{self.rules.power_order}")
+            self.lines.append(f"  the runestone is spun for simultaneous powers: P{start} first")
+            return start
+        return default
 
     def powers_before(self, rows: list[dict], runebearer: int) -> bool:
         """Powers used before the runebearer lets go; returns whether Hunter was used."""
         hunted = False
+        start = self.order_start(0, runebearer)
+        last = -1
+        n = self.players
         while self.peek() == EV_POWER:
-            seat, power = self.use_power((DIVINATOR, MENTOR, HUNTER), "before a reveal")
+            seat, power = self.use_power((DIVINATOR, MENTOR, HUNTER, PREACHER, WITCH, INQUISITOR, BANDIT, TRICKSTER),
+                                         "before a reveal")
+            pos = (seat - start) % n
+            if pos <= last:
+                self.fail(f"P{seat} uses a power out of turn (offers go from P{start} clockwise, once each)")
+            last = pos
             self.lines.append(f"  P{seat} uses {POWER_NAMES[power]}")
             if power == HUNTER:
                 if seat != runebearer:
@@ -195,15 +237,66 @@ class Referee:
                 hunted = True
                 flips = self.rules.hunter_flips if any(rows) else 0
                 for _ in range(flips):
-                    _, who, seat2, slot, card = self.next(EV_FLIP, "a card flipped by Hunter")
-                    if who != seat:
-                        self.fail(f"P{who} flips a card for P{seat}'s Hunter")
-                    if not (0 <= seat2 < self.players) or rows[seat2].get(slot) != card:
-                        self.fail(f"Hunter flips P{seat2}'s slot {slot} as {CARD_NAMES[card]}, which is not there face down")
-                    self.lines.append(f"    flips a card of P{seat2} for all to see: {CARD_NAMES[card]} (turned back down)")
+                    self.check_flip(seat, rows, "Hunter", own_ok=True)
+            elif power == INQUISITOR:
+                if any(rows[p] for p in range(n) if p != seat):
+                    self.check_flip(seat, rows, "Inquisitor", own_ok=False)
+            elif power in (PREACHER, WITCH):
+                self.convert(seat, power)
+            elif power in (BANDIT, TRICKSTER):
+                if self.peek() == EV_CARDSWAP:
+                    self.card_swap(seat, power, rows)
+                elif power == TRICKSTER or any(rows[p] for p in range(n) if p != seat):
+                    self.fail(f"P{seat}'s {POWER_NAMES[power]} swaps no cards")
             else:
-                self.check_peek(seat, rows, POWER_NAMES[power])
+                times = self.rules.mentor_peeks if power == MENTOR else 1
+                for k in range(times):
+                    if not any(rows[p] for p in range(n) if p != seat):
+                        break
+                    self.check_peek(seat, rows, POWER_NAMES[power])
         return hunted
+
+    def check_flip(self, user: int, rows: list[dict], source: str, own_ok: bool) -> None:
+        _, who, seat2, slot, card = self.next(EV_FLIP, f"a card shown by {source}")
+        if who != user:
+            self.fail(f"P{who} shows a card for P{user}'s {source}")
+        if seat2 == user and not own_ok:
+            self.fail(f"P{user} uses {source} on their own card")
+        if not (0 <= seat2 < self.players) or rows[seat2].get(slot) != card:
+            self.fail(f"{source} shows P{seat2}'s slot {slot} as {CARD_NAMES[card]}, which is not there face down")
+        self.lines.append(f"    shows a card of P{seat2} to all: {CARD_NAMES[card]} (turned back down)")
+
+    def convert(self, user: int, power: int) -> None:
+        _, who, target, new, pw = self.next(EV_CONVERT, f"the target of {POWER_NAMES[power]}")
+        if who != user or pw != power:
+            self.fail(f"a role change by P{who}'s {POWER_NAMES[pw]} follows P{user}'s {POWER_NAMES[power]}")
+        if target == user or not 0 <= target < self.players:
+            self.fail(f"P{user} uses {POWER_NAMES[power]} on P{target}: only another player may be chosen")
+        if new != (HERO if power == PREACHER else CULTIST):
+            self.fail(f"{POWER_NAMES[power]} makes P{target} a {ROLE_NAMES[new]}")
+        # a Figure-of-Fate pair shares one role card
+        root = self.fate.get(target, target)
+        group = {target, root} | {p for p, q in self.fate.items() if q in (target, root)}
+        for p in group:
+            self.roles[p] = new
+        self.lines.append(f"    P{target}'s role card becomes {ROLE_NAMES[new]}"
+                          + (f" (shared with P{', P'.join(str(p) for p in sorted(group - {target}))})"
+                             if len(group) > 1 else ""))
+
+    def card_swap(self, user: int, power: int, rows: list[dict]) -> None:
+        _, a, b, ca, cb = self.next(EV_CARDSWAP, f"the cards {POWER_NAMES[power]} swaps")
+        (p1, s1), (p2, s2) = divmod(a, MAX_HAND), divmod(b, MAX_HAND)
+        for p, s, c in ((p1, s1, ca), (p2, s2, cb)):
+            if not 0 <= p < self.players or rows[p].get(s) != c:
+                self.fail(f"{POWER_NAMES[power]} moves P{p}'s slot {s} as {c}, which is not there face down")
+        if p1 == p2:
+            self.fail(f"{POWER_NAMES[power]} swaps two cards of the same player")
+        if power == BANDIT and (p2 != user or p1 == user):
+            self.fail(f"P{user}'s Bandit must exchange a card of their own with another player's")
+        if power == TRICKSTER and user in (p1, p2):
+            self.fail(f"P{user}'s Trickster may not move their own cards")
+        rows[p1][s1], rows[p2][s2] = cb, ca
+        self.lines.append(f"    the cards in P{p1}'s slot {s1} and P{p2}'s slot {s2} change places")
 
     def artifact(self, card: int, who: int, rows: list[dict], roles: list[int]):
         """Apply a revealed artifact; returns (the revealer's role before a Figure of Fate or None,
@@ -211,6 +304,7 @@ class Referee:
         if card == CANDLE:
             if any(rows[p] for p in range(self.players) if p != who):
                 self.check_peek(who, rows, "the Candle of Clairvoyance")
+                self.fired["candle"] += 1
                 return None, True
         elif card == FATE:
             _, revealer, partner, new, old = self.next(EV_FATE, "the Figure of Fate's choice")
@@ -222,13 +316,16 @@ class Referee:
                 self.fail(f"Figure of Fate gives P{who} role {new} (was {old}); expected {roles[partner]} "
                           f"(was {roles[who]})")
             roles[who] = new
+            self.fate[who] = partner
+            self.fired["fate"] += 1
             self.lines.append(f"    P{who} takes the role of P{partner}: now a {ROLE_NAMES[new]}"
                               + (" (unchanged)" if new == old else f" (was a {ROLE_NAMES[old]})"))
             return old, False
         return None, False
 
-    def undo(self, rows: list[dict], seat: int, slot: int, card: int) -> bool:
+    def undo(self, rows: list[dict], seat: int, slot: int, card: int, runebearer: int) -> bool:
         """A Chosen One right after a reveal: the card goes back face down in its slot."""
+        self.order_start(1, runebearer)
         if self.peek() != EV_POWER or self.events[self.pos][2] != CHOSEN:
             return False       # (a power used before the next reveal, or none)
         user, _ = self.use_power((CHOSEN,), "after a reveal")
@@ -245,13 +342,25 @@ class Referee:
         if not self.rules.events:
             return NO_EVENT
         _, r, event = self.next(EV_EVENT, "the round's event")[:3]
-        last = rnd == len(self.rules.hand_sizes) - 1
-        if r != rnd or (last and event != NO_EVENT):
-            self.fail(f"event {EVENT_NAMES[event]} in round {r + 1}, where {'none may be drawn' if last else 'expected'}")
+        skip = rnd == self.rules.skip_round()
+        if r != rnd or (skip and event != NO_EVENT):
+            self.fail(f"event {EVENT_NAMES[event]} in round {r + 1}, where {'none may be drawn' if skip else 'expected'}")
+        if skip:
+            self.fired["event_skip_round"] += 1
+            return event
+        deck = self.rules.event_deck()
+        if self.rules.events_with_replacement or self.drawn < len(deck):
+            if deck:
+                self.fired["events_with_replacement"] += self.drawn > 0
+                self.fired["blank_event" if event == NO_EVENT else EVENT_NAMES[event].lower()] += 1
+            self.drawn += 1
         if event != NO_EVENT:
-            if events_left[event] <= 0:
-                self.fail(f"a {EVENT_NAMES[event]} card drawn more often than the event deck holds it")
-            events_left[event] -= 1
+            if not self.rules.events_with_replacement:
+                if events_left[event] <= 0:
+                    self.fail(f"a {EVENT_NAMES[event]} card drawn more often than the event deck holds it")
+                events_left[event] -= 1
+            elif event not in deck:
+                self.fail(f"a {EVENT_NAMES[event]} card drawn, which the event deck does not hold")
             self.lines.append(f"  event: {EVENT_NAMES[event]}")
         return event
 
@@ -264,6 +373,10 @@ class Referee:
             self.lines.append(f"  Gluttony sets aside a card of P{seat}")
 
     def deal_roles(self) -> list[int]:
+        self.roles = self._deal_roles()
+        return self.roles
+
+    def _deal_roles(self) -> list[int]:
         roles = [self.next(EV_ROLE, "a role")[1:3] for _ in range(self.players)]
         if [seat for seat, _ in roles] != list(range(self.players)):
             self.fail("roles are not dealt to every seat in order")
@@ -316,6 +429,10 @@ class Referee:
             for key, value in expected.items():
                 if int(rec[key]) != value:
                     self.fail(f"games table says {key}={rec[key]}, replay gives {value}")
+            for name in FIRED:
+                key = "fired_" + name
+                if key in rec and name not in ("power_order",) and int(rec[key]) != self.fired[name]:
+                    self.fail(f"games table says {key}={rec[key]}, replay gives {self.fired[name]}")
             if int(rec["violations"]) != 0:
                 self.fail(f"kernel counted {rec['violations']} invariant violations")
         why = {END_RELICS: "every relic found", END_DRAGON: "the dragon woke", END_TIME: "time ran out"}[mode]

@@ -3,8 +3,12 @@
 from dataclasses import dataclass
 
 from sim.games.dragonwake.records import (
-    CHOSEN, DIVINATOR, ECLIPSE, GLUTTONY, HUNTER, MAX_HAND, MAX_PLAYERS, MAX_POWERS, MENTOR, NO_EVENT,
+    BANDIT, CHOSEN, DIVINATOR, ECLIPSE, GLUTTONY, HUNTER, INQUISITOR, MAX_HAND, MAX_PLAYERS, MAX_POWERS, MENTOR,
+    NO_EVENT, PREACHER, TRICKSTER, WITCH,
 )
+
+EVENT_SKIP = ("last", "fourth")
+POWER_ORDER = ("clockwise", "runestone")
 
 
 @dataclass(frozen=True)
@@ -18,12 +22,15 @@ class DragonwakeRules:
     cards_per_player: int
     hand_sizes: tuple[int, ...]
     min_reveals: int
+    kth_reveal_dragon_wakes: bool
     self_reveal: bool
     events: bool
     event_eclipse: int
     event_gluttony: int
     event_blank: int
     gluttony_cards: int
+    events_with_replacement: bool
+    event_skip_round: str
     artifacts: bool
     artifact_candle: int
     artifact_fate: int
@@ -33,7 +40,14 @@ class DragonwakeRules:
     power_mentor: int
     power_hunter: int
     power_chosen_one: int
+    power_preacher: int
+    power_witch: int
+    power_inquisitor: int
+    power_bandit: int
+    power_trickster: int
     hunter_flips: int
+    mentor_peeks: int
+    power_order: str
 
     def validate(self) -> None:
         if not (len(self.chart_players) == len(self.chart_heroes) == len(self.chart_cultists)):
@@ -51,8 +65,15 @@ class DragonwakeRules:
         if min(self.event_eclipse, self.event_gluttony, self.event_blank, self.gluttony_cards) < 0:
             raise ValueError("event counts and gluttony_cards must be >= 0")
         if min(self.artifact_candle, self.artifact_fate, self.power_divinator, self.power_mentor,
-               self.power_hunter, self.power_chosen_one, self.hunter_flips) < 0:
+               self.power_hunter, self.power_chosen_one, self.power_preacher, self.power_witch,
+               self.power_inquisitor, self.power_bandit, self.power_trickster, self.hunter_flips) < 0:
             raise ValueError("artifact and power counts and hunter_flips must be >= 0")
+        if not 1 <= self.mentor_peeks <= MAX_HAND:
+            raise ValueError(f"mentor_peeks must be 1-{MAX_HAND}")
+        if self.event_skip_round not in EVENT_SKIP:
+            raise ValueError(f"event_skip_round must be one of {', '.join(EVENT_SKIP)}")
+        if self.power_order not in POWER_ORDER:
+            raise ValueError(f"power_order must be one of {', '.join(POWER_ORDER)}")
         if not 0 <= self.powers_per_player <= MAX_POWERS:
             raise ValueError(f"powers_per_player must be 0-{MAX_POWERS}")
         if self.hunter_flips > MAX_HAND:
@@ -74,7 +95,17 @@ class DragonwakeRules:
         if not self.powers:
             return []
         return ([DIVINATOR] * self.power_divinator + [MENTOR] * self.power_mentor + [HUNTER] * self.power_hunter
-                + [CHOSEN] * self.power_chosen_one)
+                + [CHOSEN] * self.power_chosen_one + [PREACHER] * self.power_preacher + [WITCH] * self.power_witch
+                + [INQUISITOR] * self.power_inquisitor + [BANDIT] * self.power_bandit
+                + [TRICKSTER] * self.power_trickster)
+
+    def skip_round(self) -> int:
+        """The round index in which no event is drawn (the last one, or the fourth: flag event_skip_round)."""
+        return len(self.hand_sizes) - 1 if self.event_skip_round == "last" else 3
+
+    def event_rounds(self) -> list[int]:
+        """Round indices in which an event card is drawn (while the deck lasts, without replacement)."""
+        return [r for r in range(len(self.hand_sizes)) if r != self.skip_round()]
 
     def powers_dealt(self, players: int) -> int:
         """Power cards dealt in all: powers_per_player each, seat by seat, until the deck runs out."""
@@ -96,9 +127,9 @@ class DragonwakeRules:
         heroes, cultists = self.role_deck(players)
         if heroes + cultists < players or cultists < 1:
             raise ValueError(f"role deck {heroes}+{cultists} cannot seat {players} players")
-        if self.events and self.event_gluttony and len(self.hand_sizes) > 1:
+        if self.events and self.event_gluttony and self.event_rounds():
             # the round's last reveal still needs another player's face-down card
-            hand = self.hand_sizes[-2]
+            hand = min(self.hand_sizes[r] for r in self.event_rounds())
             if players * hand - self.gluttony_cards - (players - 1) - hand < 1:
                 raise ValueError(f"gluttony_cards={self.gluttony_cards} leaves too few cards for {players} players")
         relics = self.relics_per_player * players
