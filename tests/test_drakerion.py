@@ -11,7 +11,7 @@ from sim.core.errors import DsimError, RulesError
 from sim.core.game import RefereeError, Trace
 from sim.games import get_game
 from sim.games.drakerion import records as R
-from sim.games.drakerion.game import FIRED, play
+from sim.games.drakerion.game import FIRED_COLUMNS, play
 
 GAME = get_game("drakerion")
 RULES = GAME.load_rules()
@@ -90,7 +90,10 @@ def test_referee_replays_heuristic_games_and_flags():
     for lineup, sets in (("default", ()), ("seat0=aggressive,seat1=value", ("seat0_deck=gloom", "seat1_deck=stone")),
                          ("random", ("out_player_combat_actions=true", "named_bonus_second=riposte",
                                      "mulligan_shuffle_first=true", "prestige_any_destruction=false",
-                                     "ability_attack_taps=true", "prestige_beats_wipeout=true"))):
+                                     "ability_attack_taps=true", "prestige_beats_wipeout=true",
+                                     "intercept_implacable=true")),
+                         ("random", ("seat0_deck=gloom", "seat1_deck=grove", "shields_combatants_only=true",
+                                     "imprevisible_event_combat_only=true"))):
         bad = referee_games(lineup, 300, 7, *sets)
         assert not bad, (lineup, bad[:3])
 
@@ -121,38 +124,58 @@ def test_soak_referee_1e5():
 # ---- every rule fires ----------------------------------------------------------------------------
 
 
-def fired(lineup: str, n: int, seed: int, *sets) -> dict[str, int]:
-    tables = GAME.simulate(rules(*sets), 2, GAME.lineup(lineup), seed, n)
-    return {k: int(tables["games"][k].sum()) for k in FIRED}
+def fired(run) -> dict[str, int]:
+    r = GAME.load_rules(variants=run.variants, sets=run.sets)
+    tables = GAME.simulate(r, run.players, GAME.lineup(run.lineup), 11, run.n)
+    return {k: int(tables["games"][k].sum()) for k in FIRED_COLUMNS}
 
 
-def test_every_effect_keyword_and_trigger_fires_in_random_and_default_games():
-    for lineup in ("random", "default"):
-        total = dict.fromkeys(FIRED, 0)
-        for j, a in enumerate(DECKS):          # each deck against the next, both ways round
-            b = DECKS[(j + 1) % len(DECKS)]
-            for x, y in ((a, b), (b, a)):
-                for k, v in fired(lineup, 1_000, 11, f"seat0_deck={x}", f"seat1_deck={y}").items():
-                    total[k] += v
-        # passives are continuous (never "resolved"); the value player never spends a cancel or a redirect
-        # on an Implacable attacker, so only random play shows that keyword holding
-        exempt = {"trigger_passive"} | ({"rule_implacable_held"} if lineup == "default" else set())
-        never = [k for k, v in total.items() if v == 0 and k not in exempt]
-        assert not never, (lineup, never)
+def test_coverage_runs_fire_every_counter():
+    """Every effect kind, trigger, keyword, special rule and rule-flag situation fires somewhere in the
+    coverage runs (random and value play over a ring of deck pairings, each variant, a low prestige goal)."""
+    runs = GAME.coverage_runs()
+    assert sum(r.n for r in runs) <= 12_000
+    total = dict.fromkeys(FIRED_COLUMNS, 0)
+    for run in runs:
+        for k, v in fired(run).items():
+            total[k] += v
+    never = [k for k, v in total.items() if v == 0]
+    assert not never, never
 
 
-FLAGS = {
-    "mulligan_shuffle_first": "true", "named_bonus_second": "riposte", "out_player_combat_actions": "true",
-    "prestige_any_destruction": "false", "ability_attack_taps": "true", "starting_gold": "3",
+def test_every_flag_has_its_readings_a_variant_and_a_counter():
+    import tomllib
+    data = tomllib.loads((GAME.package_dir / "rules.toml").read_text())
+    flags = {k for k, v in data["rules"].items() if "reading" in v}
+    assert flags == FLAG_KEYS
+    for k in flags:
+        other = data["rules"][k].get("other_value", not data["rules"][k]["value"])
+        assert any(v["set"].get(k) == other for v in data["variants"].values()), k
+        assert f"fired_{k}" in FIRED_COLUMNS
+
+
+FLAG_KEYS = {"mulligan_shuffle_first", "named_bonus_second", "out_player_combat_actions", "prestige_any_destruction",
+             "ability_attack_taps", "prestige_beats_wipeout", "shields_combatants_only", "intercept_implacable",
+             "imprevisible_event_combat_only"}
+FLAGS = {   # flag -> (other value, seat 0's deck where the situation is common)
+    "mulligan_shuffle_first": ("true", "ember"), "named_bonus_second": ("riposte", "stone"),
+    "out_player_combat_actions": ("true", "gloom"), "prestige_any_destruction": ("false", "gloom"),
+    "ability_attack_taps": ("true", "ember"), "starting_gold": ("3", "ember"),
+    "shields_combatants_only": ("true", "grove"), "intercept_implacable": ("true", "ember"),
+    "imprevisible_event_combat_only": ("true", "gloom"),
 }
 
 
 @pytest.mark.parametrize("flag", sorted(FLAGS))
 def test_each_flag_changes_play(flag):
+    value, deck = FLAGS[flag]
     lineup = GAME.lineup("random")
-    base = GAME.simulate(RULES, 2, lineup, 17, 3_000)["games"]
-    other = GAME.simulate(rules(f"{flag}={FLAGS[flag]}"), 2, lineup, 17, 3_000)["games"]
+    decks = (f"seat0_deck={deck}", "seat1_deck=stone")
+    base = GAME.simulate(rules(*decks), 2, lineup, 17, 3_000)["games"]
+    other = GAME.simulate(rules(*decks, f"{flag}={value}"), 2, lineup, 17, 3_000)["games"]
     assert any(not np.array_equal(base[k], other[k]) for k in ("winner", "turns", "prestige_s0", "decisions"))
+    if flag in FLAG_KEYS:                 # the counter counts the situation under both readings
+        assert base[f"fired_{flag}"].sum() > 0 and other[f"fired_{flag}"].sum() > 0
 
 
 @pytest.mark.parametrize("flag, winner, end", [(0, R.DRAW, R.END_BOTH), (1, 0, R.END_PRESTIGE)])
@@ -166,6 +189,7 @@ def test_prestige_beats_wipeout_flag_decides_a_double_win(flag, winner, end):
     t.st[R.S_PRESTIGE] = 20
     KB.win_check(t.w, t.st)
     assert (t.st[R.S_WINNER], t.st[R.S_END]) == (winner, end)
+    assert t.counter(R.T_KW + R.K_F_PRESTIGE_BEATS) == 1      # the situation, under both readings
 
 
 def test_games_lists_decks_and_flags(capsys):

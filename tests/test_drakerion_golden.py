@@ -99,12 +99,65 @@ def test_implacable_attack_cannot_be_intercepted_or_redirected():
     t.st[R.S_DEFENDER] = d
     n = kernel.list_combat(t.w, t.st, t.opts, t.table, t.board, 1, True)
     assert R.ACT_INTERCEPT not in t.opts[:n, 0]
+    assert t.counter(R.T_KW + R.K_IMPLACABLE_HELD) == 1     # the interception it held off
     t.st[R.S_IN_COMBAT] = 0
     t.plan(1, (R.D_COMBAT, R.ACT_PLAY, ev, 0))
     combat(t, a, d)
     assert t.board[d, R.B_ZONE] == R.Z_DISCARD              # the redirect did nothing
     assert t.board[wall, R.B_DAMAGE] == 0
-    assert t.counter(R.T_KW + R.K_IMPLACABLE_HELD) == 1
+    assert t.counter(R.T_KW + R.K_IMPLACABLE_HELD) == 3     # + the combat's interception and the redirect
+
+
+@pytest.mark.parametrize("flag", [0, 1])
+def test_intercept_implacable_flag_decides_whether_an_interceptor_takes_an_implacable_attack(flag):
+    t = Table(pool(), intercept_implacable=flag).start({0: ["brute"], 1: ["guard", "wall"]})
+    a = t.move(t.row(0, 0), R.Z_FRONT)
+    d = t.move(t.row(1, 0), R.Z_FRONT)
+    wall = t.move(t.row(1, 1), R.Z_FRONT)
+    t.plan(1, (R.D_COMBAT, R.ACT_INTERCEPT, wall))
+    combat(t, a, d)
+    assert t.counter(R.T_KW + R.K_F_INTERCEPT_IMPLACABLE) == 1     # the situation arose under both readings
+    if flag:                                               # the wall took the 4 damage
+        assert t.board[wall, R.B_DAMAGE] == 4 and t.board[d, R.B_ZONE] == R.Z_FRONT
+        assert t.counter(R.T_KW + R.K_INTERCEPT) == 1 and t.counter(R.T_KW + R.K_IMPLACABLE_HELD) == 0
+    else:                                                  # no interception: the guard fell
+        assert t.board[wall, R.B_DAMAGE] == 0 and t.board[d, R.B_ZONE] == R.Z_DISCARD
+        assert t.counter(R.T_KW + R.K_INTERCEPT) == 0 and t.counter(R.T_KW + R.K_IMPLACABLE_HELD) == 1
+
+
+@pytest.mark.parametrize("flag", [0, 1])
+def test_imprevisible_event_combat_only_flag_decides_its_action_ability_in_a_combat(flag):
+    stab = card(type=R.EVENT, cost=0, name_id=9, keywords=R.KW_IMPREVISIBLE)
+    ability(stab, 0, trigger=R.TR_ACTION, effect=R.EF_DAMAGE, target=R.TG_ENEMY, amount=2)
+    t = Table(pool(stab=stab), imprev_event_combat_only=flag).start({0: ["grunt", "grunt"], 1: ["guard", "stab"]})
+    a = t.move(t.row(0, 0), R.Z_FRONT)
+    other = t.move(t.row(0, 1), R.Z_SUPPORT)
+    d = t.move(t.row(1, 0), R.Z_FRONT)
+    ev = t.move(t.row(1, 1), R.Z_HAND)
+    t.plan(1, (R.D_COMBAT, R.ACT_PLAY, ev, 0), (R.D_TARGET, other))
+    combat(t, a, d)
+    assert t.counter(R.T_KW + R.K_F_IMPREV_EVENT) >= 1            # offered (or withheld) under both readings
+    if flag:                                               # kept in hand: only Combat abilities in a combat
+        assert t.board[ev, R.B_ZONE] == R.Z_HAND and t.board[other, R.B_DAMAGE] == 0
+        assert t.counter(R.T_KW + R.K_IMPREVISIBLE_PLAY) == 0
+    else:                                                  # played mid-combat for its Action ability
+        assert t.board[ev, R.B_ZONE] == R.Z_DISCARD and t.board[other, R.B_DAMAGE] == 2
+        assert t.counter(R.T_KW + R.K_IMPREVISIBLE_PLAY) == 1
+
+
+@pytest.mark.parametrize("flag", [0, 1])
+def test_shields_combatants_only_flag_decides_a_bystanders_shields(flag):
+    t = Table(pool(), shields_combatants=flag).start({0: ["grunt"], 1: ["guard", "guard"]})
+    a = t.move(t.row(0, 0), R.Z_FRONT)
+    d = t.move(t.row(1, 0), R.Z_FRONT)
+    by = t.move(t.row(1, 1), R.Z_SUPPORT)
+    t.board[d, R.B_SHIELD] = 5                             # more than the attack: some is left over
+    t.board[by, R.B_SHIELD] = 2                            # given outside this combat
+    combat(t, a, d)
+    assert t.board[d, R.B_SHIELD] == 0                     # a combatant's shields end with its combat
+    assert t.board[by, R.B_SHIELD] == (2 if flag else 0)
+    assert t.counter(R.T_KW + R.K_F_SHIELDS) == 1
+    assert t.counter(R.T_KW + R.K_SHIELD_ABSORB) == 1
 
 
 def test_redirect_moves_an_ordinary_attack():

@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 
 from sim.core.errors import DsimError
-from sim.core.game import BenchCase, Game, Outcome, Rules, Trace
+from sim.core.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
 from sim.core.strategy import Lineup
 from sim.games.drakerion import kernel
 from sim.games.drakerion import records as R
@@ -26,10 +26,19 @@ SEAT_COUNTERS = {
     "named_bonuses": R.T_NAMED, "cycles": R.T_CYCLES, "passed_for_good": R.T_PASS_GOOD,
     "damage_dealt": R.T_DAMAGE_DEALT, "actions": R.T_ACTIONS, "shield_absorbed": R.T_SHIELD_ABSORBED,
 }
-# rule-fired counters: column -> state slot
+# rule counters (fired_<name>, int32): column -> state slot. Effects of the ability vocabulary by effect kind,
+# keyword / rule / rule-flag situations (records.KW_EVENT_NAMES), abilities resolved by trigger.
 FIRED = {**{f"fired_{name}": R.T_FIRED + k for k, name in enumerate(R.EFFECT_NAMES)},
-         **{f"rule_{name}": R.T_KW + k for k, name in enumerate(R.KW_EVENT_NAMES)},
-         **{f"trigger_{name}": R.T_TRIG + k for k, name in enumerate(R.TRIGGER_NAMES)}}
+         **{f"fired_{name}": R.T_KW + k for k, name in enumerate(R.KW_EVENT_NAMES)},
+         **{f"fired_{name}": R.T_TRIG + k for k, name in enumerate(R.TRIGGER_NAMES)}}
+assert len(FIRED) == R.N_EFFECTS + R.N_KW + len(R.TRIGGER_NAMES)
+# counters summed from the per-seat ones (no kernel work): column -> per-seat state slot, and whether
+# the column counts players with a non-zero value rather than the sum
+DERIVED = {"fired_mulligan": (R.T_MULLIGAN, False),              # cards put back in mulligans
+           "fired_mulligan_shuffle_first": (R.T_MULLIGAN, True),  # mulligans of at least one card
+           "fired_named": (R.T_NAMED, False),                     # Named discard bonuses
+           "fired_city_cycle": (R.T_CYCLES, False)}               # City cycles
+FIRED_COLUMNS = [*FIRED, *DERIVED]
 
 
 def play(rules: DrakerionRules, lineup: Lineup, seed: int, n: int, n_traced: int = 0, check: bool = False):
@@ -72,6 +81,9 @@ def game_columns(rules: DrakerionRules, out: np.ndarray) -> dict[str, np.ndarray
             cols[f"{stem}_s{seat}"] = out[slot + seat].astype(np.int16)
     for name, slot in FIRED.items():
         cols[name] = out[slot].astype(np.int32)
+    for name, (slot, players) in DERIVED.items():
+        a, b = out[slot], out[slot + 1]
+        cols[name] = ((a > 0).astype(np.int32) + (b > 0)) if players else (a + b).astype(np.int32)
     cols["violations"] = out[R.T_VIOLATIONS].astype(np.int32)
     cols["bad_choices"] = out[R.T_BAD_CHOICES].astype(np.int32)
     cols["decisions"] = out[R.T_DECISIONS].astype(np.int32)
@@ -148,6 +160,50 @@ class DrakerionGame(Game):
                     "characters destroyed per game"),
             Outcome("violations", "mean", pl.col("violations").cast(pl.Float64), "kernel invariant failures"),
             Outcome("bad_choices", "mean", pl.col("bad_choices").cast(pl.Float64), "strategy answers out of range"),
+        ]
+
+    def coverage_runs(self) -> list[CoverageRun]:
+        """Random and default (value) play over a ring of deck pairings (each of the five starter decks meets
+        two others, in both seats), every rule-flag variant on a random run, and a low prestige goal that
+        makes the double win (prestige_beats_wipeout) common enough to see."""
+        decks = ("ember", "tide", "grove", "stone", "gloom")
+        runs = []
+        for j, a in enumerate(decks):
+            b = decks[(j + 1) % len(decks)]
+            pair = (f"seat0_deck={a}", f"seat1_deck={b}")
+            runs.append(CoverageRun(2, "random", sets=pair, n=400))
+            runs.append(CoverageRun(2, "default", sets=pair, n=300))
+        flipped = {"mulligan_shuffle_first": "ember", "named_bonus_riposte": "stone", "out_player_fights": "gloom",
+                   "prestige_combat_only": "gloom", "ability_attack_taps": "ember",
+                   "shields_combatants_only": "grove", "intercept_implacable": "ember",
+                   "imprevisible_event_combat_only": "gloom"}
+        for v, a in flipped.items():            # each variant where its situation is common, against Stone
+            runs.append(CoverageRun(2, "random", variants=(v,), sets=(f"seat0_deck={a}", "seat1_deck=stone"),
+                                    n=300))
+        runs.append(CoverageRun(2, "random", variants=("prestige_beats_wipeout",),
+                                sets=("win_prestige=4", "seat0_deck=ember", "seat1_deck=gloom"), n=500))
+        return runs
+
+    def calibration(self) -> list[Claim]:
+        """The French rulebook makes no numeric claim about play (no game length, no first-player
+        advantage); what it does say and can be measured: a game ends by one of its two win conditions
+        (there is no other end, so a capped game is one that failed to end), and both conditions are
+        presented as the ways to win, so each should decide a real share of games."""
+        return [
+            Claim("a game ends by one of the two win conditions (the rules have no other end): games reaching "
+                  "the turn cap should be rare; the range allows 2% for the cap the simulator adds",
+                  "cap_end", 2, 0.0, 0.02),
+            Claim("prestige is one of the two ways to win: it should decide a real share of games (we read "
+                  "'real' as at least 5%)", "prestige_end", 2, 0.05, 1.0,
+                  cause="the invented starter decks (an assumed card pool), not a strategy habit: the default "
+                        "pairing (ember vs tide) ends by wipeout in about 3 turns, before 20 prestige is "
+                        "collected. Value-vs-value mirrors, 5,000 games each (seed 3), give prestige wins of "
+                        "0.1% (ember), 1% (stone), 15% (gloom), 22% (tide) and 95% (grove); random play on the "
+                        "default pairing 13%; aggressive vs value 0%; starting_gold=3 lifts it only to 1.8%, "
+                        "win_prestige=10 to 53%. The decks that start with few, fragile characters make the "
+                        "wipeout the usual end."),
+            Claim("leaving the opponent without a character is the other way to win: it too should decide at "
+                  "least 5% of games", "wipeout_end", 2, 0.05, 1.0),
         ]
 
     def group_columns(self) -> list[str]:

@@ -34,7 +34,9 @@ from sim.games.drakerion.records import (
     C_NAMED_SECOND, C_OUT_COMBAT, C_START_GOLD, C_TURN_CAP, DECISION_FN, D_ACTION, D_COMBAT, D_CYCLE, D_FIRST,
     D_MANOEUVRE, D_MULLIGAN, D_SETUP, DRAW, END_CAP, EVENT, EV_END,
     EV_FIRST, EV_TURN, I_BANNER, I_CITY, I_MAN, KW_IMPLACABLE, KW_IMPREVISIBLE, KW_INFILTRATEUR,
-    KW_INTERCEPTEUR, K_IMPREVISIBLE_PLAY, K_INFILTRATE, K_INTERCEPT,
+    KW_INTERCEPTEUR, K_IMPREVISIBLE_PLAY, K_INFILTRATE, K_INTERCEPT, K_IMPLACABLE_HELD, K_F_NAMED_SECOND, T_TRIG,
+    K_F_OUT_COMBAT, K_F_SHIELDS, K_F_INTERCEPT_IMPLACABLE, K_F_IMPREV_EVENT, C_SHIELDS_COMBATANTS,
+    C_INTERCEPT_IMPLACABLE, C_IMPREV_EVENT_COMBAT_ONLY, ABIL_WIDTH, CD_ABIL, TR_PASSIVE,
     K_PILE_REBUILT, K_RIPOSTE, MAX_DECK, MAX_INST, MAX_OPTS, MAX_SETUP, N_INST, N_MAN, N_STATE,
     OPT_WIDTH, PH_ACTION, PH_COMBAT, PH_END, PH_MANOEUVRE, PH_SETUP, S_ATTACKER, S_CANCELLED,
     S_DECK_N, S_DECK_SIZE, S_DEFENDER, S_END, S_FIRST, S_GOLD, S_HAND_N, S_IN_COMBAT, S_MAN_PILE_N,
@@ -133,6 +135,7 @@ def set_up(w, st, board, opts, cards, tr, f0, f1, p0, p1):
             n = add_row(opts, n, i, 1, -1, -1)
             c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_SETUP, n)
             enter_line(w, st, board, i, opts[c, 1])
+            st[T_TRIG + TR_PASSIVE] += has_trigger(w, i, TR_PASSIVE)
             refresh(w, st, board, cards)
         lines(w, st, board, p)
     for r in range(2):
@@ -211,6 +214,7 @@ def manoeuvre_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
             board[old, B_ZONE] = Z_MAN_COVERED
         board[i, B_ZONE] = Z_MAN_TOP
         st[S_MAN_TOP + p] = i
+        st[T_TRIG + TR_PASSIVE] += has_trigger(w, i, TR_PASSIVE)
         st[S_MAN_PILE_N + p] -= 1
     for r in range(2):
         p = first if r == 0 else 1 - first
@@ -339,12 +343,13 @@ def list_actions(w, st, opts, cards, board, p):
 @njit(**FAST)
 def list_combat(w, st, opts, cards, board, p, first_action):
     n = add_row(opts, 0, ACT_PASS, -1, -1, -1)
-    if st[S_OUT + p] and w[C_OUT_COMBAT] == 0:
-        return n
+    if st[S_OUT + p]:
+        st[T_KW + K_F_OUT_COMBAT] += 1
+        if w[C_OUT_COMBAT] == 0:
+            return n
     att = st[S_ATTACKER]
     dfd = st[S_DEFENDER]
-    if first_action and (dfd >> 6) == p and st[S_RANGED] == 0 \
-            and (card_of(cards, board, att, CD_KEYWORDS) & KW_IMPLACABLE) == 0:
+    if first_action and (dfd >> 6) == p and st[S_RANGED] == 0:
         m = mask(w, p, M_CHARS)
         while m:
             i = p * MAX_INST + low_row(m)
@@ -352,6 +357,11 @@ def list_combat(w, st, opts, cards, board, p, first_action):
             if i != dfd and board[i, B_ZONE] == board[dfd, B_ZONE] and board[i, B_TAPPED] == 0 \
                     and (card_of(cards, board, i, CD_KEYWORDS) & KW_INTERCEPTEUR):
                 n = add_row(opts, n, ACT_INTERCEPT, i, -1, -1)
+        if n > 1 and (card_of(cards, board, att, CD_KEYWORDS) & KW_IMPLACABLE):
+            st[T_KW + K_F_INTERCEPT_IMPLACABLE] += 1     # an interceptor could take an Implacable attack
+            if w[C_INTERCEPT_IMPLACABLE] == 0:
+                st[T_KW + K_IMPLACABLE_HELD] += 1
+                n = 1
     # only cards with a Combat ability, Imprévisible cards and Named characters can add rows
     m = mask(w, p, M_HAND) & (trigger_rows(w, p, TR_COMBAT) | trigger_rows(w, p, T_IMPREV_BIT))
     while m:
@@ -362,7 +372,12 @@ def list_combat(w, st, opts, cards, board, p, first_action):
             n = list_event(w, st, opts, cards, board, p, i, n, TR_COMBAT)
         if card_of(cards, board, i, CD_KEYWORDS) & KW_IMPREVISIBLE:
             if t == EVENT:
+                n0 = n
                 n = list_event(w, st, opts, cards, board, p, i, n, TR_ACTION)
+                if n > n0:                # an Imprévisible event's Action ability, playable in a combat?
+                    st[T_KW + K_F_IMPREV_EVENT] += 1
+                    if w[C_IMPREV_EVENT_COMBAT_ONLY]:
+                        n = n0
             elif can_play(w, st, cards, board, p, i):
                 n = add_row(opts, n, ACT_PLAY, i, -1, -1)
     m = (mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)) \
@@ -409,9 +424,10 @@ def play_card(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i, a):
     st[T_GOLD_SPENT + p] += cards[c, CD_COST]
     st[T_PLAYED + p] += 1
     w[W_PLAYED + i] += 1
-    if st[S_IN_COMBAT]:
-        st[T_KW + K_IMPREVISIBLE_PLAY] += 1
     t = cards[c, CD_TYPE]
+    if st[S_IN_COMBAT]:               # in a combat, only Imprévisible lets a non-event or an Action ability in
+        if t != EVENT or cards[c, CD_ABIL + a * ABIL_WIDTH + AB_TRIGGER] != TR_COMBAT:
+            st[T_KW + K_IMPREVISIBLE_PLAY] += 1
     if t == EVENT:
         set_zone(w, st, board, i, Z_RESOLVING)
         use_ability(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i, a)
@@ -445,10 +461,12 @@ def named_bonus(w, st, board, cards, i, d, bonus):
         board[i, B_SHIELD] += 1
     elif bonus == 1:
         board[i, B_CB_MELEE] += 1
-    elif w[C_NAMED_SECOND] == 0:
-        board[i, B_CB_RANGED] += 1
     else:
-        board[i, B_CB_RIPOSTE] += 1
+        st[T_KW + K_F_NAMED_SECOND] += 1
+        if w[C_NAMED_SECOND] == 0:
+            board[i, B_CB_RANGED] += 1
+        else:
+            board[i, B_CB_RIPOSTE] += 1
     st[T_NAMED + p] += 1
     refresh(w, st, board, cards)
 
@@ -514,6 +532,8 @@ def combat(w, st, board, opts, cards, tr, f0, f1, p0, p1, att, dfd, ranged):
 @njit(**FAST)
 def end_combat(w, st, board, cards):
     """Shields and gains lasting the combat end for every character."""
+    att = st[S_ATTACKER]
+    dfd = st[S_DEFENDER]
     st[S_IN_COMBAT] = 0
     st[S_ATTACKER] = -1
     st[S_DEFENDER] = -1
@@ -523,7 +543,12 @@ def end_combat(w, st, board, cards):
         while m:
             i = p * MAX_INST + low_row(m)
             m &= m - 1
-            board[i, B_SHIELD] = 0
+            if board[i, B_SHIELD] > 0 and i != att and i != dfd:   # a bystander's shields
+                st[T_KW + K_F_SHIELDS] += 1
+                if w[C_SHIELDS_COMBATANTS] == 0:
+                    board[i, B_SHIELD] = 0
+            else:
+                board[i, B_SHIELD] = 0
             board[i, B_CB_MELEE] = 0
             board[i, B_CB_RANGED] = 0
             board[i, B_CB_RIPOSTE] = 0

@@ -23,7 +23,8 @@ from sim.games.drakerion.records import (
     D_DISCARD, D_LINE, D_LOOK, D_SEARCH, D_TARGET, D_TRIGGER, EF_ATTACK, EF_CANCEL, EF_DAMAGE,
     EF_DESTROY, EF_DISCARD, EF_DRAW, EF_GOLD, EF_HEAL, EF_LOOK, EF_MELEE, EF_MILL, EF_MOVE,
     EF_PUT_INTO_PLAY, EF_RANGED, EF_REDIRECT, EF_RIPOSTE, EF_SEARCH, EF_SHIELD, EF_TAP, EF_UNTAP,
-    FI_MAX_COST, K_IMPLACABLE_HELD, K_NO_ATTACH_BLOCK,
+    FI_MAX_COST, K_F_ABILITY_ATTACK, K_F_PRESTIGE_ANY, K_FOUND, K_HEALED, K_IMPLACABLE_HELD, K_MAN_DEPLOY,
+    K_NO_ATTACH_BLOCK, K_SHIELD_ABSORB, TR_PASSIVE, Z_MAN_TOP,
     KW_IMPLACABLE, KW_NO_ATTACHMENT, MAX_DECK, MAX_INST, S_ABIL, S_ATTACKER, S_CANCELLED, S_DECK_N,
     S_DEFENDER, S_GOLD, S_HAND_N, S_IN_COMBAT, S_MAN_TOP, S_OVER, S_PENDING, S_PRESTIGE, S_SOURCE, TG_ALL_ENEMY,
     TG_ALL_OWN, TG_ANY, TG_ENEMY, TG_ENEMY_COMBATANT, TG_OPPONENT, TG_OWN, TG_OWN_COMBATANT, TG_SELF,
@@ -146,6 +147,7 @@ def hurt(w, st, board, i, amount, by):
     board[i, B_SHIELD] -= absorbed
     board[i, B_DAMAGE] += amount - absorbed
     st[T_SHIELD_ABSORBED + (i >> 6)] += absorbed
+    st[T_KW + K_SHIELD_ABSORB] += min(absorbed, 1)
     if by >= 0:
         st[T_DAMAGE_DEALT + by] += amount
     w[W_HURT + i] += amount
@@ -199,6 +201,8 @@ def destroy(w, st, cards, board, x, by_combat):
                 board[j, B_TAPPED] = 0
     if by_combat or w[C_PRESTIGE_ANY]:
         st[S_PRESTIGE + 1 - q] += max(prestige, 0)
+    if not by_combat:
+        st[T_KW + K_F_PRESTIGE_ANY] += 1
     st[T_KILLS + 1 - q] += 1
     st[T_LOST + q] += 1
     push_trigger(w, cards, board, x, TR_DESTRUCTION)
@@ -393,6 +397,7 @@ def put_into_play(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i):
         board[i, B_HOST] = opts[c, 0]
         board[i, B_TAPPED] = 0
     st[S_PENDING] = -1
+    st[T_TRIG + TR_PASSIVE] += has_trigger(w, i, TR_PASSIVE)
     sweep(w, st, cards, board, False)
     push_trigger(w, cards, board, i, TR_DEPLOY)
 
@@ -448,6 +453,7 @@ def player_effect(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a, effe
         c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_SEARCH, n)
         if opts[c, 0] >= 0:
             take_from_deck(w, st, board, opts[c, 0], Z_HAND)
+            st[T_KW + K_FOUND] += 1
         shuffle(w, st, tr, p)
     elif effect == EF_PUT_INTO_PLAY:
         n = 0
@@ -527,6 +533,7 @@ def attack_effect(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
     att = w[W_TGT]
     if (att >> 6) != p:
         return
+    st[T_KW + K_F_ABILITY_ATTACK] += 1
     if w[C_ABILITY_ATTACK_TAPS] and board[att, B_TAPPED]:
         return
     n = 0
@@ -572,6 +579,7 @@ def effect_of(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
         if effect == EF_SHIELD:
             board[h, B_SHIELD] += amount
         elif effect == EF_HEAL:
+            st[T_KW + K_HEALED] += min(board[h, B_DAMAGE], 1)
             board[h, B_DAMAGE] -= min(amount, board[h, B_DAMAGE])
         elif effect == EF_DAMAGE:
             hurt(w, st, board, h, amount, p)
@@ -592,7 +600,10 @@ def effect_of(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
 def use_ability(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
     """Pay and carry out ability a of card src for p."""
     st[T_ABILITIES + p] += 1
-    st[T_TRIG + ab(cards, board, src, a, AB_TRIGGER)] += 1
+    trig = ab(cards, board, src, a, AB_TRIGGER)
+    st[T_TRIG + trig] += 1
+    if trig == TR_DEPLOY and board[src, B_ZONE] == Z_MAN_TOP:
+        st[T_KW + K_MAN_DEPLOY] += 1
     pay(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a)
     if st[S_OVER]:
         return

@@ -27,7 +27,9 @@ Readings this referee assumes (where docs/DRAKERION.md leaves a choice open):
   riposte for that combat; once the damage is dealt the combat is closed, so the queue resolved after it
   gives gains for the turn. HP gains always last the turn. The Named bonus lasts the combat.
 - Shields are not cleared at the end of a turn: every shield in play ends when any combat ends (also a
-  cancelled one).
+  cancelled one); with shields_combatants_only, only the attacker's and the (last) defender's.
+- Interception is not offered against an Implacable attacker unless intercept_implacable; an Imprévisible
+  event offers its Action abilities in a combat unless imprevisible_event_combat_only.
 - D_TRIGGER: choosing [-1] drops all the player's remaining entries (none of them is forced then). Entries
   are dropped when their card is not in play (lines, attached, revealed Manoeuvre, City; destruction: not in
   the discard) or their cost is unpayable. The loop asks the initiator, then the opponent, until the queue

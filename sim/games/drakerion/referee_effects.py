@@ -102,7 +102,8 @@ class Effects:
         if self.out[p] and not self.cfg[R.C_OUT_COMBAT]:
             return rows
         att, dfd = self.combat["att"], self.combat["dfd"]
-        if first_action and (dfd >> 6) == p and not self.combat["ranged"] and not self.implacable():
+        if first_action and (dfd >> 6) == p and not self.combat["ranged"] \
+                and (self.cfg[R.C_INTERCEPT_IMPLACABLE] or not self.implacable()):
             rows += [(R.ACT_INTERCEPT, i, -1, -1) for i in self.chars(p)
                      if i != dfd and self.zone[i] == self.zone[dfd] and i not in self.tapped
                      and self.cd(i, R.CD_KEYWORDS) & R.KW_INTERCEPTEUR]
@@ -112,7 +113,8 @@ class Effects:
                 rows += self.event_rows(p, i, R.TR_COMBAT)
             if self.cd(i, R.CD_KEYWORDS) & R.KW_IMPREVISIBLE:
                 if t == R.EVENT:
-                    rows += self.event_rows(p, i, R.TR_ACTION)
+                    if not self.cfg[R.C_IMPREV_EVENT_COMBAT_ONLY]:
+                        rows += self.event_rows(p, i, R.TR_ACTION)
                 elif self.playable(p, i):
                     rows.append((R.ACT_PLAY, i, -1, -1))
         for i in self.rows(p, (R.Z_FRONT, R.Z_SUPPORT, R.Z_ATTACHED)):
@@ -281,7 +283,11 @@ class Effects:
         self.combat = None
         for key in [k for k in self.gain if k[2] == "combat"]:
             del self.gain[key]
-        self.shield.clear()
+        if self.cfg[R.C_SHIELDS_COMBATANTS]:      # only the combatants' shields end with their combat
+            self.shield[att] = 0
+            self.shield[dfd] = 0
+        else:
+            self.shield.clear()
         self.resolve(ap)
         return dp
 

@@ -41,6 +41,9 @@ class DrakerionRules:
     prestige_any_destruction: bool
     ability_attack_taps: bool
     prestige_beats_wipeout: bool
+    shields_combatants_only: bool
+    intercept_implacable: bool
+    imprevisible_event_combat_only: bool
 
     def validate(self) -> None:
         if not 1 <= self.deck_size <= R.MAX_DECK:
@@ -96,6 +99,9 @@ class DrakerionRules:
         c[R.C_PRESTIGE_ANY] = int(self.prestige_any_destruction)
         c[R.C_ABILITY_ATTACK_TAPS] = int(self.ability_attack_taps)
         c[R.C_PRESTIGE_BEATS] = int(self.prestige_beats_wipeout)
+        c[R.C_SHIELDS_COMBATANTS] = int(self.shields_combatants_only)
+        c[R.C_INTERCEPT_IMPLACABLE] = int(self.intercept_implacable)
+        c[R.C_IMPREV_EVENT_COMBAT_ONLY] = int(self.imprevisible_event_combat_only)
         return c
 
 
