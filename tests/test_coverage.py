@@ -11,8 +11,8 @@ from sim.core.coverage import identical_games
 from sim.core.coverage import PREFIX, counter_names, fired
 from sim.games import game_names, get_game
 
-# Games whose kernels count their rules (each joins as its #13 work is merged).
-COUNTED = {"drachensachen", "drako", "drarkane", "dragonwake"}
+# Every game counts its rules.
+COUNTED = set(game_names())
 
 
 @lru_cache(maxsize=None)
