@@ -120,7 +120,7 @@ class Referee:
                     elif peeked:
                         self.peeks -= 1
                         self.fired["candle"] -= 1
-                        self.lines.append(f"  (the Candle's peek is undone)")
+                        self.lines.append("  (the Candle's peek is undone)")
                     continue
                 if card in (CANDLE, FATE):
                     self.artifacts += 1
