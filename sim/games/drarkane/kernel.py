@@ -115,6 +115,7 @@ GS_PLAYED = 27      # cards played this round (invariant)
 GS_AUTO_DEF = 28    # dragons the Fallen King or the Demon defeated this round
 GS_DPILE = 29       # solo with separate piles: next card of the Demon's deck
 GS_DPILE_N = 30     # solo with separate piles: cards in the Demon's deck
+GS_SINK = 31        # count_table: where a card without a counter of its own is counted (never read)
 GS_F0 = 32          # rule counters (records.FIRED): gs[GS_F0 + F[name]], copied to the fired_* columns
 GS_SIZE = GS_F0 + len(FIRED)
 
@@ -1132,6 +1133,24 @@ def count_trick(tr, tn, kind, value, gs, auto):
         gs[FD_EGG_LOW] += 1
 
 
+@njit(cache=True, inline='always', _nrt=False)
+def count_table(tr, tn, kind, ptab, gs, auto):
+    """count_trick for a table game, without a branch per card: ptab[5, card] is the card's counter slot in gs
+    (GS_SINK for an arcana card), a Mercenary played as 0 counts one slot further (mercenary_low)."""
+    wl = gs[FD_WIZ_LOW]
+    wh = gs[FD_WIZ_HIGH]
+    zero = gs[FD_EGG] + gs[FD_MERC + 1]
+    for i in range(tn):
+        c = tr[i, T_CARD] & ID_MASK
+        m = tr[i, T_MODE]
+        gs[ptab[5, c] + m] += 1
+        gs[FD_AUTO_MERC] += (kind[c] == MERCENARY) & (tr[i, T_SEAT] == auto)
+    low = gs[FD_WIZ_LOW] > wl
+    high = gs[FD_WIZ_HIGH] > wh
+    gs[FD_WIZ_CANCEL] += low & high
+    gs[FD_EGG_LOW] += low & (not high) & (gs[FD_EGG] + gs[FD_MERC + 1] > zero)
+
+
 @njit(cache=True, _nrt=False)
 def instant_met(cond, p, w, c, m, both_wiz, trumps, gs, ps, value):
     """Whether the trick winner w has just met an instant objective."""
@@ -1486,7 +1505,7 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
                           state, played, play_fns, params, codes, call_play, trace, H)
         w = tr[wpos, T_SEAT]
         gs[GS_TRICK] = t + 1
-        count_trick(tr, gs[GS_TN], kind, value, gs, auto)
+        count_table(tr, gs[GS_TN], kind, ptab, gs, auto)
         if auto >= 0:
             gs[FD_FK] += 1
         for s in range(seats):
@@ -1932,13 +1951,27 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, dec
 def build_powers(kind, colour, value, trump, ptab):
     """ptab[mode, card]: the seeker's card_power of each card as an option row shows it (a Mercenary
     played as 0 has value 0 and no colour); ptab[2 + mode, card]: the same negated; ptab[4, card]: its
-    lead_power (trumps below every other card) for a seeker that leads trumps last."""
+    lead_power (trumps below every other card) for a seeker that leads trumps last; ptab[5, card]: the gs slot
+    of its rule counter (count_table)."""
     for c in range(kind.shape[0]):
         ptab[0, c] = card_power(kind[c], value[c], 0, colour[c], trump)
         ptab[1, c] = card_power(kind[c], 0, 1, -1, trump)
         ptab[2, c] = -ptab[0, c]
         ptab[3, c] = -ptab[1, c]
         ptab[4, c] = lead_power(kind[c], value[c], 0, colour[c], trump)
+        k = kind[c]
+        slot = GS_SINK
+        if k == OBSCURE:
+            slot = FD_KNIGHT + min(max(value[c] - 11, 0), 2)
+        elif k == MERCENARY:
+            slot = FD_MERC
+        elif k == EGG:
+            slot = FD_EGG
+        elif k == WIZ_LOW:
+            slot = FD_WIZ_LOW
+        elif k == WIZ_HIGH:
+            slot = FD_WIZ_HIGH
+        ptab[5, c] = slot
 
 
 @njit(cache=True)
@@ -1987,7 +2020,7 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     played = np.zeros(MAX_CARDS, np.int64)
     keys = np.zeros((3, N_COLOURS + 1, 2, kind.shape[0]), np.int64)
     build_keys(kind, colour, value, cf[CF_TRUMP], cf[CF_EGG_LOW], keys)
-    ptab = np.zeros((5, kind.shape[0]), np.int64)
+    ptab = np.zeros((6, kind.shape[0]), np.int64)
     build_powers(kind, colour, value, cf[CF_TRUMP], ptab)
     follows = np.zeros((N_COLOURS + 2, kind.shape[0]), np.int64)
     build_follows(colour, follows)
