@@ -95,31 +95,16 @@ def test_tune_cli_prints_json_for_scripts(tmp_path, capsys):
     assert out["best"] == {"relics_per_player": 1} and out["report"].endswith("tune_dragonwake.md")
 
 
-DRAKO_ALTERNATIVES = {"dwarf_spaces": "alternatives = [[5, 4, 3]]", "turn_cap": "range = [100, 400]"}
-
-
-def drako_rules_with_alternatives(tmp_path):
-    from sim.games import get_game as g
-    text = g("drako").rules_file().read_text()
-    for key, line in DRAKO_ALTERNATIVES.items():
-        head = f"[rules.{key}]\n"
-        text = text.replace(head, head + line + "\n")
-    path = tmp_path / "drako.toml"
-    path.write_text(text)
-    return path
-
-
 def test_sensitivity_ranks_a_real_effect_and_reports_exactly_zero_for_an_unused_value(tmp_path):
     from sim.core.sensitivity import sensitivity
-    rules = drako_rules_with_alternatives(tmp_path)
-    base = build_spec("drako", 3000, None, None, None, 2, rules, None, None)
-    path, effects = sensitivity(get_game("drako"), base, tmp_path / "out", tmp_path / "rep", only=tuple(DRAKO_ALTERNATIVES),
-                                rules_file=rules)
+    base = build_spec("drako", 3000, None, None, None, 2, None, None, None)
+    path, effects = sensitivity(get_game("drako"), base, tmp_path / "out", tmp_path / "rep",
+                                only=("dwarf_spaces", "turn_cap"))
     by = {(e.key, str(e.alternative)): e for e in effects if e.outcome == "dragon_win"}
-    cap = by[("turn_cap", "100")]                  # no default game is that long: the cap never bites
+    cap = by[("turn_cap", "200")]                  # no default game is that long: the cap never bites
     assert cap.identical and cap.result.diff.value == 0 and cap.result.diff.lo == cap.result.diff.hi == 0
-    weak = by[("dwarf_spaces", "[5, 4, 3]")]       # weaker dwarves: the dragon wins more
-    assert weak.result.diff.lo > 0.05 and not weak.identical
+    tough = by[("dwarf_spaces", "[7, 6, 5]")]      # tougher dwarves: the dragon wins less
+    assert tough.result.diff.hi < -0.03 and not tough.identical
     text = path.read_text()
     assert "moves up to" in text and "across the plausible dwarf_spaces" in text
     assert (tmp_path / "rep" / "sensitivity_drako_tornado_dragon_win.png").exists()
