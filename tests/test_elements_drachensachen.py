@@ -1,0 +1,57 @@
+"""Drachensachen's elements for `dsim ablate`: valid overrides, an unused rule weighs exactly zero, a sign."""
+
+from sim.cli.common import build_spec
+from sim.core.ablate import ablate
+from sim.core.sensitivity import undeclared
+from sim.games import get_game
+from sim.games.drachensachen.elements import elements, plain_values
+
+GAME = get_game("drachensachen")
+
+
+def test_every_element_is_valid_rules_with_a_unique_name():
+    found = elements(GAME.load_rules())
+    names = [e.name for e in found]
+    assert len(names) == len(set(names)) == 5 + 3 + 7 + 3 + 3
+    assert {"Nullo", "Extermino", "Protecto", "Golden Feathers", "Chaos"} <= set(names)
+    for e in found:
+        assert e.remove or e.neutral or e.force, e.name
+        for mode in (e.remove, e.neutral, e.force):
+            if mode:
+                rules = GAME.load_rules(sets=list(mode))
+                for players in (GAME.default_players, GAME.max_players):
+                    GAME.check_players(rules, players)
+
+
+def test_a_neutral_value_is_replaced_by_plain_values_in_proportion():
+    rules = GAME.load_rules()
+    counts = list(rules.typed.card_counts)
+    by = {e.name: e for e in elements(rules)}
+    swapped = dict(by["5s (miss a turn)"].neutral)["card_counts"]
+    assert sum(swapped) == sum(counts) and swapped[4] == 0
+    assert [swapped[v - 1] - counts[v - 1] for v in (1, 2, 7, 8)] == [2, 2, 2, 2]
+    # a value with an ability on is no longer plain
+    ball = GAME.load_rules(sets=[("ability_monsterball", True)])
+    assert plain_values(ball.ruleset.values) == [1, 7, 8]
+    swapped = dict({e.name: e for e in elements(ball)}["Protecto"].neutral)["card_counts"]
+    assert swapped[1] == counts[1] and sum(swapped) == sum(counts)
+
+
+def test_removing_a_rule_that_is_off_changes_no_game(tmp_path):
+    base = build_spec("drachensachen", 300, None, None, None, 3, None, None, None)
+    _, effects = ablate(GAME, base, tmp_path / "o", tmp_path / "r", "remove", only=("Monsterball",))
+    assert effects
+    for e in effects:
+        assert e.identical and e.result.diff.value == 0 and e.result.diff.lo == e.result.diff.hi == 0
+
+
+def test_golden_feathers_make_games_longer(tmp_path):
+    # 8s earn coins instead of costing them: everyone loses less a round, so 21 coins take more rounds
+    base = build_spec("drachensachen", 800, None, None, None, 5, None, None, None)
+    _, effects = ablate(GAME, base, tmp_path / "o", tmp_path / "r", "force", only=("Golden Feathers",))
+    rounds = next(e for e in effects if e.outcome == "rounds")
+    assert rounds.result.diff.lo > 0.05 and not rounds.identical
+
+
+def test_every_assumed_value_declares_alternatives():
+    assert undeclared(GAME) == []
