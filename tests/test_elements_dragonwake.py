@@ -62,7 +62,8 @@ def test_an_event_never_drawn_changes_no_game(tmp_path):
 
 def test_taking_the_chosen_one_out_costs_the_heroes(tmp_path):
     # a hero holding Chosen One undoes the dragon's reveal, the cultists' one sudden win
-    base = build_spec("dragonwake", 3000, 5, None, ["powers"], 1, None, None, None)
+    # (one power card in about twenty: 30,000 games resolve its one-point effect)
+    base = build_spec("dragonwake", 30000, 5, None, ["powers"], 1, None, None, None)
     _, effects = ablate(GAME, base, tmp_path / "out", tmp_path / "rep", mode="remove", variants=("powers",),
                         only=("Chosen One",))
     (e,) = effects
