@@ -19,11 +19,14 @@ demo: $(STAMP)
 	$(BIN)/dsim report --out results/demo --to results/demo/report
 	@echo "report: results/demo/report/report.md"
 
+# Compile every game's kernels into numba's cache in parallel first (sim/warm.py), then test on every core.
 test: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/python -m sim.warm
+	$(BIN)/pytest -q -n auto
 
 soak: $(STAMP)
-	$(BIN)/pytest -q -m soak -o addopts=''
+	$(BIN)/python -m sim.warm
+	$(BIN)/pytest -q -n auto -m soak -o addopts=''
 
 bench: $(STAMP)
 	$(BIN)/python -m sim.bench --out reports/bench.md

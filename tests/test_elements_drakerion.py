@@ -15,7 +15,6 @@ from sim.games.drakerion import elements as E
 
 GAME = get_game("drakerion")
 DECKS = ("ember", "tide", "grove", "stone", "gloom")
-LABELS = ["deck_s0", "deck_s1", "vanilla_s0", "vanilla_s1", "vanilla_ratio_s0"]   # the arm's name, not its play
 # readings the rule-flag work turns into flags (`reading`/`other`: their other reading is their alternative)
 READINGS = {"mulligan_shuffle_first", "named_bonus_second", "out_player_combat_actions", "prestige_any_destruction",
             "ability_attack_taps", "prestige_beats_wipeout"}
@@ -57,7 +56,7 @@ def test_a_user_card_file_offers_only_the_neutral_mode():
 
 def games(*sets) -> pl.DataFrame:
     rules = GAME.load_rules(sets=list(sets))
-    return pl.DataFrame(GAME.simulate(rules, 2, GAME.lineup(None), 5, 300)["games"]).drop(LABELS)
+    return pl.DataFrame(GAME.simulate(rules, 2, GAME.lineup(None), 5, 300)["games"]).drop(GAME.label_columns())
 
 
 def test_the_ablation_card_file_leaves_the_untouched_seat_as_it_was():
@@ -75,6 +74,7 @@ def test_neutral_cinder_scout_changes_no_game(tmp_path):
     assert games().equals(games(("vanilla_seat0", "Cinder Scout")))
     _, effects = ablate(GAME, spec(300), tmp_path / "out", tmp_path / "rep", only=["Cinder Scout"])
     (e,) = effects
+    assert e.identical, "the arms differ only in the columns naming the vanilla card"
     assert e.result.diff.value == 0 and e.result.diff.lo == 0 and e.result.diff.hi == 0
 
 

@@ -65,3 +65,23 @@ def test_the_html_is_one_self_contained_file(reports, name):
     assert "<h2>Findings</h2>" in html and html.count("<img") >= 1
     assert not re.search(r"""(src|href)=["'](?!data:|#|[\w-]+\.html)""", html), "an external asset"
     assert "<script" not in html and "<link" not in html
+
+
+def test_a_finding_over_many_configurations_quotes_the_default_first():
+    from sim.core.findings import headline_findings
+    from sim.core.labels import Configs
+    from sim.core.stats import Estimate
+    game = get_game("dragonwake")
+    strategies = {"hero": {"name": "bayes", "params": {}}, "cultist": {"name": "liar", "params": {}}}
+    configs = Configs(game, [{"game": "dragonwake", "rules_hash": "abc", "variants": [], "values": {},
+                              "strategies": strategies}])
+    hero = next(o for o in game.outcomes() if o.name == "hero_win")
+    rows = [{"outcome": "hero_win", "headline": True, "players": p, "rules": "abc", "lineup": "hero-bayes_cultist-liar",
+             "estimate": Estimate(v, v - 0.01, v + 0.01, 1000)}
+            for p, v in zip(range(4, 10), (0.30, 0.12, 0.20, 0.25, 0.05, 0.40))]
+    (line,) = headline_findings(rows, {"hero_win": hero}, configs, ["players"])
+    assert re.match(r".* is 12\.0% \[11\.0, 13\.0\] with the defaults \(5 players\).*ranges from 5\.0%.*"
+                    r"\(8 players\) to 40\.0%.*\(9 players\) over 6 configurations", line), line
+    rows = [r for r in rows if r["players"] != 5]
+    (line,) = headline_findings(rows + rows[:1], {"hero_win": hero}, configs, ["players"])
+    assert "defaults" not in line

@@ -45,7 +45,7 @@ def against_base(game: Game, base: RunSpec, planned: list[tuple], out: Path, job
     frames = [arm_games(out, s) for s in specs]
     effects = []
     for (key, alt, _), frame in zip(planned, frames[1:]):
-        same = identical_games(frames[0], frame)
+        same = identical_games(frames[0], frame, game.label_columns())
         for name, kind, r, text, headline in compare_frames(game, frames[0], frame):
             if headline:
                 effects.append(Effect(key, alt, name, text or name, kind, r, same))

@@ -52,13 +52,13 @@ def findings(cells: list[tuple], base: str) -> list[str]:
     return out
 
 
-def caveats(variants, specs, frames) -> list[str]:
+def caveats(variants, specs, frames, labels=()) -> list[str]:
     out = []
     for v, spec, f in zip(variants[1:], specs[1:], frames[1:]):
         silent = silent_rules(specs[0].rules, spec.rules, [frames[0], f])
         if silent:
             out.append(silent_warning(v, silent, f.height))
-        if identical_games(frames[0], f):
+        if identical_games(frames[0], f, labels):
             out.append(f"**{v} played exactly the same games as {variants[0]}**: under these strategies and seeds "
                        "its rules never changed a move or a result, so this comparison tested nothing about them.")
     return out
@@ -87,7 +87,7 @@ def compare_lines(game: Game, variants, specs, frames, results, n: int, chart) -
     lines = [f"# {game.title}: {arms}", "", "## Findings", "", *[f"- {f}" for f in findings(cells, variants[0])], "",
              f"{n:,} games per arm, {base.players} players, {who}, seed {base.seed}; every arm played the same "
              "seeds (common random numbers), so each difference is paired game by game.", ""]
-    warn = caveats(variants, specs, frames)
+    warn = caveats(variants, specs, frames, game.label_columns())
     if warn:
         lines += ["## What these findings rest on", "", *[f"- {w}" for w in warn], ""]
     lines += ["## Headline differences", "", *summary_table(cells, variants)]

@@ -111,7 +111,9 @@ def exercised_section(games: pl.DataFrame, runs: list[dict]) -> list[str]:
     return lines + [""]
 
 
-def identical_games(a: pl.DataFrame, b: pl.DataFrame) -> bool:
-    """Whether two arms played the same games move for move, as far as the games table shows."""
-    keys = [c for c in ("game", "players", "rules", "lineup", "seed") if c in a.columns]
-    return a.height == b.height and a.drop(keys).equals(b.drop(keys))
+def identical_games(a: pl.DataFrame, b: pl.DataFrame, labels: list[str] | tuple = ()) -> bool:
+    """Whether two arms played the same games move for move, as far as the games table shows.
+
+    `labels` are columns that name the arm rather than record play (`Game.label_columns`)."""
+    drop = [c for c in ("game", "players", "rules", "lineup", "seed", *labels) if c in a.columns]
+    return a.height == b.height and a.columns == b.columns and a.drop(drop).equals(b.drop(drop))

@@ -54,10 +54,18 @@ def headline_findings(rows: list[dict], outcomes: dict[str, Outcome], configs: C
         verdicts = [against(r["estimate"], o.reference_at(r["players"]), o, r["players"])[0].split(" ")[0]
                     for r in mine]
         tally = ", ".join(f"{verdicts.count(v)} {v}" for v in ("above", "below", "consistent") if verdicts.count(v))
+        spread = (f"ranges from {fmt(low['estimate'], o)} ({configs.text(low, dims)}) to "
+                  f"{fmt(high['estimate'], o)} ({configs.text(high, dims)}) over {len(mine)} configurations"
+                  + (f"; against its reference: {tally}." if tally else "."))
+        default = next((r for r in mine if configs.is_default(r, dims)), None)
+        if default is not None:      # the figure a designer quotes first, then how far the other setups move it
+            verdict, _ = against(default["estimate"], o.reference_at(default["players"]), o, default["players"])
+            text = (f"{_cap(label)} is {fmt(default['estimate'], o)} with the defaults ({configs.text(default, dims)})"
+                    + (f", {verdict}" if verdict else "") + f"; it {spread}")
+        else:
+            text = f"{_cap(label)} {spread}"
         scored.append((max(against(r["estimate"], o.reference_at(r["players"]), o, r["players"])[1] for r in mine),
-                       f"{_cap(label)} ranges from {fmt(low['estimate'], o)} ({configs.text(low, dims)}) to "
-                       f"{fmt(high['estimate'], o)} ({configs.text(high, dims)}) over {len(mine)} configurations"
-                       + (f"; against its reference: {tally}." if tally else ".")))
+                       text))
     return [text for _, text in sorted(scored, key=lambda s: -s[0])]
 
 

@@ -236,6 +236,10 @@ class Game:
         """Columns the summary splits by (besides the run's partition columns)."""
         return []
 
+    def label_columns(self) -> list[str]:
+        """Games-table columns that name the arm (a deck, a swapped card), not what happened in play."""
+        return []
+
     def report_tables(self) -> list:
         """Sections the core renders for this game (`sim.core.sections`: Table, Series, Histogram), each by
         configuration with intervals and a chart."""

@@ -69,6 +69,13 @@ class Configs:
             strategies = r.get("strategies", {})
             self.lineups.setdefault(partition_lineup(game, strategies), lineup_text(game, strategies))
 
+    def is_default(self, row: dict, dims: list[str]) -> bool:
+        """Whether a row is the game's default configuration along the varying dimensions."""
+        default = {"players": self.game.default_players, "rules": "rules as given",
+                   "lineup": lineup_label(self.game.lineup(None))}
+        got = {"players": row.get("players"), "rules": self.rule(row.get("rules", "")), "lineup": row.get("lineup")}
+        return all(got[d] == default[d] for d in dims if d in default)
+
     def rule(self, code: str) -> str:
         return self.rules.get(code, "other rules")
 

@@ -209,6 +209,9 @@ class DrakerionGame(Game):
     def group_columns(self) -> list[str]:
         return ["deck_s0", "deck_s1"]
 
+    def label_columns(self) -> list[str]:
+        return ["deck_s0", "deck_s1", "vanilla_s0", "vanilla_s1", "vanilla_ratio_s0"]
+
     def report_sections(self, games: pl.DataFrame, outdir: Path, chart, tables=None) -> list[str]:
         from sim.games.drakerion import report
         return report.sections(games, chart, tables)
