@@ -1,6 +1,7 @@
 """`dsim tune` finds known answers: Dragonwake's random-play hero rate has a closed form."""
 
 import json
+import re
 from math import comb
 
 import pytest
@@ -96,7 +97,7 @@ def test_tune_cli_prints_json_for_scripts(tmp_path, capsys):
 
 
 def test_sensitivity_ranks_a_real_effect_and_reports_exactly_zero_for_an_unused_value(tmp_path):
-    from sim.core.sensitivity import sensitivity
+    from sim.core.sensitivity import sensitivity, sentence
     base = build_spec("drako", 3000, None, None, None, 2, None, None, None)
     path, effects = sensitivity(get_game("drako"), base, tmp_path / "out", tmp_path / "rep",
                                 only=("dwarf_spaces", "turn_cap"))
@@ -106,8 +107,11 @@ def test_sensitivity_ranks_a_real_effect_and_reports_exactly_zero_for_an_unused_
     tough = by[("dwarf_spaces", "[7, 6, 5]")]      # tougher dwarves: the dragon wins less
     assert tough.result.diff.hi < -0.03 and not tough.identical
     text = path.read_text()
-    assert "moves up to" in text and "across the plausible dwarf_spaces" in text
+    assert re.search(r"Dragon wins moves [+-]\d+\.\d points \[[+-]\d+\.\d, [+-]\d+\.\d\] across the plausible "
+                     r"dwarf_spaces", text), text.split("## Findings")[1][:300]
     assert (tmp_path / "rep" / "sensitivity_drako_tornado_dragon_win.png").exists()
+    idle = sentence([e for e in effects if e.key == "turn_cap"], "dragon_win")
+    assert idle.startswith("No assumed value moves dragon wins detectably: the largest change, turn_cap=")
 
 
 def test_alternatives_are_checked_when_the_rules_load(tmp_path):

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.core.arms import Effect, against_base, ranked, tornado, units
+from sim.core.arms import Effect, against_base, detected, ranked, signed, tornado
 from sim.core.errors import DsimError
 from sim.core.game import Game
 from sim.core.html import write_report
 from sim.core.report import ChartSaver
 from sim.core.runner import RunSpec
-from sim.core.strategy import lineup_label
+from sim.core.labels import spec_words
 
 MODES = {"neutral": "replaced by a neutral element", "remove": "removed", "force": "in every game"}
 SHOWN = 14          # elements in the chart: the most and the least impactful
@@ -69,9 +69,9 @@ def ablate(game: Game, base: RunSpec, out: Path, to: Path, mode: str = "neutral"
     chart = ChartSaver(to, stem)
     lines = [f"# {game.title}: each element's weight ({MODES[mode]})", "", "## Findings", "",
              *[f"- {f}" for f in found], "",
-             f"Each element was {MODES[mode]}, alone, against the rules as given: {played:,} games per arm, "
-             f"{base.players} players, lineup {lineup_label(base.lineup)}, seed {base.seed}, every arm on the same "
-             "seeds, so each change is a paired difference with its 95% interval.", ""]
+             f"Each element was {MODES[mode]}, alone, against the base ({spec_words(game, base)}): "
+             f"{played:,} games per arm, seed {base.seed}, every arm on the same seeds, so each change is a paired "
+             "difference with its 95% interval.", ""]
     for o in outcomes:
         rows = ranked(effects, o)
         label, kind = rows[0][2][0].label, rows[0][2][0].kind
@@ -91,11 +91,14 @@ def ablate(game: Game, base: RunSpec, out: Path, to: Path, mode: str = "neutral"
 def finding(effects: list[Effect], outcome: str, mode: str) -> str:
     rows = ranked(effects, outcome)
     first = rows[0][2][0]
-    label, kind = first.label, first.kind
-    text = f"{label}: {rows[0][0]} weighs most ({MODES[mode]}, {units(kind, first.result.diff.value)})"
+    label = first.label[:1].upper() + first.label[1:]
+    if not detected(first):
+        text = (f"{label}: no element {MODES[mode]} changes it detectably; the largest change is "
+                f"{rows[0][0]}'s ({signed(first)})")
+    else:
+        text = f"{label}: {rows[0][0]} weighs most ({MODES[mode]}, {signed(first)})"
     if len(rows) > 1:
-        last = rows[-1][2][0]
-        text += f"; {rows[-1][0]} least ({units(kind, last.result.diff.value)})"
+        text += f"; {rows[-1][0]} least ({signed(rows[-1][2][0])})"
     idle = [k for k, _, es in rows if es[0].identical]
     if idle:
         text += f"; {len(idle)} changed no game at all ({', '.join(idle[:5])}{', ...' if len(idle) > 5 else ''})"

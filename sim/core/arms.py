@@ -66,6 +66,22 @@ def units(kind: str, value: float) -> str:
     return f"{100 * value:.1f} points" if kind == "rate" else f"{value:.3g}"
 
 
+def largest(es: list[Effect]) -> Effect:
+    return max(es, key=lambda e: abs(e.result.diff.value))
+
+
+def signed(e: Effect) -> str:
+    """A paired change with its interval: "-5.0 points [-10.1, +0.1]" (rates) or "+0.31 [0.12, 0.50]"."""
+    d, scale = e.result.diff, (100 if e.kind == "rate" else 1)
+    unit = " points" if e.kind == "rate" else ""
+    return f"{d.value * scale:+.1f}{unit} [{d.lo * scale:+.1f}, {d.hi * scale:+.1f}]" if e.kind == "rate" else \
+        f"{d.value:+.3g} [{d.lo:+.3g}, {d.hi:+.3g}]"
+
+
+def detected(e: Effect) -> bool:
+    return e.result.diff.lo > 0 or e.result.diff.hi < 0
+
+
 def tornado(game: Game, rows, label: str, kind: str, chart: ChartSaver, name: str) -> str:
     """One bar per assumption from its lowest to its highest change, each alternative's interval on it."""
     scale = 100 if kind == "rate" else 1

@@ -38,6 +38,19 @@ def lineup_text(game: Game, strategies: dict) -> str:
     return ", ".join(f"{role} {name}" for role, name in words.items())
 
 
+def lineup_words(game: Game, lineup) -> str:
+    """A `Lineup` (role -> Seat) in words, as `lineup_text` gives a stored run's."""
+    return lineup_text(game, {role: {"name": s.strategy.name, "params": dict(zip(s.strategy.param_names,
+                                                                                  s.params.tolist()))}
+                              for role, s in lineup.items()})
+
+
+def spec_words(game: Game, spec) -> str:
+    """What a RunSpec plays, in words: players, rules and lineup."""
+    run = spec.rules.ruleset.provenance()
+    return f"{spec.players} players, {rules_text(run)}, {lineup_words(game, spec.lineup)}"
+
+
 def partition_lineup(game: Game, strategies: dict) -> str:
     """The lineup code a run's games are partitioned by, rebuilt from its provenance."""
     try:

@@ -30,6 +30,7 @@ from sim.core.report import ChartSaver  # noqa: E402
 from sim.core.runner import RunSpec  # noqa: E402
 from sim.core.stats import Estimate, PairedResult, mean_ci, paired, wilson  # noqa: E402
 from sim.core.strategy import Seat, lineup_label  # noqa: E402
+from sim.core.labels import lineup_words  # noqa: E402
 
 
 @dataclass
@@ -138,7 +139,7 @@ def ladder(game: Game, base: RunSpec, to: Path, outcome_name: str | None = None,
              "seeds than these.", "", "## Levels", "", ladder_chart(game, steps, label, pct, reference, chart), "",
              "| level | lineup | estimate [95% CI] | against the default [95% CI] | p |", "|---|---|---|---|---|"]
     for s in steps:
-        lines.append(f"| {s.name} | {lineup_label(s.lineup)} | {s.estimate.fmt(pct=pct, digits=2 if pct else 3)} | "
+        lines.append(f"| {s.name} | {lineup_words(game, s.lineup)} | {s.estimate.fmt(pct=pct, digits=2 if pct else 3)} | "
                      f"{s.against_default.diff.fmt(pct=pct, digits=2 if pct else 3)} | "
                      f"{s.against_default.p_value:.3g} |")
     notes = [s.note.strip() for s in steps if s.note]

@@ -14,13 +14,14 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.core.arms import Effect, against_base, ranked, tornado, units
+from sim.core.arms import Effect, against_base, detected, largest, ranked, signed, tornado, units
 from sim.core.errors import DsimError
 from sim.core.game import Game
 from sim.core.html import write_report
 from sim.core.report import ChartSaver
 from sim.core.runner import RunSpec
 from sim.core.strategy import lineup_label
+from sim.core.labels import spec_words
 
 
 def assumptions(game: Game, rules) -> dict[str, tuple]:
@@ -89,26 +90,38 @@ def sentence(effects: list[Effect], outcome: str) -> str:
     rows = ranked(effects, outcome)
     if not rows:
         return ""
-    key, size, es = rows[0]
-    label, kind = es[0].label, es[0].kind
+    key, _, es = rows[0]
+    top = largest(es)
+    label, kind = _cap(top.label), top.kind
+    if not detected(top):
+        return (f"No assumed value moves {top.label} detectably: the largest change, {key}={short(top.alternative)}, "
+                f"is {signed(top)}.")
     alts = ", ".join(short(e.alternative) for e in es)
-    text = f"{label} moves up to {units(kind, size)} across the plausible {key} ({alts})"
+    text = f"{label} moves {signed(top)} across the plausible {key} ({alts}; the largest at {short(top.alternative)})"
     if len(rows) > 1:
-        text += f"; {rows[1][0]} moves it up to {units(kind, rows[1][1])}"
+        text += f"; {rows[1][0]} moves it {signed(largest(rows[1][2]))}"
     if len(rows) > 2:
         text += f"; nothing else moves it more than {units(kind, rows[2][1])}"
     return text + "."
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def report_lines(game: Game, base: RunSpec, effects: list[Effect], played: int, chart: ChartSaver) -> list[str]:
     outcomes = list(dict.fromkeys(e.outcome for e in effects))
     lines = [f"# {game.title}: what the assumed values change", "", "## Findings", ""]
     lines += [f"- {sentence(effects, o)}" for o in outcomes]
-    lines += ["", f"Each alternative was played alone against the rules as given: {played:,} games per arm, "
-              f"{base.players} players, lineup {lineup_label(base.lineup)}, seed {base.seed}, every arm on the "
-              "same seeds, so each change is a paired difference with its 95% interval. The alternatives come "
-              "from each assumed value's `range` or `alternatives` in the rules file, and each flag's other "
-              "reading.", ""]
+    lines += ["", f"Each alternative was played alone against the base ({spec_words(game, base)}): {played:,} "
+              f"games per arm, seed {base.seed}, every arm on the same seeds, so each change is a paired "
+              "difference with its 95% interval. The alternatives come from each assumed value's `range` or "
+              "`alternatives` in the rules file, and each flag's other reading.", ""]
+    fixed = undeclared(game)
+    if fixed:
+        notes = game.load_rules().ruleset.entries
+        lines += ["Not varied (no plausible alternative declared): "
+                  + "; ".join(f"{k} ({notes[k].note})" for k in fixed) + ".", ""]
     for o in outcomes:
         rows = ranked(effects, o)
         label, kind = rows[0][2][0].label, rows[0][2][0].kind

@@ -12,10 +12,10 @@ import polars as pl  # noqa: E402
 
 from sim.core.errors import DsimError  # noqa: E402
 from sim.core.game import Game  # noqa: E402
-from sim.core.html import write_report
+from sim.core.html import write_report  # noqa: E402
+from sim.core.labels import spec_words  # noqa: E402
 from sim.core.report import ChartSaver  # noqa: E402
 from sim.core.runner import RunSpec  # noqa: E402
-from sim.core.strategy import lineup_label  # noqa: E402
 from sim.core.tune import (Evaluator, TuneResult, show_value, curve_points, inside, parse_param, parse_target,  # noqa: E402
                            search, verify)
 
@@ -77,9 +77,8 @@ def report_lines(game: Game, base: RunSpec, ev: Evaluator, result: TuneResult, c
     searched = sorted({k[0] for k in ev.cache if not k[1]})
     lines = [f"# {game.title}: which {names} gives {goals}?", "", "## Findings", "", *findings(ev, result),
              f"- The search: {result.note}.", "",
-             f"Rests on: {base.players} players, lineup {lineup_label(base.lineup)}, rules {base.rules.hash}"
-             + (f" with {', '.join(base.rules.ruleset.variants)}" if base.rules.ruleset.variants else "")
-             + f", and the assumed values listed by `dsim games {game.name}`; searched {ranges}.", "",
+             f"Rests on: {spec_words(game, base)}, and the assumed values listed by `dsim games {game.name}`; "
+             f"searched {ranges}.", "",
              "## Method", "",
              f"Every setting searched played the same {base.n:,} games (seed {base.seed}: common random numbers), "
              "so the search compares settings without noise between them; the answer was then replayed on "

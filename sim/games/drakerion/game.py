@@ -146,7 +146,7 @@ class DrakerionGame(Game):
         end = pl.col("end")
         decided = pl.when(w >= 0)
         return [
-            Outcome("seat0_win", "rate", (w == 0).cast(pl.Float64), "seat 0 wins (its deck: deck_s0)", headline=True),
+            Outcome("seat0_win", "rate", (w == 0).cast(pl.Float64), "seat 0 wins", headline=True),
             Outcome("seat1_win", "rate", (w == 1).cast(pl.Float64), "seat 1 wins"),
             Outcome("draw", "rate", (w == R.DRAW).cast(pl.Float64), "draws (turn cap or both at once)"),
             Outcome("first_player_win", "rate", decided.then((w == pl.col("first_seat")).cast(pl.Float64)),
