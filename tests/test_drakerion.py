@@ -72,17 +72,16 @@ def referee_games(lineup: str, n: int, seed: int, *sets) -> list[str]:
 
 def _replay_job(job):
     k, a, b = job
-    return referee_games("random", 500, 50 + k, f"seat0_deck={a}", f"seat1_deck={b}")
+    return referee_games("random", 1_000, 50 + k, f"seat0_deck={a}", f"seat1_deck={b}")
 
 
-def test_referee_replays_5e3_random_games():
-    """5,000 games over every deck pairing, on both cores (the pure-Python referee takes ~20 ms a game);
-    soak: 1e5."""
+def test_referee_replays_1e4_random_games():
+    """1e4 games over every deck, on both cores (the pure-Python referee takes ~20 ms a game); soak: 1e5."""
     import multiprocessing
     jobs = [(k, a, b) for k, (a, b) in enumerate(list(zip(DECKS, DECKS[1:] + DECKS[:1])) * 2)]
     with multiprocessing.get_context("fork").Pool(2) as pool:     # forked: the kernels are already loaded
         results = pool.map(_replay_job, jobs, chunksize=1)
-    assert len(jobs) * 500 == 5_000
+    assert len(jobs) * 1_000 == 10_000
     for bad in results:
         assert not bad, bad[:3]
 
