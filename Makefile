@@ -20,6 +20,9 @@ demo: $(STAMP)
 	@echo "report: results/demo/report/report.md"
 
 # Compile every game's kernels into numba's cache in parallel first (sim/warm.py), then test on every core.
+# The tests' cache (tests/conftest.py) is the one the warm-up fills.
+test soak: export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
+
 test: $(STAMP)
 	$(BIN)/python -m sim.warm
 	$(BIN)/pytest -q -n auto

@@ -3,7 +3,8 @@
 A fresh checkout has no cache, and each game compiles its kernels and strategies when first imported (their
 signatures are declared): 20 s for Drachensachen to 2 min for Dragonwake on one core. Imported one after another
 that is 6-10 minutes; in parallel, the longest two. `make test` runs this first, then the test workers load the
-kernels from the cache instead of each compiling all of them. `python -m sim.warm [game ...]`.
+kernels from the cache instead of each compiling all of them; both use the same NUMBA_CACHE_DIR (the tests set
+it to .numba_cache when it is unset). `python -m sim.warm [game ...]`.
 """
 
 from __future__ import annotations
@@ -37,9 +38,12 @@ def main(names: list[str]) -> None:
     names = names or game_names()
     unknown = sorted(set(names) - set(game_names()))
     if unknown:
-        sys.exit(f"dsim warm: unknown game {', '.join(unknown)}")
+        print(f"sim.warm: error: unknown game {', '.join(unknown)} (known: {', '.join(game_names())})", file=sys.stderr)
+        sys.exit(2)
     names = sorted(names, key=lambda n: SLOWEST_FIRST.index(n) if n in SLOWEST_FIRST else -1)
     workers = min(len(names), os.cpu_count() or 1)
+    print(f"compiling {', '.join(names)} into {os.environ.get('NUMBA_CACHE_DIR') or 'the __pycache__ folders'}, "
+          f"{workers} at a time", flush=True)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for name, seconds in pool.map(warm, names):
             print(f"compiled {name} in {seconds:.0f} s", flush=True)

@@ -38,7 +38,14 @@ def _register() -> None:
         module.register(app)
 
 
+# After Ctrl-C, loky's resource tracker (a child process, so it reads this from the environment) warns about the
+# semaphores of the workers it is cleaning up: noise under the one line that says how to resume.
+QUIET_TRACKER = "ignore::UserWarning:joblib.externals.loky.backend.resource_tracker"
+
+
 def main(argv: list[str] | None = None) -> int:
+    if QUIET_TRACKER not in os.environ.get("PYTHONWARNINGS", ""):
+        os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [os.environ.get("PYTHONWARNINGS"), QUIET_TRACKER]))
     _register()
     before = os.environ.get("DSIM_SCHEDULER")
     try:
