@@ -87,7 +87,7 @@ class Configs:
         default = {"players": self.game.default_players, "rules": "rules as given",
                    "lineup": lineup_label(self.game.lineup(None))}
         got = {"players": row.get("players"), "rules": self.rule(row.get("rules", "")), "lineup": row.get("lineup")}
-        return all(got[d] == default[d] for d in dims if d in default)
+        return all(d in default and got[d] == default[d] for d in dims)   # a game's own dimension: no default
 
     def rule(self, code: str) -> str:
         return self.rules.get(code, "other rules")
