@@ -14,7 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.core.arms import Effect, against_base, detected, ranked, signed, tornado
+from sim.core.arms import Effect, against_base, detected, ranked, signed, tornado, untouched
 from sim.core.errors import DsimError
 from sim.core.game import Game
 from sim.core.html import write_report
@@ -92,6 +92,8 @@ def finding(effects: list[Effect], outcome: str, mode: str) -> str:
     rows = ranked(effects, outcome)
     first = rows[0][2][0]
     label = first.label[:1].upper() + first.label[1:]
+    if untouched(effects, outcome):
+        return f"{label}: no element {MODES[mode]} changes it at all."
     if not detected(first):
         text = (f"{label}: no element {MODES[mode]} changes it detectably; the largest change is "
                 f"{rows[0][0]}'s ({signed(first)})")

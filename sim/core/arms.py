@@ -71,15 +71,20 @@ def largest(es: list[Effect]) -> Effect:
 
 
 def signed(e: Effect) -> str:
-    """A paired change with its interval: "-5.0 points [-10.1, +0.1]" (rates) or "+0.31 [0.12, 0.50]"."""
-    d, scale = e.result.diff, (100 if e.kind == "rate" else 1)
-    unit = " points" if e.kind == "rate" else ""
-    return f"{d.value * scale:+.1f}{unit} [{d.lo * scale:+.1f}, {d.hi * scale:+.1f}]" if e.kind == "rate" else \
-        f"{d.value:+.3g} [{d.lo:+.3g}, {d.hi:+.3g}]"
+    """A paired change with its interval: "-5.0 points [-10.1, +0.1]" (rates) or "+0.31 [+0.12, +0.50]"."""
+    d = e.result.diff
+    if e.kind == "rate":
+        return f"{100 * d.value:+.1f} points [{100 * d.lo:+.1f}, {100 * d.hi:+.1f}]"
+    return f"{d.value:+.3g} [{d.lo:+.3g}, {d.hi:+.3g}]"
 
 
 def detected(e: Effect) -> bool:
     return e.result.diff.lo > 0 or e.result.diff.hi < 0
+
+
+def untouched(effects: list[Effect], outcome: str) -> bool:
+    """No arm moved this outcome at all (every difference and interval exactly zero)."""
+    return all(e.result.diff.lo == e.result.diff.hi == 0 for e in effects if e.outcome == outcome)
 
 
 def tornado(game: Game, rows, label: str, kind: str, chart: ChartSaver, name: str) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.core.arms import Effect, against_base, detected, largest, ranked, signed, tornado, units
+from sim.core.arms import Effect, against_base, detected, largest, ranked, signed, tornado, units, untouched
 from sim.core.errors import DsimError
 from sim.core.game import Game
 from sim.core.html import write_report
@@ -90,6 +90,8 @@ def sentence(effects: list[Effect], outcome: str) -> str:
     rows = ranked(effects, outcome)
     if not rows:
         return ""
+    if untouched(effects, outcome):
+        return f"No assumed value changes {rows[0][2][0].label} at all."
     key, _, es = rows[0]
     top = largest(es)
     label, kind = _cap(top.label), top.kind
