@@ -133,7 +133,7 @@ def ladder(game: Game, base: RunSpec, to: Path, outcome_name: str | None = None,
     (to / f"{stem}.json").write_text(json.dumps({"finding": f"{label}: {words}", "levels": [s.name for s in steps]}))
     chart = ChartSaver(to, stem)
     pct = outcome.kind == "rate"
-    lines = [f"# {game.title}: does '{label}' survive better play?", "", "## Findings", "", f"- {label}: {words}.", "",
+    lines = [f"# {game.title}: does '{label}' survive better play?", "", "## Findings", "", f"- {label[:1].upper()}{label[1:]}: {words}.", "",
              f"{base.n:,} games per level, {base.players} players, every level on the same seeds; each side's "
              "tuned weights are a best response to the default strategies (not an equilibrium), found on other "
              "seeds than these.", "", "## Levels", "", ladder_chart(game, steps, label, pct, reference, chart), "",
