@@ -107,11 +107,11 @@ def test_sensitivity_ranks_a_real_effect_and_reports_exactly_zero_for_an_unused_
     tough = by[("dwarf_spaces", "[7, 6, 5]")]      # tougher dwarves: the dragon wins less
     assert tough.result.diff.hi < -0.03 and not tough.identical
     text = path.read_text()
-    assert re.search(r"Dragon wins moves [+-]\d+\.\d points \[[+-]\d+\.\d, [+-]\d+\.\d\] across the plausible "
-                     r"dwarf_spaces", text), text.split("## Findings")[1][:300]
+    assert re.search(r"Dragon wins moves [+-]\d+\.\d points \[[+-]\d+\.\d, [+-]\d+\.\d\] across \d+ plausible "
+                     r"dwarf_spaces values", text), text.split("## Findings")[1][:300]
     assert (tmp_path / "rep" / "sensitivity_drako_tornado_dragon_win.png").exists()
     idle = sentence([e for e in effects if e.key == "turn_cap"], "dragon_win")
-    assert idle.startswith("No assumed value moves dragon wins detectably: the largest change, turn_cap=")
+    assert idle == "No assumed value changes dragon wins at all."
 
 
 def test_alternatives_are_checked_when_the_rules_load(tmp_path):

@@ -98,8 +98,10 @@ def sentence(effects: list[Effect], outcome: str) -> str:
     if not detected(top):
         return (f"No assumed value moves {top.label} detectably: the largest change, {key}={short(top.alternative)}, "
                 f"is {signed(top)}.")
-    alts = ", ".join(short(e.alternative) for e in es)
-    text = f"{label} moves {signed(top)} across the plausible {key} ({alts}; the largest at {short(top.alternative)})"
+    if len(es) == 1:
+        text = f"{label} moves {signed(top)} under the other plausible {key} ({short(top.alternative)})"
+    else:
+        text = f"{label} moves {signed(top)} across {len(es)} plausible {key} values (the most at {short(top.alternative)})"
     if len(rows) > 1:
         text += f"; {rows[1][0]} moves it {signed(largest(rows[1][2]))}"
     if len(rows) > 2:
