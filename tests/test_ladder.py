@@ -35,4 +35,5 @@ def level(name, lo, hi, p):
 ])
 def test_the_ladder_verdict_in_words(default, top, p, expected):
     steps = [level("random", 0.1, 0.2, 0.0), level("default", *default, 1.0), level("top", *top, p)]
-    assert expected in verdict(steps, 0.5, "rate")
+    words = verdict(steps, 0.5, "rate")
+    assert expected in words and "random play 15.0% [10.0, 20.0]" in words, words

@@ -88,29 +88,34 @@ def play(game: Game, base: RunSpec, lineup: dict, outcome: Outcome, n: int) -> n
 
 
 def verdict(steps: list[Level], reference: float | None, kind: str) -> str:
-    """How the finding moves from the default level to the most skilled one (the last), tested paired."""
+    """How the finding moves from the default level to the most skilled one (the last), tested paired, and the
+    figure at random play, the default and the top level with their intervals."""
     default, top = steps[1].estimate, steps[-1].estimate
     moved = steps[-1].against_default.p_value < 0.05
-    show = (lambda v: f"{100 * v:.1f}%") if kind == "rate" else (lambda v: f"{v:.3g}")
+    pct = kind == "rate"
+    show = (lambda v: f"{100 * v:.1f}%") if pct else (lambda v: f"{v:.3g}")
+    figures = (f" (random play {steps[0].estimate.fmt(pct=pct, digits=1 if pct else 3)}, the default "
+               f"{default.fmt(pct=pct, digits=1 if pct else 3)}, {steps[-1].name} "
+               f"{top.fmt(pct=pct, digits=1 if pct else 3)})")
     if reference is None:
         if moved:
-            return f"the figure moves with skill: {show(default.value)} by default, {show(top.value)} at the top"
-        return "the figure holds as skill rises (no significant change from the default to the top level)"
+            return f"the figure moves with skill{figures}"
+        return f"the figure holds as skill rises: no significant change from the default to the top level{figures}"
 
     def side(e):
         return "above" if e.lo > reference else "below" if e.hi < reference else "at"
     a, b = side(default), side(top)
     if a == "at":
-        return f"by default the figure is not distinguishable from {show(reference)}"
+        return f"by default the figure is not distinguishable from {show(reference)}{figures}"
     if b == "at":
-        return f"the finding vanishes as skill rises: {a} {show(reference)} by default, indistinguishable at the top"
+        return (f"the finding vanishes as skill rises: {a} {show(reference)} by default, indistinguishable at the "
+                f"top{figures}")
     if a != b:
-        return f"the finding reverses as skill rises: {a} {show(reference)} by default, {b} at the top"
+        return f"the finding reverses as skill rises: {a} {show(reference)} by default, {b} at the top{figures}"
     trend = "holds"
     if moved:
         trend = "grows" if abs(top.value - reference) > abs(default.value - reference) else "shrinks"
-    return (f"the finding {trend} as skill rises: {a} {show(reference)} from the default ({show(default.value)}) "
-            f"to the top level ({show(top.value)})")
+    return f"the finding {trend} as skill rises: {a} {show(reference)} at every level from the default up{figures}"
 
 
 def ladder(game: Game, base: RunSpec, to: Path, outcome_name: str | None = None, reference: float | None = None,
@@ -133,13 +138,15 @@ def ladder(game: Game, base: RunSpec, to: Path, outcome_name: str | None = None,
     (to / f"{stem}.json").write_text(json.dumps({"finding": f"{label}: {words}", "levels": [s.name for s in steps]}))
     chart = ChartSaver(to, stem)
     pct = outcome.kind == "rate"
-    lines = [f"# {game.title}: does '{label}' survive better play?", "", "## Findings", "", f"- {label[:1].upper()}{label[1:]}: {words}.", "",
+    lines = [f"# {game.title}: does '{label}' survive better play?", "", "## Findings", "",
+             f"- {label[:1].upper()}{label[1:]}: {words}.", "",
              f"{base.n:,} games per level, {base.players} players, every level on the same seeds; each side's "
              "tuned weights are a best response to the default strategies (not an equilibrium), found on other "
              "seeds than these.", "", "## Levels", "", ladder_chart(game, steps, label, pct, reference, chart), "",
              "| level | lineup | estimate [95% CI] | against the default [95% CI] | p |", "|---|---|---|---|---|"]
     for s in steps:
-        lines.append(f"| {s.name} | {lineup_words(game, s.lineup)} | {s.estimate.fmt(pct=pct, digits=2 if pct else 3)} | "
+        lines.append(f"| {s.name} | {lineup_words(game, s.lineup)} | "
+                     f"{s.estimate.fmt(pct=pct, digits=2 if pct else 3)} | "
                      f"{s.against_default.diff.fmt(pct=pct, digits=2 if pct else 3)} | "
                      f"{s.against_default.p_value:.3g} |")
     notes = [s.note.strip() for s in steps if s.note]

@@ -101,7 +101,8 @@ def sentence(effects: list[Effect], outcome: str) -> str:
     if len(es) == 1:
         text = f"{label} moves {signed(top)} under the other plausible {key} ({short(top.alternative)})"
     else:
-        text = f"{label} moves {signed(top)} across {len(es)} plausible {key} values (the most at {short(top.alternative)})"
+        text = (f"{label} moves {signed(top)} across {len(es)} plausible {key} values "
+                f"(the most at {short(top.alternative)})")
     if len(rows) > 1:
         text += f"; {rows[1][0]} moves it {signed(largest(rows[1][2]))}"
     if len(rows) > 2:
