@@ -68,3 +68,21 @@ def test_every_flag_changes_play(name):
         if not any(not identical_games(play(name, i), play(name, i, key)) for i in arose):
             unchanged.append(key)
     assert not unchanged, f"{name}: flipping these flags changed no game: {unchanged}"
+
+
+def test_a_gated_counter_is_read_only_where_its_module_was_on():
+    """Dragonwake's Eclipse counter in a base run says nothing: events were off there, so it is not 'never
+    applied'; a count rule (min_reveals) gates when it is above zero."""
+    from sim.core.coverage import exercised
+    games = pl.DataFrame({"rules": ["base", "base", "adv"], "fired_eclipse": [0, 0, 3],
+                          "fired_min_reveals": [0, 0, 0], "fired_power_order": [0, 0, 0]})
+    runs = [{"rules_hash": "base", "values": {"events": {"value": False}, "min_reveals": {"value": 0},
+                                              "powers": {"value": False}}},
+            {"rules_hash": "adv", "values": {"events": {"value": True}, "min_reveals": {"value": 0},
+                                             "powers": {"value": True}}}]
+    gates = get_game("dragonwake").counter_gates()
+    rows, never, off = exercised(games, runs, gates)
+    assert {r.name: (r.n, r.games) for r in rows} == {"eclipse": (1, 1), "power_order": (1, 0)}
+    assert never == ["power_order"] and off == ["min_reveals"]
+    rows, never, off = exercised(games, runs)                 # without the gates every zero reads as never
+    assert set(never) == {"min_reveals", "power_order"} and off == []

@@ -85,3 +85,15 @@ def test_a_finding_over_many_configurations_quotes_the_default_first():
     rows = [r for r in rows if r["players"] != 5]
     (line,) = headline_findings(rows + rows[:1], {"hero_win": hero}, configs, ["players"])
     assert "defaults" not in line
+
+
+def test_a_claim_failing_at_several_player_counts_is_named_once():
+    from types import SimpleNamespace as checked
+    from sim.core.report import claim_caveats
+    claims = [checked(claim=checked(text=f"close to even ({n} players)", cause="a hero habit"), verdict="fails")
+              for n in (4, 5, 6)]
+    claims += [checked(claim=checked(text="rarely all die", cause=""), verdict="unsettled"),
+               checked(claim=checked(text="dragon first", cause=""), verdict="holds")]
+    assert claim_caveats(claims) == [
+        "The rulebook's claim \"close to even\" fails at 4, 5 and 6 players here: a hero habit",
+        "The rulebook's claim \"rarely all die\" is unsettled here."]

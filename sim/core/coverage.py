@@ -70,16 +70,21 @@ def silent_warning(variant: str, keys: list[str], n: int) -> str:
             "decides never arose under these strategies and seeds), so this comparison tested nothing about it.")
 
 
-def exercised(games: pl.DataFrame, runs: list[dict]) -> tuple[list[Fired], list[str], list[str]]:
+def exercised(games: pl.DataFrame, runs: list[dict], gates: dict[str, str] | None = None
+              ) -> tuple[list[Fired], list[str], list[str]]:
     """Counters over the games, the ones that never fired, and the variant rules off in every run.
 
-    A counter named after a boolean rule is only looked at in the runs where that rule was on.
+    A counter is only looked at in the runs where the rule that switches its subject on was on: the rule of
+    its own name, or its gate (`Game.counter_gates`: Dragonwake's Eclipse counter is gated by `events`). A
+    rule is on when true, or when a count is above zero.
     """
     values = {r["rules_hash"]: {k: v["value"] for k, v in r.get("values", {}).items()} for r in runs}
+    gates = gates or {}
     rows, never, off = [], [], []
     for name in counter_names(games):
         frame = games
-        flags = {h: vals.get(name) for h, vals in values.items() if isinstance(vals.get(name), bool)}
+        gate = gates.get(name, name)
+        flags = {h: on for h, vals in values.items() if (on := _switched_on(vals.get(gate), name in gates)) is not None}
         if flags:
             frame = games.filter(pl.col("rules").is_in([h for h, on in flags.items() if on]))
             if frame.height == 0:
@@ -92,11 +97,20 @@ def exercised(games: pl.DataFrame, runs: list[dict]) -> tuple[list[Fired], list[
     return rows, never, off
 
 
-def exercised_section(games: pl.DataFrame, runs: list[dict]) -> list[str]:
+def _switched_on(value, declared: bool) -> bool | None:
+    """Whether a gate rule's value turns its subject on; None when the value does not gate anything."""
+    if isinstance(value, bool):
+        return value
+    if declared and isinstance(value, int):
+        return value > 0
+    return None
+
+
+def exercised_section(games: pl.DataFrame, runs: list[dict], gates: dict[str, str] | None = None) -> list[str]:
     """Report section: how often each counted rule fired, with the ones that never did named first."""
     if not counter_names(games):
         return []
-    rows, never, off = exercised(games, runs)
+    rows, never, off = exercised(games, runs, gates)
     lines = ["## Rules exercised", "",
              "How often each counted rule, card effect and variant rule applied (a rule turned on by a variant is "
              "counted only in the runs where it was on).", ""]

@@ -236,6 +236,12 @@ class Game:
         """Columns the summary splits by (besides the run's partition columns)."""
         return []
 
+    def counter_gates(self) -> dict[str, str]:
+        """Rule counters whose subject another rule switches on (counter -> that rule's key, on when true or
+        above zero); a report looks at them only in runs where it was on. A counter named after a boolean rule
+        needs no entry."""
+        return {}
+
     def label_columns(self) -> list[str]:
         """Games-table columns that name the arm (a deck, a swapped card), not what happened in play."""
         return []

@@ -9,6 +9,7 @@ declares what it shows (its outcomes and references, extra sections); the layout
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import matplotlib
@@ -225,6 +226,26 @@ def fmt_value(v: float, o) -> str:
     return f"{100 * v:.1f}%" if o.shows_percent() else f"{v:.3g}"
 
 
+def claim_caveats(checked) -> list[str]:
+    """Claims that fail or are unsettled, one line per claim and cause: a claim checked at several player counts
+    ("... (5 players)") is named once with the counts it fails at."""
+    groups: dict[tuple, list[str]] = {}
+    for c in checked:
+        if c.verdict not in ("fails", "unsettled"):
+            continue
+        m = re.search(r"\s*\((\d+) players?\)", c.claim.text)
+        text = c.claim.text.replace(m.group(0), "") if m else c.claim.text
+        groups.setdefault((text, c.verdict, c.claim.cause), []).append(m.group(1) if m else "")
+    out = []
+    for (text, verdict, cause), counts in groups.items():
+        counts = [n for n in counts if n]
+        where = f" at {', '.join(counts[:-1])} and {counts[-1]} players" if len(counts) > 1 else \
+            (f" at {counts[0]} players" if counts else "")
+        words = "fails" if verdict == "fails" else "is unsettled"
+        out.append(f"The rulebook's claim \"{text}\" {words}{where} here" + (f": {cause}" if cause else "."))
+    return out
+
+
 def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -> Path:
     """The report of every run of a game under `out`, or only of the run with partition `only`."""
     game = get_game(game_name)
@@ -241,11 +262,11 @@ def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -
     chart = ChartSaver(to, game_name)
     games = with_config(lf.collect(), configs, dims)
     checked = calibration.check(game, games)
-    _, never, _ = coverage.exercised(games, runs) if coverage.counter_names(games) else ([], [], [])
+    gates = game.counter_gates()
+    _, never, _ = coverage.exercised(games, runs, gates) if coverage.counter_names(games) else ([], [], [])
     caveats = (design_caveats(game_name, to) + strategy_caveats(game, rows, configs, dims)
                + caveat_findings(rows, outcomes, configs, dims)
-               + [f"The rulebook's claim \"{c.claim.text}\" {c.verdict} here" + (f": {c.claim.cause}" if c.claim.cause else ".")
-                  for c in checked if c.verdict in ("fails", "unsettled")])
+               + claim_caveats(checked))
     if never:
         caveats.append(f"Never applied in these games, so nothing here speaks to them: {', '.join(never)}.")
     parts = [f"# {game.title}: balance report", "", "## Findings", "",
@@ -265,7 +286,7 @@ def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -
     for section in game.report_tables():
         parts += sections.render(section, games, chart)
     parts += game.report_sections(games, to, chart, others)
-    parts += coverage.exercised_section(games, runs)
+    parts += coverage.exercised_section(games, runs, gates)
     parts += ["## Appendix: provenance", "", *readings_section(runs), *provenance_section(game, runs, configs)]
     return write_report(to, game_name, "\n".join(parts), game.title)
 

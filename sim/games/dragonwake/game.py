@@ -129,6 +129,14 @@ class DragonwakeGame(Game):
     def group_columns(self):
         return ["n_cultists"]
 
+    def counter_gates(self) -> dict[str, str]:
+        events = ("eclipse", "gluttony", "blank_event", "event_skip_round", "events_with_replacement")
+        artifacts = ("candle", "fate")
+        powers = ("divinator", "mentor", "hunter", "chosen_one", "preacher", "witch", "inquisitor", "bandit",
+                  "trickster", "power_order", "powers_per_player")
+        return ({n: "events" for n in events} | {n: "artifacts" for n in artifacts} | {n: "powers" for n in powers}
+                | {"min_reveals": "min_reveals", "kth_reveal_dragon_wakes": "min_reveals"})
+
     def report_tables(self) -> list:
         return [
             Table("How games end", [Measure(name, pl.col("end_mode") == m) for m, name in enumerate(END_NAMES)],

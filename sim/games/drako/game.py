@@ -208,6 +208,9 @@ class DrakoGame(Game):
     def group_columns(self) -> list[str]:
         return []
 
+    def counter_gates(self) -> dict[str, str]:
+        return {"mulligan_first": "mulligan"}       # who decides first matters only with the advanced mulligan
+
     def coverage_runs(self) -> list[CoverageRun]:
         """Random play reaches every card option, the net, Fury and each flag's situation (random
         strategies draw from the game's stream, so an extra or reordered decision changes the games);
