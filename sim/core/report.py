@@ -100,11 +100,12 @@ def design_caveats(game_name: str, to: Path) -> list[str]:
     path = to / f"sensitivity_{game_name}.json"
     if path.exists():
         data = json.loads(path.read_text())
-        out += [f"Assumed values ([sensitivity](sensitivity_{game_name}.md), {data['players']} players): {line}"
+        base = data.get("base") or f"{data['players']} players"
+        out += [f"Assumed values ([sensitivity](sensitivity_{game_name}.md), {base}): {line}"
                 for line in data["findings"]]
     for path in sorted(to.glob(f"ladder_{game_name}_*.json")):
         data = json.loads(path.read_text())
-        out.append(f"Better play ([skill ladder]({path.stem}.md)): {data['finding']}")
+        out.append(f"Better play ([skill ladder]({path.stem}.md)): {data['finding'].rstrip('.')}.")
     return out
 
 

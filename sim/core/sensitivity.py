@@ -78,7 +78,7 @@ def sensitivity(game: Game, base: RunSpec, out: Path, to: Path, jobs: int = 1, p
     outcomes = list(dict.fromkeys(e.outcome for e in effects))
     (to / f"sensitivity_{game.name}.json").write_text(json.dumps(
         {"findings": [sentence(effects, o) for o in outcomes], "games_per_arm": played,
-         "players": base.players, "lineup": lineup_label(base.lineup)}, indent=1))
+         "players": base.players, "lineup": lineup_label(base.lineup), "base": spec_words(game, base)}, indent=1))
     chart = ChartSaver(to, f"sensitivity_{game.name}")
     lines = report_lines(game, base, effects, played, chart)
     path = write_report(to, f"sensitivity_{game.name}", "\n".join(lines), game.title)
