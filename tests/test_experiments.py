@@ -141,9 +141,11 @@ def test_optimize_finds_weights_at_least_as_good(tmp_path):
 
 def test_experiment_specs(tmp_path):
     spec = tmp_path / "e.toml"
-    spec.write_text('[experiment]\nkind = "run"\ngame = "dragonwake"\nn = 3000\nplayers = [4, 6]\n')
+    spec.write_text('[experiment]\nkind = "run"\ngame = "dragonwake"\nn = 3000\nplayers = [4, 6]\n'
+                    'title = "Do more players help the heroes?"\n')
     paths = run_experiment(spec, tmp_path / "res", tmp_path / "rep")
     assert "| 6 |" in paths[0].read_text()
+    assert "Do more players help the heroes?" in paths[0].with_suffix(".html").read_text()   # both twins
     spec.write_text('[experiment]\nkind = "dance"\ngame = "dragonwake"\n')
     with pytest.raises(DsimError, match="kind"):
         run_experiment(spec, tmp_path / "res2", tmp_path / "rep2")

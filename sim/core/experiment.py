@@ -35,6 +35,7 @@ from sim.core import report as reporting
 from sim.core.ablate import ablate
 from sim.core.compare import compare
 from sim.core.errors import DsimError
+from sim.core.html import write_report
 from sim.core.ladder import ladder
 from sim.core.optimize import optimize
 from sim.core.runner import RunSpec, check_n, run
@@ -144,6 +145,6 @@ def run_experiment(path: Path, results: Path | None = None, to: Path | None = No
         paths = [optimize(game, base, spec["strategy"], spec["role"], to, iters=int(spec.get("iters", 8)))]
     if spec.get("title"):
         for p in paths:
-            head, _, rest = p.read_text().partition("\n")
-            p.write_text(f"{head}\n\n*{spec['title']}* (spec: `{path}`)\n{rest}")
+            head, _, rest = p.read_text().partition("\n")     # the question under the title, in both twins
+            write_report(p.parent, p.stem, f"{head}\n\n*{spec['title']}* (spec: `{path}`)\n{rest}", game.title)
     return paths
