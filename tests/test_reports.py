@@ -97,3 +97,18 @@ def test_a_claim_failing_at_several_player_counts_is_named_once():
     assert claim_caveats(claims) == [
         "The rulebook's claim \"close to even\" fails at 4, 5 and 6 players here: a hero habit",
         "The rulebook's claim \"rarely all die\" is unsettled here."]
+
+
+def test_a_long_chart_title_is_wrapped_inside_the_figure(tmp_path):
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7.5, 4))
+    ax.barh(range(2), [1, 2])
+    ax.set_yticks(range(2), ["dragon brawler_v1, dwarves coordinated_v1"] * 2)
+    title = "dragon wins: above its reference in 10, below in 3 of 13 configurations"
+    ax.set_title(title, fontsize=10)
+    report.ChartSaver(tmp_path, "t")("wrap", fig)
+    assert "\n" in ax.title.get_text() and ax.title.get_text().replace("\n", " ") == title
+    fig, ax = plt.subplots(figsize=(7.5, 4))
+    ax.set_title("short", fontsize=10)
+    report.ChartSaver(tmp_path, "t")("short", fig)
+    assert ax.title.get_text() == "short"

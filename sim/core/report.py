@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -44,10 +45,30 @@ class ChartSaver:
         path = self.folder / f"{self.prefix}_{name}.png"
         self.texts[path.name] = [t.get_text() for t in fig.findobj(matplotlib.text.Text) if t.get_text()]
         fig.tight_layout()
+        if _wrap_titles(fig):
+            fig.tight_layout()
         fig.savefig(path, dpi=110)
         plt.close(fig)
         self.files.append(path)
         return f"![{name}]({path.name})"
+
+
+def _wrap_titles(fig) -> bool:
+    """Wrap an axes title that would run past the figure's edge (it is centred on the axes, which long tick
+    labels push to the right); whether any was wrapped."""
+    wrapped = False
+    for ax in fig.axes:
+        title = ax.title.get_text()
+        if not title or "\n" in title:
+            continue
+        box = ax.get_position()
+        centre = (box.x0 + box.x1) / 2
+        room = 2 * min(centre, 1 - centre) * fig.get_figwidth() * 72      # points either side of the centre
+        chars = int(room / (ax.title.get_fontsize() * 0.55))
+        if len(title) > chars > 10:
+            ax.set_title(textwrap.fill(title, chars), fontsize=ax.title.get_fontsize())
+            wrapped = True
+    return wrapped
 
 
 def varying(rows: list[dict]) -> list[str]:
