@@ -99,15 +99,17 @@ def test_a_claim_failing_at_several_player_counts_is_named_once():
         "The rulebook's claim \"rarely all die\" is unsettled here."]
 
 
-def test_a_long_chart_title_is_wrapped_inside_the_figure(tmp_path):
+def test_a_long_chart_title_or_axis_label_is_wrapped_inside_the_figure(tmp_path):
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7.5, 4))
     ax.barh(range(2), [1, 2])
     ax.set_yticks(range(2), ["dragon brawler_v1, dwarves coordinated_v1"] * 2)
     title = "dragon wins: above its reference in 10, below in 3 of 13 configurations"
     ax.set_title(title, fontsize=10)
+    ax.set_xlabel(title + ": alternative minus as given (change, paired 95% CI)")
     report.ChartSaver(tmp_path, "t")("wrap", fig)
     assert "\n" in ax.title.get_text() and ax.title.get_text().replace("\n", " ") == title
+    assert "\n" in ax.get_xlabel()
     fig, ax = plt.subplots(figsize=(7.5, 4))
     ax.set_title("short", fontsize=10)
     report.ChartSaver(tmp_path, "t")("short", fig)

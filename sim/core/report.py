@@ -54,20 +54,19 @@ class ChartSaver:
 
 
 def _wrap_titles(fig) -> bool:
-    """Wrap an axes title that would run past the figure's edge (it is centred on the axes, which long tick
-    labels push to the right); whether any was wrapped."""
+    """Wrap an axes title or x label that would run past the figure's edge (both are centred on the axes, which
+    long tick labels push to the right); whether any was wrapped."""
     wrapped = False
     for ax in fig.axes:
-        title = ax.title.get_text()
-        if not title or "\n" in title:
-            continue
         box = ax.get_position()
         centre = (box.x0 + box.x1) / 2
         room = 2 * min(centre, 1 - centre) * fig.get_figwidth() * 72      # points either side of the centre
-        chars = int(room / (ax.title.get_fontsize() * 0.55))
-        if len(title) > chars > 10:
-            ax.set_title(textwrap.fill(title, chars), fontsize=ax.title.get_fontsize())
-            wrapped = True
+        for text in (ax.title, ax.xaxis.label):
+            words = text.get_text()
+            chars = int(room / (text.get_fontsize() * 0.55))
+            if words and "\n" not in words and len(words) > chars > 10:
+                text.set_text(textwrap.fill(words, chars))
+                wrapped = True
     return wrapped
 
 
