@@ -111,9 +111,10 @@ def iter_chunks(spec: RunSpec, jobs: int = 1, start: int = 0):
             yield ci, cn, play_chunk(*args, ci, cn, ci * size)
         return
     from joblib import Parallel, delayed
-    # a run that stops at its precision closes this generator on purpose: the chunks in flight are not wanted
-    warnings.filterwarnings("ignore", message=r".*tasks have been successfully executed\s+but not used",
-                            category=UserWarning)
+    # a run that stops at its precision, or on Ctrl-C, closes this generator on purpose: the chunks in flight
+    # are not wanted, and joblib's warning about them would bury the one line the user needs
+    warnings.filterwarnings("ignore", message=r"\d+ tasks (have been successfully executed|which were still being "
+                            r"processed)", category=UserWarning)
     results = Parallel(n_jobs=jobs, return_as="generator", pre_dispatch="2*n_jobs")(
         delayed(play_chunk)(*args, ci, cn, ci * size) for ci, cn in plan)
     for (ci, cn), tables in zip(seeding.chunks(spec.n, size, start), results):    # the plan again, lazily
