@@ -114,6 +114,18 @@ class Claim:
     cause: str = ""
 
 
+def shares(total: int, weights: list[int]) -> list[int]:
+    """`total` spread over `weights` in proportion, largest remainder first (ties: the earlier entry): how every
+    game's elements.py hands a removed or neutral element's copies to the others."""
+    whole = sum(weights)
+    exact = [total * w / whole for w in weights]
+    out = [int(x) for x in exact]
+    order = sorted(range(len(weights)), key=lambda i: (-(exact[i] - out[i]), i))
+    for i in order[:total - sum(out)]:
+        out[i] += 1
+    return out
+
+
 @dataclass(frozen=True)
 class Element:
     """A part of the game a designer tunes (a card kind, a special value, an artifact, a power), with the rule

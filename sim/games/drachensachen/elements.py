@@ -10,7 +10,7 @@ after the first round unless `abilities_from_start`). No rule makes a neutral ab
 
 from __future__ import annotations
 
-from sim.core.game import Element, Rules
+from sim.core.game import Element, Rules, shares
 
 # card type -> (element name, group); types 1-9 are monsters, 10-12 dragons (records.CARD_NAMES)
 SPECIAL = {3: "3s (play lower)", 4: "4s (draw two)", 5: "5s (miss a turn)", 6: "6s (no dragon)",
@@ -35,17 +35,6 @@ SWITCHES = (
     ("Unknowing", "curses", "curse_unknowing"),
     ("Chaos", "curses", "curse_chaos"),
 )
-
-
-def shares(total: int, weights: list[int]) -> list[int]:
-    """`total` spread over `weights` in proportion, largest remainder first (ties: the earlier entry)."""
-    whole = sum(weights)
-    exact = [total * w / whole for w in weights]
-    out = [int(x) for x in exact]
-    order = sorted(range(len(weights)), key=lambda i: (-(exact[i] - out[i]), i))
-    for i in order[:total - sum(out)]:
-        out[i] += 1
-    return out
 
 
 def plain_values(values: dict) -> list[int]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from sim.core.game import Element
+from sim.core.game import Element, shares
 
 # module flag -> (key prefix, group name, the number of cards of the module's deck under typed rules)
 MODULES = {
@@ -53,12 +53,7 @@ def in_proportion(counts: dict[str, int], total: int) -> dict[str, int]:
     weight = sum(counts.values())
     if weight == 0:
         return {}
-    exact = {k: total * c / weight for k, c in counts.items()}
-    out = {k: int(v) for k, v in exact.items()}
-    left = total - sum(out.values())
-    for k in sorted(counts, key=lambda k: -(exact[k] - out[k]))[:left]:
-        out[k] += 1
-    return out
+    return dict(zip(counts, shares(total, list(counts.values()))))
 
 
 def name_of(key: str) -> str:

@@ -30,7 +30,7 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
-from sim.core.game import Element
+from sim.core.game import Element, shares
 
 HERE = Path(__file__).parent
 SOURCE = HERE / "cards.toml"
@@ -46,13 +46,7 @@ STAMP = "# generated from cards.toml sha256 "
 def spread(counts: dict[str, int], amount: int) -> dict[str, int]:
     """`amount` copies shared among `counts` in proportion to their copies (largest remainder, ties by
     deck order): {card: share}."""
-    total = sum(counts.values())
-    exact = {c: amount * n / total for c, n in counts.items()}
-    share = {c: int(v) for c, v in exact.items()}
-    order = sorted(counts, key=lambda c: (-(exact[c] - share[c]), list(counts).index(c)))
-    for c in order[:amount - sum(share.values())]:
-        share[c] += 1
-    return share
+    return dict(zip(counts, shares(amount, list(counts.values()))))
 
 
 def removed(cards: dict[str, int], card: str) -> dict[str, int]:

@@ -7,7 +7,7 @@ their deck and hand run dry) is not what gets measured. A card kind is in every 
 
 from __future__ import annotations
 
-from sim.core.game import Element, Rules
+from sim.core.game import Element, Rules, shares
 
 DECKS = (("dragon_deck", "dragon"), ("dwarf_deck", "dwarf"))
 
@@ -16,17 +16,6 @@ def split(text: str) -> tuple[int, str]:
     """`"6 x attack 2 / move 1"` → (6, "attack 2 / move 1")."""
     count, rest = text.split(" x ", 1)
     return int(count), rest.strip()
-
-
-def shares(total: int, weights: list[int]) -> list[int]:
-    """`total` spread over `weights` in proportion, largest remainder first (ties: the earlier entry)."""
-    whole = sum(weights)
-    exact = [total * w / whole for w in weights]
-    out = [int(x) for x in exact]
-    order = sorted(range(len(weights)), key=lambda i: (-(exact[i] - out[i]), i))
-    for i in order[:total - sum(out)]:
-        out[i] += 1
-    return out
 
 
 def neutral_deck(deck: list[str], k: int) -> list[str]:
