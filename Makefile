@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test soak bench reports clean
+.PHONY: install demo test soak bench bench-compare reports clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -33,6 +33,11 @@ soak: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m sim.bench --out reports/bench.md
+
+# This code against another commit, interleaved in one run (ratios with their spread): make bench-compare REF=c0ee031
+REF ?= c0ee031
+bench-compare: $(STAMP)
+	$(BIN)/python benchmarks/compare.py $(REF) --mem-n 1e6 --out reports/bench.md
 
 # The design studies first: each game's balance report quotes its sensitivity and skill-ladder findings.
 DESIGN := $(wildcard experiments/*_sensitivity.toml experiments/*_ladder.toml experiments/*_ablate.toml experiments/*_tune.toml)
