@@ -11,7 +11,9 @@ from dataclasses import dataclass
 import polars as pl
 
 from sim.core.game import Claim, Game
-from sim.core.stats import Estimate, mean_ci, wilson
+from sim.core.stats import Estimate
+from sim.core.frames import lazy
+from sim.core.summary import estimates
 from sim.core.strategy import lineup_label
 
 
@@ -33,31 +35,32 @@ def verdict(est: Estimate, low: float | None, high: float | None) -> str:
     return "unsettled"
 
 
-def default_games(game: Game, games: pl.DataFrame) -> pl.DataFrame:
+def default_games(game: Game, games: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
     """The games played with the default rules and the default lineup."""
     rules = game.load_rules().hash
     lineup = lineup_label(game.lineup("default"))
+    games = lazy(games)
+    columns = games.collect_schema().names()
     keep = pl.lit(True)
-    if "rules" in games.columns:
+    if "rules" in columns:
         keep &= pl.col("rules") == rules
-    if "lineup" in games.columns:
+    if "lineup" in columns:
         keep &= pl.col("lineup") == lineup
     return games.filter(keep)
 
 
-def check(game: Game, games: pl.DataFrame) -> list[Checked]:
+def check(game: Game, games: pl.DataFrame | pl.LazyFrame) -> list[Checked]:
     outcomes = {o.name: o for o in game.outcomes()}
     base = default_games(game, games)
+    has_players = "players" in base.collect_schema().names()
     out = []
     for claim in game.calibration():
         o = outcomes[claim.outcome]
-        frame = base.filter(pl.col("players") == claim.players) if claim.players and "players" in base.columns else base
-        x = o.values(frame)
-        x = x[x == x]
-        if len(x) == 0:
+        frame = base.filter(pl.col("players") == claim.players) if claim.players and has_players else base
+        est = estimates(frame, [(o.expr, o.kind)])[0]
+        if est.n == 0:
             out.append(Checked(claim, None, o.kind, "not measured"))
             continue
-        est = wilson(int(round(x.sum())), len(x)) if o.kind == "rate" else mean_ci(x)
         out.append(Checked(claim, est, o.kind, verdict(est, claim.low, claim.high)))
     return out
 
@@ -70,7 +73,7 @@ def claim_range(c: Claim, pct: bool) -> str:
     return f"at least {show(c.low)}" if c.low is not None else f"at most {show(c.high)}"
 
 
-def section(game: Game, games: pl.DataFrame) -> list[str]:
+def section(game: Game, games: pl.DataFrame | pl.LazyFrame) -> list[str]:
     checked = check(game, games)
     if not checked:
         return []

@@ -43,7 +43,7 @@ def fired(frame: pl.DataFrame | pl.LazyFrame) -> dict[str, Fired]:
     for name in names:
         col = pl.col(PREFIX + name)
         aggs += [(col > 0).sum().alias(f"{name}__g"), col.cast(pl.Int64).sum().alias(f"{name}__t")]
-    row = lazy.select(aggs).collect().row(0, named=True)
+    row = lazy.select(aggs).collect(engine="streaming").row(0, named=True)
     return {name: Fired(name, int(row[f"{name}__g"] or 0), int(row[f"{name}__t"] or 0), int(row["__n"]))
             for name in names}
 
@@ -70,7 +70,7 @@ def silent_warning(variant: str, keys: list[str], n: int) -> str:
             "decides never arose under these strategies and seeds), so this comparison tested nothing about it.")
 
 
-def exercised(games: pl.DataFrame, runs: list[dict], gates: dict[str, str] | None = None
+def exercised(games: pl.DataFrame | pl.LazyFrame, runs: list[dict], gates: dict[str, str] | None = None
               ) -> tuple[list[Fired], list[str], list[str]]:
     """Counters over the games, the ones that never fired, and the variant rules off in every run.
 
@@ -80,17 +80,24 @@ def exercised(games: pl.DataFrame, runs: list[dict], gates: dict[str, str] | Non
     """
     values = {r["rules_hash"]: {k: v["value"] for k, v in r.get("values", {}).items()} for r in runs}
     gates = gates or {}
-    rows, never, off = [], [], []
+    runs_of: dict[str, tuple | None] = {}     # the runs (rules hashes) a counter is read over; None: all of them
     for name in counter_names(games):
-        frame = games
         gate = gates.get(name, name)
         flags = {h: on for h, vals in values.items() if (on := _switched_on(vals.get(gate), name in gates)) is not None}
-        if flags:
-            frame = games.filter(pl.col("rules").is_in([h for h, on in flags.items() if on]))
-            if frame.height == 0:
-                off.append(name)
-                continue
-        f = fired(frame.select(PREFIX + name))[name]
+        runs_of[name] = tuple(sorted(h for h, on in flags.items() if on)) if flags else None
+    by_runs: dict[tuple | None, list[str]] = {}       # counters read over the same runs: one streamed pass each
+    for name, hashes in runs_of.items():
+        by_runs.setdefault(hashes, []).append(name)
+    counted: dict[str, Fired] = {}
+    for hashes, names in by_runs.items():
+        frame = games if hashes is None else games.filter(pl.col("rules").is_in(list(hashes)))
+        counted.update(fired(frame.select([PREFIX + name for name in names])))
+    rows, never, off = [], [], []
+    for name in counter_names(games):
+        f = counted[name]
+        if f.n == 0 and runs_of[name] is not None:
+            off.append(name)
+            continue
         rows.append(f)
         if f.games == 0:
             never.append(name)
@@ -106,7 +113,7 @@ def _switched_on(value, declared: bool) -> bool | None:
     return None
 
 
-def exercised_section(games: pl.DataFrame, runs: list[dict], gates: dict[str, str] | None = None) -> list[str]:
+def exercised_section(games: pl.DataFrame | pl.LazyFrame, runs: list[dict], gates: dict[str, str] | None = None) -> list[str]:
     """Report section: how often each counted rule fired, with the ones that never did named first."""
     if not counter_names(games):
         return []

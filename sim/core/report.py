@@ -26,6 +26,7 @@ from sim.core.findings import caveat_findings, fmt, headline_findings  # noqa: E
 from sim.core.html import write_report  # noqa: E402
 from sim.core.labels import Configs  # noqa: E402
 from sim.core.strategy import lineup_label  # noqa: E402
+from sim.core.frames import collect  # noqa: E402
 from sim.core.summary import summarize  # noqa: E402
 from sim.games import get_game  # noqa: E402
 
@@ -100,14 +101,16 @@ def strategy_caveats(game, rows: list[dict], configs: Configs, dims: list[str]) 
     return out
 
 
-def with_config(games: pl.DataFrame, configs: Configs, dims: list[str]) -> pl.DataFrame:
-    """The games with a `config` column: their configuration in words, for the game's own sections to group by."""
-    keys = [k for k in ("players", "rules", "lineup") if k in games.columns]
+def with_config(games: pl.LazyFrame, configs: Configs, dims: list[str]) -> pl.LazyFrame:
+    """The games with a `config` column: their configuration in words, for the game's own sections to group by.
+    Lazy: the games are only ever scanned, never held whole."""
+    keys = [k for k in ("players", "rules", "lineup") if k in games.collect_schema().names()]
     if not keys:
         return games.with_columns(pl.lit("all games").alias("config"))
-    combos = games.select(keys).unique()
+    combos = collect(games.select(keys).unique(maintain_order=True))
     names = [configs.text(dict(zip(keys, row)), dims) or "all games" for row in combos.iter_rows()]
-    return games.join(combos.with_columns(pl.Series("config", names)), on=keys, how="left")
+    return games.join(combos.with_columns(pl.Series("config", names)).lazy(), on=keys, how="left",
+                      maintain_order="left")
 
 
 def game_outcome(game, name: str):
@@ -281,7 +284,7 @@ def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -
     dims = varying(rows) or ["players", "lineup", "rules"]     # one configuration: name it in full
     outcomes = {o.name: o for o in game.outcomes()}
     chart = ChartSaver(to, game_name)
-    games = with_config(lf.collect(), configs, dims)
+    games = with_config(lf, configs, dims)
     checked = calibration.check(game, games)
     gates = game.counter_gates()
     _, never, _ = coverage.exercised(games, runs, gates) if coverage.counter_names(games) else ([], [], [])

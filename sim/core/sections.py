@@ -16,7 +16,11 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
 from sim.core.charts import error_bars  # noqa: E402
-from sim.core.stats import Estimate, mean_ci, wilson  # noqa: E402
+from sim.core.stats import Estimate, mean_from_moments  # noqa: E402
+from sim.core.frames import collect, count, lazy  # noqa: E402
+from sim.core.summary import estimates  # noqa: E402
+
+Frame = pl.DataFrame | pl.LazyFrame
 
 
 @dataclass(frozen=True)
@@ -29,11 +33,8 @@ class Measure:
     percent: bool = False         # a mean of shares, shown as a percentage
     digits: int = 2
 
-    def estimate(self, games: pl.DataFrame) -> Estimate:
-        x = games.select(self.expr.cast(pl.Float64)).to_series().drop_nulls().drop_nans().to_numpy()
-        if self.kind == "rate":
-            return wilson(int(round(x.sum())), len(x))
-        return mean_ci(x)
+    def estimate(self, games: Frame) -> Estimate:
+        return estimates(games, [(self.expr, self.kind)])[0]
 
     def fmt(self, est: Estimate) -> str:
         if est.n == 0:
@@ -86,14 +87,16 @@ class Histogram:
 Section = Table | Series | Histogram
 
 
-def groups(games: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
-    """(configuration in words, its games), in the order the configurations first appear."""
-    if "config" not in games.columns:
+def groups(games: Frame) -> list[tuple[str, pl.LazyFrame]]:
+    """(configuration in words, its games as a lazy scan), in the order the configurations first appear."""
+    games = lazy(games)
+    if "config" not in games.collect_schema().names():
         return [("all games", games)]
-    return [(key[0], g) for key, g in games.group_by(["config"], maintain_order=True)]
+    names = collect(games.select(pl.col("config").unique(maintain_order=True)))["config"].to_list()
+    return [(name, games.filter(pl.col("config") == name)) for name in names]
 
 
-def render(section: Section, games: pl.DataFrame, chart) -> list[str]:
+def render(section: Section, games: Frame, chart) -> list[str]:
     if isinstance(section, Table):
         return render_table(section, games, chart)
     if isinstance(section, Series):
@@ -101,15 +104,15 @@ def render(section: Section, games: pl.DataFrame, chart) -> list[str]:
     return render_histogram(section, games, chart)
 
 
-def render_table(t: Table, games: pl.DataFrame, chart) -> list[str]:
+def render_table(t: Table, games: Frame, chart) -> list[str]:
     configs = groups(games)
-    est = [[m.estimate(g) for m in t.measures] for _, g in configs]
+    est = [estimates(g, [(m.expr, m.kind) for m in t.measures]) for _, g in configs]
     names = [c for c, _ in configs]
     lines = [f"## {t.title}", ""] + ([t.note, ""] if t.note else [])
     lines += ["| | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
     for i, m in enumerate(t.measures):
         lines.append(f"| {m.label} | " + " | ".join(m.fmt(e[i]) for e in est) + " |")
-    lines += ["| games | " + " | ".join(f"{g.height:,}" for _, g in configs) + " |", ""]
+    lines += ["| games | " + " | ".join(f"{count(g):,}" for _, g in configs) + " |", ""]
     if t.chart == "none" or not any(e.n for row in est for e in row):
         return lines
     return lines + [_table_chart(t, names, est, chart), ""]
@@ -144,14 +147,14 @@ def _table_chart(t: Table, names: list[str], est: list[list[Estimate]], chart) -
     return chart(t.name, fig)
 
 
-def render_series(s: Series, games: pl.DataFrame, chart) -> list[str]:
+def render_series(s: Series, games: Frame, chart) -> list[str]:
     configs = groups(games)
     lines = [f"## {s.title}", ""] + ([s.note, ""] if s.note else [])
     fig, ax = plt.subplots(figsize=(7, 3.6))
     table: dict[object, dict[str, str]] = {}
     for name, g in configs:
         points = s.points(g)
-        est = [m.estimate(g) for _, m in points]
+        est = estimates(g, [(m.expr, m.kind) for _, m in points])
         scale = 100 if points and (points[0][1].kind == "rate" or points[0][1].percent) else 1
         xs = [x for x, _ in points]
         ax.errorbar(xs, [e.value * scale for e in est], yerr=error_bars(est, scale), marker="o", capsize=3, label=name)
@@ -171,23 +174,53 @@ def render_series(s: Series, games: pl.DataFrame, chart) -> list[str]:
     return lines + ["", chart(s.name, fig), ""]
 
 
-def render_histogram(h: Histogram, games: pl.DataFrame, chart) -> list[str]:
+MAX_DISTINCT = 20_000      # more distinct values than this: the histogram is binned and its median approximate
+
+
+def value_counts(games: pl.LazyFrame, expr: pl.Expr) -> tuple[np.ndarray, np.ndarray, bool]:
+    """The distinct values of a per-game quantity and how many games took each (sorted), computed by streaming;
+    with too many distinct values, 400 equal bins (centres and counts) instead, and False for `exact`."""
+    x = expr.cast(pl.Float64).fill_nan(None).alias("x")
+    values = games.select(x).drop_nulls()
+    distinct = int(collect(values.select(pl.col("x").n_unique())).item())
+    exact = distinct <= MAX_DISTINCT
+    if not exact:
+        lo, hi = collect(values.select(pl.col("x").min().alias("lo"), pl.col("x").max().alias("hi"))).row(0)
+        width = (hi - lo) / 400 or 1.0
+        values = values.select((lo + ((pl.col("x") - lo) / width).floor().clip(0, 399) * width + width / 2).alias("x"))
+    table = collect(values.group_by("x").agg(pl.len().alias("n")).sort("x"))
+    return table["x"].to_numpy(), table["n"].to_numpy().astype(np.int64), exact
+
+
+def quantile_of_counts(values: np.ndarray, counts: np.ndarray, q: float = 0.5) -> float:
+    """The q-quantile of the games from their value counts, interpolated as numpy's default (`linear`) does."""
+    cum = np.cumsum(counts)
+    h = (int(cum[-1]) - 1) * q
+    k = int(np.floor(h))
+    lo, hi = values[np.searchsorted(cum, k + 1)], values[np.searchsorted(cum, min(k + 2, cum[-1]))]
+    return float(lo + (h - k) * (hi - lo))
+
+
+def render_histogram(h: Histogram, games: Frame, chart) -> list[str]:
     configs = groups(games)
     lines = [f"## {h.title}", ""] + ([h.note, ""] if h.note else [])
     lines += ["| | mean [95% CI] | median | games |", "|---|---|---|---|"]
     fig, ax = plt.subplots(figsize=(7, 3.6))
     for name, g in configs:
-        x = g.select(h.expr.cast(pl.Float64)).to_series().drop_nulls().drop_nans().to_numpy()
-        if not len(x):
+        values, counts, exact = value_counts(g, h.expr)
+        if not len(values):
             continue
-        lines.append(f"| {name} | {mean_ci(x).fmt(digits=h.digits)} | {np.median(x):g} | {len(x):,} |")
+        n = int(counts.sum())
+        mean = mean_from_moments(float((values * counts).sum()), float((values * values * counts).sum()), n)
+        median = f"{quantile_of_counts(values, counts):g}" if exact else f"≈ {quantile_of_counts(values, counts):.{h.digits}f}"
+        lines.append(f"| {name} | {mean.fmt(digits=h.digits)} | {median} | {n:,} |")
         if h.integer:
-            lo = int(np.floor(x.min()))
-            hi = min(int(np.ceil(x.max())), lo + h.cap)
+            lo = int(np.floor(values.min()))
+            hi = min(int(np.ceil(values.max())), lo + h.cap)
             bins = np.arange(lo - 0.5, hi + 1.5, 1.0)
         else:
-            bins = 40
-        ax.hist(x, bins=bins, histtype="step", density=True, label=name)
+            bins = np.linspace(values.min(), values.max(), 41) if values.max() > values.min() else 1
+        ax.hist(values, bins=bins, weights=counts, histtype="step", density=True, label=name)
     ax.set_xlabel(h.xlabel)
     ax.set_ylabel("share of games")
     ax.set_title(h.title, fontsize=10)

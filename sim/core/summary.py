@@ -5,7 +5,28 @@ from __future__ import annotations
 import polars as pl
 
 from sim.core.game import Game
+from sim.core.frames import collect, lazy
 from sim.core.stats import Estimate, mean_from_moments, wilson
+
+
+def estimates(frame: pl.DataFrame | pl.LazyFrame, measures: list[tuple[pl.Expr, str]]) -> list[Estimate]:
+    """Each (per-game expression, "rate" or "mean") over these games, in one streamed pass: rates by Wilson, means
+    by t from the count, sum and sum of squares. Games where the expression is null or NaN are left out."""
+    if not measures:
+        return []
+    aggs = []
+    for i, (expr, _) in enumerate(measures):
+        x = expr.cast(pl.Float64).fill_nan(None)
+        aggs += [x.count().alias(f"n{i}"), x.sum().alias(f"s{i}"), (x * x).sum().alias(f"q{i}")]
+    row = collect(lazy(frame).select(aggs)).row(0, named=True)
+    out = []
+    for i, (_, kind) in enumerate(measures):
+        n, s, q = int(row[f"n{i}"] or 0), row[f"s{i}"] or 0.0, row[f"q{i}"] or 0.0
+        if n == 0:
+            out.append(Estimate(float("nan"), float("nan"), float("nan"), 0))
+        else:
+            out.append(wilson(int(round(s)), n) if kind == "rate" else mean_from_moments(s, q, n))
+    return out
 
 
 def summarize(game: Game, games: pl.LazyFrame, by: list[str]) -> list[dict]:
@@ -17,7 +38,7 @@ def summarize(game: Game, games: pl.LazyFrame, by: list[str]) -> list[dict]:
         aggs += [x.count().alias(f"{o.name}__n"), x.sum().alias(f"{o.name}__s"),
                  (x * x).sum().alias(f"{o.name}__ss")]
     grouped = games.group_by(by).agg(*aggs) if by else games.select(*aggs)
-    table = grouped.sort(by).collect() if by else grouped.collect()
+    table = collect(grouped.sort(by)) if by else collect(grouped)
     rows = []
     for rec in table.iter_rows(named=True):
         for o in outcomes:

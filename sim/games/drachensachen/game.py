@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from sim.core.frames import collect, columns, first, lazy
 from sim.core.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules
 from sim.core.sections import Histogram, Measure, Series, Table
 from sim.games.drachensachen import kernel, referee
@@ -220,11 +221,12 @@ EFFECTS = ("pickups", "blind_fails", "burns", "discards", "threes", "fours", "fi
            "envy_draws")
 
 
-def players_in(games: pl.DataFrame) -> int:
+def players_in(games: pl.DataFrame | pl.LazyFrame) -> int:
     """The player count of one configuration's games (seats that lost coins when the column is missing)."""
-    if "players" in games.columns:
-        return int(games["players"][0])
-    return int(sum(1 for s in range(MAX_PLAYERS) if (games[f"lost{s}"] >= 0).all()))
+    if "players" in columns(games):
+        return int(first(games, "players"))
+    seated = collect(lazy(games).select([(pl.col(f"lost{s}") >= 0).all().alias(str(s)) for s in range(MAX_PLAYERS)]))
+    return int(sum(seated.row(0)))
 
 
 GAME = DrachensachenGame(

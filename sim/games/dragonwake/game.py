@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from sim.core.frames import columns, first
 from sim.core.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
 from sim.core.sections import Measure, Series, Table
 from sim.games.dragonwake import kernel, referee
@@ -147,10 +148,10 @@ class DragonwakeGame(Game):
         ]
 
 
-def seat_measures(games: pl.DataFrame) -> list:
+def seat_measures(games: pl.DataFrame | pl.LazyFrame) -> list:
     """Whether each seat's side won, for one configuration (one player count)."""
-    players = int(games["players"][0])
-    mask = "side_mask" if "side_mask" in games.columns else "cultist_mask"   # older runs lack side_mask
+    players = int(first(games, "players"))
+    mask = "side_mask" if "side_mask" in columns(games) else "cultist_mask"   # older runs lack side_mask
     out = []
     for seat in range(players):
         shift = (pl.col("first_runebearer").cast(pl.Int64) + seat) % players

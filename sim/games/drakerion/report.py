@@ -13,19 +13,29 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from sim.core.stats import mean_ci, wilson  # noqa: E402
+from sim.core.frames import collect, count, lazy  # noqa: E402
+from sim.core.sections import quantile_of_counts, value_counts  # noqa: E402
+from sim.core.stats import mean_ci, mean_from_moments, wilson  # noqa: E402
 from sim.games.drakerion import records as R  # noqa: E402
 
 
-def sections(games: pl.DataFrame, chart, tables=None) -> list[str]:
+def sections(games: pl.LazyFrame, chart, tables=None) -> list[str]:
+    """Read lazily: a plain run's sections are streamed aggregates, whatever its size; only the per-card study
+    and pairings played in both seat orders collect the few columns they pair game by game."""
+    games = lazy(games)
     base = games.filter((pl.col("vanilla_s0") == "") & (pl.col("vanilla_s1") == ""))
     out = []
-    if base.height:
+    if count(base):
         out += [matrix_section(base, chart), seat_section(base), end_section(base, chart)]
-    if games.filter(pl.col("vanilla_s0") != "").height:
+    if count(games.filter(pl.col("vanilla_s0") != "")):
         plays = tables.get("plays") if tables else None
-        out.append(card_section(games, plays, chart))
+        columns = ["rules", "seed", "lineup", "game_id", "winner", "deck_s0", "deck_s1", "vanilla_s0", "vanilla_s1",
+                   "vanilla_ratio_s0"]
+        out.append(card_section(collect(games.select(columns)), plays, chart))
     return out
+
+
+SEAT0_SCORE = pl.when(pl.col("winner") == 0).then(1.0).when(pl.col("winner") == 1).then(0.0).otherwise(0.5)
 
 
 def seat0_score(frame: pl.DataFrame) -> np.ndarray:
@@ -33,23 +43,34 @@ def seat0_score(frame: pl.DataFrame) -> np.ndarray:
     return np.where(w == 0, 1.0, np.where(w == 1, 0.0, 0.5))
 
 
-def _runs(base: pl.DataFrame) -> dict[tuple[str, str], pl.DataFrame]:
-    """Base games of each (seat 0 deck, seat 1 deck) pairing, in game order (same seeds pair up)."""
-    parts = base.partition_by(["deck_s0", "deck_s1", "lineup"], as_dict=True, maintain_order=True)
-    runs = {}
-    for (d0, d1, _), frame in parts.items():
-        runs.setdefault((d0, d1), frame.sort("game_id"))
-    return runs
+class _Runs(dict):
+    """Base games of each (seat 0 deck, seat 1 deck) pairing, as lazy scans (the first lineup of each)."""
+
+    def __init__(self, base: pl.LazyFrame):
+        super().__init__()
+        keys = collect(base.select("deck_s0", "deck_s1", "lineup").unique(maintain_order=True))
+        for d0, d1, lineup in keys.iter_rows():
+            self.setdefault((d0, d1), base.filter((pl.col("deck_s0") == d0) & (pl.col("deck_s1") == d1)
+                                                  & (pl.col("lineup") == lineup)))
+
+
+def _runs(base: pl.LazyFrame) -> _Runs:
+    return _Runs(base)
 
 
 def faction_rate(runs, a: str, b: str):
     """Deck a's score against deck b, averaged over both seat orders game by game (paired deals)."""
     if a == b:
         frame = runs.get((a, a))
-        return None if frame is None else mean_ci(seat0_score(frame))
+        if frame is None:
+            return None
+        n, s, q = collect(frame.select(SEAT0_SCORE.alias("x")).select(
+            pl.len(), pl.col("x").sum(), (pl.col("x") ** 2).sum())).row(0)
+        return mean_from_moments(s, q, n)
     first, second = runs.get((a, b)), runs.get((b, a))
     if first is None or second is None:
         return None
+    first, second = (collect(f.select("game_id", "winner").sort("game_id")) for f in (first, second))
     m = min(first.height, second.height)
     joined = (seat0_score(first[:m]) + 1.0 - seat0_score(second[:m])) / 2
     return mean_ci(joined)
@@ -106,31 +127,36 @@ def _extremes(decks, grid) -> str:
             f"card pool and on the strategies named in the provenance.")
 
 
-def seat_section(base: pl.DataFrame) -> str:
-    decided = base.filter(pl.col("winner") >= 0)
-    first = int((decided["winner"] == decided["first_seat"]).sum())
-    est = wilson(first, decided.height)
-    seat0 = wilson(int((base["winner"] == 0).sum()), base.height)
-    draws = wilson(int((base["winner"] < 0).sum()), base.height)
+def seat_section(base: pl.LazyFrame) -> str:
+    w = pl.col("winner")
+    n, decided, first, zero, drawn = collect(base.select(
+        pl.len(), (w >= 0).sum().alias("decided"), ((w >= 0) & (w == pl.col("first_seat"))).sum().alias("first"),
+        (w == 0).sum().alias("zero"), (w < 0).sum().alias("drawn"))).row(0)
+    est = wilson(int(first), int(decided))
+    seat0 = wilson(int(zero), int(n))
+    draws = wilson(int(drawn), int(n))
     verdict = "an advantage" if est.lo > 0.5 else ("a disadvantage" if est.hi < 0.5 else "no measurable edge")
     return "\n".join([
         "## Is going first an advantage?", "",
         f"The first player (chosen by the higher Banner initiative, or at random on a tie) wins "
-        f"{est.fmt(pct=True, digits=1)} of decided games ({decided.height:,} games): {verdict} against a fair 50%.",
+        f"{est.fmt(pct=True, digits=1)} of decided games ({decided:,} games): {verdict} against a fair 50%.",
         f"Seat 0 wins {seat0.fmt(pct=True, digits=1)} of all games; {draws.fmt(pct=True, digits=1)} are draws "
         f"(turn cap or both players winning at once).", ""])
 
 
-def end_section(base: pl.DataFrame, chart) -> str:
-    n = base.height
+def end_section(base: pl.LazyFrame, chart) -> str:
+    ends = collect(base.select([(pl.col("end") == code).sum().alias(str(code)) for code in range(len(R.END_NAMES))]
+                               + [pl.len().alias("n")])).row(0, named=True)
+    n = int(ends["n"])
     lines = ["## How games end", "", "| end | share of games |", "|---|---|"]
     for code, name in enumerate(R.END_NAMES):
-        lines.append(f"| {name} | {wilson(int((base['end'] == code).sum()), n).fmt(pct=True, digits=1)} |")
-    turns = base["turns"].to_numpy()
-    lines += ["", f"Game length: {mean_ci(turns).fmt(digits=2)} turns on average, median {np.median(turns):.0f}, "
-              f"95th percentile {np.percentile(turns, 95):.0f}.", ""]
+        lines.append(f"| {name} | {wilson(int(ends[str(code)]), n).fmt(pct=True, digits=1)} |")
+    turns, counts, _ = value_counts(base, pl.col("turns"))
+    mean = mean_from_moments(float((turns * counts).sum()), float((turns * turns * counts).sum()), int(counts.sum()))
+    lines += ["", f"Game length: {mean.fmt(digits=2)} turns on average, median {quantile_of_counts(turns, counts):.0f}, "
+              f"95th percentile {quantile_of_counts(turns, counts, 0.95):.0f}.", ""]
     fig, ax = plt.subplots(figsize=(6.5, 3.2))
-    ax.hist(turns, bins=np.arange(0.5, turns.max() + 1.5), density=True)
+    ax.hist(turns, bins=np.arange(0.5, turns.max() + 1.5), weights=counts, density=True)
     ax.set_xlabel("turns")
     ax.set_ylabel("share of games")
     ax.set_title("Drakerion: game length")

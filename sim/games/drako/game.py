@@ -10,6 +10,7 @@ import numpy as np
 import polars as pl
 
 from sim.core.errors import DsimError
+from sim.core import frames
 from sim.core.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
 from sim.core.sections import Histogram, Measure, Table
 from sim.core.stats import wilson
@@ -294,11 +295,13 @@ def _sides(lineup: str) -> tuple[str, str]:
     return lineup, lineup
 
 
-def matrix_section(games: pl.DataFrame) -> str:
+def matrix_section(games: pl.DataFrame | pl.LazyFrame) -> str:
     """Dragon win rate for every pairing of strategies found in the results."""
-    if "lineup" not in games.columns or games["lineup"].n_unique() < 2:
+    if "lineup" not in frames.columns(games):
         return ""
-    rows = games.group_by("lineup").agg(pl.len().alias("n"), pl.col("dragon_win").sum().alias("wins"))
+    rows = frames.collect(frames.lazy(games).group_by("lineup").agg(pl.len().alias("n"), pl.col("dragon_win").sum().alias("wins")))
+    if rows.height < 2:
+        return ""
     cells, dragons, dwarves = {}, set(), set()
     for lineup, n, wins in rows.iter_rows():
         d, w = _sides(lineup)

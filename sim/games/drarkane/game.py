@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
+from sim.core.frames import collect, columns, count, first, lazy  # noqa: E402
 from sim.core.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace  # noqa: E402
 from sim.core.sections import Histogram, Measure, Series, Table  # noqa: E402
 from sim.core.stats import wilson  # noqa: E402
@@ -186,19 +187,22 @@ class DrarkaneGame(Game):
             Histogram("Winning score", "scores", pl.col("top_score"), "the winner's final score", integer=False),
         ]
 
-    def report_sections(self, games: pl.DataFrame, outdir: Path, chart, tables=None):
+    def report_sections(self, games: pl.LazyFrame, outdir: Path, chart, tables=None):
         sections = []
-        solo = games.filter(pl.col("mode") == MODE_SOLO) if "mode" in games.columns else games.head(0)
-        if len(solo):
-            sections.append(solo_section(solo, chart))
+        if "mode" in columns(games):
+            solo = lazy(games).filter(pl.col("mode") == MODE_SOLO)
+            if count(solo):
+                sections.append(solo_section(solo, chart))
         rounds = (tables or {}).get("rounds")
         if rounds is not None:
             sections.append(bid_section(rounds, chart))
         return sections
 
 
-def seats_in(games: pl.DataFrame) -> int:
-    return min(int(games["players"][0]) if "players" in games.columns else int(games["seats"].max()), MAX_SEATS)
+def seats_in(games: pl.DataFrame | pl.LazyFrame) -> int:
+    seats = first(games, "players") if "players" in columns(games) else \
+        collect(lazy(games).select(pl.col("seats").max())).item()
+    return min(int(seats), MAX_SEATS)
 
 
 def first_win_share(cols: dict, players: int) -> np.ndarray:
@@ -210,15 +214,19 @@ def first_win_share(cols: dict, players: int) -> np.ndarray:
     return share
 
 
-def solo_section(solo: pl.DataFrame, chart) -> str:
-    n = len(solo)
-    counts = [int((solo["solo_rank"] == k).sum()) for k in range(len(SOLO_RANKS))]
+def solo_section(solo: pl.LazyFrame, chart) -> str:
+    row = collect(solo.select(pl.len().alias("n"), pl.col("stalemate").sum().alias("stale"),
+                              pl.col("solo_score").mean().alias("score"), pl.col("lost_rounds").sum().alias("lost"),
+                              *[(pl.col("solo_rank") == k).sum().alias(f"rank{k}") for k in range(len(SOLO_RANKS))]
+                              )).row(0, named=True)
+    n = int(row["n"])
+    counts = [int(row[f"rank{k}"]) for k in range(len(SOLO_RANKS))]
     lines = ["## Solo against the Demon", "", "| rank | games | share |", "|---|---|---|"]
     for name, c in zip(SOLO_RANKS, counts):
         lines.append(f"| {name} | {c:,} | {wilson(c, n).fmt(pct=True, digits=1)} |")
-    stale = int(solo["stalemate"].sum())
-    lines += ["", f"Mean solo score {solo['solo_score'].mean():.1f}; games lost to the 7th dragon "
-              f"{wilson(int(solo['lost_rounds'].sum()), n).fmt(pct=True, digits=1)}; stalemates (trick cap) {stale:,}."]
+    stale = int(row["stale"])
+    lines += ["", f"Mean solo score {row['score']:.1f}; games lost to the 7th dragon "
+              f"{wilson(int(row['lost']), n).fmt(pct=True, digits=1)}; stalemates (trick cap) {stale:,}."]
     fig, ax = plt.subplots(figsize=(7, 3.5))
     ax.bar(range(len(SOLO_RANKS)), [c / n for c in counts])
     ax.set_xticks(range(len(SOLO_RANKS)), SOLO_RANKS, fontsize=7)
@@ -235,8 +243,8 @@ def bid_section(rounds, chart) -> str:
     lazy = rounds.lazy().filter(pl.col("bid") >= 0)
     if "players" not in lazy.collect_schema().names():
         lazy = lazy.with_columns(pl.lit(0).alias("players"))
-    counts = (lazy.group_by("players", "bid", "tricks")
-              .agg(pl.len().alias("n"), pl.col("exact").sum().alias("hits")).collect())
+    counts = collect(lazy.group_by("players", "bid", "tricks")
+                     .agg(pl.len().alias("n"), pl.col("exact").sum().alias("hits")))
     lines = ["## Bids against tricks", ""]
     ps = sorted(counts["players"].unique().to_list())
     fig, axes = plt.subplots(1, len(ps), figsize=(4.5 * len(ps), 4), squeeze=False)
