@@ -80,7 +80,7 @@ def main() -> None:
                      f"{r['wall']:,.0f} | {r['target']:,.0f} | {'yes' if r['meets_target'] else 'NO'} |")
     if not args.no_scale:
         from sim.bench_scale import scale_section
-        lines += scale_section([("dragonwake", 1e6), ("dragonwake", 1e7)])
+        lines += scale_section([g for g in all_games() if not args.game or g == args.game])
     if not args.no_design:
         from sim.bench_design import design_section
         lines += design_section()

@@ -89,14 +89,20 @@ def dask_overhead(game: str = "dragonwake", chunks: int = 200, chunk_size: int =
             "per_chunk_ms": 1000 * (remote - local) / chunks}
 
 
-def scale_section(runs: list[tuple[str, float]]) -> list[str]:
+def scale_section(games: list[str], sizes: tuple[float, float] = (1e6, 1e7)) -> list[str]:
+    """Peak memory of `dsim run` at two sizes for every game: within 15% of each other when nothing grows
+    with --n (issue #28)."""
+    small, large = sizes
     lines = ["", "## Scale", "", "Peak resident memory of the whole `dsim run` process tree (the command and its "
-             "two joblib workers), sampled every 20 ms, and the wall-clock time:", "",
-             "| game | games | jobs | wall-clock | games/s | peak RSS |", "|---|---|---|---|---|---|"]
-    for game, n in runs:
-        r = peak_rss_run(game, n)
-        lines.append(f"| {game} | {n:.0e} | {r['jobs']} | {r['seconds']:.1f} s | {n / r['seconds']:,.0f} | "
-                     f"{r['peak_rss'] / 2**20:,.0f} MiB |")
+             f"two joblib workers, report included), sampled every 20 ms, at {small:.0e} and {large:.0e} games:", "",
+             f"| game | wall-clock at {large:.0e} | games/s | peak RSS at {small:.0e} | at {large:.0e} | ratio |",
+             "|---|---|---|---|---|---|"]
+    for game in games:
+        a, b = peak_rss_run(game, small), peak_rss_run(game, large)
+        ratio = b["peak_rss"] / a["peak_rss"]
+        lines.append(f"| {game} | {b['seconds']:.0f} s | {large / b['seconds']:,.0f} | "
+                     f"{a['peak_rss'] / 2**20:,.0f} MiB | {b['peak_rss'] / 2**20:,.0f} MiB | {ratio:.2f}"
+                     f"{'' if ratio <= 1.15 else ' (grows)'} |")
         print(lines[-1], flush=True)
     try:
         d = dask_overhead()
