@@ -1,0 +1,248 @@
+"""Solvers of sim.analysis.gametheory on games whose answers are known (issue #24)."""
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy.optimize import brentq
+
+from sim.analysis.gametheory import (SymmetricGame, exploitability, fictitious_play, is_constant_sum,
+                                     mixture_payoff, nash_conv, opponent_profiles, polish, pure, regret,
+                                     regret_matching, replicator, side_exploitability, solve_symmetric,
+                                     solve_symmetric_matrix, solve_zero_sum, strategy_payoffs)
+
+RPS = np.array([[0.5, 0.0, 1.0],          # rock, paper, scissors; row's win rate, a tie counts half
+                [1.0, 0.5, 0.0],
+                [0.0, 1.0, 0.5]])
+THIRD = np.full(3, 1 / 3)
+
+
+def assert_mixture(x, k):
+    assert x.shape == (k,) and np.all(x >= 0) and x.sum() == pytest.approx(1, abs=1e-12)
+
+
+# -- two sides, constant-sum ------------------------------------------------------------------------------------
+
+def test_rock_paper_scissors_is_uniform_with_value_one_half_or_zero():
+    sol = solve_zero_sum(RPS)
+    np.testing.assert_allclose(sol.row, THIRD, atol=1e-9)
+    np.testing.assert_allclose(sol.col, THIRD, atol=1e-9)
+    assert sol.value == pytest.approx(0.5, abs=1e-9) and sol.gap < 1e-9
+    zero_sum = solve_zero_sum(2 * RPS - 1)                  # the same game in the win = 1, loss = -1 convention
+    assert zero_sum.value == pytest.approx(0.0, abs=1e-9)
+    np.testing.assert_allclose(zero_sum.row, THIRD, atol=1e-9)
+
+
+def test_matching_pennies_is_uniform():
+    sol = solve_zero_sum([[1.0, 0.0], [0.0, 1.0]])
+    np.testing.assert_allclose(sol.row, [0.5, 0.5])
+    np.testing.assert_allclose(sol.col, [0.5, 0.5])
+    assert sol.value == pytest.approx(0.5)
+    lp = solve_zero_sum([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])     # a dominated third row forces the LP path
+    assert lp.value == pytest.approx(0.5, abs=1e-9) and lp.row[2] == 0
+
+
+@pytest.mark.parametrize("A, row, col, value", [
+    ([[0.6, 0.7], [0.4, 0.3]], 0, 0, 0.6),                  # 2x2, closed form
+    ([[0.2, 0.9, 0.4], [0.6, 0.8, 0.7], [0.5, 0.1, 0.9]], 1, 0, 0.6),   # 3x3, LP
+])
+def test_a_pure_saddle_point_is_found(A, row, col, value):
+    sol = solve_zero_sum(A)
+    np.testing.assert_allclose(sol.row, pure(row, len(A)), atol=1e-9)
+    np.testing.assert_allclose(sol.col, pure(col, len(A[0])), atol=1e-9)
+    assert sol.value == pytest.approx(value, abs=1e-9)
+
+
+def test_a_strictly_dominated_strategy_gets_weight_zero():
+    A = np.array(RPS)
+    A = np.vstack([A, A[0] - 0.05])                         # a worse rock for the row side
+    A = np.hstack([A, A[:, [1]] + 0.05])                     # a worse paper for the column side (it concedes more)
+    sol = solve_zero_sum(A)
+    assert sol.row[3] == 0 and sol.col[3] == 0
+    np.testing.assert_allclose(sol.row[:3], THIRD, atol=1e-9)
+    assert sol.value == pytest.approx(0.5, abs=1e-9)
+
+
+def test_the_lp_value_equals_fictitious_play_on_a_random_table():
+    A = np.random.default_rng(11).random((7, 5))
+    sol = solve_zero_sum(A)
+    fp = fictitious_play(A, 200_000, tol=1e-3)
+    assert fp.lower - 1e-12 <= sol.value <= fp.upper + 1e-12     # fictitious play brackets the value
+    assert abs(fp.value - sol.value) < 1e-3
+    assert sol.gap < 1e-9 and exploitability(A, sol.row, sol.col).nash_conv < 1e-9
+    assert_mixture(sol.row, 7)
+    assert_mixture(sol.col, 5)
+
+
+def test_lp_solutions_are_unexploitable_on_many_random_tables():
+    rng = np.random.default_rng(3)
+    for m, n in [(1, 4), (4, 1), (2, 2), (3, 8), (9, 6), (12, 12)]:
+        for _ in range(5):
+            A = rng.random((m, n))
+            if m == n == 2:
+                A = np.round(A * 3) / 3                     # ties and weak saddles for the closed form
+            sol = solve_zero_sum(A)
+            assert_mixture(sol.row, m)
+            assert_mixture(sol.col, n)
+            assert exploitability(A, sol.row, sol.col).nash_conv < 1e-8
+            lp = solve_zero_sum(np.vstack([A, np.full(n, A.min() - 1)]))   # same game through the LP
+            assert lp.value == pytest.approx(sol.value, abs=1e-9)
+
+
+def test_degenerate_tables():
+    flat = solve_zero_sum(np.full((3, 4), 0.4))
+    np.testing.assert_allclose(flat.row, THIRD)
+    np.testing.assert_allclose(flat.col, np.full(4, 0.25))
+    assert flat.value == pytest.approx(0.4)
+    one_row = solve_zero_sum([[0.7, 0.3, 0.5]])
+    assert one_row.value == pytest.approx(0.3) and one_row.col.tolist() == [0, 1, 0]
+    one_col = solve_zero_sum([[0.7], [0.3], [0.5]])
+    assert one_col.value == pytest.approx(0.7) and one_col.row.tolist() == [1, 0, 0]
+    assert solve_zero_sum([[0.25]]).value == 0.25
+    for bad in ([[np.nan, 1.0]], np.zeros((0, 3)), [0.1, 0.2], [[[0.5]]]):
+        with pytest.raises(ValueError):
+            solve_zero_sum(bad)
+
+
+def test_exploitability_of_pure_strategies_in_rock_paper_scissors():
+    rock, paper = pure(0, 3), pure(1, 3)
+    e = exploitability(RPS, rock, rock)
+    assert (e.payoff, e.row_gain, e.col_gain) == (0.5, 0.5, 0.5)
+    assert e.row_best_response == e.col_best_response == 1          # paper beats rock, for either side
+    assert exploitability(RPS, paper, rock).row_gain == 0.0
+    assert side_exploitability(RPS, rock, "row") == pytest.approx(0.5)   # a best response holds rock to 0
+    assert side_exploitability(RPS, THIRD, "row") == pytest.approx(0, abs=1e-9)
+    assert side_exploitability(RPS, rock, "col", value=0.5) == pytest.approx(0.5)
+    with pytest.raises(ValueError):
+        exploitability(RPS, [0.5, 0.6, 0.0], THIRD)
+
+
+def test_a_symmetric_constant_sum_table_has_a_symmetric_solution():
+    rng = np.random.default_rng(5)
+    for k in (3, 5, 8):
+        R = rng.random((k, k))
+        M = 0.5 + (R - R.T) / 2                             # M + M^T = 1: the two sides are interchangeable
+        sol = solve_zero_sum(M)
+        np.testing.assert_allclose(sol.row, sol.col, atol=1e-7)
+        assert sol.value == pytest.approx(0.5, abs=1e-9)
+        sym = solve_symmetric_matrix(M)
+        assert sym.method == "lp" and sym.regret < 1e-9
+        np.testing.assert_allclose(sym.x, sol.row, atol=1e-9)
+
+
+# -- symmetric n-player ----------------------------------------------------------------------------------------
+
+def crowding(b, n):
+    """n seats each pick a site; a site is worth b[i], split equally between the seats that pick it."""
+    b = np.asarray(b, dtype=float)
+    return SymmetricGame.from_function(n, len(b), lambda i, c: b[i] / (1 + c[i]))
+
+
+def crowding_equilibrium(b, n):
+    """The symmetric equilibrium in closed form: u_i(x) = b_i (1 - (1-x_i)^n) / (n x_i), equal on the support."""
+    def weight(bi, v):
+        if bi <= v:
+            return 0.0
+        if bi / n >= v:
+            return 1.0
+        return brentq(lambda x: -bi * np.expm1(n * np.log1p(-x)) / (n * x) - v, 1e-300, 1 - 1e-16, xtol=1e-16)
+    v = brentq(lambda v: sum(weight(bi, v) for bi in b) - 1, max(b) / n, max(b), xtol=1e-16)
+    return np.array([weight(bi, v) for bi in b]), v
+
+
+def test_payoffs_against_a_mixture_match_brute_force_enumeration():
+    rng = np.random.default_rng(2)
+    n, k = 4, 3
+    table = rng.random((k,) * n)                            # payoff of a seat playing a[0] against a[1:], any order
+    f = lambda i, c: np.mean([table[(i,) + p] for p in itertools.permutations(np.repeat(np.arange(k), c))])
+    g = SymmetricGame.from_function(n, k, f)
+    assert len(opponent_profiles(n - 1, k)) == 10
+    x = np.array([0.5, 0.3, 0.2])
+    expected = [sum(np.prod(x[list(opp)]) * g.payoff(i, np.bincount(opp, minlength=k))
+                    for opp in itertools.product(range(k), repeat=n - 1)) for i in range(k)]
+    np.testing.assert_allclose(strategy_payoffs(g, x), expected, rtol=1e-12)
+    M = rng.random((k, k))
+    np.testing.assert_allclose(strategy_payoffs(SymmetricGame.from_matrix(M), x), M @ x, rtol=1e-12)
+    assert mixture_payoff(g, x) == pytest.approx(x @ np.array(expected))
+
+
+def test_a_three_player_crowding_game_replicator_and_regret_matching_agree_with_the_closed_form():
+    b = [1.0, 0.9, 0.7]
+    g = crowding(b, 3)
+    truth, v = crowding_equilibrium(b, 3)
+    assert np.all(truth > 0.1)                              # a fully mixed equilibrium
+    rep, rm = replicator(g), regret_matching(g)
+    assert rep.converged and rm.converged
+    for sol in (rep, rm):
+        np.testing.assert_allclose(sol.x, truth, atol=1e-6)
+        assert sol.regret < 1e-8 and sol.value == pytest.approx(v, abs=1e-8)
+    np.testing.assert_allclose(rep.x, rm.x, atol=1e-6)
+    best = solve_symmetric(g)
+    np.testing.assert_allclose(best.x, truth, atol=1e-9)
+    assert nash_conv(g, best.x) == pytest.approx(3 * regret(g, best.x)) and best.regret < 1e-12
+    assert regret(g, THIRD) > 0.01                          # the uniform mixture is not an equilibrium
+
+
+def test_a_dominated_strategy_dies_out_in_a_symmetric_game():
+    b = [1.0, 0.8, 0.2]                                     # site 2 is worth less than a shared site 0
+    truth, _ = crowding_equilibrium(b, 3)
+    assert truth[2] == 0
+    for sol in (replicator(crowding(b, 3)), regret_matching(crowding(b, 3)), solve_symmetric(crowding(b, 3))):
+        assert sol.x[2] < 1e-8
+        np.testing.assert_allclose(sol.x, truth, atol=1e-6)
+
+
+def test_a_three_player_rock_paper_scissors_game_is_solved_although_replicator_cycles():
+    M = np.array([[0.5, 0.2, 0.9], [0.8, 0.5, 0.3], [0.1, 0.7, 0.5]])    # M + M^T = 1, unequal stakes
+    g = SymmetricGame.from_function(3, 3, lambda i, c: c @ M[i] / 2)    # average result against both others
+    assert is_constant_sum(g) == (True, pytest.approx(1.5))
+    truth = solve_zero_sum(M).row                           # same equilibrium as the 2-player game: u(x) = M x
+    np.testing.assert_allclose(truth, [2 / 9, 4 / 9, 3 / 9], atol=1e-9)
+    assert not replicator(g, max_steps=3000).converged      # the dynamics circle the equilibrium
+    assert regret_matching(g, 3000).regret < 0.01
+    sol = solve_symmetric(g, max_steps=3000)
+    np.testing.assert_allclose(sol.x, truth, atol=1e-9)
+    assert sol.regret < 1e-12 and sol.method.endswith("+ polish")
+
+
+def test_a_symmetric_game_gives_a_symmetric_and_label_free_solution():
+    b = np.array([1.0, 0.9, 0.7])
+    g = crowding(b, 3)
+    normal = np.empty((3,) + (3,) * 3)                     # every seat's payoff for every pure profile
+    for prof in itertools.product(range(3), repeat=3):
+        for seat in range(3):
+            normal[(seat,) + prof] = b[prof[seat]] / prof.count(prof[seat])
+    from_full = SymmetricGame.from_normal_form(normal)
+    np.testing.assert_allclose(from_full.payoffs, g.payoffs)
+    broken = normal.copy()
+    broken[2, 0, 1, 2] += 0.1                               # seat 2 treated differently
+    with pytest.raises(ValueError, match="not symmetric: seat 2"):
+        SymmetricGame.from_normal_form(broken)
+    perm = [2, 0, 1]                                        # relabel the strategies: the solution follows
+    sol, sol_perm = solve_symmetric(g), solve_symmetric(crowding(b[perm], 3))
+    np.testing.assert_allclose(sol_perm.x, sol.x[perm], atol=1e-9)
+
+
+def test_heuristic_payoff_table_round_trip_and_checks():
+    g = crowding([1.0, 0.6, 0.3, 0.2], 4)
+    counts, pay = g.to_hpt()
+    assert counts.shape == (35, 4) and np.all(counts.sum(axis=1) == 4)
+    assert np.all(np.isnan(pay[counts == 0])) and not np.any(np.isnan(pay[counts > 0]))
+    np.testing.assert_array_equal(SymmetricGame.from_hpt(counts, pay).payoffs, g.payoffs)
+    with pytest.raises(ValueError, match="no payoff"):
+        SymmetricGame.from_hpt(counts[1:], pay[1:])
+    with pytest.raises(ValueError):
+        SymmetricGame(3, np.zeros((2, 4)))                  # 3 seats, 2 strategies: 3 opponent profiles
+    assert not is_constant_sum(g)[0]                        # an unpicked site's worth is lost
+    with pytest.raises(ValueError):
+        SymmetricGame.from_matrix(np.ones((2, 3)))
+
+
+def test_polish_sharpens_an_approximate_equilibrium():
+    b = [1.0, 0.9, 0.7]
+    truth, _ = crowding_equilibrium(b, 5)
+    g = crowding(b, 5)
+    rough = truth + np.array([0.01, -0.004, -0.006])
+    sharp = polish(g, rough)
+    assert regret(g, rough) > 1e-3 and sharp.regret < 1e-12
+    np.testing.assert_allclose(sharp.x, truth, atol=1e-9)
