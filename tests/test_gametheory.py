@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq
 
-from sim.analysis.gametheory import (SymmetricGame, exploitability, fictitious_play, is_constant_sum,
+from sim.analysis.gametheory import (SymmetricGame, alpha_rank, exploitability, fictitious_play, is_constant_sum,
                                      mixture_payoff, nash_conv, opponent_profiles, polish, pure, regret,
                                      regret_matching, replicator, side_exploitability, solve_symmetric,
-                                     solve_symmetric_matrix, solve_zero_sum, strategy_payoffs)
+                                     solve_symmetric_matrix, solve_zero_sum, stationary, strategy_payoffs)
 
 RPS = np.array([[0.5, 0.0, 1.0],          # rock, paper, scissors; row's win rate, a tie counts half
                 [1.0, 0.5, 0.0],
@@ -246,3 +246,67 @@ def test_polish_sharpens_an_approximate_equilibrium():
     sharp = polish(g, rough)
     assert regret(g, rough) > 1e-3 and sharp.regret < 1e-12
     np.testing.assert_allclose(sharp.x, truth, atol=1e-9)
+
+
+# -- alpha-rank ------------------------------------------------------------------------------------------------
+
+def test_alpha_rank_reproduces_the_published_han_2013_example():
+    """Payoffs of Han et al. 2013 with m = 20, alpha = 0.1: the stationary distribution OpenSpiel's own test
+    expects (open_spiel/python/egt/alpharank_test.py)."""
+    r, t, p, s, delta, eps = 1.0, 2.0, 0.0, -1.0, 4.0, 0.25
+    M = np.array([[r - eps / 2, r - eps, 0, s + delta - eps, r - eps], [r, r, s, s, s], [0, t, p, p, p],
+                  [t - delta, t, p, p, p], [r, t, p, p, p]])
+    expected = [0.40966787, 0.07959841, 0.20506998, 0.08505983, 0.2206039]
+    np.testing.assert_allclose(alpha_rank(M, alpha=0.1, m=20).pi, expected, atol=1e-7)
+    counts, pay = SymmetricGame.from_matrix(M).to_hpt()
+    np.testing.assert_allclose(alpha_rank(SymmetricGame.from_hpt(counts, pay), alpha=0.1, m=20).pi, expected,
+                               atol=1e-7)
+
+
+@pytest.mark.parametrize("alpha", [0.1, 10.0, 1000.0, np.inf])
+def test_alpha_rank_of_rock_paper_scissors_is_uniform(alpha):
+    np.testing.assert_allclose(alpha_rank(RPS, alpha=alpha, m=50).pi, THIRD, atol=1e-9)
+
+
+def test_alpha_rank_puts_all_mass_on_a_strictly_dominant_strategy_at_large_alpha():
+    M = np.array([[0.5, 0.7, 0.8], [0.3, 0.5, 0.6], [0.2, 0.4, 0.5]])
+    assert alpha_rank(M, alpha=1.0, m=50).pi[0] < 1 - 1e-6  # some mass elsewhere at weak selection
+    for alpha in (100.0, np.inf):
+        assert alpha_rank(M, alpha=alpha, m=50).pi[0] > 1 - 1e-9
+    A = np.array([[0.6, 0.7, 0.9], [0.5, 0.4, 0.8], [0.3, 0.2, 0.1]])   # two sides, saddle point at (0, 0)
+    for alpha in (100.0, np.inf):
+        res = alpha_rank([A, 1 - A], alpha=alpha, m=50)
+        assert res.pi.shape == (3, 3) and res.ranking()[0][0] == (0, 0) and res.pi[0, 0] > 1 - 1e-9
+        np.testing.assert_allclose(res.marginals[0].sum(), 1.0)
+    mp = np.array([[1.0, 0.0], [0.0, 1.0]])                 # matching pennies: a cycle through all four profiles
+    np.testing.assert_allclose(alpha_rank([mp, 1 - mp], alpha=100.0, m=50).pi, np.full((2, 2), 0.25))
+
+
+def test_alpha_rank_fixation_matches_the_constant_sum_closed_form():
+    M = np.array([[0.5, 0.3, 0.9], [0.7, 0.5, 0.2], [0.1, 0.8, 0.5]])
+    alpha, m = 3.0, 30
+    res = alpha_rank(M, alpha=alpha, m=m)
+    for s, r in itertools.permutations(range(3), 2):
+        u = alpha * m / (m - 1) * (M[r, s] - 0.5)
+        assert res.fixation[s, r] == pytest.approx((1 - np.exp(-u)) / (1 - np.exp(-m * u)), rel=1e-10)
+    np.testing.assert_allclose(res.transitions.sum(axis=1), 1.0)
+
+
+def test_alpha_rank_of_an_n_player_game_that_averages_pairwise_results_equals_the_pairwise_one():
+    """With opponents drawn without replacement from the population, a seat that scores the mean of its
+    pairwise results has the same expected fitness as in the 2-player game, so the ranks must agree."""
+    M = np.random.default_rng(8).random((4, 4))
+    for n in (3, 5):
+        g = SymmetricGame.from_function(n, 4, lambda i, c: c @ M[i] / (n - 1))
+        for alpha in (0.5, 20.0, np.inf):
+            np.testing.assert_allclose(alpha_rank(g, alpha=alpha, m=12).pi, alpha_rank(M, alpha=alpha, m=12).pi,
+                                       atol=1e-9)
+    with pytest.raises(ValueError):
+        alpha_rank(SymmetricGame.from_function(5, 2, lambda i, c: 0.0), m=4)   # population smaller than a table
+
+
+def test_stationary_handles_transient_states_and_refuses_two_closed_classes():
+    P = np.array([[0.5, 0.5, 0.0], [0.0, 0.9, 0.1], [0.0, 0.2, 0.8]])   # state 0 is transient
+    np.testing.assert_allclose(stationary(P), [0.0, 2 / 3, 1 / 3])
+    with pytest.raises(ValueError, match="closed classes"):
+        stationary(np.eye(2))
