@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq
 
-from sim.analysis.gametheory import (SymmetricGame, alpha_rank, exploitability, fictitious_play, is_constant_sum,
-                                     mixture_payoff, nash_conv, opponent_profiles, polish, pure, regret,
-                                     regret_matching, replicator, side_exploitability, solve_symmetric,
-                                     solve_symmetric_matrix, solve_zero_sum, stationary, strategy_payoffs)
+from sim.analysis.gametheory import (CellSummary, SymmetricGame, alpha_rank, bootstrap_solution, double_oracle,
+                                     exploitability, fictitious_play, is_constant_sum, mixture_payoff, nash_conv,
+                                     opponent_profiles, polish, pure, regret, regret_matching, replicator,
+                                     side_exploitability, solve_symmetric, solve_symmetric_matrix, solve_zero_sum,
+                                     stationary, strategy_payoffs)
 
 RPS = np.array([[0.5, 0.0, 1.0],          # rock, paper, scissors; row's win rate, a tie counts half
                 [1.0, 0.5, 0.0],
@@ -310,3 +311,127 @@ def test_stationary_handles_transient_states_and_refuses_two_closed_classes():
     np.testing.assert_allclose(stationary(P), [0.0, 2 / 3, 1 / 3])
     with pytest.raises(ValueError, match="closed classes"):
         stationary(np.eye(2))
+
+
+# -- bootstrap -------------------------------------------------------------------------------------------------
+
+A_MIXED = np.array([[0.7, 0.3], [0.4, 0.6]])                # no saddle point, value 0.5
+
+
+def coverage(rng, crn: bool, paired: bool, reps=100, games=600, B=200):
+    value = solve_zero_sum(A_MIXED).value
+    hits = 0
+    for _ in range(reps):
+        u = rng.random(games) if crn else rng.random((2, 2, games))   # CRN: one uniform per game for every cell
+        samples = (u < A_MIXED[:, :, None]).astype(float)
+        hits += bool(bootstrap_solution(samples, solve_zero_sum, B=B, rng=rng, paired=paired).value.covers(value))
+    return hits
+
+
+def test_bootstrap_interval_covers_the_true_value():
+    assert solve_zero_sum(A_MIXED).value == pytest.approx(0.5)
+    assert coverage(np.random.default_rng(2024), crn=False, paired=False) >= 90
+
+
+def test_bootstrap_on_common_random_numbers_needs_the_paired_resample():
+    assert coverage(np.random.default_rng(99), crn=True, paired=True) >= 90
+    assert coverage(np.random.default_rng(99), crn=True, paired=False, reps=60) < 50    # ignoring CRN: too narrow
+
+
+def test_paired_resampling_draws_the_same_games_in_every_cell():
+    x = np.random.default_rng(0).random(300)
+    same = np.broadcast_to(x, (2, 3, 300))                  # every cell saw exactly the same games
+    spread = lambda sol, table: {"spread": float(np.ptp(table))}
+    paired = bootstrap_solution(same, solve_zero_sum, B=50, rng=1, paired=True, extra=spread)
+    assert np.all(paired.replicates["extra.spread"] == 0)
+    unpaired = bootstrap_solution(same, solve_zero_sum, B=50, rng=1, paired=False, extra=spread)
+    assert np.all(unpaired.replicates["extra.spread"] > 0)
+    ragged = [[x[:300], x[:200], x[:100]], [x[:300], x[:300], x[:300]]]   # seeds shared as a prefix
+    res = bootstrap_solution(ragged, solve_zero_sum, B=200, rng=2, paired=True, extra=spread)
+    np.testing.assert_allclose(res.table[0], [x[:300].mean(), x[:200].mean(), x[:100].mean()])
+    assert np.all(res.replicates["extra.spread"] < np.ptp(x)) and res.weights["row"].value.shape == (2,)
+
+
+def test_unpaired_resampling_has_the_bootstrap_spread_of_a_mean():
+    x = np.random.default_rng(4).choice([0.0, 0.25, 1.0], size=(1, 1, 500), p=[0.5, 0.2, 0.3])
+    res = bootstrap_solution(x, lambda t: float(t[0, 0]), B=4000, rng=5)
+    assert res.replicates["value"].mean() == pytest.approx(x.mean(), abs=0.002)
+    assert res.replicates["value"].std() == pytest.approx(x.std() / np.sqrt(500), rel=0.05)
+
+
+def test_bootstrap_from_cell_summaries_and_a_derived_scalar():
+    rng = np.random.default_rng(6)
+    A = np.array([[0.5, 0.2, 0.8], [0.7, 0.5, 0.3], [0.3, 0.6, 0.5]])
+    games = (rng.random((3, 3, 4000)) < A[:, :, None]).astype(float)
+    summary = CellSummary(games.sum(axis=2), (games ** 2).sum(axis=2), np.full((3, 3), 4000))
+    default_exploited = lambda sol, table: {"default": side_exploitability(table, pure(0, 3), "row", sol.value)}
+    res = bootstrap_solution(summary, solve_zero_sum, B=300, rng=7, extra=default_exploited)
+    truth = solve_zero_sum(A)
+    assert res.value.covers(truth.value) and res.value.hi - res.value.lo < 0.05
+    assert np.all(res.weights["row"].covers(truth.row) | (np.abs(res.weights["row"].value - truth.row) < 0.05))
+    assert res.extra["default"].covers(side_exploitability(A, pure(0, 3), "row"))
+    assert res.replicates["weights.col"].shape == (300, 3)
+    with pytest.raises(ValueError):
+        bootstrap_solution(summary, solve_zero_sum, B=10, paired=True)
+    with pytest.raises(ValueError):
+        bootstrap_solution(np.array([[[0.5, np.nan]]]), solve_zero_sum, B=10)
+
+
+def test_bootstrap_of_a_symmetric_game_resamples_its_payoff_table():
+    b = np.array([1.0, 0.9, 0.7])
+    g = crowding(b, 3)
+    rng = np.random.default_rng(12)
+    games = g.payoffs[:, :, None] + rng.normal(0, 0.05, size=g.payoffs.shape + (400,))
+    res = bootstrap_solution(games, lambda t: solve_symmetric(SymmetricGame(3, t), methods=("replicator",)),
+                             B=40, rng=13)
+    truth, v = crowding_equilibrium(b, 3)
+    assert res.value.covers(v) and res.value.hi - res.value.lo < 0.01
+    w = res.weights["x"]
+    assert w.value.shape == (3,) and np.all(w.lo < w.value) and np.all(w.value < w.hi)
+    assert np.all(w.lo - 0.005 < truth) and np.all(truth < w.hi + 0.005)
+
+
+# -- double oracle ---------------------------------------------------------------------------------------------
+
+def test_double_oracle_solves_a_discretised_continuous_game_touching_a_few_strategies():
+    """Row picks x, column picks y on a grid of 1001 points in [0, 1]; the row side gets (x - y)^2. The
+    column side plays 1/2, the row side mixes 0 and 1 evenly: value 1/4."""
+    grid = np.linspace(0, 1, 1001)
+
+    def br_row(cols, y_mix, value):
+        payoff = ((grid[:, None] - np.array(cols)[None, :]) ** 2) @ y_mix
+        return float(grid[payoff.argmax()]), float(payoff.max() - value)
+
+    def br_col(rows, x_mix, value):
+        payoff = x_mix @ ((np.array(rows)[:, None] - grid[None, :]) ** 2)
+        return float(grid[payoff.argmin()]), float(value - payoff.min())
+
+    res = double_oracle(lambda x, y: (x - y) ** 2, [0.3], [0.3], br_row, br_col, tol=1e-12)
+    assert res.converged and res.value == pytest.approx(0.25, abs=1e-12)
+    assert res.lower == pytest.approx(0.25) and res.upper == pytest.approx(0.25)
+    assert len(res.row_strategies) <= 5 and len(res.col_strategies) <= 15
+    assert res.cells_measured == len(res.row_strategies) * len(res.col_strategies)
+    assert sorted(np.array(res.row_strategies)[res.solution.row > 0]) == [0.0, 1.0]
+
+
+def test_double_oracle_reaches_the_value_of_a_random_matrix_game_on_a_subset():
+    A = np.random.default_rng(5).random((60, 60))
+    full = solve_zero_sum(A)
+
+    def br_row(cols, y, value):
+        payoff = A[:, cols] @ y
+        return int(payoff.argmax()), float(payoff.max() - value)
+
+    def br_col(rows, x, value):
+        payoff = x @ A[rows]
+        return int(payoff.argmin()), float(value - payoff.min())
+
+    calls = []
+    res = double_oracle(lambda i, j: calls.append((i, j)) or A[i, j], [0], [0], br_row, br_col, tol=1e-12,
+                        max_iters=200)
+    assert res.converged and res.value == pytest.approx(full.value, abs=1e-9)
+    assert len(calls) == len(set(calls)) == res.cells_measured < A.size
+    assert res.lower <= full.value + 1e-12 and full.value - 1e-12 <= res.upper
+    short = double_oracle(lambda i, j: A[i, j], [0], [0], br_row, br_col, tol=1e-12, max_iters=3)
+    assert not short.converged and len(short.history) == 3
+    assert short.history[-1].value == short.value and short.lower <= full.value <= short.upper

@@ -12,6 +12,8 @@ docs/EQUILIBRIUM.md says which solver applies to which game.
 
 from ._util import Interval, clean, pure
 from .alpharank import AlphaRankResult, alpha_rank, stationary
+from .bootstrap import BootstrapResult, CellSummary, bootstrap_solution
+from .oracle import DoubleOracleResult, OracleStep, double_oracle
 from .symmetric import (SymmetricGame, SymmetricSolution, best_response, is_constant_sum, mixture_payoff, polish,
                         nash_conv, opponent_profiles, profile_probabilities, regret, regret_matching, replicator,
                         solve_symmetric, solve_symmetric_matrix, strategy_payoffs)
@@ -19,9 +21,10 @@ from .zerosum import (Exploitability, FictitiousPlayResult, ZeroSumSolution, exp
                       side_exploitability, solve_zero_sum)
 
 __all__ = [
-    "AlphaRankResult", "Exploitability", "FictitiousPlayResult", "Interval", "SymmetricGame", "SymmetricSolution",
-    "ZeroSumSolution", "alpha_rank", "best_response", "clean", "exploitability", "fictitious_play",
-    "is_constant_sum", "mixture_payoff", "nash_conv", "opponent_profiles", "polish", "profile_probabilities",
-    "pure", "regret", "regret_matching", "replicator", "side_exploitability", "solve_symmetric",
-    "solve_symmetric_matrix", "solve_zero_sum", "stationary", "strategy_payoffs",
+    "AlphaRankResult", "BootstrapResult", "CellSummary", "DoubleOracleResult", "Exploitability",
+    "FictitiousPlayResult", "Interval", "OracleStep", "SymmetricGame", "SymmetricSolution", "ZeroSumSolution",
+    "alpha_rank", "best_response", "bootstrap_solution", "clean", "double_oracle", "exploitability",
+    "fictitious_play", "is_constant_sum", "mixture_payoff", "nash_conv", "opponent_profiles", "polish",
+    "profile_probabilities", "pure", "regret", "regret_matching", "replicator", "side_exploitability",
+    "solve_symmetric", "solve_symmetric_matrix", "solve_zero_sum", "stationary", "strategy_payoffs",
 ]
