@@ -9,7 +9,7 @@ import numpy as np
 WEIGHT_FLOOR = 1e-9     # a weight below this is solver noise: it is set to 0 and the rest renormalised
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)    # holds arrays: compare fields, not objects
 class Interval:
     """A point estimate with a (lo, hi) interval; the three fields are floats or equal-shaped arrays."""
     value: float | np.ndarray

@@ -27,7 +27,7 @@ from .symmetric import SymmetricGame
 TIE = 1e-12     # payoff differences below this are ties in the α = ∞ response graph
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)    # holds arrays: compare fields, not objects
 class AlphaRankResult:
     """Stationary mass over pure profiles.
 

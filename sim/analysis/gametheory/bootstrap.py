@@ -20,7 +20,7 @@ from ._util import Interval
 CHUNK = 2_000_000       # floats per resampling block, to bound memory with many games per cell
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)    # holds arrays: compare fields, not objects
 class CellSummary:
     """Per-cell running sums instead of per-game payoffs: sum, sum of squares and number of games, each an
     array of the table's shape. Resampled as a normal mean N(mean, var / n) per cell, independently, so
@@ -38,7 +38,7 @@ class CellSummary:
         return np.where(n > 1, np.clip(v, 0.0, None) / np.maximum(n - 1, 1), 0.0)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)    # holds arrays: compare fields, not objects
 class BootstrapResult:
     """The solution of the mean table, and percentile intervals over B re-solved resampled tables.
 

@@ -29,7 +29,7 @@ class OracleStep:
     col_gain: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)    # holds arrays: compare fields, not objects
 class DoubleOracleResult:
     """The strategies the loop ended with, their measured table and its solution.
 

@@ -31,7 +31,7 @@ def opponent_profiles(n_opponents: int, k: int) -> np.ndarray:
     return np.array([np.bincount(c, minlength=k) for c in combos], dtype=np.int64).reshape(-1, k)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)    # holds arrays: compare fields, not objects
 class SymmetricGame:
     """A symmetric n-player game in focal-player heuristic-payoff-table form (see the module docstring)."""
     n_players: int
@@ -225,7 +225,7 @@ def nash_conv(game: GameLike, x) -> float:
     return game.n_players * regret(game, x)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)    # holds arrays: compare fields, not objects
 class SymmetricSolution:
     """A symmetric mixture x, a seat's payoff when all play it, its regret, and how it was found."""
     x: np.ndarray

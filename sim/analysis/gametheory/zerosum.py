@@ -16,7 +16,7 @@ from scipy.optimize import linprog
 from ._util import as_mixture, as_table, clean
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)    # holds arrays: compare fields, not objects
 class ZeroSumSolution:
     """Maximin mixtures for both sides and the value of the game to the row side.
 
@@ -96,7 +96,7 @@ def solve_zero_sum(A) -> ZeroSumSolution:
     return sol
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)    # holds arrays: compare fields, not objects
 class FictitiousPlayResult:
     """Empirical mixtures after `iterations` rounds; the value lies in [lower, upper] and `value` is the midpoint."""
     row: np.ndarray
