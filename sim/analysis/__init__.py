@@ -1,0 +1,1 @@
+"""analysis layer: methods that play games and return data; imports sim.engine and sim.games only"""
