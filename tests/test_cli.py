@@ -72,3 +72,11 @@ def test_the_installed_command_exits_2_without_traceback(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip() == "dsim: error: --n must be a whole number of games from 1 to 1e12, got -5"
     assert not (tmp_path / "x").exists()
+
+
+def test_drarkane_solo_runs_and_reports(tmp_path):
+    """Solo games bid no contracts: the report has no bid chart rather than a crash (and no stray files)."""
+    out = tmp_path / "solo"
+    assert dsim("run", "--game", "drarkane", "--players", 1, "--n", 500, "--out", out, "--no-progress") == 0
+    report = (out / "report" / "drarkane.md").read_text()
+    assert "## Solo against the Demon" in report and "Bids against tricks" not in report

@@ -245,6 +245,8 @@ def bid_section(rounds, chart) -> str:
         lazy = lazy.with_columns(pl.lit(0).alias("players"))
     counts = collect(lazy.group_by("players", "bid", "tricks")
                      .agg(pl.len().alias("n"), pl.col("exact").sum().alias("hits")))
+    if counts.height == 0:             # solo games bid no contracts
+        return ""
     lines = ["## Bids against tricks", ""]
     ps = sorted(counts["players"].unique().to_list())
     fig, axes = plt.subplots(1, len(ps), figsize=(4.5 * len(ps), 4), squeeze=False)
