@@ -15,7 +15,7 @@ from sim.games.drakerion.kernel_base import (
 from sim.games.drakerion.shared import target_ok
 from sim.games.drakerion.records import (
     AB_AMOUNT, AB_CARD_TYPE, AB_CONDITION, AB_COST, AB_COST_AMOUNT, AB_EFFECT, AB_FILTER, AB_FORCED,
-    AB_MAX_COST, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, ATTACHMENT, B_CARD, B_CB_MELEE,
+    AB_MAX_COST, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, ATTACHMENT, B_CARD, B_CB_HP, B_CB_MELEE,
     B_CB_RANGED, B_CB_RIPOSTE, B_DAMAGE, B_HOST, B_HP, B_PRESTIGE, B_SHIELD, B_TAPPED, B_TB_HP,
     B_TB_MELEE, B_TB_RANGED, B_TB_RIPOSTE, B_ZONE, CD_ABIL, CD_ATTACH_EXCEPT, CD_COST, CD_KEYWORDS,
     CD_NABIL, CD_NAMED, CD_NAME_ID, CD_RANGED, CD_TRAITS, CD_TYPE, CHARACTER, CO_DAMAGE_SELF, CO_DESTROY_SELF,
@@ -362,7 +362,8 @@ def pay(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
 
 @njit(**FAST)
 def gain(st, board, i, effect, amount):
-    """A stat gain: for this combat when a combat is on, otherwise for the turn (HP: the turn)."""
+    """A stat gain: for this combat when a combat is on (HP too: a Combat ability's gain lasts only that
+    combat), otherwise for the turn."""
     combat = st[S_IN_COMBAT] != 0
     if effect == EF_MELEE:
         board[i, B_CB_MELEE if combat else B_TB_MELEE] += amount
@@ -371,7 +372,7 @@ def gain(st, board, i, effect, amount):
     elif effect == EF_RIPOSTE:
         board[i, B_CB_RIPOSTE if combat else B_TB_RIPOSTE] += amount
     else:
-        board[i, B_TB_HP] += amount
+        board[i, B_CB_HP if combat else B_TB_HP] += amount
 
 
 @njit(**FAST)

@@ -89,11 +89,12 @@ FRONT, SUPPORT = 0, 1                 # line codes in option rows
 # board: one int64 row per instance (board[N_INST, BOARD_WIDTH])
 (B_CARD, B_OWNER, B_ZONE, B_HOST, B_DAMAGE, B_TAPPED, B_SHIELD, B_MELEE, B_RANGED, B_RIPOSTE, B_HP,
  B_PRESTIGE, B_CB_MELEE, B_CB_RANGED, B_CB_RIPOSTE, B_TB_MELEE, B_TB_RANGED, B_TB_RIPOSTE, B_TB_HP,
- B_ENTERED) = range(20)
-BOARD_WIDTH = 20
+ B_ENTERED, B_CB_HP) = range(21)
+BOARD_WIDTH = 21
 # B_CARD: card-table row (-1 = unused slot). B_MELEE..B_PRESTIGE: effective values (printed + attached
 # modifiers + passives + temporary gains), kept current by the kernel. B_CB_*: gains lasting this
-# combat; B_TB_*: gains lasting this turn. B_ENTERED: turn the card last entered play.
+# combat (B_CB_HP is the board's last column); B_TB_*: gains lasting this turn. B_ENTERED: turn the card
+# last entered play.
 
 # ---- state vector (int64[N_STATE]) -------------------------------------------------------------
 S_TURN = 0            # current turn (1-based; 0 during set-up)

@@ -24,8 +24,9 @@ Readings this referee assumes (where docs/DRAKERION.md leaves a choice open):
   cancelled or a combatant left play.
 - Combat damage reads the riposte before any damage lands; combat kills always give prestige.
 - Gains: an ability resolved while a combat is open (declaration triggers, window) gives melee / ranged /
-  riposte for that combat; once the damage is dealt the combat is closed, so the queue resolved after it
-  gives gains for the turn. HP gains always last the turn. The Named bonus lasts the combat.
+  riposte / HP for that combat; once the damage is dealt the combat is closed, so the queue resolved after
+  it gives gains for the turn. The Named bonus lasts the combat. When an HP gain for the combat ends, a
+  sweep follows (its bearer may fall), before the queue after the combat is resolved.
 - Shields are not cleared at the end of a turn: every shield in play ends when any combat ends (also a
   cancelled one); with shields_combatants_only, only the attacker's and the (last) defender's.
 - Interception is not offered against an Implacable attacker unless intercept_implacable; an Imprévisible

@@ -281,13 +281,16 @@ class Effects:
                 self.hurt(att, back)
             self.sweep(True)
         self.combat = None
-        for key in [k for k in self.gain if k[2] == "combat"]:
+        ended = [k for k in self.gain if k[2] == "combat"]
+        for key in ended:
             del self.gain[key]
         if self.cfg[R.C_SHIELDS_COMBATANTS]:      # only the combatants' shields end with their combat
             self.shield[att] = 0
             self.shield[dfd] = 0
         else:
             self.shield.clear()
+        if any(k[1] == "hp" for k in ended):      # an HP gain for the combat ended: its bearer may fall
+            self.sweep(False)
         self.resolve(ap)
         return dp
 
@@ -526,7 +529,7 @@ class Effects:
                 elif e == R.EF_UNTAP:
                     self.tapped.discard(h)
                 else:
-                    span = "combat" if self.combat and e != R.EF_HP else "turn"
+                    span = "combat" if self.combat else "turn"
                     self.gain[(h, STAT_OF[e], span)] += amount
             self.sweep(False)
 
@@ -540,7 +543,7 @@ class Effects:
             return "moves to the " + ("support" if self.zone[h] == R.Z_FRONT else "front") + " line"
         if e in (R.EF_TAP, R.EF_UNTAP):
             return "is " + R.EFFECT_NAMES[e] + "ped"
-        return f"gets +{amount} {STAT_OF[e]}" + (" this combat" if self.combat and e != R.EF_HP else " this turn")
+        return f"gets +{amount} {STAT_OF[e]}" + (" this combat" if self.combat else " this turn")
 
     def matches(self, src, a, i):
         want = self.ab(src, a, R.AB_CARD_TYPE)

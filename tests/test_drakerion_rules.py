@@ -1,0 +1,97 @@
+"""Drakerion: the rules audit against the French rulebook (docs/DRAKERION.md, "Rules against the code").
+One golden scenario per fixed mismatch or new rule flag, driven through the kernel's own rule functions
+(tests/drakerion_scenarios.py), and the referee replaying games of a probe pool in which each fixed rule
+comes up often (the default pool has no card that reaches some of them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from drakerion_scenarios import Table, ability, card
+
+from sim.games.drakerion import kernel
+from sim.games.drakerion import records as R
+
+C = R.CHARACTER
+
+
+def pool(**extra):
+    cards = {
+        "grunt": card(type=C, cost=2, melee=3, riposte=1, hp=4, prestige=2, name_id=0),
+        "guard": card(type=C, cost=2, melee=2, riposte=2, hp=3, prestige=3, name_id=1),
+        "pup": card(type=C, cost=1, melee=2, riposte=0, hp=2, prestige=1, name_id=2),
+        "brute": card(type=C, cost=4, melee=4, riposte=0, hp=4, prestige=3, name_id=3),
+    }
+    cards.update(extra)
+    return cards
+
+
+def hp_boost():
+    """An event whose Combat ability gives the player's combatant +2 HP."""
+    ev = card(type=R.EVENT, cost=0, name_id=9)
+    return ability(ev, 0, trigger=R.TR_COMBAT, effect=R.EF_HP, target=R.TG_OWN_COMBATANT, amount=2)
+
+
+# ---- fix 1: a Combat ability's HP gain lasts only that combat ------------------------------------------
+
+
+@pytest.mark.parametrize("attacker, dies", [("brute", True), ("pup", False)])
+def test_a_combat_hp_gain_ends_with_the_combat(attacker, dies):
+    """The rulebook limits whatever a Combat ability gives to that combat, HP included: a guard (3 HP)
+    boosted to 5 survives 4 damage while the combat lasts and falls when it ends; with 2 damage it lives on
+    with its printed 3 HP."""
+    t = Table(pool(boost=hp_boost())).start({0: [attacker], 1: ["guard", "guard", "boost"]})
+    a = t.move(t.row(0, 0), R.Z_FRONT)
+    d = t.move(t.row(1, 0), R.Z_FRONT)
+    t.move(t.row(1, 1), R.Z_FRONT)
+    ev = t.move(t.row(1, 2), R.Z_HAND)
+    t.plan(1, (R.D_COMBAT, R.ACT_PLAY, ev, 0))
+    kernel.combat(*t.args(), a, d, 0)
+    assert t.board[ev, R.B_ZONE] == R.Z_DISCARD                 # the boost was played
+    if dies:
+        assert t.board[d, R.B_ZONE] == R.Z_DISCARD
+        assert t.st[R.S_PRESTIGE] == 3                          # its prestige went to the attacker
+    else:
+        assert t.board[d, R.B_ZONE] == R.Z_FRONT
+        assert t.board[d, R.B_DAMAGE] == 2 and t.board[d, R.B_HP] == 3
+    assert t.board[d, R.B_CB_HP] == 0 and t.board[d, R.B_TB_HP] == 0
+    assert t.counter(R.T_VIOLATIONS) == 0
+
+
+# ---- the referee agrees on a probe pool where the fixed rules come up -----------------------------------
+
+BUILTIN = Path(__file__).resolve().parents[1] / "sim" / "games" / "drakerion" / "cards.toml"
+PROBE = {   # text replacements in the built-in pool: each fixed rule made common
+    # a Combat HP gain (fix 1): Battle Fury gives +2 HP instead of +2 melee
+    '{ trigger = "combat", effect = "melee", target = "own_combatant", amount = 2 }]':
+        '{ trigger = "combat", effect = "hp", target = "own_combatant", amount = 2 }]',
+}
+
+
+def probe_pool(tmp_path) -> str:
+    text = BUILTIN.read_text()
+    for old, new in PROBE.items():
+        assert old in text, old
+        text = text.replace(old, new)
+    path = tmp_path / "probe.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_the_referee_replays_games_of_the_probe_pool(tmp_path):
+    from sim.core.game import RefereeError
+    from sim.games import get_game
+    game = get_game("drakerion")
+    cards = probe_pool(tmp_path)
+    fired = 0
+    for k, (a, b, lineup) in enumerate((("ember", "stone", "random"), ("ember", "gloom", "default"))):
+        rules = game.load_rules(sets=[("cards", cards), ("seat0_deck", a), ("seat1_deck", b)])
+        traces = game.traces(rules, 2, game.lineup(lineup), 31 + k, 600)
+        for g, trace in enumerate(traces):
+            try:
+                game.referee(rules, 2, trace)
+            except RefereeError as e:
+                pytest.fail(f"{a} vs {b}, {lineup}, game {g}: {e}")
+            fired += trace.record["fired_hp"]
+    assert fired > 0
