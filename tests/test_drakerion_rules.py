@@ -95,3 +95,42 @@ def test_the_referee_replays_games_of_the_probe_pool(tmp_path):
                 pytest.fail(f"{a} vs {b}, {lineup}, game {g}: {e}")
             fired += trace.record["fired_hp"]
     assert fired > 0
+
+
+# ---- fix 2: the trigger, not the moment, decides whether a gain ends with the combat --------------------
+
+
+@pytest.mark.parametrize("flag", [0, 1])
+def test_a_reactions_gain_during_a_combat_lasts_the_turn_unless_combat_gains_by_timing(flag):
+    """Only a Combat ability's gains are limited to the combat by the rulebook: an attacker's 'attacks'
+    reaction (+2 melee) hits with 5 and keeps the +2 for the rest of the turn; with the first draft's
+    reading (combat_gains_by_timing) the +2 ends with the combat."""
+    zeal = card(type=C, cost=2, melee=3, riposte=0, hp=6, prestige=2, name_id=8)
+    ability(zeal, 0, trigger=R.TR_REACTION, condition=R.WH_ATTACKS, effect=R.EF_MELEE, target=R.TG_SELF,
+            amount=2, forced=1)
+    t = Table(pool(zeal=zeal), combat_gains_timing=flag).start({0: ["zeal"], 1: ["brute", "guard"]})
+    a = t.move(t.row(0, 0), R.Z_FRONT)
+    d = t.move(t.row(1, 0), R.Z_FRONT)
+    t.move(t.row(1, 1), R.Z_FRONT)
+    kernel.combat(*t.args(), a, d, 0)
+    assert t.board[d, R.B_ZONE] == R.Z_DISCARD                  # 5 damage on 4 HP: the gain was on
+    assert t.board[a, R.B_MELEE] == (3 if flag else 5)
+    assert t.board[a, R.B_TB_MELEE] == (0 if flag else 2)
+    assert t.counter(R.T_KW + R.K_F_COMBAT_GAINS_TIMING) == 1   # the situation, under both readings
+    kernel.end_phase(*t.args())                                 # a turn gain ends with the turn
+    assert t.board[a, R.B_MELEE] == 3
+
+
+def test_a_combat_abilitys_gain_still_ends_with_the_combat():
+    fury = card(type=R.EVENT, cost=0, name_id=9)
+    ability(fury, 0, trigger=R.TR_COMBAT, effect=R.EF_MELEE, target=R.TG_OWN_COMBATANT, amount=2)
+    t = Table(pool(fury=fury)).start({0: ["grunt", "fury"], 1: ["brute", "guard"]})
+    a = t.move(t.row(0, 0), R.Z_FRONT)
+    ev = t.move(t.row(0, 1), R.Z_HAND)
+    d = t.move(t.row(1, 0), R.Z_FRONT)
+    t.move(t.row(1, 1), R.Z_FRONT)
+    t.plan(0, (R.D_COMBAT, R.ACT_PLAY, ev, 0))
+    kernel.combat(*t.args(), a, d, 0)
+    assert t.board[d, R.B_ZONE] == R.Z_DISCARD                  # 3 + 2 on 4 HP
+    assert t.board[a, R.B_MELEE] == 3 and t.board[a, R.B_TB_MELEE] == 0
+    assert t.counter(R.T_KW + R.K_F_COMBAT_GAINS_TIMING) == 0   # a Combat ability: not the flag's case
