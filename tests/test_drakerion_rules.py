@@ -134,3 +134,73 @@ def test_a_combat_abilitys_gain_still_ends_with_the_combat():
     assert t.board[d, R.B_ZONE] == R.Z_DISCARD                  # 3 + 2 on 4 HP
     assert t.board[a, R.B_MELEE] == 3 and t.board[a, R.B_TB_MELEE] == 0
     assert t.counter(R.T_KW + R.K_F_COMBAT_GAINS_TIMING) == 0   # a Combat ability: not the flag's case
+
+
+# ---- fix 3: set-up cards are characters placed on a line, one per Named name ---------------------------
+
+SETUP_DECK = '''
+[meta]
+game = "drakerion"
+[[card]]
+name = "B"
+faction = "ember"
+type = "banner"
+setup = {setup}
+[[card]]
+name = "C"
+faction = "ember"
+type = "city"
+[[card]]
+name = "S"
+faction = "ember"
+type = "character"
+cost = 1
+hp = 2
+[[card]]
+name = "Lord"
+faction = "ember"
+type = "character"
+subtitle = "the Only One"
+cost = 3
+hp = 4
+[[card]]
+name = "Axe"
+faction = "ember"
+type = "attachment"
+cost = 1
+melee = 1
+{mans}
+[[deck]]
+name = "d"
+faction = "ember"
+banner = "B"
+city = "C"
+manoeuvres = [{eight}]
+[deck.cards]
+"S" = 26
+"Lord" = 2
+"Axe" = 2
+'''
+
+
+@pytest.mark.parametrize("setup, message", [
+    ('["S", "Axe"]', "set-up card 'Axe' of B is not a character"),
+    ('["S", "Lord", "Lord"]', "places 'Lord' twice"),
+    ('[]', "needs at least one character"),
+])
+def test_a_banner_sets_up_characters_only_and_one_named_copy(tmp_path, setup, message):
+    """The rulebook puts every set-up card on the front or support line (so: characters), and a player
+    never controls two Named characters of one name; the loader used to accept an attachment in a set-up
+    (the kernel then placed it on a line as if it were a character)."""
+    from sim.core.errors import RulesError
+    from sim.games import get_game
+    mans = "\n".join(f'[[card]]\nname = "M{k}"\nfaction = "ember"\ntype = "manoeuvre"\nsubtype = "tactique"\ngold = 2'
+                     for k in range(8))
+    eight = ", ".join(f'"M{k}"' for k in range(8))
+    path = tmp_path / "cards.toml"
+    path.write_text(SETUP_DECK.format(setup=setup, mans=mans, eight=eight))
+    with pytest.raises(RulesError) as e:
+        get_game("drakerion").load_rules(sets=[("cards", str(path)), ("seat0_deck", "d"), ("seat1_deck", "d")])
+    assert message in str(e.value) and "\n" not in str(e.value)
+    path.write_text(SETUP_DECK.format(setup='["S", "Lord", "S"]', mans=mans, eight=eight))
+    get_game("drakerion").load_rules(sets=[("cards", str(path)), ("seat0_deck", "d"), ("seat1_deck", "d")])
