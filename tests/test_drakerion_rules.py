@@ -204,3 +204,17 @@ def test_a_banner_sets_up_characters_only_and_one_named_copy(tmp_path, setup, me
     assert message in str(e.value) and "\n" not in str(e.value)
     path.write_text(SETUP_DECK.format(setup='["S", "Lord", "S"]', mans=mans, eight=eight))
     get_game("drakerion").load_rules(sets=[("cards", str(path)), ("seat0_deck", "d"), ("seat1_deck", "d")])
+
+
+# ---- a silent point made a flag: a shield no combat ended ----------------------------------------------
+
+
+@pytest.mark.parametrize("flag", [0, 1])
+def test_a_shield_no_combat_ended_stays_over_the_turn_unless_shields_end_of_turn(flag):
+    t = Table(pool(), shields_turn=flag).start({0: ["grunt"], 1: ["guard"]})
+    g = t.move(t.row(0, 0), R.Z_FRONT)
+    t.move(t.row(1, 0), R.Z_FRONT)
+    t.board[g, R.B_SHIELD] = 1                                  # from a Deployment, say; no combat followed
+    kernel.end_phase(*t.args())
+    assert t.board[g, R.B_SHIELD] == (0 if flag else 1)
+    assert t.counter(R.T_KW + R.K_F_SHIELDS_TURN) == 1          # the situation, under both readings

@@ -35,7 +35,8 @@ from sim.games.drakerion.records import (
     D_MANOEUVRE, D_MULLIGAN, D_SETUP, DRAW, END_CAP, EVENT, EV_END,
     EV_FIRST, EV_TURN, I_BANNER, I_CITY, I_MAN, KW_IMPLACABLE, KW_IMPREVISIBLE, KW_INFILTRATEUR,
     KW_INTERCEPTEUR, K_IMPREVISIBLE_PLAY, K_INFILTRATE, K_INTERCEPT, K_IMPLACABLE_HELD, K_F_NAMED_SECOND, T_TRIG,
-    K_F_OUT_COMBAT, K_F_SHIELDS, K_F_INTERCEPT_IMPLACABLE, K_F_IMPREV_EVENT, C_SHIELDS_COMBATANTS,
+    K_F_OUT_COMBAT, K_F_SHIELDS, K_F_SHIELDS_TURN, K_F_INTERCEPT_IMPLACABLE, K_F_IMPREV_EVENT, C_SHIELDS_COMBATANTS,
+    C_SHIELDS_TURN,
     C_INTERCEPT_IMPLACABLE, C_IMPREV_EVENT_COMBAT_ONLY, ABIL_WIDTH, CD_ABIL, TR_PASSIVE,
     K_PILE_REBUILT, K_RIPOSTE, MAX_DECK, MAX_INST, MAX_OPTS, MAX_SETUP, N_INST, N_MAN, N_STATE,
     OPT_WIDTH, PH_ACTION, PH_COMBAT, PH_END, PH_MANOEUVRE, PH_SETUP, S_ATTACKER, S_CANCELLED,
@@ -682,6 +683,10 @@ def end_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
             board[i, B_TB_RANGED] = 0
             board[i, B_TB_RIPOSTE] = 0
             board[i, B_TB_HP] = 0
+            if board[i, B_SHIELD] > 0:         # a shield no combat ended this turn
+                st[T_KW + K_F_SHIELDS_TURN] += 1
+                if w[C_SHIELDS_TURN]:
+                    board[i, B_SHIELD] = 0
         board[p * MAX_INST + I_CITY, B_TAPPED] = 0
         if st[S_MAN_TOP + p] >= 0:
             board[st[S_MAN_TOP + p], B_TAPPED] = 0

@@ -45,6 +45,7 @@ class DrakerionRules:
     intercept_implacable: bool
     imprevisible_event_combat_only: bool
     combat_gains_by_timing: bool
+    shields_end_of_turn: bool
 
     def validate(self) -> None:
         if not 1 <= self.deck_size <= R.MAX_DECK:
@@ -104,6 +105,7 @@ class DrakerionRules:
         c[R.C_INTERCEPT_IMPLACABLE] = int(self.intercept_implacable)
         c[R.C_IMPREV_EVENT_COMBAT_ONLY] = int(self.imprevisible_event_combat_only)
         c[R.C_COMBAT_GAINS_TIMING] = int(self.combat_gains_by_timing)
+        c[R.C_SHIELDS_TURN] = int(self.shields_end_of_turn)
         return c
 
 
