@@ -91,9 +91,10 @@ def test_referee_replays_heuristic_games_and_flags():
                          ("random", ("out_player_combat_actions=true", "named_bonus_second=riposte",
                                      "mulligan_shuffle_first=true", "prestige_any_destruction=false",
                                      "ability_attack_taps=true", "prestige_beats_wipeout=true",
-                                     "intercept_implacable=true")),
+                                     "intercept_implacable=true", "combat_gains_by_timing=true")),
                          ("random", ("seat0_deck=gloom", "seat1_deck=grove", "shields_combatants_only=true",
-                                     "imprevisible_event_combat_only=true"))):
+                                     "imprevisible_event_combat_only=true")),
+                         ("default", ("seat0_deck=stone", "seat1_deck=grove", "shields_end_of_turn=true"))):
         bad = referee_games(lineup, 300, 7, *sets)
         assert not bad, (lineup, bad[:3])
 
@@ -156,20 +157,21 @@ def test_every_flag_has_its_readings_a_variant_and_a_counter():
 
 FLAG_KEYS = {"mulligan_shuffle_first", "named_bonus_second", "out_player_combat_actions", "prestige_any_destruction",
              "ability_attack_taps", "prestige_beats_wipeout", "shields_combatants_only", "intercept_implacable",
-             "imprevisible_event_combat_only"}
+             "imprevisible_event_combat_only", "combat_gains_by_timing", "shields_end_of_turn"}
 FLAGS = {   # flag -> (other value, seat 0's deck where the situation is common)
     "mulligan_shuffle_first": ("true", "ember"), "named_bonus_second": ("riposte", "stone"),
     "out_player_combat_actions": ("true", "gloom"), "prestige_any_destruction": ("false", "gloom"),
     "ability_attack_taps": ("true", "ember"), "starting_gold": ("3", "ember"),
     "shields_combatants_only": ("true", "grove"), "intercept_implacable": ("true", "ember"),
-    "imprevisible_event_combat_only": ("true", "gloom"),
-}
+    "imprevisible_event_combat_only": ("true", "gloom"), "combat_gains_by_timing": ("true", "ember", "default"),
+    "shields_end_of_turn": ("true", "stone"),
+}   # a third entry names the lineup when random play cannot tell the readings apart (default: random)
 
 
 @pytest.mark.parametrize("flag", sorted(FLAGS))
 def test_each_flag_changes_play(flag):
-    value, deck = FLAGS[flag]
-    lineup = GAME.lineup("random")
+    value, deck, *how = FLAGS[flag]
+    lineup = GAME.lineup(how[0] if how else "random")
     decks = (f"seat0_deck={deck}", "seat1_deck=stone")
     base = GAME.simulate(rules(*decks), 2, lineup, 17, 3_000)["games"]
     other = GAME.simulate(rules(*decks, f"{flag}={value}"), 2, lineup, 17, 3_000)["games"]

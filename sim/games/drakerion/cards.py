@@ -255,8 +255,15 @@ def check_deck(d: dict, by_name: dict) -> dict:
             raise ValueError(f"deck '{name}': set-up card '{s}' of {banner['name']} is not in the deck")
         if setup.count(s) > cards[s]:
             raise ValueError(f"deck '{name}': set-up needs {setup.count(s)} '{s}', the deck has {cards[s]}")
-    if not any(by_name[s]["type"] == "character" for s in setup):
+    if not setup:
         raise ValueError(f"deck '{name}': the banner's set-up needs at least one character")
+    for s in setup:       # every set-up card is placed on a line: a character, one per Named name
+        if by_name[s]["type"] != "character":
+            raise ValueError(f"deck '{name}': set-up card '{s}' of {banner['name']} is not a character ({by_name[s]['type']}); "
+                             "set-up cards are placed on a line")
+        if by_name[s]["subtitle"] and setup.count(s) > 1:
+            raise ValueError(f"deck '{name}': the set-up of {banner['name']} places '{s}' twice; a player "
+                             "controls one Named character of a name")
     return {"name": name, "faction": faction, "banner": d["banner"], "city": d["city"], "manoeuvres": list(mans),
             "cards": dict(cards)}
 

@@ -176,7 +176,8 @@ class DrakerionGame(Game):
         flipped = {"mulligan_shuffle_first": "ember", "named_bonus_riposte": "stone", "out_player_fights": "gloom",
                    "prestige_combat_only": "gloom", "ability_attack_taps": "ember",
                    "shields_combatants_only": "grove", "intercept_implacable": "ember",
-                   "imprevisible_event_combat_only": "gloom"}
+                   "imprevisible_event_combat_only": "gloom", "combat_gains_by_timing": "ember",
+                   "shields_end_of_turn": "stone"}
         for v, a in flipped.items():            # each variant where its situation is common, against Stone
             runs.append(CoverageRun(2, "random", variants=(v,), sets=(f"seat0_deck={a}", "seat1_deck=stone"),
                                     n=300))

@@ -27,7 +27,7 @@ from sim.games.drakerion.kernel_effects import (
 )
 from sim.games.drakerion.records import (
     ACT_ABILITY, ACT_ATTACK, ACT_CYCLE, ACT_INTERCEPT, ACT_NAMED, ACT_PASS, ACT_PASS_GOOD, ACT_PLAY,
-    AB_TRIGGER, ATTACHMENT, BOARD_WIDTH, B_CARD, B_CB_MELEE, B_CB_RANGED, B_CB_RIPOSTE, B_HOST,
+    AB_TRIGGER, ATTACHMENT, BOARD_WIDTH, B_CARD, B_CB_HP, B_CB_MELEE, B_CB_RANGED, B_CB_RIPOSTE, B_HOST,
     B_MELEE, B_RANGED, B_RIPOSTE, B_SHIELD, B_TAPPED, B_TB_HP, B_TB_MELEE, B_TB_RANGED, B_TB_RIPOSTE,
     B_ZONE, CD_COST, CD_CYCLE, CD_DRAW, CD_GOLD, CD_INITIATIVE, CD_KEYWORDS, CD_NABIL, CD_NAMED,
     CD_NAME_ID, CD_RANGED, CD_SUBTYPE, CD_TYPE, CHARACTER, C_HAND_SIZE, C_MULL_SHUFFLE_FIRST,
@@ -35,7 +35,8 @@ from sim.games.drakerion.records import (
     D_MANOEUVRE, D_MULLIGAN, D_SETUP, DRAW, END_CAP, EVENT, EV_END,
     EV_FIRST, EV_TURN, I_BANNER, I_CITY, I_MAN, KW_IMPLACABLE, KW_IMPREVISIBLE, KW_INFILTRATEUR,
     KW_INTERCEPTEUR, K_IMPREVISIBLE_PLAY, K_INFILTRATE, K_INTERCEPT, K_IMPLACABLE_HELD, K_F_NAMED_SECOND, T_TRIG,
-    K_F_OUT_COMBAT, K_F_SHIELDS, K_F_INTERCEPT_IMPLACABLE, K_F_IMPREV_EVENT, C_SHIELDS_COMBATANTS,
+    K_F_OUT_COMBAT, K_F_SHIELDS, K_F_SHIELDS_TURN, K_F_INTERCEPT_IMPLACABLE, K_F_IMPREV_EVENT, C_SHIELDS_COMBATANTS,
+    C_SHIELDS_TURN,
     C_INTERCEPT_IMPLACABLE, C_IMPREV_EVENT_COMBAT_ONLY, ABIL_WIDTH, CD_ABIL, TR_PASSIVE,
     K_PILE_REBUILT, K_RIPOSTE, MAX_DECK, MAX_INST, MAX_OPTS, MAX_SETUP, N_INST, N_MAN, N_STATE,
     OPT_WIDTH, PH_ACTION, PH_COMBAT, PH_END, PH_MANOEUVRE, PH_SETUP, S_ATTACKER, S_CANCELLED,
@@ -531,13 +532,15 @@ def combat(w, st, board, opts, cards, tr, f0, f1, p0, p1, att, dfd, ranged):
 
 @njit(**FAST)
 def end_combat(w, st, board, cards):
-    """Shields and gains lasting the combat end for every character."""
+    """Shields and gains lasting the combat end for every character (a character whose HP gain ends may
+    be destroyed then)."""
     att = st[S_ATTACKER]
     dfd = st[S_DEFENDER]
     st[S_IN_COMBAT] = 0
     st[S_ATTACKER] = -1
     st[S_DEFENDER] = -1
     st[S_RANGED] = 0
+    hp_lost = 0
     for p in range(2):
         m = mask(w, p, M_CHARS)
         while m:
@@ -552,7 +555,12 @@ def end_combat(w, st, board, cards):
             board[i, B_CB_MELEE] = 0
             board[i, B_CB_RANGED] = 0
             board[i, B_CB_RIPOSTE] = 0
-    refresh(w, st, board, cards)
+            hp_lost |= board[i, B_CB_HP]
+            board[i, B_CB_HP] = 0
+    if hp_lost and st[S_OVER] == 0:
+        sweep(w, st, cards, board, False)
+    else:
+        refresh(w, st, board, cards)
 
 
 @njit(**FAST)
@@ -675,6 +683,10 @@ def end_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
             board[i, B_TB_RANGED] = 0
             board[i, B_TB_RIPOSTE] = 0
             board[i, B_TB_HP] = 0
+            if board[i, B_SHIELD] > 0:         # a shield no combat ended this turn
+                st[T_KW + K_F_SHIELDS_TURN] += 1
+                if w[C_SHIELDS_TURN]:
+                    board[i, B_SHIELD] = 0
         board[p * MAX_INST + I_CITY, B_TAPPED] = 0
         if st[S_MAN_TOP + p] >= 0:
             board[st[S_MAN_TOP + p], B_TAPPED] = 0

@@ -20,7 +20,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.games.drakerion.shared import below
 from sim.games.drakerion.records import (
-    AB_AMOUNT, AB_CONDITION, AB_EFFECT, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, B_CARD, B_CB_MELEE, B_CB_RANGED,
+    AB_AMOUNT, AB_CONDITION, AB_EFFECT, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, B_CARD, B_CB_HP, B_CB_MELEE, B_CB_RANGED,
     B_CB_RIPOSTE, B_DAMAGE, B_ENTERED, B_HOST, B_HP, B_MELEE, B_PRESTIGE, B_RANGED, B_RIPOSTE, B_SHIELD,
     B_TAPPED, B_TB_HP, B_TB_MELEE, B_TB_RANGED, B_TB_RIPOSTE, B_ZONE, CD_ABIL, CD_HP, CD_MELEE,
     CD_KEYWORDS, CD_NABIL, CD_NAMED, CD_PRESTIGE, CD_TYPE, EVENT, CD_RANGED, CD_RIPOSTE, CD_TRAITS, C_CHECK, C_PRESTIGE_BEATS, C_WIN_PRESTIGE, DRAW,
@@ -404,7 +404,7 @@ def refresh(w, st, board, cards):
             board[i, B_MELEE] = cards[c, CD_MELEE] + board[i, B_CB_MELEE] + board[i, B_TB_MELEE]
             board[i, B_RANGED] = cards[c, CD_RANGED] + board[i, B_CB_RANGED] + board[i, B_TB_RANGED]
             board[i, B_RIPOSTE] = cards[c, CD_RIPOSTE] + board[i, B_CB_RIPOSTE] + board[i, B_TB_RIPOSTE]
-            board[i, B_HP] = cards[c, CD_HP] + board[i, B_TB_HP]
+            board[i, B_HP] = cards[c, CD_HP] + board[i, B_CB_HP] + board[i, B_TB_HP]
             board[i, B_PRESTIGE] = cards[c, CD_PRESTIGE]
     for p in range(2):
         m = mask(w, p, M_ATTACHED)
@@ -443,6 +443,7 @@ def reset_char(board, i):
     board[i, B_CB_MELEE] = 0
     board[i, B_CB_RANGED] = 0
     board[i, B_CB_RIPOSTE] = 0
+    board[i, B_CB_HP] = 0
     board[i, B_TB_MELEE] = 0
     board[i, B_TB_RANGED] = 0
     board[i, B_TB_RIPOSTE] = 0

@@ -15,20 +15,20 @@ from sim.games.drakerion.kernel_base import (
 from sim.games.drakerion.shared import target_ok
 from sim.games.drakerion.records import (
     AB_AMOUNT, AB_CARD_TYPE, AB_CONDITION, AB_COST, AB_COST_AMOUNT, AB_EFFECT, AB_FILTER, AB_FORCED,
-    AB_MAX_COST, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, ATTACHMENT, B_CARD, B_CB_MELEE,
+    AB_MAX_COST, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, ATTACHMENT, B_CARD, B_CB_HP, B_CB_MELEE,
     B_CB_RANGED, B_CB_RIPOSTE, B_DAMAGE, B_HOST, B_HP, B_PRESTIGE, B_SHIELD, B_TAPPED, B_TB_HP,
     B_TB_MELEE, B_TB_RANGED, B_TB_RIPOSTE, B_ZONE, CD_ABIL, CD_ATTACH_EXCEPT, CD_COST, CD_KEYWORDS,
     CD_NABIL, CD_NAMED, CD_NAME_ID, CD_RANGED, CD_TRAITS, CD_TYPE, CHARACTER, CO_DAMAGE_SELF, CO_DESTROY_SELF,
-    CO_DISCARD, CO_GOLD, CO_NONE, CO_TAP_SELF, C_ABILITY_ATTACK_TAPS, C_PRESTIGE_ANY, D_ATTACK,
+    CO_DISCARD, CO_GOLD, CO_NONE, CO_TAP_SELF, C_ABILITY_ATTACK_TAPS, C_COMBAT_GAINS_TIMING, C_PRESTIGE_ANY, D_ATTACK,
     D_DISCARD, D_LINE, D_LOOK, D_SEARCH, D_TARGET, D_TRIGGER, EF_ATTACK, EF_CANCEL, EF_DAMAGE,
-    EF_DESTROY, EF_DISCARD, EF_DRAW, EF_GOLD, EF_HEAL, EF_LOOK, EF_MELEE, EF_MILL, EF_MOVE,
+    EF_DESTROY, EF_DISCARD, EF_DRAW, EF_GOLD, EF_HEAL, EF_HP, EF_LOOK, EF_MELEE, EF_MILL, EF_MOVE,
     EF_PUT_INTO_PLAY, EF_RANGED, EF_REDIRECT, EF_RIPOSTE, EF_SEARCH, EF_SHIELD, EF_TAP, EF_UNTAP,
-    FI_MAX_COST, K_F_ABILITY_ATTACK, K_F_PRESTIGE_ANY, K_FOUND, K_HEALED, K_IMPLACABLE_HELD, K_MAN_DEPLOY,
+    FI_MAX_COST, K_F_ABILITY_ATTACK, K_F_COMBAT_GAINS_TIMING, K_F_PRESTIGE_ANY, K_FOUND, K_HEALED, K_IMPLACABLE_HELD, K_MAN_DEPLOY,
     K_NO_ATTACH_BLOCK, K_SHIELD_ABSORB, TR_PASSIVE, Z_MAN_TOP,
     KW_IMPLACABLE, KW_NO_ATTACHMENT, MAX_DECK, MAX_INST, S_ABIL, S_ATTACKER, S_CANCELLED, S_DECK_N,
     S_DEFENDER, S_GOLD, S_HAND_N, S_IN_COMBAT, S_MAN_TOP, S_OVER, S_PENDING, S_PRESTIGE, S_SOURCE, TG_ALL_ENEMY,
     TG_ALL_OWN, TG_ANY, TG_ENEMY, TG_ENEMY_COMBATANT, TG_OPPONENT, TG_OWN, TG_OWN_COMBATANT, TG_SELF,
-    TR_DEPLOY, TR_DESTRUCTION, TR_REACTION, T_ABILITIES, T_DAMAGE_DEALT, T_FIRED,
+    TR_COMBAT, TR_DEPLOY, TR_DESTRUCTION, TR_REACTION, T_ABILITIES, T_DAMAGE_DEALT, T_FIRED,
     T_GOLD_GAINED, T_GOLD_SPENT, T_KILLS, T_KW, T_LOST, T_SHIELD_ABSORBED, T_TRIG,
     WH_DAMAGED, WH_DEFENDS, WH_ENEMY_DESTROYED, WH_FRIEND_DESTROYED, Z_ATTACHED,
     Z_DECK, Z_DISCARD, Z_FRONT, Z_HAND, Z_SUPPORT,
@@ -361,9 +361,8 @@ def pay(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
 
 
 @njit(**FAST)
-def gain(st, board, i, effect, amount):
-    """A stat gain: for this combat when a combat is on, otherwise for the turn (HP: the turn)."""
-    combat = st[S_IN_COMBAT] != 0
+def gain(board, i, effect, amount, combat):
+    """A stat gain (HP too) for this combat when `combat`, otherwise for the turn."""
     if effect == EF_MELEE:
         board[i, B_CB_MELEE if combat else B_TB_MELEE] += amount
     elif effect == EF_RANGED:
@@ -371,7 +370,7 @@ def gain(st, board, i, effect, amount):
     elif effect == EF_RIPOSTE:
         board[i, B_CB_RIPOSTE if combat else B_TB_RIPOSTE] += amount
     else:
-        board[i, B_TB_HP] += amount
+        board[i, B_CB_HP if combat else B_TB_HP] += amount
 
 
 @njit(**FAST)
@@ -572,6 +571,13 @@ def effect_of(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
         attack_effect(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a)
         return
     m = targets(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a)
+    # a stat gain lasts the combat when a Combat ability gives it (rulebook), the turn otherwise (assumed);
+    # combat_gains_by_timing: any gain resolved while a combat is open lasts that combat
+    in_combat = st[S_IN_COMBAT] != 0
+    by_combat = ab(cards, board, src, a, AB_TRIGGER) == TR_COMBAT
+    if in_combat and not by_combat and m > 0 and effect >= EF_MELEE and effect <= EF_HP:
+        st[T_KW + K_F_COMBAT_GAINS_TIMING] += 1
+        by_combat = w[C_COMBAT_GAINS_TIMING] != 0
     for t in range(m):
         h = w[W_TGT + t]
         if not in_play_char(board, h):
@@ -592,7 +598,7 @@ def effect_of(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
         elif effect == EF_UNTAP:
             board[h, B_TAPPED] = 0
         else:
-            gain(st, board, h, effect, amount)
+            gain(board, h, effect, amount, by_combat)
     sweep(w, st, cards, board, False)
 
 

@@ -89,11 +89,12 @@ FRONT, SUPPORT = 0, 1                 # line codes in option rows
 # board: one int64 row per instance (board[N_INST, BOARD_WIDTH])
 (B_CARD, B_OWNER, B_ZONE, B_HOST, B_DAMAGE, B_TAPPED, B_SHIELD, B_MELEE, B_RANGED, B_RIPOSTE, B_HP,
  B_PRESTIGE, B_CB_MELEE, B_CB_RANGED, B_CB_RIPOSTE, B_TB_MELEE, B_TB_RANGED, B_TB_RIPOSTE, B_TB_HP,
- B_ENTERED) = range(20)
-BOARD_WIDTH = 20
+ B_ENTERED, B_CB_HP) = range(21)
+BOARD_WIDTH = 21
 # B_CARD: card-table row (-1 = unused slot). B_MELEE..B_PRESTIGE: effective values (printed + attached
 # modifiers + passives + temporary gains), kept current by the kernel. B_CB_*: gains lasting this
-# combat; B_TB_*: gains lasting this turn. B_ENTERED: turn the card last entered play.
+# combat (B_CB_HP is the board's last column); B_TB_*: gains lasting this turn. B_ENTERED: turn the card
+# last entered play.
 
 # ---- state vector (int64[N_STATE]) -------------------------------------------------------------
 S_TURN = 0            # current turn (1-based; 0 during set-up)
@@ -148,7 +149,7 @@ T_KW = T_FIRED + N_EFFECTS            # N_KW: keyword / rule / rule-flag events,
 (K_IMPLACABLE_HELD, K_IMPREVISIBLE_PLAY, K_INFILTRATE, K_INTERCEPT, K_NO_ATTACH_BLOCK, K_MOVE_UP,
  K_PILE_REBUILT, K_RIPOSTE, K_SHIELD_ABSORB, K_HEALED, K_FOUND, K_MAN_DEPLOY, K_F_NAMED_SECOND,
  K_F_OUT_COMBAT, K_F_PRESTIGE_ANY, K_F_ABILITY_ATTACK, K_F_PRESTIGE_BEATS, K_F_SHIELDS,
- K_F_INTERCEPT_IMPLACABLE, K_F_IMPREV_EVENT) = range(20)
+ K_F_INTERCEPT_IMPLACABLE, K_F_IMPREV_EVENT, K_F_COMBAT_GAINS_TIMING, K_F_SHIELDS_TURN) = range(22)
 # the games table's column of each is fired_<name>. Keywords: implacable (an Implacable attacker held
 # against a redirect, a cancel or an interception), imprevisible (a card played in a combat only
 # Imprévisible allowed), infiltrateur (a melee attack from the front into the support line),
@@ -159,7 +160,8 @@ KW_EVENT_NAMES = ("implacable", "imprevisible", "infiltrateur", "intercepteur", 
                   "support_moved_up", "manoeuvres_rebuilt", "riposte_hit", "bouclier", "soigner", "chercher",
                   "manoeuvre_deployment", "named_bonus_second", "out_player_combat_actions",
                   "prestige_any_destruction", "ability_attack_taps", "prestige_beats_wipeout",
-                  "shields_combatants_only", "intercept_implacable", "imprevisible_event_combat_only")
+                  "shields_combatants_only", "intercept_implacable", "imprevisible_event_combat_only",
+                  "combat_gains_by_timing", "shields_end_of_turn")
 N_KW = len(KW_EVENT_NAMES)
 T_TRIG = T_KW + N_KW                  # 7: abilities resolved, by trigger code (passive: cards with a
 #                                       passive ability entering play or revealed)
@@ -236,7 +238,7 @@ EVENT_NAMES = {EV_DECK: "deck", EV_FIRST: "first", EV_DECIDE: "decide", EV_TURN:
 # ---- configuration row the kernel takes (rules.py `arrays().config`) ------------------------------
 (C_HAND_SIZE, C_WIN_PRESTIGE, C_START_GOLD, C_TURN_CAP, C_MULL_SHUFFLE_FIRST, C_NAMED_SECOND,
  C_OUT_COMBAT, C_PRESTIGE_ANY, C_ABILITY_ATTACK_TAPS, C_PRESTIGE_BEATS, C_SHIELDS_COMBATANTS,
- C_INTERCEPT_IMPLACABLE, C_IMPREV_EVENT_COMBAT_ONLY, C_CHECK) = range(14)
-N_CFG = 14                                   # 0 is the default reading of every flag added after C_PRESTIGE_BEATS
+ C_INTERCEPT_IMPLACABLE, C_IMPREV_EVENT_COMBAT_ONLY, C_COMBAT_GAINS_TIMING, C_SHIELDS_TURN, C_CHECK) = range(16)
+N_CFG = 16                                   # 0 is the default reading of every flag added after C_PRESTIGE_BEATS
 NAMED_SECOND_NAMES = ("ranged", "riposte")   # C_NAMED_SECOND: 0 ranged, 1 riposte
 MAX_SETUP = 8                                # set-up cards per Banner

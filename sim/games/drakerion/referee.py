@@ -23,11 +23,15 @@ Readings this referee assumes (where docs/DRAKERION.md leaves a choice open):
   offered only at the window's first decision. The window stops before any decision once the attack is
   cancelled or a combatant left play.
 - Combat damage reads the riposte before any damage lands; combat kills always give prestige.
-- Gains: an ability resolved while a combat is open (declaration triggers, window) gives melee / ranged /
-  riposte for that combat; once the damage is dealt the combat is closed, so the queue resolved after it
-  gives gains for the turn. HP gains always last the turn. The Named bonus lasts the combat.
-- Shields are not cleared at the end of a turn: every shield in play ends when any combat ends (also a
-  cancelled one); with shields_combatants_only, only the attacker's and the (last) defender's.
+- Gains: a Combat ability's melee / ranged / riposte / HP gain lasts its combat (the Named bonus too);
+  any other ability's lasts the turn, also when it resolves during a combat (an attacks / defends
+  reaction, an Imprévisible card's Deployment). With combat_gains_by_timing, every gain resolved while a
+  combat is open (declaration triggers, window) lasts that combat; once the damage is dealt the combat is
+  closed, so the queue resolved after it gives gains for the turn. When an HP gain for the combat ends, a
+  sweep follows (its bearer may fall), before the queue after the combat is resolved.
+- Shields are not cleared at the end of a turn (unless shields_end_of_turn): every shield in play ends
+  when any combat ends (also a cancelled one); with shields_combatants_only, only the attacker's and the
+  (last) defender's.
 - Interception is not offered against an Implacable attacker unless intercept_implacable; an Imprévisible
   event offers its Action abilities in a combat unless imprevisible_event_combat_only.
 - D_TRIGGER: choosing [-1] drops all the player's remaining entries (none of them is forced then). Entries
@@ -426,6 +430,8 @@ class Referee(Effects):
         self.resolve(self.first)
         self.pending_attacks()
         self.tapped.clear()            # every card untaps, the revealed Manoeuvre too
+        if self.cfg[R.C_SHIELDS_TURN]:  # shields no combat ended are lost with the turn
+            self.shield.clear()
         for key in [k for k in self.gain if k[2] == "turn"]:
             del self.gain[key]
         self.sweep(False)

@@ -281,13 +281,16 @@ class Effects:
                 self.hurt(att, back)
             self.sweep(True)
         self.combat = None
-        for key in [k for k in self.gain if k[2] == "combat"]:
+        ended = [k for k in self.gain if k[2] == "combat"]
+        for key in ended:
             del self.gain[key]
         if self.cfg[R.C_SHIELDS_COMBATANTS]:      # only the combatants' shields end with their combat
             self.shield[att] = 0
             self.shield[dfd] = 0
         else:
             self.shield.clear()
+        if any(k[1] == "hp" for k in ended):      # an HP gain for the combat ended: its bearer may fall
+            self.sweep(False)
         self.resolve(ap)
         return dp
 
@@ -506,11 +509,17 @@ class Effects:
         elif e == R.EF_ATTACK:
             self.attack_effect(p, src, a)
         else:
-            for h in self.targets(p, src, a):
+            chosen = self.targets(p, src, a)
+            # how long a stat gain lasts: a Combat ability's the combat, any other the turn
+            # (combat_gains_by_timing: whatever is resolved while a combat is open lasts that combat)
+            span = "combat" if self.ab(src, a, R.AB_TRIGGER) == R.TR_COMBAT else "turn"
+            if self.combat and self.cfg[R.C_COMBAT_GAINS_TIMING]:
+                span = "combat"
+            for h in chosen:
                 if self.zone[h] not in LINES:
                     continue
                 if e not in (R.EF_DAMAGE, R.EF_DESTROY):     # those two say their own line
-                    self.say(f"{self.who(h)} {self.outcome(e, amount, h)}")
+                    self.say(f"{self.who(h)} {self.outcome(e, amount, h, span)}")
                 if e == R.EF_SHIELD:
                     self.shield[h] += amount
                 elif e == R.EF_HEAL:
@@ -526,11 +535,10 @@ class Effects:
                 elif e == R.EF_UNTAP:
                     self.tapped.discard(h)
                 else:
-                    span = "combat" if self.combat and e != R.EF_HP else "turn"
                     self.gain[(h, STAT_OF[e], span)] += amount
             self.sweep(False)
 
-    def outcome(self, e, amount, h):
+    def outcome(self, e, amount, h, span):
         """What a one-character effect does, for the play-by-play."""
         if e == R.EF_SHIELD:
             return f"gets {amount} shield(s)"
@@ -540,7 +548,7 @@ class Effects:
             return "moves to the " + ("support" if self.zone[h] == R.Z_FRONT else "front") + " line"
         if e in (R.EF_TAP, R.EF_UNTAP):
             return "is " + R.EFFECT_NAMES[e] + "ped"
-        return f"gets +{amount} {STAT_OF[e]}" + (" this combat" if self.combat and e != R.EF_HP else " this turn")
+        return f"gets +{amount} {STAT_OF[e]} this {span}"
 
     def matches(self, src, a, i):
         want = self.ab(src, a, R.AB_CARD_TYPE)

@@ -44,6 +44,8 @@ class DrakerionRules:
     shields_combatants_only: bool
     intercept_implacable: bool
     imprevisible_event_combat_only: bool
+    combat_gains_by_timing: bool
+    shields_end_of_turn: bool
 
     def validate(self) -> None:
         if not 1 <= self.deck_size <= R.MAX_DECK:
@@ -102,6 +104,8 @@ class DrakerionRules:
         c[R.C_SHIELDS_COMBATANTS] = int(self.shields_combatants_only)
         c[R.C_INTERCEPT_IMPLACABLE] = int(self.intercept_implacable)
         c[R.C_IMPREV_EVENT_COMBAT_ONLY] = int(self.imprevisible_event_combat_only)
+        c[R.C_COMBAT_GAINS_TIMING] = int(self.combat_gains_by_timing)
+        c[R.C_SHIELDS_TURN] = int(self.shields_end_of_turn)
         return c
 
 

@@ -1,0 +1,220 @@
+"""Drakerion: the rules audit against the French rulebook (docs/DRAKERION.md, "Rules against the code").
+One golden scenario per fixed mismatch or new rule flag, driven through the kernel's own rule functions
+(tests/drakerion_scenarios.py), and the referee replaying games of a probe pool in which each fixed rule
+comes up often (the default pool has no card that reaches some of them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from drakerion_scenarios import Table, ability, card
+
+from sim.games.drakerion import kernel
+from sim.games.drakerion import records as R
+
+C = R.CHARACTER
+
+
+def pool(**extra):
+    cards = {
+        "grunt": card(type=C, cost=2, melee=3, riposte=1, hp=4, prestige=2, name_id=0),
+        "guard": card(type=C, cost=2, melee=2, riposte=2, hp=3, prestige=3, name_id=1),
+        "pup": card(type=C, cost=1, melee=2, riposte=0, hp=2, prestige=1, name_id=2),
+        "brute": card(type=C, cost=4, melee=4, riposte=0, hp=4, prestige=3, name_id=3),
+    }
+    cards.update(extra)
+    return cards
+
+
+def hp_boost():
+    """An event whose Combat ability gives the player's combatant +2 HP."""
+    ev = card(type=R.EVENT, cost=0, name_id=9)
+    return ability(ev, 0, trigger=R.TR_COMBAT, effect=R.EF_HP, target=R.TG_OWN_COMBATANT, amount=2)
+
+
+# ---- fix 1: a Combat ability's HP gain lasts only that combat ------------------------------------------
+
+
+@pytest.mark.parametrize("attacker, dies", [("brute", True), ("pup", False)])
+def test_a_combat_hp_gain_ends_with_the_combat(attacker, dies):
+    """The rulebook limits whatever a Combat ability gives to that combat, HP included: a guard (3 HP)
+    boosted to 5 survives 4 damage while the combat lasts and falls when it ends; with 2 damage it lives on
+    with its printed 3 HP."""
+    t = Table(pool(boost=hp_boost())).start({0: [attacker], 1: ["guard", "guard", "boost"]})
+    a = t.move(t.row(0, 0), R.Z_FRONT)
+    d = t.move(t.row(1, 0), R.Z_FRONT)
+    t.move(t.row(1, 1), R.Z_FRONT)
+    ev = t.move(t.row(1, 2), R.Z_HAND)
+    t.plan(1, (R.D_COMBAT, R.ACT_PLAY, ev, 0))
+    kernel.combat(*t.args(), a, d, 0)
+    assert t.board[ev, R.B_ZONE] == R.Z_DISCARD                 # the boost was played
+    if dies:
+        assert t.board[d, R.B_ZONE] == R.Z_DISCARD
+        assert t.st[R.S_PRESTIGE] == 3                          # its prestige went to the attacker
+    else:
+        assert t.board[d, R.B_ZONE] == R.Z_FRONT
+        assert t.board[d, R.B_DAMAGE] == 2 and t.board[d, R.B_HP] == 3
+    assert t.board[d, R.B_CB_HP] == 0 and t.board[d, R.B_TB_HP] == 0
+    assert t.counter(R.T_VIOLATIONS) == 0
+
+
+# ---- the referee agrees on a probe pool where the fixed rules come up -----------------------------------
+
+BUILTIN = Path(__file__).resolve().parents[1] / "sim" / "games" / "drakerion" / "cards.toml"
+PROBE = {   # text replacements in the built-in pool: each fixed rule made common
+    # a Combat HP gain (fix 1): Battle Fury gives +2 HP instead of +2 melee
+    '{ trigger = "combat", effect = "melee", target = "own_combatant", amount = 2 }]':
+        '{ trigger = "combat", effect = "hp", target = "own_combatant", amount = 2 }]',
+}
+
+
+def probe_pool(tmp_path) -> str:
+    text = BUILTIN.read_text()
+    for old, new in PROBE.items():
+        assert old in text, old
+        text = text.replace(old, new)
+    path = tmp_path / "probe.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_the_referee_replays_games_of_the_probe_pool(tmp_path):
+    from sim.core.game import RefereeError
+    from sim.games import get_game
+    game = get_game("drakerion")
+    cards = probe_pool(tmp_path)
+    fired = 0
+    for k, (a, b, lineup) in enumerate((("ember", "stone", "random"), ("ember", "gloom", "default"))):
+        rules = game.load_rules(sets=[("cards", cards), ("seat0_deck", a), ("seat1_deck", b)])
+        traces = game.traces(rules, 2, game.lineup(lineup), 31 + k, 600)
+        for g, trace in enumerate(traces):
+            try:
+                game.referee(rules, 2, trace)
+            except RefereeError as e:
+                pytest.fail(f"{a} vs {b}, {lineup}, game {g}: {e}")
+            fired += trace.record["fired_hp"]
+    assert fired > 0
+
+
+# ---- fix 2: the trigger, not the moment, decides whether a gain ends with the combat --------------------
+
+
+@pytest.mark.parametrize("flag", [0, 1])
+def test_a_reactions_gain_during_a_combat_lasts_the_turn_unless_combat_gains_by_timing(flag):
+    """Only a Combat ability's gains are limited to the combat by the rulebook: an attacker's 'attacks'
+    reaction (+2 melee) hits with 5 and keeps the +2 for the rest of the turn; with the first draft's
+    reading (combat_gains_by_timing) the +2 ends with the combat."""
+    zeal = card(type=C, cost=2, melee=3, riposte=0, hp=6, prestige=2, name_id=8)
+    ability(zeal, 0, trigger=R.TR_REACTION, condition=R.WH_ATTACKS, effect=R.EF_MELEE, target=R.TG_SELF,
+            amount=2, forced=1)
+    t = Table(pool(zeal=zeal), combat_gains_timing=flag).start({0: ["zeal"], 1: ["brute", "guard"]})
+    a = t.move(t.row(0, 0), R.Z_FRONT)
+    d = t.move(t.row(1, 0), R.Z_FRONT)
+    t.move(t.row(1, 1), R.Z_FRONT)
+    kernel.combat(*t.args(), a, d, 0)
+    assert t.board[d, R.B_ZONE] == R.Z_DISCARD                  # 5 damage on 4 HP: the gain was on
+    assert t.board[a, R.B_MELEE] == (3 if flag else 5)
+    assert t.board[a, R.B_TB_MELEE] == (0 if flag else 2)
+    assert t.counter(R.T_KW + R.K_F_COMBAT_GAINS_TIMING) == 1   # the situation, under both readings
+    kernel.end_phase(*t.args())                                 # a turn gain ends with the turn
+    assert t.board[a, R.B_MELEE] == 3
+
+
+def test_a_combat_abilitys_gain_still_ends_with_the_combat():
+    fury = card(type=R.EVENT, cost=0, name_id=9)
+    ability(fury, 0, trigger=R.TR_COMBAT, effect=R.EF_MELEE, target=R.TG_OWN_COMBATANT, amount=2)
+    t = Table(pool(fury=fury)).start({0: ["grunt", "fury"], 1: ["brute", "guard"]})
+    a = t.move(t.row(0, 0), R.Z_FRONT)
+    ev = t.move(t.row(0, 1), R.Z_HAND)
+    d = t.move(t.row(1, 0), R.Z_FRONT)
+    t.move(t.row(1, 1), R.Z_FRONT)
+    t.plan(0, (R.D_COMBAT, R.ACT_PLAY, ev, 0))
+    kernel.combat(*t.args(), a, d, 0)
+    assert t.board[d, R.B_ZONE] == R.Z_DISCARD                  # 3 + 2 on 4 HP
+    assert t.board[a, R.B_MELEE] == 3 and t.board[a, R.B_TB_MELEE] == 0
+    assert t.counter(R.T_KW + R.K_F_COMBAT_GAINS_TIMING) == 0   # a Combat ability: not the flag's case
+
+
+# ---- fix 3: set-up cards are characters placed on a line, one per Named name ---------------------------
+
+SETUP_DECK = '''
+[meta]
+game = "drakerion"
+[[card]]
+name = "B"
+faction = "ember"
+type = "banner"
+setup = {setup}
+[[card]]
+name = "C"
+faction = "ember"
+type = "city"
+[[card]]
+name = "S"
+faction = "ember"
+type = "character"
+cost = 1
+hp = 2
+[[card]]
+name = "Lord"
+faction = "ember"
+type = "character"
+subtitle = "the Only One"
+cost = 3
+hp = 4
+[[card]]
+name = "Axe"
+faction = "ember"
+type = "attachment"
+cost = 1
+melee = 1
+{mans}
+[[deck]]
+name = "d"
+faction = "ember"
+banner = "B"
+city = "C"
+manoeuvres = [{eight}]
+[deck.cards]
+"S" = 26
+"Lord" = 2
+"Axe" = 2
+'''
+
+
+@pytest.mark.parametrize("setup, message", [
+    ('["S", "Axe"]', "set-up card 'Axe' of B is not a character"),
+    ('["S", "Lord", "Lord"]', "places 'Lord' twice"),
+    ('[]', "needs at least one character"),
+])
+def test_a_banner_sets_up_characters_only_and_one_named_copy(tmp_path, setup, message):
+    """The rulebook puts every set-up card on the front or support line (so: characters), and a player
+    never controls two Named characters of one name; the loader used to accept an attachment in a set-up
+    (the kernel then placed it on a line as if it were a character)."""
+    from sim.core.errors import RulesError
+    from sim.games import get_game
+    mans = "\n".join(f'[[card]]\nname = "M{k}"\nfaction = "ember"\ntype = "manoeuvre"\nsubtype = "tactique"\ngold = 2'
+                     for k in range(8))
+    eight = ", ".join(f'"M{k}"' for k in range(8))
+    path = tmp_path / "cards.toml"
+    path.write_text(SETUP_DECK.format(setup=setup, mans=mans, eight=eight))
+    with pytest.raises(RulesError) as e:
+        get_game("drakerion").load_rules(sets=[("cards", str(path)), ("seat0_deck", "d"), ("seat1_deck", "d")])
+    assert message in str(e.value) and "\n" not in str(e.value)
+    path.write_text(SETUP_DECK.format(setup='["S", "Lord", "S"]', mans=mans, eight=eight))
+    get_game("drakerion").load_rules(sets=[("cards", str(path)), ("seat0_deck", "d"), ("seat1_deck", "d")])
+
+
+# ---- a silent point made a flag: a shield no combat ended ----------------------------------------------
+
+
+@pytest.mark.parametrize("flag", [0, 1])
+def test_a_shield_no_combat_ended_stays_over_the_turn_unless_shields_end_of_turn(flag):
+    t = Table(pool(), shields_turn=flag).start({0: ["grunt"], 1: ["guard"]})
+    g = t.move(t.row(0, 0), R.Z_FRONT)
+    t.move(t.row(1, 0), R.Z_FRONT)
+    t.board[g, R.B_SHIELD] = 1                                  # from a Deployment, say; no combat followed
+    kernel.end_phase(*t.args())
+    assert t.board[g, R.B_SHIELD] == (0 if flag else 1)
+    assert t.counter(R.T_KW + R.K_F_SHIELDS_TURN) == 1          # the situation, under both readings
