@@ -1,0 +1,1 @@
+"""Tooling beside the product: benchmarks, the numba compile warm-up, fingerprints of outputs."""
