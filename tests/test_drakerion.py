@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from sim.cli.main import main
-from sim.core.errors import DsimError, RulesError
-from sim.core.game import RefereeError, Trace
+from sim.engine.errors import DsimError, RulesError
+from sim.engine.game import RefereeError, Trace
 from sim.games import get_game
 from sim.games.drakerion import records as R
 from sim.games.drakerion.game import FIRED_COLUMNS, play

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from sim.core.game import RefereeError, Trace
+from sim.engine.game import RefereeError, Trace
 from sim.games.drakerion import records as R
 from sim.games.drakerion import referee
 

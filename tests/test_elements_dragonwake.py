@@ -4,9 +4,9 @@ import dataclasses
 
 import pytest
 
+from sim.analysis.ablate import ablate
+from sim.analysis.sensitivity import undeclared
 from sim.cli.common import build_spec
-from sim.core.ablate import ablate
-from sim.core.sensitivity import undeclared
 from sim.games import get_game
 from sim.games.dragonwake.elements import card_keys, in_proportion
 
@@ -54,7 +54,7 @@ def test_an_event_never_drawn_changes_no_game(tmp_path):
     # one round only: no event is drawn before the last round, so swapping an event for a blank one is idle
     sets = ("events=true", "cards_per_player=2", "hand_sizes=[2]")
     base = build_spec("dragonwake", 1500, 5, None, None, 3, None, list(sets), None)
-    _, effects = ablate(GAME, base, tmp_path / "out", tmp_path / "rep", mode="neutral", base_sets=sets, only=("events",))
+    effects = ablate(GAME, base, tmp_path / "out", mode="neutral", base_sets=sets, only=("events",)).effects
     assert {e.key for e in effects} == {"Eclipse", "Gluttony"}
     for e in effects:
         assert e.identical and e.result.diff.value == 0 and e.result.diff.lo == e.result.diff.hi == 0
@@ -64,8 +64,8 @@ def test_taking_the_chosen_one_out_costs_the_heroes(tmp_path):
     # a hero holding Chosen One undoes the dragon's reveal, the cultists' one sudden win
     # (one power card in about twenty: 30,000 games resolve its one-point effect)
     base = build_spec("dragonwake", 30000, 5, None, ["powers"], 1, None, None, None)
-    _, effects = ablate(GAME, base, tmp_path / "out", tmp_path / "rep", mode="remove", variants=("powers",),
-                        only=("Chosen One",))
+    effects = ablate(GAME, base, tmp_path / "out", mode="remove", variants=("powers",),
+                     only=("Chosen One",)).effects
     (e,) = effects
     assert e.outcome == "hero_win" and e.result.diff.hi < 0
 

@@ -4,9 +4,9 @@ alternatives."""
 import numpy as np
 import pytest
 
+from sim.analysis.ablate import ablate
+from sim.analysis.sensitivity import undeclared
 from sim.cli.common import build_spec
-from sim.core.ablate import ablate
-from sim.core.sensitivity import undeclared
 from sim.games import get_game
 
 GAME = get_game("drarkane")
@@ -49,8 +49,8 @@ def test_neutral_keeps_the_decks_sizes(elements):
 
 def test_a_card_set_aside_changes_no_game(tmp_path):
     base = build_spec("drarkane", 1000, 4, None, None, 2, None, [QUEEN_ASIDE], None)
-    _, effects = ablate(GAME, base, tmp_path / "out", tmp_path / "rep", mode="neutral", base_sets=(QUEEN_ASIDE,),
-                        only=("Queen",))
+    effects = ablate(GAME, base, tmp_path / "out", mode="neutral", base_sets=(QUEEN_ASIDE,),
+                     only=("Queen",)).effects
     (e,) = effects
     assert e.identical and e.result.diff.value == 0 and e.result.diff.lo == e.result.diff.hi == 0
 

@@ -7,9 +7,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from sim.core.errors import DsimError
-from sim.core.runner import RunSpec, check_n
-from sim.core.strategy import load_plugin
+from sim.engine.errors import DsimError
+from sim.engine.spec import RunSpec, check_n
+from sim.engine.strategy import load_plugin
 from sim.games import get_game
 
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="game name (see `dsim games`)")]

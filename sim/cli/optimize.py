@@ -7,9 +7,10 @@ import typer
 
 from sim.cli.common import (build_spec, deck_sets, DeckOpt, GameOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt,
                             SeedOpt, SetOpt, ToOpt, VariantOpt)
+from sim.analysis.optimize import optimize as run_optimize
 from sim.cli.output import FormatOpt, check_format, show
-from sim.core.errors import DsimError
-from sim.core.optimize import optimize as run_optimize
+from sim.engine.errors import DsimError
+from sim.report.optimize import write
 
 
 def optimize(strategy: Annotated[str, typer.Option("--strategy", "-s", help="the strategy to tune")],
@@ -27,8 +28,7 @@ def optimize(strategy: Annotated[str, typer.Option("--strategy", "-s", help="the
         raise DsimError(f"--iters must be at least 1, got {iters}")
     set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, n, players, field, variant, seed, rules, set_, plugin)
-    path = run_optimize(spec.game, spec, strategy, role, to or Path(out) / "report", iters=iters)
-    show(path, format_)
+    show(write(run_optimize(spec.game, spec, strategy, role, iters=iters), to or Path(out) / "report"), format_)
 
 
 def register(app: typer.Typer) -> None:

@@ -7,9 +7,9 @@ from rich.console import Console
 
 from sim.cli.common import (DeckOpt, deck_sets, GameOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt, StrategyOpt, VariantOpt,
                             build_spec)
-from sim.core import seeding
-from sim.core.errors import DsimError
-from sim.core.game import RefereeError
+from sim.engine import seeding
+from sim.engine.errors import DsimError
+from sim.engine.game import RefereeError
 
 
 def replay(game: GameOpt = "dragonwake", seed: SeedOpt = 0,

@@ -8,10 +8,10 @@ from rich.console import Console
 
 from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt,
                             StrategyOpt, VariantOpt, build_spec)
+from sim.analysis.precision import run_to_precision
 from sim.cli.output import FormatOpt, check_format, show
-from sim.core import runner
-from sim.core.precision import run_to_precision
-from sim.core.report import game_report
+from sim.engine import runner
+from sim.report.balance import game_report
 
 
 def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = None, strategy: StrategyOpt = None,

@@ -8,9 +8,10 @@ import typer
 from sim.cli.common import (build_spec, ChangePrecisionOpt, deck_sets, DeckOpt, GameOpt, JobsOpt, NOpt, OutOpt,
                             PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt,
                             VariantOpt)
+from sim.analysis.arms import effect_rows
+from sim.analysis.sensitivity import sensitivity as run_sensitivity
 from sim.cli.output import FormatOpt, check_format, show
-from sim.core.arms import effect_rows
-from sim.core.sensitivity import sensitivity as run_sensitivity
+from sim.report.sensitivity import write
 
 
 def sensitivity(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt = None,
@@ -26,9 +27,9 @@ def sensitivity(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: Players
     check_format(format_)
     set_ = deck_sets(game, deck, set_)
     spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin, resume=resume)
-    path, effects = run_sensitivity(spec.game, spec, Path(out), to or Path(out) / "report", jobs, precision,
-                                    tuple(only or ()), rules, tuple(variant or ()), tuple(set_ or ()))
-    show(path, format_, {"effects": effect_rows(effects, "assumption")})
+    result = run_sensitivity(spec.game, spec, Path(out), jobs, precision, tuple(only or ()), rules,
+                             tuple(variant or ()), tuple(set_ or ()))
+    show(write(result, to or Path(out) / "report"), format_, {"effects": effect_rows(result.effects, "assumption")})
 
 
 def register(app: typer.Typer) -> None:

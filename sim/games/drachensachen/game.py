@@ -6,8 +6,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from sim.core.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules
-from sim.core.sections import Histogram, Measure, Series, Table
+from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules
+from sim.engine.sections import Histogram, Measure, Series, Table
 from sim.games.drachensachen import kernel, referee
 from sim.games.drachensachen.records import (
     C_ROUNDS, C_TRACE, FIRED_ALIASES, GAME_COLUMNS, MAX_PLAYERS, N_GAME_COLS, N_PLAYER_COLS, N_ROUND_COLS, PLAYER_COLUMNS,
@@ -17,7 +17,7 @@ from sim.games.drachensachen.rules import DrachensachenRules
 from strategies.drachensachen import REGISTRY
 
 try:  # the core's trace type, when it has one
-    from sim.core.game import Trace
+    from sim.engine.game import Trace
 except ImportError:  # pragma: no cover
     @dataclass(frozen=True)
     class Trace:

@@ -7,7 +7,7 @@ kernel. Cards are type codes 1-9, 10 Nullo, 11 Extermino, 12 Protecto.
 
 from __future__ import annotations
 
-from sim.core.game import RefereeError
+from sim.engine.game import RefereeError
 from sim.games.drachensachen.records import (
     ABILITY_NAMES, CARD_NAMES, CURSE_CHAOS, CURSE_MANY, CURSE_NAMES, CURSE_UNKNOWING, EXTERMINO, NULLO,
     PROTECTO, T_ABILITY, T_BALL, T_BLIND, T_CURSE, T_DECK, T_DISCARD, T_DRAW, T_ENVY, T_GAME_END, T_MISS,

@@ -6,8 +6,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from sim.core.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
-from sim.core.sections import Measure, Series, Table
+from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
+from sim.engine.sections import Measure, Series, Table
 from sim.games.dragonwake import kernel, referee
 from sim.games.dragonwake.records import END_NAMES, GAME_COLUMNS, N_KERNEL_COLUMNS, TRACE_WIDTH, trace_steps
 from sim.games.dragonwake.rules import DragonwakeRules

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from sim.core.errors import DsimError
-from sim.core.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
-from sim.core.strategy import Lineup
+from sim.engine.errors import DsimError
+from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
+from sim.engine.strategy import Lineup
 from sim.games.drakerion import kernel
 from sim.games.drakerion import records as R
 from sim.games.drakerion.rules import DrakerionRules
@@ -211,10 +211,6 @@ class DrakerionGame(Game):
 
     def label_columns(self) -> list[str]:
         return ["deck_s0", "deck_s1", "vanilla_s0", "vanilla_s1", "vanilla_ratio_s0"]
-
-    def report_sections(self, games: pl.DataFrame, outdir: Path, chart, tables=None) -> list[str]:
-        from sim.games.drakerion import report
-        return report.sections(games, chart, tables)
 
 
 GAME = DrakerionGame(
