@@ -5,10 +5,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from sim.cli.common import (build_spec, deck_sets, DeckOpt, GameOpt, JobsOpt, OutOpt, PlayersOpt, PluginOpt,
-                            RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt, VariantOpt)
+from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt,
+                            SetOpt, StrategyOpt, ToOpt, VariantOpt)
 from sim.analysis.tune import tune as run_tune
-from sim.cli.output import FormatOpt, check_format, show
+from sim.cli.output import FormatOpt, show
 from sim.engine.spec import check_n
 from sim.report.tune import write
 
@@ -27,9 +27,7 @@ def tune(param: Annotated[list[str], typer.Option(
          format_: FormatOpt = "text",
          to: ToOpt = None) -> None:
     """Search a rule parameter for an outcome target on common random numbers, then verify the answer."""
-    check_format(format_)
-    set_ = deck_sets(game, deck, set_)
-    spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin)
+    spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_)
     verify_n = check_n(verify) if verify is not None else None
     result = run_tune(spec.game, spec, param, target, jobs, verify_n, rules, tuple(variant or ()), tuple(set_ or ()))
     show(write(result, to or Path(out) / "report"), format_, result.summary())

@@ -14,6 +14,8 @@ declarative ones (`report_tables`), live in the report layer: `sim/report/games/
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,10 +153,14 @@ class Game:
     default_lineup: dict[str, str]
     strategies: StrategyRegistry
     rules_class: type
-    package_dir: Path
+    package_dir: Path | None = None     # where rules.toml is: by default the folder of the module defining the game
     chunk_size: int = 50_000
     bench_cases: list[BenchCase] = field(default_factory=list)
     deck_rules: dict[str, str] = field(default_factory=dict)   # role -> the rule naming its deck (--deck)
+
+    def __post_init__(self):
+        if self.package_dir is None:
+            self.package_dir = Path(sys.modules[type(self).__module__].__file__).parent
 
     @property
     def module(self) -> str:
@@ -237,12 +243,12 @@ class Game:
 
     def elements(self, rules: Rules) -> list[Element]:
         """The elements `dsim ablate` can remove, neutralise or force, read from these rules: by default the
-        `elements(rules)` function of the game's `elements.py`, if it has one."""
-        import importlib
+        `elements(rules)` function of the `elements.py` beside the game's module, if it has one."""
+        name = f"{self.module.rpartition('.')[0]}.elements"
         try:
-            module = importlib.import_module(f"sim.games.{self.name}.elements")
+            module = importlib.import_module(name)
         except ModuleNotFoundError as e:
-            if e.name != f"sim.games.{self.name}.elements":
+            if e.name != name:
                 raise
             return []
         return module.elements(rules)

@@ -1,7 +1,6 @@
 """Drachensachen's thin API over its rules, kernel and referee, with its outcomes and report."""
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -239,7 +238,6 @@ GAME = DrachensachenGame(
     default_lineup={f"seat{i}": "weighted" for i in range(MAX_PLAYERS)},
     strategies=REGISTRY,
     rules_class=DrachensachenRules,
-    package_dir=Path(__file__).parent,
     chunk_size=50_000,
     bench_cases=[
         BenchCase("default (weighted), 4 players", 4, "weighted", 100_000, unit="rounds", n=100_000),

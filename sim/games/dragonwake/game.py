@@ -1,7 +1,6 @@
 """Dragonwake's thin API over its rules, kernel and referee."""
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -169,7 +168,6 @@ GAME = DragonwakeGame(
     default_lineup={"hero": "bayes", "cultist": "liar"},
     strategies=REGISTRY,
     rules_class=DragonwakeRules,
-    package_dir=Path(__file__).parent,
     chunk_size=100_000,
     bench_cases=[
         BenchCase("random, 5 players", 5, "random", 1_000_000),

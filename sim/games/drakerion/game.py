@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -223,7 +222,6 @@ GAME = DrakerionGame(
     default_lineup={"seat0": "value", "seat1": "value"},
     strategies=REGISTRY,
     rules_class=DrakerionRules,
-    package_dir=Path(__file__).parent,
     chunk_size=20_000,
     deck_rules={"seat0": "seat0_deck", "seat1": "seat1_deck"},
     bench_cases=[BenchCase("value vs value (default)", 2, "default", 20_000, n=60_000),

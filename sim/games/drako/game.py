@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -287,7 +286,6 @@ GAME = DrakoGame(
     default_lineup={"dragon": "brawler", "dwarves": "coordinated"},
     strategies=REGISTRY,
     rules_class=DrakoRules,
-    package_dir=Path(__file__).parent,
     chunk_size=50_000,
     bench_cases=[BenchCase("brawler vs coordinated (default)", 2, "default", 50_000)],
 )

@@ -1,7 +1,6 @@
 """Drarkane's thin API over its rules, kernel and referee, with its outcomes and report sections."""
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -205,7 +204,6 @@ GAME = DrarkaneGame(
     default_lineup={f"seat{k}": "seeker" for k in range(MAX_SEATS)},
     strategies=REGISTRY,
     rules_class=DrarkaneRules,
-    package_dir=Path(__file__).parent,
     chunk_size=50_000,
     bench_cases=[
         BenchCase("seeker, 4 players", 4, "seeker", 50_000, n=50_000),
