@@ -19,25 +19,25 @@ demo: $(STAMP)
 	$(BIN)/dsim report --out results/demo --to results/demo/report
 	@echo "report: results/demo/report/report.md"
 
-# Compile every game's kernels into numba's cache in parallel first (sim/warm.py), then test on every core.
+# Compile every game's kernels into numba's cache in parallel first (sim/tooling/warm.py), then test on every core.
 # The tests' cache (tests/conftest.py) is the one the warm-up fills.
 test soak: export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
 test: $(STAMP)
-	$(BIN)/python -m sim.warm
+	$(BIN)/python -m sim.tooling.warm
 	$(BIN)/pytest -q -n auto
 
 soak: $(STAMP)
-	$(BIN)/python -m sim.warm
+	$(BIN)/python -m sim.tooling.warm
 	$(BIN)/pytest -q -n auto -m soak -o addopts=''
 
 bench: $(STAMP)
-	$(BIN)/python -m sim.bench --out reports/bench.md
+	$(BIN)/python -m sim.tooling.bench --out reports/bench.md
 
 # This code against another commit, interleaved in one run (ratios with their spread): make bench-compare REF=c0ee031
 REF ?= c0ee031
 bench-compare: $(STAMP)
-	$(BIN)/python benchmarks/compare.py $(REF) --mem-n 1e6 --out reports/bench.md
+	$(BIN)/python sim/tooling/bench_compare.py $(REF) --mem-n 1e6 --out reports/bench.md
 
 # The design studies first: each game's balance report quotes its sensitivity and skill-ladder findings.
 DESIGN := $(wildcard experiments/*_sensitivity.toml experiments/*_ladder.toml experiments/*_ablate.toml experiments/*_tune.toml)

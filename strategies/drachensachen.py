@@ -13,7 +13,7 @@ the call cheap when the kernel makes tens of millions of them.
 import numpy as np
 from numba import njit
 
-from sim.core.strategy import Strategy, StrategyRegistry
+from sim.engine.strategy import Strategy, StrategyRegistry
 from sim.games.drachensachen.records import (
     EXTERMINO, K_DISCARD, K_DRAW, K_MISS, K_PEEK, K_PLAY, K_SWAP, K_TAKE, M_HAND, M_KIND, M_OPEN, M_TYPE,
     MAX_PLAYERS, NULLO, PH_DRAW, PH_SKIP, PROTECTO, SIG, V_DRAW, V_MULTI_PROTECTO, V_NEXT_CARDS, V_PHASE,

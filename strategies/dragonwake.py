@@ -9,7 +9,7 @@ they can be swept and optimised.
 
 from numba import njit
 
-from sim.core.strategy import Strategy, StrategyRegistry
+from sim.engine.strategy import Strategy, StrategyRegistry
 from sim.games.dragonwake.records import (
     ASK_BANDIT, ASK_INQUIRE, ASK_PLAYER, ASK_TRICK, BANDIT, CARD_KEYS, INQUISITOR, P_HUNTED, P_POWER,
     PREACHER, TRICKSTER, WITCH, usable_before_reveal, ASK_AFTER, ASK_BEFORE, ASK_FATE, ASK_HUNT, ASK_PEEK, B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN,

@@ -58,7 +58,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from sim.core.strategy import Strategy, StrategyRegistry
+from sim.engine.strategy import Strategy, StrategyRegistry
 from sim.games.drakerion.shared import below as draw, target_ok   # the kernel's own
 from sim.games.drakerion.records import (
     AB_AMOUNT, AB_CARD_TYPE, AB_COST, AB_COST_AMOUNT, AB_EFFECT, AB_FILTER, AB_MAX_COST, AB_TARGET,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.strategy import Strategy, StrategyRegistry
+from sim.engine.strategy import Strategy, StrategyRegistry
 from sim.games.drako.records import (
     AREA_FLIGHT, A_DRAW, A_DUD, A_ESCAPE, A_FURY, A_PASS, A_PLAY, DECISION_SIG, DRAGON, FIG_ARCHER,
     FIG_DRAGON, FIG_FURY, FIG_NET, K_BLOCK, K_DISCARD, K_DRAGON_MOVE, K_DWARF_MOVE, K_DWARF_MOVE2,
@@ -188,7 +188,7 @@ def draw_score(st, side, hand_target, discard_cost):
 
 @njit(**FAST)
 def draw(st, n):
-    """A uniform integer in [0, n) from the game's own stream (sim.core.rng's xorshift64*)."""
+    """A uniform integer in [0, n) from the game's own stream (sim.engine.rng's xorshift64*)."""
     x = np.uint64(st[S_RNG])
     x ^= x >> np.uint64(12)
     x ^= x << np.uint64(25)

@@ -35,8 +35,8 @@ seeker takes about half a trick more than it bids.
 import numpy as np
 from numba import njit
 
-from sim.core.rng import _MUL, _S32, step
-from sim.core.strategy import Strategy, StrategyRegistry
+from sim.engine.rng import _MUL, _S32, step
+from sim.engine.strategy import Strategy, StrategyRegistry
 from sim.games.drarkane.records import (
     ARCANA, CHOOSE_SIG, CTX_OFFER, CTX_OPENING, M_COLOUR, M_KIND, M_MODE, M_VALUE, M_WINS, MAX_SEATS, MERCENARY,
     O_POINTS, OBSCURE, P_DEFEATS, P_LEFT, P_TERROR, S_BID, S_CONTEXT, S_CONTRACT_MAX, S_OFFER,
@@ -66,7 +66,7 @@ BOUNDS = ((0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0)
 
 @njit(cache=True, inline='always')
 def draw(state, n):
-    """A uniform integer in [0, n) from the game's own random stream (`sim.core.rng.below` on the cell
+    """A uniform integer in [0, n) from the game's own random stream (`sim.engine.rng.below` on the cell
     state[S_RNG], written out here so that no array view is made)."""
     x = step(np.uint64(state[S_RNG]))
     state[S_RNG] = x
@@ -75,7 +75,7 @@ def draw(state, n):
 
 @njit(cache=True, inline='always')
 def chance(state):
-    """A uniform float in [0, 1) from the game's own random stream (`sim.core.rng.uniform`)."""
+    """A uniform float in [0, 1) from the game's own random stream (`sim.engine.rng.uniform`)."""
     x = step(np.uint64(state[S_RNG]))
     state[S_RNG] = x
     return np.float64((x * _MUL) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

@@ -45,25 +45,6 @@ def script(*steps) -> np.ndarray:
     return np.array(flat, np.float64)
 
 
-def card(**kw) -> np.ndarray:
-    row = np.zeros(R.CARD_WIDTH, np.int64)
-    row[R.CD_ABIL:] = -1
-    for k, v in kw.items():
-        row[getattr(R, "CD_" + k.upper())] = v
-    return row
-
-
-def ability(row, a, **kw) -> np.ndarray:
-    base = R.CD_ABIL + a * R.ABIL_WIDTH
-    row[base:base + R.ABIL_WIDTH] = 0
-    row[base + R.AB_CARD_TYPE] = -1
-    row[base + R.AB_CONDITION] = R.WH_NONE
-    for k, v in kw.items():
-        row[base + getattr(R, "AB_" + k.upper())] = v
-    row[R.CD_NABIL] = max(row[R.CD_NABIL], a + 1)
-    return row
-
-
 class Table:
     """Two players' cards laid out by hand. `cards` maps a label to a card row; `put(p, label, zone)`
     gives a physical card that zone and returns its board row."""

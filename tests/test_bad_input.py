@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 GARBAGE = '''
 from numba import njit
-from sim.core.strategy import Strategy
+from sim.engine.strategy import Strategy
 from sim.games.drakerion.records import DECISION_SIG
 from strategies.drakerion import REGISTRY
 
@@ -28,7 +28,7 @@ REGISTRY.register(Strategy("garbage", ("seat0", "seat1"), (nonsense,), "answers 
 '''
 PASSIVE = '''
 from numba import njit
-from sim.core.strategy import Strategy
+from sim.engine.strategy import Strategy
 from sim.games.drakerion.records import ACT_PASS, D_ACTION, D_COMBAT, DECISION_SIG
 from strategies.drakerion import REGISTRY
 

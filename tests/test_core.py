@@ -6,11 +6,13 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.core import seeding, stats, store
-from sim.core.errors import DsimError, RulesError
-from sim.core.precision import Tracker, look_z
-from sim.core.rules import load_ruleset, parse_set
-from sim.core.runner import RunSpec, check_n, run
+from sim.analysis import stats
+from sim.analysis.precision import Tracker, look_z
+from sim.engine import seeding, store
+from sim.engine.errors import DsimError, RulesError
+from sim.engine.rules import load_ruleset, parse_set
+from sim.engine.runner import run
+from sim.engine.spec import RunSpec, check_n
 from sim.games import all_games, get_game
 
 DW = get_game("dragonwake")
@@ -129,7 +131,7 @@ def test_provenance_is_written(tmp_path):
 
 
 def test_one_folder_holds_several_games_and_reports_use_their_other_tables(tmp_path):
-    from sim.core import report
+    from sim.report import balance as report
     drarkane = get_game("drarkane")
     run(spec(n=2_000), tmp_path, progress=False)
     run(RunSpec(drarkane, drarkane.load_rules(), 4, drarkane.lineup(None), 500, 1), tmp_path, progress=False)
@@ -180,8 +182,8 @@ def test_paired_test_detects_a_real_difference_and_saves_games():
 def test_outcomes_that_do_not_apply_are_left_out():
     """A null or NaN outcome value means 'does not apply': estimates and pairs use only the other games."""
     from dataclasses import replace
-    from sim.core.game import Outcome
-    from sim.core.summary import summarize
+    from sim.analysis.summary import summarize
+    from sim.engine.game import Outcome
     games = pl.DataFrame({"x": [1.0, None, 0.0, float("nan"), 1.0, 1.0]})
     only_some = Outcome("x", "rate", pl.col("x"), "x")
     never = Outcome("never", "rate", pl.lit(None, dtype=pl.Float64), "never")
@@ -197,7 +199,7 @@ def test_outcomes_that_do_not_apply_are_left_out():
 
 
 def test_holm_adjustment():
-    from sim.core.stats import holm
+    from sim.analysis.stats import holm
     assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
     p = list(np.random.default_rng(4).random(20))
     adj = holm(p)
@@ -231,7 +233,7 @@ def test_sequential_rule_stops_and_covers():
 
 
 def test_precision_target_is_absolute_for_rates_and_relative_for_large_means():
-    from sim.core.precision import allowed_half_width
+    from sim.analysis.precision import allowed_half_width
     assert allowed_half_width("rate", 0.4, 0.01) == 0.01
     assert allowed_half_width("mean", 60.0, 0.01) == pytest.approx(0.6)     # ±1% of 60 turns
     assert allowed_half_width("mean", 0.3, 0.01) == 0.01                    # small means: absolute
@@ -240,7 +242,7 @@ def test_precision_target_is_absolute_for_rates_and_relative_for_large_means():
 
 def test_tracker_stops_on_a_large_mean_at_the_relative_target():
     """A mean of ~50 with sd ~10 reaches ±1% (±0.5) after some hundreds of games, never ±0.01 absolute."""
-    from sim.core.game import Outcome
+    from sim.engine.game import Outcome
     outcomes = [Outcome("rate", "rate", pl.col("x") > 50, "x above 50", headline=True),
                 Outcome("size", "mean", pl.col("x"), "x", headline=True)]
     rng = np.random.default_rng(5)

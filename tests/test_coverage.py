@@ -7,8 +7,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.core.coverage import identical_games
-from sim.core.coverage import PREFIX, counter_names, fired
+from sim.analysis.coverage import PREFIX, counter_names, fired, identical_games
+from sim.analysis.sensitivity import undeclared
 from sim.games import game_names, get_game
 
 # Every game counts its rules.
@@ -73,7 +73,7 @@ def test_every_flag_changes_play(name):
 def test_a_gated_counter_is_read_only_where_its_module_was_on():
     """Dragonwake's Eclipse counter in a base run says nothing: events were off there, so it is not 'never
     applied'; a count rule (min_reveals) gates when it is above zero."""
-    from sim.core.coverage import exercised
+    from sim.analysis.coverage import exercised
     games = pl.DataFrame({"rules": ["base", "base", "adv"], "fired_eclipse": [0, 0, 3],
                           "fired_min_reveals": [0, 0, 0], "fired_power_order": [0, 0, 0]})
     runs = [{"rules_hash": "base", "values": {"events": {"value": False}, "min_reveals": {"value": 0},
@@ -86,3 +86,18 @@ def test_a_gated_counter_is_read_only_where_its_module_was_on():
     assert never == ["power_order"] and off == ["min_reveals"]
     rows, never, off = exercised(games, runs)                 # without the gates every zero reads as never
     assert set(never) == {"min_reveals", "power_order"} and off == []
+
+
+# Drakerion's assumed values without alternatives are its known gaps (tests/test_elements_drakerion.py).
+@pytest.mark.parametrize("name", [n for n in game_names() if n != "drakerion"])
+def test_every_assumed_value_declares_alternatives(name):
+    assert undeclared(get_game(name)) == []
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_alternative_is_valid_rules(name):
+    """What `dsim sensitivity` plays: each assumed value's alternatives load and fit the default player count."""
+    game = get_game(name)
+    for key, entry in game.load_rules().ruleset.entries.items():
+        for alt in entry.alternatives:
+            game.check_players(game.load_rules(sets=[(key, alt)]), game.default_players)

@@ -8,9 +8,10 @@ import polars as pl
 import pytest
 from numba import njit
 
-from sim.core.errors import DsimError, RulesError
-from sim.core.game import RefereeError
-from sim.core.runner import RunSpec, run
+from sim.engine.errors import DsimError, RulesError
+from sim.engine.game import RefereeError
+from sim.engine.runner import run
+from sim.engine.spec import RunSpec
 from sim.games.drachensachen import kernel
 from sim.games.drachensachen.game import GAME, Trace, play
 from sim.games.drachensachen.records import (
@@ -326,7 +327,7 @@ def test_pipeline_tables_outcomes_and_report(tmp_path):
         fig.savefig(tmp_path / f"{name}.png")
         return f"![{name}]({name}.png)"
 
-    from sim.core import sections
+    from sim.report import sections
     games = games.with_columns(pl.when(pl.col("rules") == rules.hash).then(pl.lit("base"))
                                .otherwise(pl.lit("house rules")).alias("config"))
     text = "\n".join(line for s in GAME.report_tables() for line in sections.render(s, games, chart))

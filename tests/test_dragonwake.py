@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from sim.core.errors import DsimError, RulesError
-from sim.core.game import RefereeError, Trace
-from sim.core.strategy import Seat, Strategy
+from sim.engine.errors import DsimError, RulesError
+from sim.engine.game import RefereeError, Trace
+from sim.engine.strategy import Seat, Strategy
 from sim.games import get_game
 from sim.games.dragonwake.records import (
     ASK_AFTER, ASK_BEFORE, ASK_PEEK, CANDLE, CARDS0, CHOSEN, DIVINATOR, DOWN0, DRAGON, ECLIPSE, END_DRAGON,
@@ -475,7 +475,7 @@ def test_bad_advanced_rules_are_rejected():
 
 # ---- #13: rule flags, fired counters, the five inferred powers, coverage and calibration --------------
 
-from sim.core.game import Claim                                          # noqa: E402
+from sim.engine.game import Claim                                          # noqa: E402
 from sim.games.dragonwake.records import (                              # noqa: E402
     ASK_PLAYER, BANDIT, EV_CARDSWAP, EV_CONVERT, EV_ORDER, FIRED, INQUISITOR, PREACHER, TRICKSTER, WITCH,
 )

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from sim.cli.main import main
-from sim.core.errors import DsimError, RulesError
-from sim.core.game import RefereeError, Trace
+from sim.engine.errors import DsimError, RulesError
+from sim.engine.game import RefereeError, Trace
 from sim.games import get_game
 from sim.games.drakerion import records as R
 from sim.games.drakerion.game import FIRED_COLUMNS, play
@@ -183,7 +183,8 @@ def test_each_flag_changes_play(flag):
 @pytest.mark.parametrize("flag, winner, end", [(0, R.DRAW, R.END_BOTH), (1, 0, R.END_PRESTIGE)])
 def test_prestige_beats_wipeout_flag_decides_a_double_win(flag, winner, end):
     """Seat 0 reaches the prestige goal as its last character falls (too rare to wait for in play)."""
-    from drakerion_scenarios import Table, card as make_card
+    from drakerion_cards import card as make_card
+    from drakerion_scenarios import Table
     from sim.games.drakerion import kernel_base as KB
     t = Table({"x": make_card(type=R.CHARACTER, cost=1, melee=1, hp=2, prestige=1)},
               prestige_beats=flag).start({0: ["x"], 1: ["x"]})

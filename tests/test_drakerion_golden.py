@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from drakerion_scenarios import Table, ability, card
+from drakerion_cards import ability, card
+from drakerion_scenarios import Table
 
 from sim.games.drakerion import kernel
 from sim.games.drakerion import kernel_base as KB

@@ -8,32 +8,14 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from sim.core.game import RefereeError, Trace
+from drakerion_cards import ability, card
+from sim.engine.game import RefereeError, Trace
 from sim.games.drakerion import records as R
 from sim.games.drakerion import referee
 
 C, F, S = R.CHARACTER, R.FRONT, R.SUPPORT
 PASS, GOOD, PLAY, ABIL, ATTACK, INTERCEPT = (R.ACT_PASS, R.ACT_PASS_GOOD, R.ACT_PLAY, R.ACT_ABILITY,
                                              R.ACT_ATTACK, R.ACT_INTERCEPT)
-
-
-def card(**kw) -> np.ndarray:
-    row = np.zeros(R.CARD_WIDTH, np.int64)
-    row[R.CD_ABIL:] = -1
-    for k, v in kw.items():
-        row[getattr(R, "CD_" + k.upper())] = v
-    return row
-
-
-def ability(row, a, **kw) -> np.ndarray:
-    base = R.CD_ABIL + a * R.ABIL_WIDTH
-    row[base:base + R.ABIL_WIDTH] = 0
-    row[base + R.AB_CARD_TYPE] = -1
-    for k, v in kw.items():
-        row[base + getattr(R, "AB_" + k.upper())] = v
-    row[R.CD_NABIL] = max(row[R.CD_NABIL], a + 1)
-    return row
-
 
 CARDS = {
     "Warden": card(type=C, cost=1, melee=3, riposte=2, hp=4, prestige=2, name_id=0),
@@ -302,7 +284,8 @@ def test_an_illegal_line_move_up_is_caught():
 # support), Pup (66). Hands of 2.
 
 
-def test_attachment_event_and_twenty_prestige_win():
+def scenario_c():
+    """Scenario C up to seat 0's first action: its tables and the script so far."""
     tables = arrays({0: ["Warden", "Blade", "Bolt"], 1: ["Lord", "Pup", "Pup"]}, {0: [0], 1: [0, 1]},
                     hand_size=2)
     s = Script()
@@ -312,6 +295,11 @@ def test_attachment_event_and_twenty_prestige_win():
     s.do(R.D_MULLIGAN, 0, 3, -1).do(R.D_MULLIGAN, 1, 2, -1)
     s.turn(1, 0, (0, 0), (0, 0), (2, 1))
     s.manoeuvres(0, {0: (3, 8), 1: (7, 8)})
+    return tables, s
+
+
+def test_attachment_event_and_twenty_prestige_win():
+    tables, s = scenario_c()
     # pass, pass for good, Blade (three hosts, either side), Bolt, Warden attacks Lord
     s.do(R.D_ACTION, 0, 5, PLAY, 1, -1)
     s.do(R.D_TARGET, 0, 3, 64)                                  # on the enemy Lord: +2 melee, +1 prestige
@@ -332,15 +320,7 @@ def test_attachment_event_and_twenty_prestige_win():
 
 
 def test_an_attachment_host_count_is_checked():
-    tables = arrays({0: ["Warden", "Blade", "Bolt"], 1: ["Lord", "Pup", "Pup"]}, {0: [0], 1: [0, 1]},
-                    hand_size=2)
-    s = Script()
-    s.do(R.D_FIRST, 0, 2, 0).ev(R.EV_FIRST, 0, 0)
-    s.do(R.D_SETUP, 0, 2, 0, F).do(R.D_SETUP, 1, 2, 64, F).do(R.D_SETUP, 1, 2, 65, S)
-    s.deck(0, [2, 1]).deck(1, [66])
-    s.do(R.D_MULLIGAN, 0, 3, -1).do(R.D_MULLIGAN, 1, 2, -1)
-    s.turn(1, 0, (0, 0), (0, 0), (2, 1))
-    s.manoeuvres(0, {0: (3, 8), 1: (7, 8)})
+    tables, s = scenario_c()
     s.do(R.D_ACTION, 0, 5, PLAY, 1, -1)
     s.do(R.D_TARGET, 0, 1, 0)                                   # own characters only: a wrong reading
     with pytest.raises(RefereeError, match="target decision by seat 0: 3 legal options, the trace says 1"):

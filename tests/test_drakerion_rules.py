@@ -80,7 +80,7 @@ def probe_pool(tmp_path) -> str:
 
 
 def test_the_referee_replays_games_of_the_probe_pool(tmp_path):
-    from sim.core.game import RefereeError
+    from sim.engine.game import RefereeError
     from sim.games import get_game
     game = get_game("drakerion")
     cards = probe_pool(tmp_path)
@@ -192,7 +192,7 @@ def test_a_banner_sets_up_characters_only_and_one_named_copy(tmp_path, setup, me
     """The rulebook puts every set-up card on the front or support line (so: characters), and a player
     never controls two Named characters of one name; the loader used to accept an attachment in a set-up
     (the kernel then placed it on a line as if it were a character)."""
-    from sim.core.errors import RulesError
+    from sim.engine.errors import RulesError
     from sim.games import get_game
     mans = "\n".join(f'[[card]]\nname = "M{k}"\nfaction = "ember"\ntype = "manoeuvre"\nsubtype = "tactique"\ngold = 2'
                      for k in range(8))

@@ -9,9 +9,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.core.errors import DsimError, RulesError
-from sim.core.game import RefereeError
-from sim.core.runner import RunSpec, run
+from sim.engine.errors import DsimError, RulesError
+from sim.engine.game import RefereeError
+from sim.engine.runner import run
+from sim.engine.spec import RunSpec
 from sim.games import get_game
 from sim.games.drako import kernel
 from sim.games.drako import records as R
@@ -360,11 +361,12 @@ def test_pipeline_and_report(tmp_path):
         fig.savefig(tmp_path / f"{name}.png")
         saved.append(name)
         return f"![{name}]({name}.png)"
-    from sim.core.sections import render
+    from sim.report.sections import render
     text = "\n".join(line for s in GAME.report_tables() for line in render(s, games, chart))
     assert "How games end" in text and "Card options played per game" in text
     assert {"end_modes", "length", "wounds", "abilities", "usage"} <= set(saved)
-    sections = GAME.report_sections(games, tmp_path, chart)
+    from sim.report.games import sections as own_sections
+    sections = own_sections(GAME, games, chart)
     assert any("`dwarf_start`" in s for s in sections)             # the assumed placement is named
     scores = GAME.role_scores(games, 2)
     assert np.allclose(scores["dragon"] + scores["dwarves"], 1.0)
@@ -485,7 +487,7 @@ def test_fired_counters_agree_with_the_usage_columns():
 
 
 def test_coverage_runs_fire_every_counter_and_every_flag_changes_play():
-    from sim.core.coverage import fired, identical_games
+    from sim.analysis.coverage import fired, identical_games
     runs = GAME.coverage_runs()
 
     def play_run(run, flip=None):

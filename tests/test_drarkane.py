@@ -7,8 +7,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.core.errors import DsimError, RulesError
-from sim.core.game import RefereeError, Trace
+from sim.engine.errors import DsimError, RulesError
+from sim.engine.game import RefereeError, Trace
 from sim.games.drarkane import kernel, referee
 from sim.games.drarkane.game import GAME
 from sim.games.drarkane.records import (
@@ -300,8 +300,9 @@ def test_traces_play_the_simulated_games(rules):
 
 
 def test_pipeline_run_and_report(tmp_path):
-    from sim.core.report import build
-    from sim.core.runner import RunSpec, run
+    from sim.engine.runner import run
+    from sim.engine.spec import RunSpec
+    from sim.report.balance import build
     rules = GAME.load_rules()
     for players in (1, 4):
         spec = RunSpec(GAME, rules, players, GAME.lineup(None), n=3000, seed=2, chunk_size=1500)

@@ -1,12 +1,11 @@
-"""Dragonwake's elements (artifacts, powers, events) for `dsim ablate`, and its assumed values' alternatives."""
-
-import dataclasses
+"""Dragonwake's elements (artifacts, powers, events) for `dsim ablate` (every game's assumed values
+and their alternatives: tests/test_coverage.py)."""
 
 import pytest
 
+from effects import no_change
+from sim.analysis.ablate import ablate
 from sim.cli.common import build_spec
-from sim.core.ablate import ablate
-from sim.core.sensitivity import undeclared
 from sim.games import get_game
 from sim.games.dragonwake.elements import card_keys, in_proportion
 
@@ -54,26 +53,16 @@ def test_an_event_never_drawn_changes_no_game(tmp_path):
     # one round only: no event is drawn before the last round, so swapping an event for a blank one is idle
     sets = ("events=true", "cards_per_player=2", "hand_sizes=[2]")
     base = build_spec("dragonwake", 1500, 5, None, None, 3, None, list(sets), None)
-    _, effects = ablate(GAME, base, tmp_path / "out", tmp_path / "rep", mode="neutral", base_sets=sets, only=("events",))
+    effects = ablate(GAME, base, tmp_path / "out", mode="neutral", base_sets=sets, only=("events",)).effects
     assert {e.key for e in effects} == {"Eclipse", "Gluttony"}
-    for e in effects:
-        assert e.identical and e.result.diff.value == 0 and e.result.diff.lo == e.result.diff.hi == 0
+    assert all(no_change(e) for e in effects)
 
 
 def test_taking_the_chosen_one_out_costs_the_heroes(tmp_path):
     # a hero holding Chosen One undoes the dragon's reveal, the cultists' one sudden win
     # (one power card in about twenty: 30,000 games resolve its one-point effect)
     base = build_spec("dragonwake", 30000, 5, None, ["powers"], 1, None, None, None)
-    _, effects = ablate(GAME, base, tmp_path / "out", tmp_path / "rep", mode="remove", variants=("powers",),
-                        only=("Chosen One",))
+    effects = ablate(GAME, base, tmp_path / "out", mode="remove", variants=("powers",),
+                     only=("Chosen One",)).effects
     (e,) = effects
     assert e.outcome == "hero_win" and e.result.diff.hi < 0
-
-
-def test_every_assumed_value_declares_alternatives():
-    assert undeclared(GAME) == []
-    rules = GAME.load_rules()
-    for key, entry in rules.ruleset.entries.items():
-        for alt in entry.alternatives:
-            GAME.check_players(GAME.load_rules(sets=[(key, alt)]), GAME.default_players)
-    assert dataclasses.is_dataclass(rules.typed)

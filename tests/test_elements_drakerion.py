@@ -7,9 +7,9 @@ from collections import Counter
 import polars as pl
 import pytest
 
-from sim.core.ablate import ablate
-from sim.core.runner import RunSpec
-from sim.core.sensitivity import assumptions, undeclared
+from sim.analysis.ablate import ablate
+from sim.analysis.sensitivity import assumptions, undeclared
+from sim.engine.spec import RunSpec
 from sim.games import get_game
 from sim.games.drakerion import elements as E
 
@@ -72,7 +72,7 @@ def test_neutral_cinder_scout_changes_no_game(tmp_path):
     """Cinder Scout (1 gold, 1 melee, 2 HP, no ability) is already a vanilla 1-cost character, and no card of
     ember or tide cares for its trait: its neutral replacement plays the very same games."""
     assert games().equals(games(("vanilla_seat0", "Cinder Scout")))
-    _, effects = ablate(GAME, spec(300), tmp_path / "out", tmp_path / "rep", only=["Cinder Scout"])
+    effects = ablate(GAME, spec(300), tmp_path / "out", only=["Cinder Scout"]).effects
     (e,) = effects
     assert e.identical, "the arms differ only in the columns naming the vanilla card"
     assert e.result.diff.value == 0 and e.result.diff.lo == 0 and e.result.diff.hi == 0
@@ -81,7 +81,7 @@ def test_neutral_cinder_scout_changes_no_game(tmp_path):
 def test_pyre_archer_made_vanilla_weakens_ember(tmp_path):
     """Pyre Archer is ember's cheap shooter (2 ranged, no riposte taken); a vanilla 2-cost character cannot
     shoot, so seat 0 (ember) wins less."""
-    _, effects = ablate(GAME, spec(400), tmp_path / "out", tmp_path / "rep", only=["Pyre Archer"])
+    effects = ablate(GAME, spec(400), tmp_path / "out", only=["Pyre Archer"]).effects
     (e,) = effects
     assert e.outcome == "seat0_win" and e.result.diff.hi < 0
 

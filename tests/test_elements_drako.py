@@ -1,8 +1,8 @@
 """Drako's elements for `dsim ablate`: valid overrides, a neutral swap that cannot change a game, a sign."""
 
+from effects import no_change
+from sim.analysis.ablate import ablate
 from sim.cli.common import build_spec
-from sim.core.ablate import ablate
-from sim.core.sensitivity import undeclared
 from sim.games import get_game
 from sim.games.drako.elements import elements, neutral_deck, shares, split
 
@@ -39,19 +39,13 @@ def test_the_neutral_deck_keeps_its_size_and_spreads_in_proportion():
 def test_a_neutral_swap_for_an_identical_card_changes_no_game(tmp_path):
     sets = [("dragon_deck", ["19 x attack 2 / move 1", "19 x attack 2 / move 1"])]
     base = build_spec("drako", 400, None, None, None, 3, None, sets, None)
-    _, effects = ablate(GAME, base, tmp_path / "o", tmp_path / "r", "neutral", only=("dragon attack 2 / move 1",),
-                        base_sets=sets)
-    assert effects
-    for e in effects:
-        assert e.identical and e.result.diff.value == 0 and e.result.diff.lo == e.result.diff.hi == 0
+    effects = ablate(GAME, base, tmp_path / "o", "neutral", only=("dragon attack 2 / move 1",),
+                     base_sets=sets).effects
+    assert effects and all(no_change(e) for e in effects)
 
 
 def test_fewer_dragon_defenses_cost_the_dragon_wins(tmp_path):
     base = build_spec("drako", 1000, None, None, None, 5, None, None, None)
-    _, effects = ablate(GAME, base, tmp_path / "o", tmp_path / "r", "neutral", only=("dragon defense",))
+    effects = ablate(GAME, base, tmp_path / "o", "neutral", only=("dragon defense",)).effects
     win = next(e for e in effects if e.outcome == "dragon_win")
     assert win.result.diff.hi < -0.1 and not win.identical
-
-
-def test_every_assumed_value_declares_alternatives():
-    assert undeclared(GAME) == []

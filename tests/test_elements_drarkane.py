@@ -1,12 +1,12 @@
-"""Drarkane's elements (dragons, Treasures objectives, special cards) for `dsim ablate`, and its assumed values'
-alternatives."""
+"""Drarkane's elements (dragons, Treasures objectives, special cards) for `dsim ablate` (every game's
+assumed values and their alternatives: tests/test_coverage.py)."""
 
 import numpy as np
 import pytest
 
+from effects import no_change
+from sim.analysis.ablate import ablate
 from sim.cli.common import build_spec
-from sim.core.ablate import ablate
-from sim.core.sensitivity import undeclared
 from sim.games import get_game
 
 GAME = get_game("drarkane")
@@ -49,10 +49,10 @@ def test_neutral_keeps_the_decks_sizes(elements):
 
 def test_a_card_set_aside_changes_no_game(tmp_path):
     base = build_spec("drarkane", 1000, 4, None, None, 2, None, [QUEEN_ASIDE], None)
-    _, effects = ablate(GAME, base, tmp_path / "out", tmp_path / "rep", mode="neutral", base_sets=(QUEEN_ASIDE,),
-                        only=("Queen",))
+    effects = ablate(GAME, base, tmp_path / "out", mode="neutral", base_sets=(QUEEN_ASIDE,),
+                     only=("Queen",)).effects
     (e,) = effects
-    assert e.identical and e.result.diff.value == 0 and e.result.diff.lo == e.result.diff.hi == 0
+    assert no_change(e)
 
 
 def test_an_average_dragon_in_place_of_the_toughest_is_defeated_more(elements):
@@ -62,11 +62,3 @@ def test_an_average_dragon_in_place_of_the_toughest_is_defeated_more(elements):
     softer = GAME.simulate(GAME.load_rules(sets=list(tough.neutral)), 4, lineup, 5, 2000)["games"]["defeated"]
     diff = softer.astype(float) - base
     assert diff.mean() - 3 * diff.std() / np.sqrt(len(diff)) > 0
-
-
-def test_every_assumed_value_declares_alternatives():
-    assert undeclared(GAME) == []
-    rules = GAME.load_rules()
-    for key, entry in rules.ruleset.entries.items():
-        for alt in entry.alternatives:
-            GAME.check_players(GAME.load_rules(sets=[(key, alt)]), GAME.default_players)

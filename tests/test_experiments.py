@@ -4,16 +4,17 @@ import numpy as np
 import polars as pl
 import pytest
 
+from sim.analysis import stats
+from sim.analysis.compare import arm_games, compare_frames, variant_rules
+from sim.analysis.precision import run_to_precision
+from sim.analysis.sweep import parse_param
+from sim.analysis.tournament import bradley_terry, rotations
 from sim.cli.main import main
-from sim.core import stats
-from sim.core.compare import arm_games, compare_frames, variant_rules
-from sim.core.errors import DsimError
-from sim.core.experiment import run_experiment
-from sim.core.precision import run_to_precision
-from sim.core.runner import RunSpec, run
-from sim.core.sweep import parse_param
-from sim.core.tournament import bradley_terry, rotations
+from sim.engine.errors import DsimError
+from sim.engine.runner import run
+from sim.engine.spec import RunSpec
 from sim.games import all_games, get_game
+from sim.workflows.experiment import run_experiment
 
 DW = get_game("dragonwake")
 

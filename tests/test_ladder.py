@@ -2,16 +2,19 @@
 
 import pytest
 
+from sim.analysis.ladder import Level, ladder
+from sim.analysis.stats import Estimate, PairedResult
 from sim.cli.common import build_spec
-from sim.core.ladder import Level, ladder, verdict
-from sim.core.stats import Estimate, PairedResult
 from sim.games import get_game
+from sim.report.ladder import verdict, write
 
 
 def test_the_ladder_starts_at_random_play_and_pairs_every_level(tmp_path):
     game = get_game("dragonwake")
     base = build_spec("dragonwake", 4000, 5, "hero=bayes,cultist=liar", None, 1, None, None, None)
-    path, steps, words = ladder(game, base, tmp_path, "hero_win", 0.5, iters=1)
+    result = ladder(game, base, "hero_win", 0.5, iters=1)
+    steps = result.steps
+    path, words = write(result, tmp_path)
     names = [s.name for s in steps]
     assert names[:2] == ["random", "default"] and "hero tuned" in names
     assert all(seat.strategy.name == "random" for seat in steps[0].lineup.values())

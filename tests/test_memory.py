@@ -5,7 +5,7 @@ libraries, whatever --n is. The sizes are small enough for `make soak`; `make be
 
 import pytest
 
-from sim.bench_scale import peak_rss_run
+from sim.tooling.bench_scale import peak_rss_run
 from sim.games import game_names
 
 SIZES = {"drakerion": (3e4, 3e5)}          # the slowest game: 30k games/s

@@ -6,8 +6,9 @@ import re
 import pytest
 
 from sim.cli.common import build_spec
-from sim.core import report, runner
+from sim.engine import runner
 from sim.games import game_names, get_game
+from sim.report import balance as report
 
 
 @pytest.fixture(scope="module")
@@ -68,9 +69,9 @@ def test_the_html_is_one_self_contained_file(reports, name):
 
 
 def test_a_finding_over_many_configurations_quotes_the_default_first():
-    from sim.core.findings import headline_findings
-    from sim.core.labels import Configs
-    from sim.core.stats import Estimate
+    from sim.analysis.stats import Estimate
+    from sim.report.findings import headline_findings
+    from sim.report.labels import Configs
     game = get_game("dragonwake")
     strategies = {"hero": {"name": "bayes", "params": {}}, "cultist": {"name": "liar", "params": {}}}
     configs = Configs(game, [{"game": "dragonwake", "rules_hash": "abc", "variants": [], "values": {},
@@ -89,7 +90,7 @@ def test_a_finding_over_many_configurations_quotes_the_default_first():
 
 def test_a_claim_failing_at_several_player_counts_is_named_once():
     from types import SimpleNamespace as checked
-    from sim.core.report import claim_caveats
+    from sim.report.balance import claim_caveats
     claims = [checked(claim=checked(text=f"close to even ({n} players)", cause="a hero habit"), verdict="fails")
               for n in (4, 5, 6)]
     claims += [checked(claim=checked(text="rarely all die", cause=""), verdict="unsettled"),

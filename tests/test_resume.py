@@ -10,13 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from sim.analysis.precision import run_to_precision
+from sim.analysis.sweep import sweep
 from sim.cli.main import main
-from sim.core import store
-from sim.core.errors import DsimError
-from sim.core.precision import run_to_precision
-from sim.core.runner import RunSpec, run
-from sim.core.sweep import sweep
+from sim.engine import store
+from sim.engine.errors import DsimError
+from sim.engine.runner import run
+from sim.engine.spec import RunSpec
 from sim.games import get_game
+from sim.report.sweep import write
 
 ROOT = Path(__file__).resolve().parents[1]
 DW = get_game("dragonwake")
@@ -122,12 +124,12 @@ def test_a_precision_run_resumes_to_the_same_stop(tmp_path, monkeypatch):
 
 def test_a_sweep_resumes_without_replaying_finished_points(tmp_path, monkeypatch):
     params = ["min_reveals=0|3|5"]
-    sweep(DW, spec(n=10_000), params, tmp_path / "whole", tmp_path / "r1")
+    write(sweep(DW, spec(n=10_000), params, tmp_path / "whole"), tmp_path / "r1")
     failing_after(monkeypatch, 3)             # the first point (2 chunks) and half the second
     with pytest.raises(RuntimeError):
-        sweep(DW, spec(n=10_000), params, tmp_path / "cut", tmp_path / "r2")
+        sweep(DW, spec(n=10_000), params, tmp_path / "cut")
     calls = failing_after(monkeypatch, 99)
-    sweep(DW, spec(n=10_000, resume=True), params, tmp_path / "cut", tmp_path / "r2")
+    write(sweep(DW, spec(n=10_000, resume=True), params, tmp_path / "cut"), tmp_path / "r2")
     assert calls["n"] == 3                    # the second point's last chunk and the third point
     assert published(tmp_path / "cut") == published(tmp_path / "whole")
     assert (tmp_path / "r1" / "sweep_dragonwake.md").read_text() == (tmp_path / "r2" / "sweep_dragonwake.md").read_text()
@@ -185,7 +187,7 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
 
 
 def test_a_compare_to_precision_resumes_its_arms_in_lockstep(tmp_path, monkeypatch):
-    from sim.core.compare import run_arms
+    from sim.analysis.compare import run_arms
     arms = lambda: [spec(n=200_000, resume=True, extra={"arm": "base"}),                   # noqa: E731
                     spec(n=200_000, resume=True, sets=["min_reveals=3"], extra={"arm": "min_reveals=3"})]
     whole = run_arms(arms(), tmp_path / "whole", 1, 0.002)

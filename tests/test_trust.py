@@ -4,11 +4,12 @@ and calibration verdicts."""
 import polars as pl
 import pytest
 
-from sim.core import calibration, coverage
-from sim.core.errors import RulesError
-from sim.core.rules import load_ruleset
-from sim.core.stats import Estimate
+from sim.analysis import calibration, coverage
+from sim.analysis.stats import Estimate
+from sim.engine.errors import RulesError
+from sim.engine.rules import load_ruleset
 from sim.games import get_game
+from sim.report.coverage import exercised_section, silent_warning
 
 FLAGGED = """
 [meta]
@@ -66,7 +67,7 @@ def test_a_compared_rule_that_never_fired_is_named():
     assert coverage.silent_rules(base, on, [quiet, quiet]) == ["house_protecto"]
     assert coverage.silent_rules(base, on, [quiet, busy]) == []
     assert coverage.silent_rules(base, base, [quiet, quiet]) == []        # nothing changed, nothing to warn about
-    assert "never applied in 3 games" in coverage.silent_warning("house_protecto", ["house_protecto"], 3)
+    assert "never applied in 3 games" in silent_warning("house_protecto", ["house_protecto"], 3)
 
 
 def test_the_exercised_section_skips_runs_where_a_rule_was_off():
@@ -74,13 +75,13 @@ def test_the_exercised_section_skips_runs_where_a_rule_was_off():
                           "fired_rule": [0, 0, 0, 0], "fired_never": [0, 0, 0, 0]})
     runs = [{"rules_hash": "a", "values": {"rule": {"value": False}}},
             {"rules_hash": "b", "values": {"rule": {"value": True}}}]
-    text = "\n".join(coverage.exercised_section(games, runs))
+    text = "\n".join(exercised_section(games, runs))
     assert "Never applied in these games: rule, never." in text
     assert "| card | 25.00% of 4 | 0.25 |" in text
     assert "| rule | 0.00% of 2 |" in text          # looked at only in run b, where it was on
     games = games.with_columns(pl.lit(0).alias("fired_rule"))
     runs[1]["values"]["rule"]["value"] = False
-    assert "Off in every run here: rule." in "\n".join(coverage.exercised_section(games, runs))
+    assert "Off in every run here: rule." in "\n".join(exercised_section(games, runs))
 
 
 @pytest.mark.parametrize("lo, hi, low, high, expected", [
@@ -92,8 +93,8 @@ def test_calibration_verdicts(lo, hi, low, high, expected):
 
 
 def test_the_report_says_when_a_headline_depends_on_the_strategies():
-    from sim.core.labels import Configs
-    from sim.core.report import strategy_caveats
+    from sim.report.balance import strategy_caveats
+    from sim.report.labels import Configs
     game = get_game("drako")
     configs = Configs(game, [])
 

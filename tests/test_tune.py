@@ -6,12 +6,12 @@ from math import comb
 
 import pytest
 
+from sim.analysis.stats import Estimate
+from sim.analysis.tune import Evaluator, Param, Target, _brent, _evolve, parse_param, parse_target, tune
 from sim.cli.common import build_spec
-from sim.core.errors import DsimError
-from sim.core.stats import Estimate
-from sim.core.tune import Evaluator, Param, Target, _brent, _evolve, parse_param, parse_target
-from sim.core.tune_report import tune
+from sim.engine.errors import DsimError
 from sim.games import get_game
+from sim.report.tune import write
 
 
 def hero_rate(players: int, relics_per_player: int = 1) -> float:
@@ -26,7 +26,8 @@ def spec(players=5, n=20_000):
 
 
 def test_tune_brackets_an_integer_target_and_verifies_the_closed_form(tmp_path):
-    path, summary = tune(get_game("dragonwake"), spec(), ["relics_per_player=1:4"], ["hero_win=0.05"], tmp_path)
+    result = tune(get_game("dragonwake"), spec(), ["relics_per_player=1:4"], ["hero_win=0.05"])
+    path, summary = write(result, tmp_path), result.summary()
     settings = [s["setting"]["relics_per_player"] for s in summary["settings"]]
     assert settings == [1, 2]                     # 10.9% and 2.2%: 5% lies between
     for s in summary["settings"]:
@@ -40,7 +41,7 @@ def test_tune_brackets_an_integer_target_and_verifies_the_closed_form(tmp_path):
 
 def test_tune_recovers_the_player_count_that_gives_a_known_rate(tmp_path):
     target = hero_rate(6)
-    _, summary = tune(get_game("dragonwake"), spec(), ["players=4:8"], [f"hero_win={target}"], tmp_path)
+    summary = tune(get_game("dragonwake"), spec(), ["players=4:8"], [f"hero_win={target}"]).summary()
     assert summary["best"]["players"] == 6
     best = [s for s in summary["settings"] if s["setting"]["players"] == 6][0]["outcomes"][0]
     assert best["target_inside"]
@@ -97,10 +98,11 @@ def test_tune_cli_prints_json_for_scripts(tmp_path, capsys):
 
 
 def test_sensitivity_ranks_a_real_effect_and_reports_exactly_zero_for_an_unused_value(tmp_path):
-    from sim.core.sensitivity import sensitivity, sentence
+    from sim.analysis.sensitivity import sensitivity
+    from sim.report.sensitivity import sentence, write
     base = build_spec("drako", 3000, None, None, None, 2, None, None, None)
-    path, effects = sensitivity(get_game("drako"), base, tmp_path / "out", tmp_path / "rep",
-                                only=("dwarf_spaces", "turn_cap"))
+    result = sensitivity(get_game("drako"), base, tmp_path / "out", only=("dwarf_spaces", "turn_cap"))
+    path, effects = write(result, tmp_path / "rep"), result.effects
     by = {(e.key, str(e.alternative)): e for e in effects if e.outcome == "dragon_win"}
     cap = by[("turn_cap", "200")]                  # no default game is that long: the cap never bites
     assert cap.identical and cap.result.diff.value == 0 and cap.result.diff.lo == cap.result.diff.hi == 0
@@ -115,8 +117,8 @@ def test_sensitivity_ranks_a_real_effect_and_reports_exactly_zero_for_an_unused_
 
 
 def test_alternatives_are_checked_when_the_rules_load(tmp_path):
-    from sim.core.errors import RulesError
-    from sim.core.rules import load_ruleset
+    from sim.engine.errors import RulesError
+    from sim.engine.rules import load_ruleset
     path = tmp_path / "r.toml"
     for leaf in ("value = 3\nrange = [4, 9]", "value = 3\nrange = [1]", "value = [1]\nrange = [0, 2]",
                  "value = 3\nalternatives = []", "value = 3\nalternatives = ['x']"):

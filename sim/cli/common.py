@@ -7,9 +7,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from sim.core.errors import DsimError
-from sim.core.runner import RunSpec, check_n
-from sim.core.strategy import load_plugin
+from sim.cli.output import check_format
+from sim.engine.errors import DsimError
+from sim.engine.spec import RunSpec, check_n
+from sim.engine.strategy import load_plugin
 from sim.games import get_game
 
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="game name (see `dsim games`)")]
@@ -78,3 +79,14 @@ def build_spec(game: str, n: float, players, strategy, variant, seed: int, rules
     players = g.default_players if players is None else players
     g.check_players(r, players)
     return RunSpec(g, r, players, g.lineup(strategy), check_n(n), seed, plugins, extra=extra or {}, resume=resume)
+
+
+def game_spec(game: str, n: float, players, strategy, variant, seed: int, rules, sets, deck, plugins,
+              format_: str | None = "text", resume: bool = False) -> tuple[RunSpec, list[str]]:
+    """What every game command does first: check --format, turn --deck into rule overrides ahead of --set, and
+    validate the rest into a RunSpec. Returns it with those overrides (what each arm of a design command adds to
+    its own)."""
+    if format_ is not None:
+        check_format(format_)
+    sets = deck_sets(game, deck, sets)
+    return build_spec(game, n, players, strategy, variant, seed, rules, sets, plugins, resume=resume), sets

@@ -5,10 +5,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from sim.cli.common import (build_spec, deck_sets, DeckOpt, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt,
-                            ResumeOpt, RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt)
-from sim.cli.output import FormatOpt, check_format, show
-from sim.core.compare import compare as run_compare
+from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt,
+                            RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt)
+from sim.analysis.compare import compare as run_compare
+from sim.cli.output import FormatOpt, show
+from sim.report.compare import write
 
 
 def compare(variant: Annotated[list[str], typer.Option(
@@ -22,12 +23,9 @@ def compare(variant: Annotated[list[str], typer.Option(
             to: ToOpt = None,
             format_: FormatOpt = "text") -> None:
     """Compare rule variants game by game on common random numbers."""
-    check_format(format_)
-    set_ = deck_sets(game, deck, set_)
-    spec = build_spec(game, n, players, strategy, None, seed, rules, set_, plugin, resume=resume)
-    path = run_compare(spec.game, spec, variant, Path(out), to or Path(out) / "report", jobs, precision,
-                       rules, tuple(set_ or ()))
-    show(path, format_)
+    spec, set_ = game_spec(game, n, players, strategy, None, seed, rules, set_, deck, plugin, format_, resume=resume)
+    result = run_compare(spec.game, spec, variant, Path(out), jobs, precision, rules, tuple(set_ or ()))
+    show(write(result, to or Path(out) / "report"), format_)
 
 
 def register(app: typer.Typer) -> None:

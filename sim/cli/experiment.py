@@ -7,7 +7,7 @@ import typer
 from rich.console import Console
 
 from sim.cli.common import ResumeOpt
-from sim.core.experiment import run_experiment
+from sim.workflows.experiment import run_experiment
 
 
 def experiment(file: Annotated[Path, typer.Argument(help="experiment spec (TOML)")],

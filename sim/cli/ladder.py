@@ -5,10 +5,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from sim.cli.common import (build_spec, deck_sets, DeckOpt, GameOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt,
-                            SeedOpt, SetOpt, StrategyOpt, ToOpt, VariantOpt)
-from sim.cli.output import FormatOpt, check_format, show
-from sim.core.ladder import ladder as run_ladder
+from sim.cli.common import (DeckOpt, game_spec, GameOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt,
+                            SetOpt, StrategyOpt, ToOpt, VariantOpt)
+from sim.analysis.ladder import ladder as run_ladder
+from sim.cli.output import FormatOpt, show
+from sim.report.ladder import write
 
 
 def ladder(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt = None, strategy: StrategyOpt = None,
@@ -21,12 +22,11 @@ def ladder(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt =
            format_: FormatOpt = "text",
            to: ToOpt = None) -> None:
     """Play a finding at rising skill and say whether it holds, grows or vanishes."""
-    check_format(format_)
-    set_ = deck_sets(game, deck, set_)
-    spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin)
-    path, steps, words = run_ladder(spec.game, spec, to or Path(out) / "report", outcome, reference, iters)
+    spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_)
+    result = run_ladder(spec.game, spec, outcome, reference, iters)
+    path, _ = write(result, to or Path(out) / "report")
     show(path, format_, {"levels": [{"level": s.name, "value": s.estimate.value, "lo": s.estimate.lo,
-                                     "hi": s.estimate.hi} for s in steps]})
+                                     "hi": s.estimate.hi} for s in result.steps]})
 
 
 def register(app: typer.Typer) -> None:

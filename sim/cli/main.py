@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from typer.exceptions import TyperException
 
-from sim.core.errors import DsimError, RunInterrupted
+from sim.engine.errors import DsimError, RunInterrupted
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None, help="Monte Carlo balance and strategy simulator for dragon card games.")

@@ -5,11 +5,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from sim.cli.common import (build_spec, deck_sets, DeckOpt, GameOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt,
-                            SeedOpt, SetOpt, ToOpt, VariantOpt)
-from sim.cli.output import FormatOpt, check_format, show
-from sim.core.errors import DsimError
-from sim.core.optimize import optimize as run_optimize
+from sim.cli.common import (DeckOpt, game_spec, GameOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt,
+                            SetOpt, ToOpt, VariantOpt)
+from sim.analysis.optimize import optimize as run_optimize
+from sim.cli.output import FormatOpt, show
+from sim.engine.errors import DsimError
+from sim.report.optimize import write
 
 
 def optimize(strategy: Annotated[str, typer.Option("--strategy", "-s", help="the strategy to tune")],
@@ -22,13 +23,10 @@ def optimize(strategy: Annotated[str, typer.Option("--strategy", "-s", help="the
              to: ToOpt = None,
              format_: FormatOpt = "text") -> None:
     """Search STRATEGY's parameters for the strongest play as ROLE."""
-    check_format(format_)
     if iters < 1:
         raise DsimError(f"--iters must be at least 1, got {iters}")
-    set_ = deck_sets(game, deck, set_)
-    spec = build_spec(game, n, players, field, variant, seed, rules, set_, plugin)
-    path = run_optimize(spec.game, spec, strategy, role, to or Path(out) / "report", iters=iters)
-    show(path, format_)
+    spec, _ = game_spec(game, n, players, field, variant, seed, rules, set_, deck, plugin, format_)
+    show(write(run_optimize(spec.game, spec, strategy, role, iters=iters), to or Path(out) / "report"), format_)
 
 
 def register(app: typer.Typer) -> None:

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.core.errors import DsimError
+from sim.engine.errors import DsimError
 
 FormatOpt = Annotated[str, typer.Option("--format", help="text (findings, a table and the report's path) or json")]
 FORMATS = ("text", "json")

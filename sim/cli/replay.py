@@ -5,11 +5,11 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from sim.cli.common import (DeckOpt, deck_sets, GameOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt, StrategyOpt, VariantOpt,
-                            build_spec)
-from sim.core import seeding
-from sim.core.errors import DsimError
-from sim.core.game import RefereeError
+from sim.cli.common import (DeckOpt, game_spec, GameOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
+                            StrategyOpt, VariantOpt)
+from sim.engine import seeding
+from sim.engine.errors import DsimError
+from sim.engine.game import RefereeError
 
 
 def replay(game: GameOpt = "dragonwake", seed: SeedOpt = 0,
@@ -19,8 +19,7 @@ def replay(game: GameOpt = "dragonwake", seed: SeedOpt = 0,
     """Replay game GAME_ID of the run with these options, validated move by move by the referee."""
     if game_id < 0:
         raise DsimError(f"--game-id must be >= 0, got {game_id}")
-    set_ = deck_sets(game, deck, set_)
-    spec = build_spec(game, game_id + 1, players, strategy, variant, seed, rules, set_, plugin)
+    spec, _ = game_spec(game, game_id + 1, players, strategy, variant, seed, rules, set_, deck, plugin, None)
     chunk, local = divmod(game_id, spec.size())
     trace = spec.game.traces(spec.rules, spec.players, spec.lineup, seeding.chunk_seed(seed, chunk), local + 1)[local]
     console = Console()

@@ -6,11 +6,12 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
+from sim.analysis.summary import summarize
 from sim.cli.common import OutOpt
-from sim.core import report as reporting
-from sim.core import store
-from sim.core.summary import print_table, summarize
+from sim.engine import store
 from sim.games import get_game
+from sim.report import balance
+from sim.report.summary import print_table
 
 
 def report(out: OutOpt = Path("results"),
@@ -20,11 +21,11 @@ def report(out: OutOpt = Path("results"),
     if game:
         get_game(game)
     to = to or Path(out) / "report"
-    paths = reporting.build(Path(out), to, game)
+    paths = balance.build(Path(out), to, game)
     for p in paths:
         g = get_game(p.stem)
-        rows = summarize(g, store.scan(out, g.name), reporting.GROUP)
-        print_table([r for r in rows if r["headline"] or r["kind"] == "rate"], reporting.GROUP, g.title)
+        rows = summarize(g, store.scan(out, g.name), balance.GROUP)
+        print_table([r for r in rows if r["headline"] or r["kind"] == "rate"], balance.GROUP, g.title)
     Console(stderr=True).print(f"report: {to / 'report.md'} ({', '.join(p.name for p in paths)})")
 
 

@@ -6,12 +6,12 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from sim.cli.common import (DeckOpt, deck_sets, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt,
-                            StrategyOpt, VariantOpt, build_spec)
-from sim.cli.output import FormatOpt, check_format, show
-from sim.core import runner
-from sim.core.precision import run_to_precision
-from sim.core.report import game_report
+from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt,
+                            RulesOpt, SeedOpt, SetOpt, StrategyOpt, VariantOpt)
+from sim.analysis.precision import run_to_precision
+from sim.cli.output import FormatOpt, show
+from sim.engine import runner
+from sim.report.balance import game_report
 
 
 def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = None, strategy: StrategyOpt = None,
@@ -23,9 +23,7 @@ def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = N
         progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
         format_: FormatOpt = "text") -> None:
     """Play N games of one configuration, write its report, and print its findings."""
-    check_format(format_)
-    set_ = deck_sets(game, deck, set_)
-    spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin, resume=resume)
+    spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_, resume=resume)
     console = Console(stderr=True)
     if precision is not None:
         result = run_to_precision(spec, out, precision, jobs=jobs, progress=progress)

@@ -5,12 +5,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from sim.cli.common import (build_spec, ChangePrecisionOpt, deck_sets, DeckOpt, GameOpt, JobsOpt, NOpt, OutOpt,
-                            PlayersOpt, PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt,
-                            VariantOpt)
-from sim.cli.output import FormatOpt, check_format, show
-from sim.core.arms import effect_rows
-from sim.core.sensitivity import sensitivity as run_sensitivity
+from sim.cli.common import (ChangePrecisionOpt, DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt,
+                            PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt, VariantOpt)
+from sim.analysis.arms import effect_rows
+from sim.analysis.sensitivity import sensitivity as run_sensitivity
+from sim.cli.output import FormatOpt, show
+from sim.report.sensitivity import write
 
 
 def sensitivity(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt = None,
@@ -23,12 +23,10 @@ def sensitivity(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: Players
                 format_: FormatOpt = "text",
                 to: ToOpt = None) -> None:
     """Rank the assumed values by how much their plausible alternatives move the headline outcomes."""
-    check_format(format_)
-    set_ = deck_sets(game, deck, set_)
-    spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin, resume=resume)
-    path, effects = run_sensitivity(spec.game, spec, Path(out), to or Path(out) / "report", jobs, precision,
-                                    tuple(only or ()), rules, tuple(variant or ()), tuple(set_ or ()))
-    show(path, format_, {"effects": effect_rows(effects, "assumption")})
+    spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_, resume=resume)
+    result = run_sensitivity(spec.game, spec, Path(out), jobs, precision, tuple(only or ()), rules,
+                             tuple(variant or ()), tuple(set_ or ()))
+    show(write(result, to or Path(out) / "report"), format_, {"effects": effect_rows(result.effects, "assumption")})
 
 
 def register(app: typer.Typer) -> None:

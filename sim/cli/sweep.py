@@ -5,10 +5,11 @@ from typing import Annotated
 
 import typer
 
-from sim.cli.common import (build_spec, deck_sets, DeckOpt, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt,
-                            ResumeOpt, RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt, VariantOpt)
-from sim.cli.output import FormatOpt, check_format, show
-from sim.core.sweep import sweep as run_sweep
+from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt,
+                            RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt, VariantOpt)
+from sim.analysis.sweep import sweep as run_sweep
+from sim.cli.output import FormatOpt, show
+from sim.report.sweep import write
 
 
 def sweep(param: Annotated[list[str], typer.Option(
@@ -20,12 +21,9 @@ def sweep(param: Annotated[list[str], typer.Option(
           to: ToOpt = None,
           format_: FormatOpt = "text") -> None:
     """Play every point of a rule-parameter grid on the same seeds."""
-    check_format(format_)
-    set_ = deck_sets(game, deck, set_)
-    spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin, resume=resume)
-    path = run_sweep(spec.game, spec, param, Path(out), to or Path(out) / "report", jobs, rules,
-                     tuple(variant or ()), tuple(set_ or ()))
-    show(path, format_)
+    spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_, resume=resume)
+    result = run_sweep(spec.game, spec, param, Path(out), jobs, rules, tuple(variant or ()), tuple(set_ or ()))
+    show(write(result, to or Path(out) / "report"), format_)
 
 
 def register(app: typer.Typer) -> None:

@@ -5,10 +5,11 @@ from typing import Annotated
 
 import typer
 
-from sim.cli.common import (build_spec, deck_sets, DeckOpt, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt,
-                            ResumeOpt, RulesOpt, SeedOpt, SetOpt, ToOpt, VariantOpt)
-from sim.cli.output import FormatOpt, check_format, show
-from sim.core.tournament import tournament as run_tournament
+from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt,
+                            RulesOpt, SeedOpt, SetOpt, ToOpt, VariantOpt)
+from sim.analysis.tournament import tournament as run_tournament
+from sim.cli.output import FormatOpt, show
+from sim.report.tournament import write
 
 
 def tournament(strategies: Annotated[str, typer.Option(
@@ -20,12 +21,9 @@ def tournament(strategies: Annotated[str, typer.Option(
                to: ToOpt = None,
                format_: FormatOpt = "text") -> None:
     """Every pair of strategies, every rotation, the same deals."""
-    check_format(format_)
-    set_ = deck_sets(game, deck, set_)
-    spec = build_spec(game, n, players, None, variant, seed, rules, set_, plugin, resume=resume)
+    spec, set_ = game_spec(game, n, players, None, variant, seed, rules, set_, deck, plugin, format_, resume=resume)
     entrants = [s.strip() for s in strategies.split(",") if s.strip()]
-    path = run_tournament(spec.game, spec, entrants, Path(out), to or Path(out) / "report", jobs)
-    show(path, format_)
+    show(write(run_tournament(spec.game, spec, entrants, Path(out), jobs), to or Path(out) / "report"), format_)
 
 
 def register(app: typer.Typer) -> None:

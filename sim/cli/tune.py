@@ -5,11 +5,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from sim.cli.common import (build_spec, deck_sets, DeckOpt, GameOpt, JobsOpt, OutOpt, PlayersOpt, PluginOpt,
-                            RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt, VariantOpt)
-from sim.cli.output import FormatOpt, check_format, show
-from sim.core.runner import check_n
-from sim.core.tune_report import tune as run_tune
+from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt,
+                            SetOpt, StrategyOpt, ToOpt, VariantOpt)
+from sim.analysis.tune import tune as run_tune
+from sim.cli.output import FormatOpt, show
+from sim.engine.spec import check_n
+from sim.report.tune import write
 
 
 def tune(param: Annotated[list[str], typer.Option(
@@ -26,13 +27,10 @@ def tune(param: Annotated[list[str], typer.Option(
          format_: FormatOpt = "text",
          to: ToOpt = None) -> None:
     """Search a rule parameter for an outcome target on common random numbers, then verify the answer."""
-    check_format(format_)
-    set_ = deck_sets(game, deck, set_)
-    spec = build_spec(game, n, players, strategy, variant, seed, rules, set_, plugin)
+    spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_)
     verify_n = check_n(verify) if verify is not None else None
-    path, summary = run_tune(spec.game, spec, param, target, to or Path(out) / "report", jobs, verify_n, rules,
-                             tuple(variant or ()), tuple(set_ or ()))
-    show(path, format_, summary)
+    result = run_tune(spec.game, spec, param, target, jobs, verify_n, rules, tuple(variant or ()), tuple(set_ or ()))
+    show(write(result, to or Path(out) / "report"), format_, result.summary())
 
 
 def register(app: typer.Typer) -> None:

@@ -6,8 +6,8 @@ import functools
 import importlib
 from pathlib import Path
 
-from sim.core.errors import DsimError
-from sim.core.game import Game
+from sim.engine.errors import DsimError
+from sim.engine.game import Game
 
 HERE = Path(__file__).parent
 

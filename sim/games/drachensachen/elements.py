@@ -10,7 +10,7 @@ after the first round unless `abilities_from_start`). No rule makes a neutral ab
 
 from __future__ import annotations
 
-from sim.core.game import Element, Rules, shares
+from sim.engine.game import Element, Rules, shares
 
 # card type -> (element name, group); types 1-9 are monsters, 10-12 dragons (records.CARD_NAMES)
 SPECIAL = {3: "3s (play lower)", 4: "4s (draw two)", 5: "5s (miss a turn)", 6: "6s (no dragon)",

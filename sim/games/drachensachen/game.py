@@ -1,14 +1,13 @@
 """Drachensachen's thin API over its rules, kernel and referee, with its outcomes and report."""
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import polars as pl
 
-from sim.core.frames import collect, columns, first, lazy
-from sim.core.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules
-from sim.core.sections import Histogram, Measure, Series, Table
+from sim.engine.frames import collect, columns, first, lazy
+from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules
+from sim.engine.sections import Histogram, Measure, Series, Table
 from sim.games.drachensachen import kernel, referee
 from sim.games.drachensachen.records import (
     C_ROUNDS, C_TRACE, FIRED_ALIASES, GAME_COLUMNS, MAX_PLAYERS, N_GAME_COLS, N_PLAYER_COLS, N_ROUND_COLS, PLAYER_COLUMNS,
@@ -18,7 +17,7 @@ from sim.games.drachensachen.rules import DrachensachenRules
 from strategies.drachensachen import REGISTRY
 
 try:  # the core's trace type, when it has one
-    from sim.core.game import Trace
+    from sim.engine.game import Trace
 except ImportError:  # pragma: no cover
     @dataclass(frozen=True)
     class Trace:
@@ -241,7 +240,6 @@ GAME = DrachensachenGame(
     default_lineup={f"seat{i}": "weighted" for i in range(MAX_PLAYERS)},
     strategies=REGISTRY,
     rules_class=DrachensachenRules,
-    package_dir=Path(__file__).parent,
     chunk_size=50_000,
     bench_cases=[
         BenchCase("default (weighted), 4 players", 4, "weighted", 100_000, unit="rounds", n=100_000),

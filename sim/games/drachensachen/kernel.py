@@ -15,7 +15,7 @@ inlined into their callers, which saves about 15% of a turn's instructions for a
 import numpy as np
 from numba import njit, types
 
-from sim.core import rng as fastrng
+from sim.engine import rng as fastrng
 from sim.games.drachensachen.records import (
     AB_BALL, AB_ENVY, AB_GOLD, AB_NULLO_QUICK, AB_ONE_ON_NINE, AB_ROUNDABOUT, AB_SECRETS, C_ROUNDS, C_TRACE,
     CURSE_CHAOS, CURSE_MANY, CURSE_UNKNOWING, EXTERMINO, G_BALLS, G_BLIND_FAILS, G_BURNS, G_CHECK_FAILS,

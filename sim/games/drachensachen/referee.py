@@ -7,7 +7,7 @@ kernel. Cards are type codes 1-9, 10 Nullo, 11 Extermino, 12 Protecto.
 
 from __future__ import annotations
 
-from sim.core.game import RefereeError
+from sim.engine.game import RefereeError
 from sim.games.drachensachen.records import (
     ABILITY_NAMES, CARD_NAMES, CURSE_CHAOS, CURSE_MANY, CURSE_NAMES, CURSE_UNKNOWING, EXTERMINO, NULLO,
     PROTECTO, T_ABILITY, T_BALL, T_BLIND, T_CURSE, T_DECK, T_DISCARD, T_DRAW, T_ENVY, T_GAME_END, T_MISS,
@@ -455,12 +455,8 @@ class Referee:
         if self.forced > 0:
             if row[0] != T_MISS or row[2] != 1:
                 self.fail(f"seat {q} is skipped by several Protectos and may not act")
-            self.take(T_MISS, "a missed turn")
             self.forced -= 1
-            self.tally["skips"] += 1
-            if self.narrate:
-                self.say(f"  seat {q} is passed over")
-            return "missed"
+            return self.miss_turn(q, "is passed over")
         quick, self.quick = self.quick, False
         if self.skips_due > 0 and q == self.skip_src and r.fives_spare_player:
             self.skips_due = 0
@@ -474,12 +470,8 @@ class Referee:
         hidden_only = p.hand_n() == 0 and p.open_n() == 0
         if self.skips_due > 0:
             if row[0] == T_MISS and row[2] == 0:
-                self.take(T_MISS, "a missed turn")
                 self.skips_due -= 1
-                self.tally["skips"] += 1
-                if self.narrate:
-                    self.say(f"  seat {q} misses the turn")
-                return "missed"
+                return self.miss_turn(q, "misses the turn")
             if row[0] != T_PLAY or hidden_only:
                 self.fail(f"seat {q} must miss the turn or answer with Protecto{' / 5s' if r.house_fives else ''}")
             return self.play(q, (PROTECTO, 5) if r.house_fives else (PROTECTO,))
@@ -584,12 +576,7 @@ class Referee:
             if self.narrate:
                 self.say(f"  seat {q} plays face-down {card(c)}")
             return self.land(q, c, 1)
-        if self.narrate:
-            self.say(f"  seat {q} turns up {card(c)}, which does not fit, and takes the pile")
-        self.pile.append(c)
-        self.tally["blind_fails"] += 1
-        self.take_pile(q)
-        return "next"
+        return self.misfit(q, c, f"  seat {q} turns up {card(c)}, which does not fit, and takes the pile")
 
     def peek_card(self, q: int) -> str:
         _, _, c, outcome, got = self.take(T_PEEK, "a peek")[:5]
@@ -618,12 +605,24 @@ class Referee:
             return self.land(q, c, 1)
         if outcome != 2:
             self.fail(f"peeked {card(c)} does not fit (recorded outcome {outcome})")
+        return self.misfit(q, c, f"  seat {q} looks at {card(c)}, draws {want}, and takes the pile with it")
+
+    def misfit(self, q: int, c: int, line: str) -> str:
+        """A face-down card that does not fit: it goes on the pile and seat q takes the pile with it."""
         if self.narrate:
-            self.say(f"  seat {q} looks at {card(c)}, draws {want}, and takes the pile with it")
+            self.say(line)
         self.pile.append(c)
         self.tally["blind_fails"] += 1
         self.take_pile(q)
         return "next"
+
+    def miss_turn(self, q: int, words: str) -> str:
+        """Seat q's recorded missed turn (a Protecto or a 5 skips it)."""
+        self.take(T_MISS, "a missed turn")
+        self.tally["skips"] += 1
+        if self.narrate:
+            self.say(f"  seat {q} {words}")
+        return "missed"
 
     # ---- scoring ---------------------------------------------------------------------------------
     def loss(self, q: int) -> int:

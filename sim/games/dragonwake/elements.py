@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from sim.core.game import Element, shares
+from sim.engine.game import Element, shares
 
 # module flag -> (key prefix, group name, the number of cards of the module's deck under typed rules)
 MODULES = {

@@ -1,14 +1,13 @@
 """Dragonwake's thin API over its rules, kernel and referee."""
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import polars as pl
 
-from sim.core.frames import columns, first
-from sim.core.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
-from sim.core.sections import Measure, Series, Table
+from sim.engine.frames import columns, first
+from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
+from sim.engine.sections import Measure, Series, Table
 from sim.games.dragonwake import kernel, referee
 from sim.games.dragonwake.records import END_NAMES, GAME_COLUMNS, N_KERNEL_COLUMNS, TRACE_WIDTH, trace_steps
 from sim.games.dragonwake.rules import DragonwakeRules
@@ -170,7 +169,6 @@ GAME = DragonwakeGame(
     default_lineup={"hero": "bayes", "cultist": "liar"},
     strategies=REGISTRY,
     rules_class=DragonwakeRules,
-    package_dir=Path(__file__).parent,
     chunk_size=100_000,
     bench_cases=[
         BenchCase("random, 5 players", 5, "random", 1_000_000),

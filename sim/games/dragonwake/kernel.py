@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit, types
 
-from sim.core.rng import below, mix, shuffle
+from sim.engine.rng import below, mix, shuffle
 from sim.games.dragonwake.records import (
     pick_uniform, usable_before_reveal, ASK_BANDIT, ASK_INQUIRE, ASK_PLAYER, ASK_TRICK, BANDIT, CARD_KEYS, EV_CARDSWAP, EV_CONVERT,
     ECLIPSE, EV_ORDER, INQUISITOR, N_KERNEL_COLUMNS, P_POWER, PREACHER, TRICKSTER, WITCH, ASK_AFTER, ASK_BEFORE, ASK_FATE, ASK_HUNT, ASK_NONE, ASK_PEEK, BOARD0, BOARD_COLS, B_CAUGHT, CARDS0,

@@ -19,7 +19,7 @@ One packed array rather than four keeps the indirect strategy call cheap (~5 ns,
 import numpy as np
 from numba import njit, types
 
-from sim.core.rng import below, uniform
+from sim.engine.rng import below, uniform
 
 GOLD, RELIC, DRAGON = 0, 1, 2
 CANDLE, FATE = 3, 4           # artifacts (advanced game): search cards that replace some gold

@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from sim.core.game import RefereeError, Trace
+from sim.engine.game import RefereeError, Trace
 from sim.games.dragonwake.records import (
     CANDLE, CARD_NAMES, CHOSEN, CULTIST, DIVINATOR, DRAGON, END_DRAGON, END_NAMES, END_RELICS, END_TIME, EV_ASIDE,
     EV_CLAIM, EV_DEAL, EV_END, EV_EVENT, EV_FATE, EV_FLIP, EV_PEEK, EV_POWER, EV_POWERS, EV_REVEAL, EV_ROLE,

@@ -30,7 +30,7 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
-from sim.core.game import Element, shares
+from sim.engine.game import Element, shares
 
 HERE = Path(__file__).parent
 SOURCE = HERE / "cards.toml"

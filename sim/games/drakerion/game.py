@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import polars as pl
 
-from sim.core.errors import DsimError
-from sim.core.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
-from sim.core.strategy import Lineup
+from sim.engine.errors import DsimError
+from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
+from sim.engine.strategy import Lineup
 from sim.games.drakerion import kernel
 from sim.games.drakerion import records as R
 from sim.games.drakerion.rules import DrakerionRules
@@ -213,10 +212,6 @@ class DrakerionGame(Game):
     def label_columns(self) -> list[str]:
         return ["deck_s0", "deck_s1", "vanilla_s0", "vanilla_s1", "vanilla_ratio_s0"]
 
-    def report_sections(self, games: pl.DataFrame, outdir: Path, chart, tables=None) -> list[str]:
-        from sim.games.drakerion import report
-        return report.sections(games, chart, tables)
-
 
 GAME = DrakerionGame(
     name="drakerion",
@@ -228,7 +223,6 @@ GAME = DrakerionGame(
     default_lineup={"seat0": "value", "seat1": "value"},
     strategies=REGISTRY,
     rules_class=DrakerionRules,
-    package_dir=Path(__file__).parent,
     chunk_size=20_000,
     deck_rules={"seat0": "seat0_deck", "seat1": "seat1_deck"},
     bench_cases=[BenchCase("value vs value (default)", 2, "default", 20_000, n=60_000),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from sim.core.rng import mix
+from sim.engine.rng import mix
 from sim.games.drakerion.kernel_base import (
     FAST, INLINE, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, N_TBITS, W_MASK, W_TMASK, W_TROWS, has_trigger, low_row,
     mask, N_WORK, T_EVENT_BIT, T_IMPREV_BIT, T_NAMED_BIT, trigger_mask, trigger_rows, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,

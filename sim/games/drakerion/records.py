@@ -124,7 +124,7 @@ S_OUT = 32            # 2: passed for good this turn
 S_MAN_TOP = 34        # 2: instance of the revealed Manoeuvre (-1)
 S_MAN_PILE_N = 36     # 2: Manoeuvres left in the pile
 S_DECK_SIZE = 38      # 2
-S_RNG = 40            # the game's random stream (xorshift64*, sim.core.rng); strategies may draw
+S_RNG = 40            # the game's random stream (xorshift64*, sim.engine.rng); strategies may draw
 S_SEAT_OF_FIRST = 41  # first player of turn 1
 # per-game counters, [2] each (player index added)
 T_PLAYED = 42         # cards played from hand

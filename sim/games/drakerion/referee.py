@@ -63,7 +63,7 @@ from collections import Counter
 
 import numpy as np
 
-from sim.core.game import RefereeError, Trace
+from sim.engine.game import RefereeError, Trace
 from sim.games.drakerion import records as R
 from sim.games.drakerion.referee_effects import LINES, WIDTH, Effects  # noqa: F401 (WIDTH re-exported)
 

@@ -15,7 +15,7 @@ _MUL = np.uint64(0x2545F4914F6CDD1D)
 
 @njit(**INLINE)
 def below(st, m):
-    """A uniform integer in [0, m) from the game's stream (xorshift64*, as sim.core.rng, on st[S_RNG])."""
+    """A uniform integer in [0, m) from the game's stream (xorshift64*, as sim.engine.rng, on st[S_RNG])."""
     x = np.uint64(st[S_RNG])
     x ^= x >> np.uint64(12)
     x ^= x << np.uint64(25)

@@ -7,7 +7,7 @@ their deck and hand run dry) is not what gets measured. A card kind is in every 
 
 from __future__ import annotations
 
-from sim.core.game import Element, Rules, shares
+from sim.engine.game import Element, Rules, shares
 
 DECKS = (("dragon_deck", "dragon"), ("dwarf_deck", "dwarf"))
 

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import polars as pl
 
-from sim.core.errors import DsimError
-from sim.core import frames
-from sim.core.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
-from sim.core.sections import Histogram, Measure, Table
-from sim.core.stats import wilson
-from sim.core.strategy import Lineup, Seat
+from sim.engine.errors import DsimError
+from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
+from sim.engine.sections import Histogram, Measure, Table
+from sim.engine.strategy import Lineup, Seat
 from sim.games.drako import kernel, referee
 from sim.games.drako import records as R
 from sim.games.drako.rules import DrakoRules
@@ -251,19 +247,8 @@ class DrakoGame(Game):
                   unit="times per game (95% interval)"),
         ]
 
-    def report_sections(self, games: pl.DataFrame, outdir: Path, chart: Callable, tables=None) -> list[str]:
-        return [matrix_section(games), ASSUMPTIONS]
 
-
-# ---- report sections ---------------------------------------------------------------------------
-
-ASSUMPTIONS = (
-    "## What the Drako figures rest on\n\n"
-    "The rulebook's pictures are lost, so several values these figures depend on are assumptions "
-    "(listed with the others in the appendix): unless a run turns on free placement, the dwarves start on "
-    "the assumed first-game hexes (`dwarf_start`: three alternate corners, two steps from the dragon); the "
-    "dwarves' wound spaces (`dwarf_spaces` 6, 5 and 4), the dragon's ability spaces (2 each for flight, fire "
-    "and walking) and both decks are assumed too. `dsim sensitivity drako` plays each alternative.\n")
+# ---- calibration causes --------------------------------------------------------------------------
 
 # How the calibration failures were traced (issue #13): the default lineup (brawler dragon, coordinated
 # dwarves, both as improved in #13) on 4,000 games, seed 7, changing one thing at a time; 95% Wilson
@@ -287,37 +272,6 @@ CAUSE_CLOCK = (
     "and 5: 16.3%; 8, 7 and 6: 34.3%) but not to half.")
 
 
-def _sides(lineup: str) -> tuple[str, str]:
-    """(dragon strategy, dwarf strategy) from a lineup label."""
-    if lineup.startswith("dragon-") and "_dwarves-" in lineup:
-        d, w = lineup[len("dragon-"):].split("_dwarves-", 1)
-        return d, w
-    return lineup, lineup
-
-
-def matrix_section(games: pl.DataFrame | pl.LazyFrame) -> str:
-    """Dragon win rate for every pairing of strategies found in the results."""
-    if "lineup" not in frames.columns(games):
-        return ""
-    rows = frames.collect(frames.lazy(games).group_by("lineup").agg(pl.len().alias("n"), pl.col("dragon_win").sum().alias("wins")))
-    if rows.height < 2:
-        return ""
-    cells, dragons, dwarves = {}, set(), set()
-    for lineup, n, wins in rows.iter_rows():
-        d, w = _sides(lineup)
-        dragons.add(d)
-        dwarves.add(w)
-        cells[(d, w)] = wilson(int(wins), int(n))
-    dragons, dwarves = sorted(dragons), sorted(dwarves)
-    lines = ["## Dragon win rate by strategy pairing", "",
-             "Rows: the dragon's strategy; columns: the dwarves'. 95% Wilson intervals.", "",
-             "| dragon \\ dwarves | " + " | ".join(dwarves) + " |", "|---|" + "---|" * len(dwarves)]
-    for d in dragons:
-        lines.append(f"| {d} | " + " | ".join(cells[(d, w)].fmt(pct=True, digits=1) if (d, w) in cells else ""
-                                                for w in dwarves) + " |")
-    return "\n".join(lines) + "\n"
-
-
 GAME = DrakoGame(
     name="drako",
     title="Drako",
@@ -332,7 +286,6 @@ GAME = DrakoGame(
     default_lineup={"dragon": "brawler", "dwarves": "coordinated"},
     strategies=REGISTRY,
     rules_class=DrakoRules,
-    package_dir=Path(__file__).parent,
     chunk_size=50_000,
     bench_cases=[BenchCase("brawler vs coordinated (default)", 2, "default", 50_000)],
 )

@@ -27,7 +27,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
-from sim.core.rng import mix
+from sim.engine.rng import mix
 from sim.games.drako.records import (
     AREA_ARMOUR, AREA_FIRE, AREA_FLIGHT, AREA_MOVE, A_DRAW, A_DUD, A_ESCAPE, A_FURY, A_PASS, A_PLAY,
     CARD_SYM0, CARD_SYM1, CARD_VAL0, CARD_VAL1, C_ACAP, C_ACTIONS, C_CAP, C_CHECK, C_CROSSBOW_MIN,
@@ -100,7 +100,7 @@ NO_QUESTION = -2
 
 
 # ---- the game's random stream ------------------------------------------------------------------
-# xorshift64* in the state vector (the algorithm of sim.core.rng, on a cell of `w`): seeded from
+# xorshift64* in the state vector (the algorithm of sim.engine.rng, on a cell of `w`): seeded from
 # (seed, game index), so a game's deal and its strategies' draws depend on nothing else.
 _MUL = np.uint64(0x2545F4914F6CDD1D)
 

@@ -100,7 +100,7 @@ S_DECK_LEN = S_DECK_TOP + 2           # 2 sides: cards in the deck order (deck s
 S_HAND_MASK = S_DECK_LEN + 2          # 2 sides: bit t set while the hand holds a card of kind t
 S_HAND_LIMIT = S_HAND_MASK + 2        # rule values strategies need: the hand limit,
 S_DRAW_COUNT = S_HAND_LIMIT + 1       # cards a draw takes
-S_RNG = S_DRAW_COUNT + 1              # the game's random stream (xorshift64* state, as in sim.core.rng):
+S_RNG = S_DRAW_COUNT + 1              # the game's random stream (xorshift64* state, as in sim.engine.rng):
 #                                       it shuffles the decks, and strategies draw from it (`draw`)
 # counters reported per game
 T_USE = S_RNG + 1                     # 2 x N_SYM: options played (defense = blocks)

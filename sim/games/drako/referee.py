@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from sim.core.game import RefereeError
+from sim.engine.game import RefereeError
 from sim.games.drako import records as R
 from sim.games.drako.rules import DrakoRules, option_label
 
@@ -719,7 +719,7 @@ def replay_turn(rules: DrakoRules, position: Position, rows) -> list[str]:
 
 
 def replay(rules: DrakoRules, trace) -> list[str]:
-    """Check one trace (a sim.core.game.Trace, or bare event rows) and return its play-by-play."""
+    """Check one trace (a sim.engine.game.Trace, or bare event rows) and return its play-by-play."""
     rows = getattr(trace, "events", trace)
     record = getattr(trace, "record", None)
     try:

@@ -21,7 +21,7 @@ elements.
 
 from __future__ import annotations
 
-from sim.core.game import Element
+from sim.engine.game import Element
 from sim.games.drarkane.records import (
     ARCANA, COLOUR_NAMES, EGG, MERCENARY, N_COLOURS, OBSCURE, WIZ_HIGH, WIZ_LOW,
 )

@@ -51,8 +51,8 @@ from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from sim.core.rng import mix
-from sim.core.rng import shuffle as rng_shuffle
+from sim.engine.rng import mix
+from sim.engine.rng import shuffle as rng_shuffle
 from strategies import drarkane as builtin
 from strategies.drarkane import (
     FOLLOW_CHEAP, LEAD_TRUMPS_LAST, TERROR_WEIGHT, short_table, card_power, card_worth, draw, estimate_contract, greedy_key, lead_power,

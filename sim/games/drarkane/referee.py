@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.game import RefereeError, Trace
+from sim.engine.game import RefereeError, Trace
 from sim.games.drarkane.records import (
     ARCANA, C_DEFEAT_COLOUR, C_DEFEAT_IN_TRICK, C_DEFEAT_RESISTANCE, C_DRAGON_COLOURS, C_DRAGONS_REACHED,
     C_EXACT_AT_LEAST, C_EXACT_CONTRACT_OF, C_FEWEST_TRICKS, C_MOST_DRAGONS, C_MOST_TERROR, C_MOST_TRICKS,

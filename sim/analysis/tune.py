@@ -1,0 +1,310 @@
+"""`dsim tune`: find the rule setting that puts outcomes on a target ("how many wound spaces give the dragon 50%?").
+
+Method. Every candidate setting plays the same seeds (common random numbers). On one fixed set of seeds the
+response is a deterministic function of the parameter (a sample-average approximation of the true one), so
+classical root finders apply without being fooled by noise: integer bisection for one integer parameter, Brent's
+method (scipy `brentq`) for one real parameter, and scipy's differential evolution (which handles integer and
+real parameters together, and needs no gradient) for several parameters or targets. Bayesian optimisation would
+spend fewer games per point, but the kernels make points cheap, and bisection is exact and explains itself.
+
+The setting found is then verified on fresh seeds, so its estimate is not flattered by the search having
+picked the luck of the search seeds; the report says whether each target lies inside the verified interval.
+An integer parameter that cannot hit the target exactly reports the two nearest settings, both verified.
+`sim.report.tune` writes the answer, the response chart and the settings searched.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from sim.analysis.stats import Estimate, mean_from_moments, wilson
+from sim.engine.errors import DsimError
+from sim.engine.game import Game, Outcome
+from sim.engine.runner import iter_chunks
+from sim.engine.spec import RunSpec, check_jobs
+
+FRESH = 7_919          # verification plays seed + FRESH: other chunk seeds than the search's
+
+
+@dataclass(frozen=True)
+class Param:
+    key: str               # a rule name, or "players"
+    index: int | None      # an element of a list rule
+    lo: float
+    hi: float
+    integer: bool
+
+    @property
+    def name(self) -> str:
+        return self.key if self.index is None else f"{self.key}[{self.index}]"
+
+
+@dataclass(frozen=True)
+class Target:
+    outcome: Outcome
+    value: float
+
+    @property
+    def scale(self) -> float:
+        """What counts as one unit of miss: a point for a rate, a hundredth for a mean."""
+        return 0.01 if self.outcome.kind == "rate" else 0.01 * max(abs(self.value), 1.0)
+
+
+def parse_param(text: str, game: Game, base: RunSpec) -> Param:
+    """`key=lo:hi` or `key[i]=lo:hi`; the type (integer or real) is the rule's."""
+    m = re.fullmatch(r"\s*([A-Za-z_]\w*)(?:\[(\d+)\])?\s*(?:=\s*(\S+?)\s*:\s*(\S+)\s*)?", text)
+    if not m:
+        raise DsimError(f"--param expects key=lo:hi or key[i]=lo:hi, got '{text}'")
+    key, index, lo, hi = m[1], None if m[2] is None else int(m[2]), m[3], m[4]
+    if key == "players":
+        current = base.players
+    else:
+        entries = base.rules.ruleset.entries
+        if key not in entries:
+            raise DsimError(f"unknown rule '{key}' for {game.name} (see `dsim games {game.name}`)")
+        current = entries[key].value
+        if index is not None:
+            if not isinstance(current, list) or index >= len(current):
+                raise DsimError(f"rule '{key}' has no element [{index}]")
+            current = current[index]
+    if isinstance(current, bool) or not isinstance(current, (int, float)):
+        raise DsimError(f"{text.split('=')[0]} is not a number ({current!r}); tune moves numeric rules")
+    if lo is None:
+        raise DsimError(f"give {key}'s range to search: --param {m[0].strip()}=lo:hi")
+    try:
+        low, high = float(lo), float(hi)
+    except ValueError:
+        raise DsimError(f"--param range must be numbers, got '{lo}:{hi}'") from None
+    integer = isinstance(current, int)
+    if integer and (low != int(low) or high != int(high)):
+        raise DsimError(f"{key} is a whole number: give a whole range, not {lo}:{hi}")
+    if not low < high:
+        raise DsimError(f"--param range {lo}:{hi} is empty")
+    return Param(key, index, low, high, integer)
+
+
+def parse_target(text: str, game: Game) -> Target:
+    """`outcome=value`: a rate as a fraction (0.5) or a percentage (50%), a mean in its unit."""
+    if "=" not in text:
+        raise DsimError(f"--target expects outcome=value, got '{text}'")
+    name, raw = (s.strip() for s in text.split("=", 1))
+    outcomes = {o.name: o for o in game.outcomes()}
+    if name not in outcomes:
+        raise DsimError(f"unknown outcome '{name}' for {game.name} (known: {', '.join(outcomes)})")
+    try:
+        value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+    except ValueError:
+        raise DsimError(f"--target value must be a number, got '{raw}'") from None
+    if outcomes[name].kind == "rate" and not 0 <= value <= 1:
+        raise DsimError(f"{name} is a rate: its target must be from 0 to 1 (or 0% to 100%), got {raw}")
+    return Target(outcomes[name], value)
+
+
+class Evaluator:
+    """Plays a setting on the search seeds (cached) or on fresh ones, and estimates the target outcomes."""
+
+    def __init__(self, game: Game, base: RunSpec, params: list[Param], targets: list[Target], jobs: int,
+                 rules_file=None, variants=(), base_sets=()):
+        self.game, self.base, self.params, self.targets, self.jobs = game, base, params, targets, check_jobs(jobs)
+        self.rules_file, self.variants, self.base_sets = rules_file, tuple(variants), tuple(base_sets)
+        self.cache: dict[tuple, list[Estimate]] = {}
+        self.rows: list[dict] = []
+
+    def spec(self, point: tuple, n: int, seed: int) -> RunSpec:
+        sets, players = list(self.base_sets), self.base.players
+        values = self.base.rules.ruleset.values
+        for p, v in zip(self.params, point):
+            v = int(round(v)) if p.integer else float(v)
+            if p.key == "players":
+                players = v
+            elif p.index is None:
+                sets.append((p.key, v))
+            else:
+                whole = list(values[p.key])
+                whole[p.index] = v
+                sets.append((p.key, whole))
+        try:
+            rules = self.game.load_rules(self.rules_file, self.variants, sets)
+            self.game.check_players(rules, players)
+        except DsimError as e:
+            raise DsimError(f"setting {self.describe(point)} is not valid rules: {e}") from None
+        return dataclasses.replace(self.base, rules=rules, players=players, n=n, seed=seed, resume=False)
+
+    def describe(self, point: tuple) -> str:
+        return ", ".join(f"{p.name}={show_value(p, v)}" for p, v in zip(self.params, point))
+
+    def __call__(self, point, phase: str = "search", n: int | None = None) -> list[Estimate]:
+        point = tuple(int(round(v)) if p.integer else float(v) for p, v in zip(self.params, point))
+        fresh = phase == "verify"
+        key = (point, fresh, n)
+        if key not in self.cache:
+            seed = self.base.seed + (FRESH if fresh else 0)
+            spec = self.spec(point, n or self.base.n, seed)
+            self.cache[key] = self._play(spec)
+            for t, est in zip(self.targets, self.cache[key]):
+                self.rows.append({"phase": phase, **{p.name: float(v) for p, v in zip(self.params, point)},
+                                  "outcome": t.outcome.name, "target": t.value, "value": est.value, "lo": est.lo,
+                                  "hi": est.hi, "games": est.n, "seed": seed})
+        return self.cache[key]
+
+    def _play(self, spec: RunSpec) -> list[Estimate]:
+        sums = np.zeros((len(self.targets), 3))
+        for _, _, tables in iter_chunks(spec, self.jobs):
+            frame = pl.DataFrame(tables["games"])
+            for k, t in enumerate(self.targets):
+                x = t.outcome.values(frame)
+                x = x[~np.isnan(x)]
+                sums[k] += (len(x), x.sum(), (x * x).sum())
+        out = []
+        for t, (count, s, ss) in zip(self.targets, sums):
+            count = int(count)
+            out.append(wilson(int(round(s)), count) if t.outcome.kind == "rate" else mean_from_moments(s, ss, count))
+        return out
+
+    def miss(self, point) -> float:
+        """Squared distance to the targets, in units of a point (rates) or a hundredth (means)."""
+        return sum(((e.value - t.value) / t.scale) ** 2 for e, t in zip(self(point), self.targets))
+
+
+def show_value(p: Param, v) -> str:
+    return str(int(round(v))) if p.integer else f"{v:.4g}"
+
+
+@dataclass
+class TuneResult:
+    best: tuple
+    candidates: list[tuple]           # the settings verified (two neighbours for an integer miss)
+    note: str                         # how the search ended, in words
+    verified: dict[tuple, list[Estimate]]
+
+
+def search(ev: Evaluator) -> TuneResult:
+    if len(ev.params) == 1 and len(ev.targets) == 1:
+        p = ev.params[0]
+        return _bisect_integer(ev, p) if p.integer else _brent(ev, p)
+    return _evolve(ev)
+
+
+def _gap(ev: Evaluator, x) -> float:
+    return ev((x,))[0].value - ev.targets[0].value
+
+
+def _bisect_integer(ev: Evaluator, p: Param) -> TuneResult:
+    lo, hi = int(p.lo), int(p.hi)
+    g_lo, g_hi = _gap(ev, lo), _gap(ev, hi)
+    if g_lo == 0 or g_hi == 0:
+        best = lo if g_lo == 0 else hi
+        return TuneResult((best,), [(best,)], "the search seeds hit the target exactly", {})
+    if (g_lo > 0) == (g_hi > 0):
+        best = lo if abs(g_lo) <= abs(g_hi) else hi
+        return TuneResult((best,), [(best,)], _outside(ev, lo, hi), {})
+    while hi - lo > 1:                 # the sign change stays between lo and hi
+        mid = (lo + hi) // 2
+        g = _gap(ev, mid)
+        if g == 0:
+            return TuneResult((mid,), [(mid,)], "the search seeds hit the target exactly", {})
+        if (g > 0) == (g_lo > 0):
+            lo, g_lo = mid, g
+        else:
+            hi, g_hi = mid, g
+    best = lo if abs(g_lo) <= abs(g_hi) else hi
+    return TuneResult((best,), [(lo,), (hi,)],
+                      f"no whole {p.name} hits the target: it lies between {lo} and {hi}", {})
+
+
+def _brent(ev: Evaluator, p: Param) -> TuneResult:
+    from scipy.optimize import brentq
+    g_lo, g_hi = _gap(ev, p.lo), _gap(ev, p.hi)
+    if (g_lo > 0) == (g_hi > 0) and g_lo != 0 and g_hi != 0:
+        best = p.lo if abs(g_lo) <= abs(g_hi) else p.hi
+        return TuneResult((best,), [(best,)], _outside(ev, p.lo, p.hi), {})
+    root = brentq(lambda x: _gap(ev, x), p.lo, p.hi, xtol=(p.hi - p.lo) * 1e-3, maxiter=60)
+    return TuneResult((root,), [(root,)], "Brent's method on the search seeds", {})
+
+
+def _outside(ev: Evaluator, lo, hi) -> str:
+    t = ev.targets[0]
+    a, b = ev((lo,))[0].value, ev((hi,))[0].value
+    pct = t.outcome.kind == "rate"
+    show = (lambda v: f"{100 * v:.1f}%") if pct else (lambda v: f"{v:.3g}")
+    return (f"the target {show(t.value)} is outside what the range reaches ({show(a)} at {lo}, {show(b)} at "
+            f"{hi}): the closest end is shown")
+
+
+def _evolve(ev: Evaluator) -> TuneResult:
+    from scipy.optimize import differential_evolution
+    bounds = [(p.lo, p.hi) for p in ev.params]
+    integrality = [p.integer for p in ev.params]
+    found = differential_evolution(ev.miss, bounds, integrality=integrality, seed=ev.base.seed % 2**32,
+                                   maxiter=15, popsize=6, tol=1e-3, polish=False)
+    best = tuple(int(round(v)) if p.integer else float(v) for p, v in zip(ev.params, found.x))
+    return TuneResult(best, [best], f"differential evolution over {len(ev.cache)} settings on the search seeds", {})
+
+
+def curve_points(p: Param, best: float, count: int = 7) -> list[float]:
+    """Settings around the best one for the response chart, inside the range."""
+    if p.integer:
+        half = count // 2
+        start = int(max(p.lo, min(best - half, p.hi - 2 * half)))
+        return [v for v in range(start, start + count) if p.lo <= v <= p.hi]
+    width = (p.hi - p.lo) / 4
+    a, b = max(p.lo, best - width), min(p.hi, best + width)
+    return list(np.linspace(a, b, count))
+
+
+def verify(ev: Evaluator, result: TuneResult, n: int) -> TuneResult:
+    result.verified = {c: ev(c, "verify", n) for c in result.candidates}
+    return result
+
+
+def inside(est: Estimate, target: float) -> bool:
+    return est.lo <= target <= est.hi and not math.isnan(est.lo)
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """A tune: the settings searched (`evaluator.cache`, every estimate in `evaluator.rows`), the answer verified
+    on fresh seeds, and the response around it (the first target against the first parameter, the others held
+    at the answer, on the search seeds)."""
+
+    game: Game
+    base: RunSpec
+    evaluator: Evaluator
+    result: TuneResult
+    curve: list[tuple[float, Estimate]]
+
+    def table(self) -> pl.DataFrame:
+        return pl.DataFrame(self.evaluator.rows)
+
+    def summary(self) -> dict:
+        """The answer as plain data (for --format json)."""
+        ev, result = self.evaluator, self.result
+        return {"best": dict(zip([p.name for p in ev.params], result.best)),
+                "settings": [{"setting": dict(zip([p.name for p in ev.params], c)),
+                              "outcomes": [{"outcome": t.outcome.name, "target": t.value, "value": e.value,
+                                            "lo": e.lo, "hi": e.hi, "games": e.n, "target_inside": inside(e, t.value)}
+                                           for t, e in zip(ev.targets, result.verified[c])]}
+                             for c in result.candidates],
+                "search_settings": len({k[0] for k in ev.cache if not k[1]}), "note": result.note}
+
+
+def tune(game: Game, base: RunSpec, params: list[str], targets: list[str], jobs: int = 1,
+         verify_n: int | None = None, rules_file=None, variants=(), base_sets=()) -> Tuning:
+    """Search, verify on fresh seeds, and play the response around the answer."""
+    if not params or not targets:
+        raise DsimError("tune needs at least one --param and one --target")
+    parsed = [parse_param(p, game, base) for p in params]
+    if len({p.name for p in parsed}) != len(parsed):
+        raise DsimError("each --param may appear once")
+    wanted = [parse_target(t, game) for t in targets]
+    ev = Evaluator(game, base, parsed, wanted, jobs, rules_file, variants, base_sets)
+    result = verify(ev, search(ev), verify_n or 5 * base.n)
+    xs = curve_points(parsed[0], result.best[0])
+    curve = [(x, ev((x, *result.best[1:]))[0]) for x in xs]
+    return Tuning(game, base, ev, result, curve)

@@ -1,1 +1,0 @@
-"""Machinery shared by every game: rules, seeding, running, storage, statistics, charts."""

@@ -1,0 +1,304 @@
+"""`dsim report`: a balance report per game, from Parquet results: Markdown and one self-contained HTML file.
+
+Layout (the same for every game): the question and the findings (headline estimates with intervals and a
+verdict against a reference), the caveats they rest on, the headline chart, outcome tables (outcomes as rows,
+the varied configuration as columns), calibration, the game's own sections, and a provenance appendix. A game
+declares what it shows (its outcomes and references, extra sections); the layout lives here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import polars as pl  # noqa: E402
+
+from sim.analysis import calibration, coverage  # noqa: E402
+from sim.analysis.summary import summarize  # noqa: E402
+from sim.engine import store  # noqa: E402
+from sim.engine.errors import DsimError  # noqa: E402
+from sim.engine.strategy import lineup_label  # noqa: E402
+from sim.engine.frames import collect  # noqa: E402
+from sim.games import get_game  # noqa: E402
+from sim.report import sections  # noqa: E402
+from sim.report.calibration import calibration_section  # noqa: E402
+from sim.report.charts import ChartSaver, error_bars  # noqa: E402
+from sim.report.coverage import exercised_section  # noqa: E402
+from sim.report.findings import caveat_findings, fmt, headline_findings  # noqa: E402
+from sim.report.games import sections as own_sections  # noqa: E402
+from sim.report.html import write_report  # noqa: E402
+from sim.report.labels import Configs, partition_lineup  # noqa: E402
+
+GROUP = ["players", "lineup", "rules"]
+
+
+def varying(rows: list[dict]) -> list[str]:
+    """The configuration dimensions that take more than one value in these results."""
+    return [d for d in GROUP if len({r[d] for r in rows}) > 1]
+
+
+def strategy_caveats(game, rows: list[dict], configs: Configs, dims: list[str]) -> list[str]:
+    """Each headline whose value moves beyond its intervals between the lineups played with the same rules and
+    player count: a figure of the strategies as much as of the rules."""
+    default = lineup_label(game.lineup("default"))
+    groups: dict[tuple, list[dict]] = {}
+    for r in rows:
+        if r["headline"]:
+            groups.setdefault((r["players"], r["rules"], r["outcome"]), []).append(r)
+    out = []
+    for (players, _, _), group in sorted(groups.items(), key=lambda kv: kv[0][:1]):
+        if len(group) < 2:
+            continue
+        low = min(group, key=lambda r: r["estimate"].value)
+        high = max(group, key=lambda r: r["estimate"].value)
+        if high["estimate"].lo <= low["estimate"].hi:
+            continue
+        o = game_outcome(game, low["outcome"])
+        def who(r):
+            return configs.lineup(r["lineup"]) + (", the default" if r["lineup"] == default else "")
+        out.append(f"{(o.label or o.name)[:1].upper() + (o.label or o.name)[1:]} depends on the strategies: from "
+                   f"{fmt(low['estimate'], o)} ({who(low)}) to {fmt(high['estimate'], o)} ({who(high)}) at "
+                   f"{players} players; quote it with its lineup.")
+    return out
+
+
+def with_config(games: pl.LazyFrame, configs: Configs, dims: list[str]) -> pl.LazyFrame:
+    """The games with a `config` column: their configuration in words, for the game's own sections to group by.
+    Lazy: the games are only ever scanned, never held whole."""
+    keys = [k for k in ("players", "rules", "lineup") if k in games.collect_schema().names()]
+    if not keys:
+        return games.with_columns(pl.lit("all games").alias("config"))
+    combos = collect(games.select(keys).unique(maintain_order=True))
+    names = [configs.text(dict(zip(keys, row)), dims) or "all games" for row in combos.iter_rows()]
+    return games.join(combos.with_columns(pl.Series("config", names)).lazy(), on=keys, how="left",
+                      maintain_order="left")
+
+
+def game_outcome(game, name: str):
+    return next(o for o in game.outcomes() if o.name == name)
+
+
+def design_caveats(game_name: str, to: Path) -> list[str]:
+    """What `dsim sensitivity` and `dsim ladder` found, when their reports sit in the same folder."""
+    out = []
+    path = to / f"sensitivity_{game_name}.json"
+    if path.exists():
+        data = json.loads(path.read_text())
+        base = data.get("base") or f"{data['players']} players"
+        out += [f"Assumed values ([sensitivity](sensitivity_{game_name}.md), {base}): {line}"
+                for line in data["findings"]]
+    for path in sorted(to.glob(f"ladder_{game_name}_*.json")):
+        data = json.loads(path.read_text())
+        out.append(f"Better play ([skill ladder]({path.stem}.md)): {data['finding'].rstrip('.')}.")
+    return out
+
+
+def readings_section(runs: list[dict]) -> list[str]:
+    """The reading of every ambiguous rule the figures rest on (the other one is a flag to compare)."""
+    by_key: dict[str, set[str]] = {}
+    for r in runs:
+        for key, text in r.get("readings", {}).items():
+            by_key.setdefault(key, set()).add(text)
+    if not by_key:
+        return []
+    lines = ["### Readings these figures rest on", "",
+             "Where the rulebook can be read two ways, these runs used the reading below; `dsim games` names the "
+             "other, and `dsim compare` measures what the choice changes.", ""]
+    for key, texts in sorted(by_key.items()):
+        lines.append(f"- `{key}`: {' / '.join(sorted(texts))}")
+    return lines + [""]
+
+
+def provenance_section(game, runs: list[dict], configs: Configs) -> list[str]:
+    lines = ["### Runs", "", "| players | rules | lineup | rules hash | seed | games | code |",
+             "|---|---|---|---|---|---|---|"]
+    for r in runs:
+        lines.append(f"| {r['players']} | {configs.rule(r['rules_hash'])} | "
+                     f"{configs.lineup(_lineup_code(game, r))} | `{r['rules_hash']}` | {r['seed']} | {r['n']:,} | "
+                     f"{r['code_version']} |")
+    assumed: dict[str, set[str]] = {}
+    for r in runs:
+        for k, v in r.get("assumed", {}).items():
+            assumed.setdefault(k, set()).add(str(v).replace("'", ""))
+    if assumed:
+        lines += ["", "### Assumed values", "", "Values no rulebook gives (labelled `assumed` in the rules file), or "
+                  "overridden for these runs:", ""]
+        lines += [f"- `{k}` = {' / '.join(sorted(v))}" for k, v in sorted(assumed.items())]
+    return lines + [""]
+
+
+def _lineup_code(game, run: dict) -> str:
+    return partition_lineup(game, run.get("strategies", {}))
+
+
+def outcome_tables(game, rows: list[dict], configs: Configs, dims: list[str]) -> list[str]:
+    """Outcomes as rows, configurations as columns; one table per player count when several vary."""
+    outcomes = {o.name: o for o in game.outcomes()}
+    keys = list(dict.fromkeys((r["players"], r["rules"], r["lineup"]) for r in rows))
+    split = "players" in dims and len(dims) > 1
+    groups = {}
+    for k in keys:
+        groups.setdefault(k[0] if split else None, []).append(k)
+    col_dims = [d for d in dims if not (split and d == "players")]
+    lines = []
+    for head, group in groups.items():
+        cells = {(r["players"], r["rules"], r["lineup"], r["outcome"]): r for r in rows}
+        columns = [configs.text(dict(zip(("players", "rules", "lineup"), k)), col_dims) or "all games" for k in group]
+        if head is not None:
+            lines += [f"### {head} players", ""]
+        lines += ["| outcome | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
+        for name, o in outcomes.items():
+            values = [cells.get((*k, name)) for k in group]
+            if all(v is None for v in values):
+                continue
+            text = [fmt(v["estimate"], o) if v else "" for v in values]
+            label = o.label or o.name
+            lines.append(f"| {'**' + label + '**' if o.headline else label} | " + " | ".join(text) + " |")
+        games = [max((r["estimate"].n for r in rows if (r["players"], r["rules"], r["lineup"]) == k), default=0)
+                 for k in group]
+        lines += ["| games | " + " | ".join(f"{g:,}" for g in games) + " |", ""]
+    return lines
+
+
+def headline_chart(game, rows: list[dict], configs: Configs, dims: list[str], chart) -> str:
+    """Each headline outcome per configuration with its interval, its reference line, and a finding title."""
+    outcomes = {o.name: o for o in game.outcomes()}
+    names = list(dict.fromkeys(r["outcome"] for r in rows if r["headline"]))
+    if not names:
+        return ""
+    o = outcomes[names[0]]
+    head = [r for r in rows if r["outcome"] == o.name and r["estimate"].lo == r["estimate"].lo]
+    if not head:                              # no interval anywhere (e.g. no game was decided)
+        return ""
+    scale = 100 if o.shows_percent() else 1
+    fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.42 * len(head)))
+    ys = range(len(head))
+    ax.errorbar([r["estimate"].value * scale for r in head], ys,
+                xerr=error_bars([r["estimate"] for r in head]) * scale, fmt="o", capsize=4, color="tab:blue")
+    refs = {o.reference_at(r["players"]) for r in head} - {None}
+    for ref in refs:
+        ax.axvline(ref * scale, color="black", lw=0.9, ls="--")
+    ax.set_yticks(list(ys), [configs.text(r, dims) or "all games" for r in head], fontsize=9)
+    ax.invert_yaxis()
+    label = o.label or o.name
+    ax.set_xlabel(f"{label} ({'%, ' if scale == 100 else ''}95% interval" + ("; dashed: reference" if refs else "")
+                  + ")")
+    ax.set_title(chart_title(o, head), fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    return chart("headline", fig)
+
+
+def chart_title(o, head: list[dict]) -> str:
+    label = o.label or o.name
+    refs = [(r, o.reference_at(r["players"])) for r in head]
+    above = sum(1 for r, ref in refs if ref is not None and r["estimate"].lo > ref)
+    below = sum(1 for r, ref in refs if ref is not None and r["estimate"].hi < ref)
+    if len(head) == 1:
+        return f"{label}: {fmt(head[0]['estimate'], o)}"
+    if above == len(head):
+        return f"{label} is above its reference in every configuration"
+    if below == len(head):
+        return f"{label} is below its reference in every configuration"
+    if above or below:
+        return f"{label}: above its reference in {above}, below in {below} of {len(head)} configurations"
+    lo = min(r["estimate"].value for r in head)
+    hi = max(r["estimate"].value for r in head)
+    return f"{label}: from {fmt_value(lo, o)} to {fmt_value(hi, o)} across configurations"
+
+
+def fmt_value(v: float, o) -> str:
+    return f"{100 * v:.1f}%" if o.shows_percent() else f"{v:.3g}"
+
+
+def claim_caveats(checked) -> list[str]:
+    """Claims that fail or are unsettled, one line per claim and cause: a claim checked at several player counts
+    ("... (5 players)") is named once with the counts it fails at."""
+    groups: dict[tuple, list[str]] = {}
+    for c in checked:
+        if c.verdict not in ("fails", "unsettled"):
+            continue
+        m = re.search(r"\s*\((\d+) players?\)", c.claim.text)
+        text = c.claim.text.replace(m.group(0), "") if m else c.claim.text
+        groups.setdefault((text, c.verdict, c.claim.cause), []).append(m.group(1) if m else "")
+    out = []
+    for (text, verdict, cause), counts in groups.items():
+        counts = [n for n in counts if n]
+        where = f" at {', '.join(counts[:-1])} and {counts[-1]} players" if len(counts) > 1 else \
+            (f" at {counts[0]} players" if counts else "")
+        words = "fails" if verdict == "fails" else "is unsettled"
+        out.append(f"The rulebook's claim \"{text}\" {words}{where} here" + (f": {cause}" if cause else "."))
+    return out
+
+
+def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -> Path:
+    """The report of every run of a game under `out`, or only of the run with partition `only`."""
+    game = get_game(game_name)
+    lf = store.scan(out, game_name)
+    runs = [r for r in store.runs(out) if r["game"] == game_name]
+    if only:
+        lf = lf.filter(*[pl.col(k) == v for k, v in only.items()])
+        runs = [r for r in runs if r["players"] == only["players"] and r["rules_hash"] == only["rules"]
+                and r["seed"] == only["seed"] and _lineup_code(game, r) == only["lineup"]]
+    rows = summarize(game, lf, GROUP)
+    configs = Configs(game, runs)
+    dims = varying(rows) or ["players", "lineup", "rules"]     # one configuration: name it in full
+    outcomes = {o.name: o for o in game.outcomes()}
+    chart = ChartSaver(to, game_name)
+    games = with_config(lf, configs, dims)
+    checked = calibration.check(game, games)
+    gates = game.counter_gates()
+    _, never, _ = coverage.exercised(games, runs, gates) if coverage.counter_names(games) else ([], [], [])
+    caveats = (design_caveats(game_name, to) + strategy_caveats(game, rows, configs, dims)
+               + caveat_findings(rows, outcomes, configs, dims)
+               + claim_caveats(checked))
+    if never:
+        caveats.append(f"Never applied in these games, so nothing here speaks to them: {', '.join(never)}.")
+    parts = [f"# {game.title}: balance report", "", "## Findings", "",
+             *[f"- {line}" for line in headline_findings(rows, outcomes, configs, dims)], ""]
+    if caveats:
+        parts += ["## What these findings rest on", "", *[f"- {c}" for c in caveats], ""]
+    parts += [headline_chart(game, rows, configs, dims, chart), "", "## Outcomes", "",
+              "Every rate is shown with its 95% Wilson interval, every mean with its 95% t interval.", "",
+              *outcome_tables(game, rows, configs, dims)]
+    extra = game.group_columns()
+    if extra:
+        by = summarize(game, lf, GROUP + extra)
+        parts += [f"## Outcomes by {', '.join(extra)}", "", *outcome_tables_by(game, by, configs, dims, extra)]
+    others = {name: store.scan(out, game_name, name) for name in store.tables(out)
+              if name != "games" and game_name in store.games_in(out, name)}
+    parts += calibration_section(checked)
+    for section in game.report_tables():
+        parts += sections.render(section, games, chart)
+    parts += own_sections(game, games, chart, others)
+    parts += exercised_section(games, runs, gates)
+    parts += ["## Appendix: provenance", "", *readings_section(runs), *provenance_section(game, runs, configs)]
+    return write_report(to, game_name, "\n".join(parts), game.title)
+
+
+def outcome_tables_by(game, rows: list[dict], configs: Configs, dims: list[str], extra: list[str]) -> list[str]:
+    """The outcome tables again with the game's extra dimensions (e.g. a mode) as columns."""
+    lines = []
+    for value in sorted({tuple(r[e] for e in extra) for r in rows}):
+        mine = [r for r in rows if tuple(r[e] for e in extra) == value]
+        lines += [f"### {', '.join(f'{e} {v}' for e, v in zip(extra, value))}", ""]
+        lines += outcome_tables(game, mine, configs, varying(mine))
+    return lines
+
+
+def build(out: Path, to: Path, game: str | None = None) -> list[Path]:
+    """Write one report per game found under `out` (or just `game`), plus an index."""
+    to.mkdir(parents=True, exist_ok=True)
+    names = [n for n in store.games_in(out) if game in (None, n)]
+    if not names:
+        raise DsimError(f"no {game or 'game'} results under {out} (run `dsim run` first)")
+    paths = [game_report(n, out, to) for n in names]
+    index = ["# dsim reports", ""] + [f"- [{p.stem}]({p.name})" for p in paths]
+    (to / "report.md").write_text("\n".join(index) + "\n")
+    return paths
+
+

@@ -1,0 +1,33 @@
+"""What a report says about the rules a run exercised (`sim.analysis.coverage` reads the `fired_<name>`
+counters): the table of how often each fired, and the warning when a compared rule never applied."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from sim.analysis.coverage import counter_names, exercised
+
+
+def silent_warning(variant: str, keys: list[str], n: int) -> str:
+    names = ", ".join(f"`{k}`" for k in keys)
+    return (f"**Warning: {names}, which {variant} changes, never applied in {n:,} games** (the situation it "
+            "decides never arose under these strategies and seeds), so this comparison tested nothing about it.")
+
+
+def exercised_section(games: pl.DataFrame, runs: list[dict], gates: dict[str, str] | None = None) -> list[str]:
+    """Report section: how often each counted rule fired, with the ones that never did named first."""
+    if not counter_names(games):
+        return []
+    rows, never, off = exercised(games, runs, gates)
+    lines = ["## Rules exercised", "",
+             "How often each counted rule, card effect and variant rule applied (a rule turned on by a variant is "
+             "counted only in the runs where it was on).", ""]
+    if never:
+        lines += [f"**Never applied in these games: {', '.join(never)}.** No figure here says anything about "
+                  "them.", ""]
+    if off:
+        lines += [f"Off in every run here: {', '.join(off)}.", ""]
+    lines += ["| rule or effect | games where it applied | times per game |", "|---|---|---|"]
+    for f in sorted(rows, key=lambda f: f.share):
+        lines.append(f"| {f.name} | {100 * f.share:.2f}% of {f.n:,} | {f.times / f.n:.3g} |")
+    return lines + [""]

@@ -1,0 +1,89 @@
+"""Findings written from the data: each headline estimate with its interval and a verdict against its reference,
+most important first; and the caveats a reader must know before quoting them."""
+
+from __future__ import annotations
+
+import math
+
+from sim.analysis.stats import Estimate
+from sim.engine.game import Outcome
+from sim.report.labels import Configs
+
+MANY = 5        # more configurations than this: one sentence with the range instead of one each
+
+
+def fmt(est: Estimate, outcome: Outcome) -> str:
+    if outcome.shows_percent():
+        return est.fmt(pct=True, digits=1)
+    return est.fmt(digits=3 if abs(est.value) < 100 else 1)
+
+
+def show(value: float, outcome: Outcome) -> str:
+    return f"{100 * value:.1f}%" if outcome.shows_percent() else f"{value:.3g}"
+
+
+def against(est: Estimate, ref: float | None, outcome: Outcome, players: int) -> tuple[str, float]:
+    """The verdict against the reference in words, and how far off it is in interval half-widths."""
+    if ref is None or math.isnan(est.lo):
+        return "", 0.0
+    what = f"a fair {show(ref, outcome)}" if outcome.reference == "fair" else show(ref, outcome)
+    half = max(est.half_width(), 1e-12)
+    if est.lo > ref:
+        return f"above {what}", (est.value - ref) / half
+    if est.hi < ref:
+        return f"below {what}", (ref - est.value) / half
+    return f"consistent with {what}", 0.0
+
+
+def headline_findings(rows: list[dict], outcomes: dict[str, Outcome], configs: Configs, dims: list[str]) -> list[str]:
+    """Sentences for the headline outcomes, ordered by how far each sits from its reference."""
+    scored = []
+    for name in dict.fromkeys(r["outcome"] for r in rows if r["headline"]):
+        o = outcomes[name]
+        mine = [r for r in rows if r["outcome"] == name]
+        label = o.label or o.name
+        if len(mine) <= MANY:
+            for r in mine:
+                verdict, score = against(r["estimate"], o.reference_at(r["players"]), o, r["players"])
+                where = f" ({configs.text(r, dims)})" if dims else ""
+                scored.append((score, f"{_cap(label)} is {fmt(r['estimate'], o)}{where}"
+                                      + (f": {verdict}." if verdict else ".")))
+            continue
+        low = min(mine, key=lambda r: r["estimate"].value)
+        high = max(mine, key=lambda r: r["estimate"].value)
+        verdicts = [against(r["estimate"], o.reference_at(r["players"]), o, r["players"])[0].split(" ")[0]
+                    for r in mine]
+        tally = ", ".join(f"{verdicts.count(v)} {v}" for v in ("above", "below", "consistent") if verdicts.count(v))
+        spread = (f"ranges from {fmt(low['estimate'], o)} ({configs.text(low, dims)}) to "
+                  f"{fmt(high['estimate'], o)} ({configs.text(high, dims)}) over {len(mine)} configurations"
+                  + (f"; against its reference: {tally}." if tally else "."))
+        default = next((r for r in mine if configs.is_default(r, dims)), None)
+        if default is not None:      # the figure a designer quotes first, then how far the other setups move it
+            verdict, _ = against(default["estimate"], o.reference_at(default["players"]), o, default["players"])
+            text = (f"{_cap(label)} is {fmt(default['estimate'], o)} with the defaults ({configs.text(default, dims)})"
+                    + (f", {verdict}" if verdict else "") + f"; it {spread}")
+        else:
+            text = f"{_cap(label)} {spread}"
+        scored.append((max(against(r["estimate"], o.reference_at(r["players"]), o, r["players"])[1] for r in mine),
+                       text))
+    return [text for _, text in sorted(scored, key=lambda s: -s[0])]
+
+
+def caveat_findings(rows: list[dict], outcomes: dict[str, Outcome], configs: Configs, dims: list[str]) -> list[str]:
+    """Outcomes that should be zero (stalemates, strategy violations) and are not."""
+    out = []
+    for name in dict.fromkeys(r["outcome"] for r in rows):
+        o = outcomes[name]
+        if not o.caveat:
+            continue
+        bad = [r for r in rows if r["outcome"] == name and r["estimate"].value > 0]
+        if bad:
+            worst = max(bad, key=lambda r: r["estimate"].value)
+            where = f" in {configs.text(worst, dims)}" if dims else ""
+            out.append(f"{_cap(o.label or o.name)}: up to {fmt(worst['estimate'], o)}{where} "
+                       f"({len(bad)} of {sum(1 for r in rows if r['outcome'] == name)} configurations affected).")
+    return out
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,261 @@
+"""Drakerion's report sections: the faction matrix (both seat orders on the same deals), the first
+player's edge, how and when games end, and each card's weight — measured by replacing it with a vanilla
+card of the same cost on the same deals, beside the naive "win rate when played" and the costing rule
+of thumb (melee + riposte + HP) / cost ≈ 3."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+from scipy import stats  # noqa: E402
+
+from sim.analysis.stats import mean_ci, mean_from_moments, wilson  # noqa: E402
+from sim.engine.frames import collect, count, lazy  # noqa: E402
+from sim.report.sections import quantile_of_counts, value_counts  # noqa: E402
+from sim.games.drakerion import records as R  # noqa: E402
+
+
+def sections(games: pl.LazyFrame, chart, tables=None) -> list[str]:
+    """Read lazily: a plain run's sections are streamed aggregates, whatever its size; only the per-card study
+    and pairings played in both seat orders collect the few columns they pair game by game."""
+    games = lazy(games)
+    base = games.filter((pl.col("vanilla_s0") == "") & (pl.col("vanilla_s1") == ""))
+    out = []
+    if count(base):
+        out += [matrix_section(base, chart), seat_section(base), end_section(base, chart)]
+    if count(games.filter(pl.col("vanilla_s0") != "")):
+        plays = tables.get("plays") if tables else None
+        columns = ["rules", "seed", "lineup", "game_id", "winner", "deck_s0", "deck_s1", "vanilla_s0", "vanilla_s1",
+                   "vanilla_ratio_s0"]
+        out.append(card_section(collect(games.select(columns)), plays, chart))
+    return out
+
+
+SEAT0_SCORE = pl.when(pl.col("winner") == 0).then(1.0).when(pl.col("winner") == 1).then(0.0).otherwise(0.5)
+
+
+def seat0_score(frame: pl.DataFrame) -> np.ndarray:
+    w = frame["winner"].to_numpy()
+    return np.where(w == 0, 1.0, np.where(w == 1, 0.0, 0.5))
+
+
+class _Runs(dict):
+    """Base games of each (seat 0 deck, seat 1 deck) pairing, as lazy scans (the first lineup of each)."""
+
+    def __init__(self, base: pl.LazyFrame):
+        super().__init__()
+        keys = collect(base.select("deck_s0", "deck_s1", "lineup").unique(maintain_order=True))
+        for d0, d1, lineup in keys.iter_rows():
+            self.setdefault((d0, d1), base.filter((pl.col("deck_s0") == d0) & (pl.col("deck_s1") == d1)
+                                                  & (pl.col("lineup") == lineup)))
+
+
+def _runs(base: pl.LazyFrame) -> _Runs:
+    return _Runs(base)
+
+
+def faction_rate(runs, a: str, b: str):
+    """Deck a's score against deck b, averaged over both seat orders game by game (paired deals)."""
+    if a == b:
+        frame = runs.get((a, a))
+        if frame is None:
+            return None
+        n, s, q = collect(frame.select(SEAT0_SCORE.alias("x")).select(
+            pl.len(), pl.col("x").sum(), (pl.col("x") ** 2).sum())).row(0)
+        return mean_from_moments(s, q, n)
+    first, second = runs.get((a, b)), runs.get((b, a))
+    if first is None or second is None:
+        return None
+    first, second = (collect(f.select("game_id", "winner").sort("game_id")) for f in (first, second))
+    m = min(first.height, second.height)
+    joined = (seat0_score(first[:m]) + 1.0 - seat0_score(second[:m])) / 2
+    return mean_ci(joined)
+
+
+def matrix_section(base: pl.DataFrame, chart) -> str:
+    runs = _runs(base)
+    decks = sorted({d for pair in runs for d in pair})
+    grid = np.full((len(decks), len(decks)), np.nan)
+    lines = ["## Faction against faction", "",
+             "Each cell: the row deck's score against the column deck (a win 1, a draw ½), each pairing played "
+             "in both seat orders on the same deals and averaged game by game, with its 95% interval. "
+             "Mirror cells show seat 0's score in the mirror match.", "",
+             "| deck \\ opponent | " + " | ".join(decks) + " | mean |", "|---|" + "---|" * (len(decks) + 1)]
+    for i, a in enumerate(decks):
+        cells, vals = [], []
+        for j, b in enumerate(decks):
+            est = faction_rate(runs, a, b)
+            if est is None:
+                cells.append("")
+                continue
+            grid[i, j] = est.value
+            cells.append(est.fmt(pct=True, digits=1))
+            if a != b:
+                vals.append(est.value)
+        mean = f"{100 * np.mean(vals):.1f}%" if vals else ""
+        lines.append(f"| **{a}** | " + " | ".join(cells) + f" | {mean} |")
+    fig, ax = plt.subplots(figsize=(1.2 + 1.1 * len(decks), 1.0 + 0.9 * len(decks)))
+    im = ax.imshow(grid, vmin=0.2, vmax=0.8, cmap="RdBu")
+    for i in range(len(decks)):
+        for j in range(len(decks)):
+            if not np.isnan(grid[i, j]):
+                ax.text(j, i, f"{100 * grid[i, j]:.0f}", ha="center", va="center", fontsize=9)
+    ax.set_xticks(range(len(decks)), decks)
+    ax.set_yticks(range(len(decks)), decks)
+    ax.set_xlabel("opponent deck")
+    ax.set_ylabel("deck")
+    ax.set_title("Drakerion: the row deck's score (%), both seat orders")
+    fig.colorbar(im, ax=ax, fraction=0.046)
+    best = _extremes(decks, grid)
+    lines += ["", best, "", chart("factions", fig), ""]
+    return "\n".join(lines)
+
+
+def _extremes(decks, grid) -> str:
+    off = ~np.eye(len(decks), dtype=bool)
+    means = [np.nanmean(grid[i][off[i]]) if np.isfinite(grid[i][off[i]]).any() else np.nan
+             for i in range(len(decks))]
+    if len(decks) < 2 or all(np.isnan(means)):
+        return ""
+    order = np.argsort(means)
+    return (f"Strongest deck over the field: **{decks[order[-1]]}** ({100 * means[order[-1]]:.1f}% on average); "
+            f"weakest: **{decks[order[0]]}** ({100 * means[order[0]]:.1f}%). These figures rest on the invented "
+            f"card pool and on the strategies named in the provenance.")
+
+
+def seat_section(base: pl.LazyFrame) -> str:
+    w = pl.col("winner")
+    n, decided, first, zero, drawn = collect(base.select(
+        pl.len(), (w >= 0).sum().alias("decided"), ((w >= 0) & (w == pl.col("first_seat"))).sum().alias("first"),
+        (w == 0).sum().alias("zero"), (w < 0).sum().alias("drawn"))).row(0)
+    est = wilson(int(first), int(decided))
+    seat0 = wilson(int(zero), int(n))
+    draws = wilson(int(drawn), int(n))
+    verdict = "an advantage" if est.lo > 0.5 else ("a disadvantage" if est.hi < 0.5 else "no measurable edge")
+    return "\n".join([
+        "## Is going first an advantage?", "",
+        f"The first player (chosen by the higher Banner initiative, or at random on a tie) wins "
+        f"{est.fmt(pct=True, digits=1)} of decided games ({decided:,} games): {verdict} against a fair 50%.",
+        f"Seat 0 wins {seat0.fmt(pct=True, digits=1)} of all games; {draws.fmt(pct=True, digits=1)} are draws "
+        f"(turn cap or both players winning at once).", ""])
+
+
+def end_section(base: pl.LazyFrame, chart) -> str:
+    ends = collect(base.select([(pl.col("end") == code).sum().alias(str(code)) for code in range(len(R.END_NAMES))]
+                               + [pl.len().alias("n")])).row(0, named=True)
+    n = int(ends["n"])
+    lines = ["## How games end", "", "| end | share of games |", "|---|---|"]
+    for code, name in enumerate(R.END_NAMES):
+        lines.append(f"| {name} | {wilson(int(ends[str(code)]), n).fmt(pct=True, digits=1)} |")
+    turns, counts, _ = value_counts(base, pl.col("turns"))
+    mean = mean_from_moments(float((turns * counts).sum()), float((turns * turns * counts).sum()), int(counts.sum()))
+    lines += ["", f"Game length: {mean.fmt(digits=2)} turns on average, median {quantile_of_counts(turns, counts):.0f}, "
+              f"95th percentile {quantile_of_counts(turns, counts, 0.95):.0f}.", ""]
+    fig, ax = plt.subplots(figsize=(6.5, 3.2))
+    ax.hist(turns, bins=np.arange(0.5, turns.max() + 1.5), weights=counts, density=True)
+    ax.set_xlabel("turns")
+    ax.set_ylabel("share of games")
+    ax.set_title("Drakerion: game length")
+    lines += [chart("length", fig), ""]
+    return "\n".join(lines)
+
+
+# ---- per-card weight --------------------------------------------------------------------------
+
+
+def card_effects(games: pl.DataFrame) -> list[dict]:
+    """For each card replaced by a vanilla card in seat 0's deck: the paired change in seat 0's score
+    against the unchanged deck on the same deals (same seed, same game ids)."""
+    base = games.filter((pl.col("vanilla_s0") == "") & (pl.col("vanilla_s1") == ""))
+    rows = []
+    for (deck, opp, card), arm in games.filter(pl.col("vanilla_s0") != "").partition_by(
+            ["deck_s0", "deck_s1", "vanilla_s0"], as_dict=True, maintain_order=True).items():
+        ref = base.filter((pl.col("deck_s0") == deck) & (pl.col("deck_s1") == opp)
+                          & (pl.col("seed") == arm["seed"][0]) & (pl.col("lineup") == arm["lineup"][0]))
+        joined = ref.select("game_id", "winner").join(arm.select("game_id", pl.col("winner").alias("w_arm")),
+                                                      on="game_id")
+        if joined.height < 2:
+            continue
+        s_ref = seat0_score(joined)
+        s_arm = seat0_score(joined.rename({"winner": "w_ref", "w_arm": "winner"}))
+        diff = mean_ci(s_ref - s_arm)      # positive: the card helps its deck
+        rows.append({"deck": deck, "opponent": opp, "card": card, "effect": diff,
+                     "base": mean_ci(s_ref).value, "identical": bool(np.all(s_ref == s_arm))})
+    return sorted(rows, key=lambda r: -r["effect"].value)
+
+
+def naive_rates(games: pl.DataFrame, plays) -> dict[tuple[str, str], tuple[float, int]]:
+    """Seat 0's score in base games where the card was played (the biased 'win rate when played')."""
+    if plays is None:
+        return {}
+    base = games.filter((pl.col("vanilla_s0") == "") & (pl.col("vanilla_s1") == ""))
+    keys = base.select("rules", "seed", "lineup", "game_id", "deck_s0", "winner")
+    played = (plays.filter(pl.col("seat") == 0).select("rules", "seed", "lineup", "game_id", "card")
+              .collect().join(keys, on=["rules", "seed", "lineup", "game_id"]))
+    out = {}
+    for (deck, card), frame in played.partition_by(["deck_s0", "card"], as_dict=True).items():
+        out[(deck, card)] = (float(seat0_score(frame).mean()), frame.height)
+    return out
+
+
+def card_section(games: pl.DataFrame, plays, chart) -> str:
+    rows = card_effects(games)
+    naive = naive_rates(games, plays)
+    ratios = stats_ratio(games)
+    lines = ["## Each card's weight, without dead-card bias", "",
+             "Effect: the change in its deck's score (seat 0, win 1, draw ½) when every copy of the card is "
+             "replaced by a vanilla character of the same cost (no ability or keyword, stats by the rule of "
+             "thumb), on the same deals; positive means the card is worth more than vanilla stats for its "
+             "cost, negative that it is over-costed. The naive figure is the deck's score in the games "
+             "where the card was played: it is inflated for cheap cards (played in most games, win or lose) "
+             "and for cards a winning player gets to play late, and deflated for comeback cards, so it "
+             "ranks cards by when they are played rather than by what they do.", "",
+             "| rank | card | deck | opponent | effect (points) [95% CI] | naive: score when played | "
+             "(melee+riposte+HP)/cost |", "|---|---|---|---|---|---|---|"]
+    for k, r in enumerate(rows, 1):
+        e = r["effect"]
+        nv = naive.get((r["deck"], r["card"]))
+        naive_txt = f"{100 * nv[0]:.1f}% ({nv[1]:,} games) vs {100 * r['base']:.1f}% overall" if nv else "not played"
+        ratio = ratios.get(r["card"])
+        note = " (no change: never mattered)" if r["identical"] else ""
+        lines.append(f"| {k} | {r['card']} | {r['deck']} | {r['opponent']} | "
+                     f"{100 * e.value:+.1f} [{100 * e.lo:+.1f}, {100 * e.hi:+.1f}]{note} | {naive_txt} | "
+                     f"{'' if ratio is None else f'{ratio:.2f}'} |")
+    lines += ["", costing_verdict(rows, ratios), ""]
+    if rows:
+        top = rows[:8] + rows[-8:] if len(rows) > 16 else rows
+        fig, ax = plt.subplots(figsize=(7, 0.6 + 0.32 * len(top)))
+        y = np.arange(len(top))[::-1]
+        vals = [100 * r["effect"].value for r in top]
+        err = [[100 * (r["effect"].value - r["effect"].lo) for r in top],
+               [100 * (r["effect"].hi - r["effect"].value) for r in top]]
+        ax.barh(y, vals, xerr=err, capsize=2, color=["tab:green" if v > 0 else "tab:red" for v in vals])
+        ax.set_yticks(y, [f"{r['card']} ({r['deck']})" for r in top], fontsize=8)
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_xlabel("change in the deck's score (points) when the card is replaced by vanilla stats")
+        ax.set_title("Drakerion: the cards that matter most and least")
+        lines += [chart("cards", fig), ""]
+    return "\n".join(lines)
+
+
+def stats_ratio(games: pl.DataFrame) -> dict[str, float]:
+    """(melee + riposte + HP) / cost of each replaced character, from the games table."""
+    rows = games.filter(pl.col("vanilla_s0") != "").group_by("vanilla_s0").agg(pl.col("vanilla_ratio_s0").first())
+    return {name: r for name, r in rows.iter_rows() if r == r}
+
+
+def costing_verdict(rows, ratios) -> str:
+    pairs = [(ratios[r["card"]], r["effect"].value) for r in rows if r["card"] in ratios]
+    if len(pairs) < 4:
+        return "Too few characters were measured to test the costing rule."
+    x, y = np.array(pairs).T
+    rho, p = stats.spearmanr(x, y)
+    held = "does" if p < 0.05 and rho > 0 else "does not"
+    return (f"Costing rule of thumb: across {len(pairs)} characters, the rank correlation between "
+            f"(melee + riposte + HP) / cost and the measured effect is {rho:+.2f} (p = {p:.3f}), so the "
+            f"formula {held} predict which characters pull their weight; abilities and keywords, which it "
+            f"ignores, account for the rest.")

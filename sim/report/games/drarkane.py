@@ -1,0 +1,86 @@
+"""Drarkane's own report sections: how solo games against the Demon end, and each contract against the tricks
+taken."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+
+from sim.analysis.stats import wilson  # noqa: E402
+from sim.engine.frames import collect, columns, count, lazy  # noqa: E402
+from sim.games.drarkane.game import SOLO_RANKS  # noqa: E402
+from sim.games.drarkane.records import MODE_SOLO  # noqa: E402
+
+
+def sections(games: pl.LazyFrame, chart, tables=None) -> list[str]:
+    sections = []
+    if "mode" in columns(games):
+        solo = lazy(games).filter(pl.col("mode") == MODE_SOLO)
+        if count(solo):
+            sections.append(solo_section(solo, chart))
+    rounds = (tables or {}).get("rounds")
+    if rounds is not None:
+        sections.append(bid_section(rounds, chart))
+    return sections
+
+
+def solo_section(solo: pl.LazyFrame, chart) -> str:
+    row = collect(solo.select(pl.len().alias("n"), pl.col("stalemate").sum().alias("stale"),
+                              pl.col("solo_score").mean().alias("score"), pl.col("lost_rounds").sum().alias("lost"),
+                              *[(pl.col("solo_rank") == k).sum().alias(f"rank{k}") for k in range(len(SOLO_RANKS))]
+                              )).row(0, named=True)
+    n = int(row["n"])
+    counts = [int(row[f"rank{k}"]) for k in range(len(SOLO_RANKS))]
+    lines = ["## Solo against the Demon", "", "| rank | games | share |", "|---|---|---|"]
+    for name, c in zip(SOLO_RANKS, counts):
+        lines.append(f"| {name} | {c:,} | {wilson(c, n).fmt(pct=True, digits=1)} |")
+    stale = int(row["stale"])
+    lines += ["", f"Mean solo score {row['score']:.1f}; games lost to the 7th dragon "
+              f"{wilson(int(row['lost']), n).fmt(pct=True, digits=1)}; stalemates (trick cap) {stale:,}."]
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    ax.bar(range(len(SOLO_RANKS)), [c / n for c in counts])
+    ax.set_xticks(range(len(SOLO_RANKS)), SOLO_RANKS, fontsize=7)
+    ax.set_ylabel("share of solo games")
+    ax.set_title("Drarkane solo: rank reached")
+    lines += ["", chart("solo_ranks", fig), ""]
+    return "\n".join(lines)
+
+
+def bid_section(rounds, chart) -> str:
+    """Bid against tricks taken (heat-map per player count) and the exact-hit rate by bid.
+
+    `rounds` is the per-round table (DataFrame or LazyFrame); only its counts are collected."""
+    lazy = rounds.lazy().filter(pl.col("bid") >= 0)
+    if "players" not in lazy.collect_schema().names():
+        lazy = lazy.with_columns(pl.lit(0).alias("players"))
+    counts = collect(lazy.group_by("players", "bid", "tricks")
+                     .agg(pl.len().alias("n"), pl.col("exact").sum().alias("hits")))
+    if counts.height == 0:             # solo games bid no contracts
+        return ""
+    lines = ["## Bids against tricks", ""]
+    ps = sorted(counts["players"].unique().to_list())
+    fig, axes = plt.subplots(1, len(ps), figsize=(4.5 * len(ps), 4), squeeze=False)
+    for ax, p in zip(axes[0], ps):
+        g = counts.filter(pl.col("players") == p)
+        size = int(max(g["bid"].max(), g["tricks"].max())) + 1
+        grid = np.zeros((size, size))
+        for b, t, c in g.select("bid", "tricks", "n").iter_rows():
+            grid[b, t] = c
+        share = grid / np.maximum(grid.sum(axis=1, keepdims=True), 1)
+        ax.imshow(share, origin="lower", cmap="viridis", aspect="auto")
+        ax.plot([0, size - 1], [0, size - 1], color="white", lw=0.6, ls=":")
+        ax.set_xlabel("tricks taken")
+        ax.set_ylabel("contract")
+        ax.set_title(f"{p} players" if p else "all", fontsize=9)
+        by_bid = g.group_by("bid").agg(pl.col("n").sum(), pl.col("hits").sum()).sort("bid")
+        cells = [f"bid {b}: {wilson(int(h), int(n)).fmt(pct=True, digits=1)} (n={n:,})"
+                 for b, n, h in by_bid.iter_rows()]
+        lines.append(f"- {p} players, exact rate by contract: " + "; ".join(cells))
+    fig.suptitle("tricks taken for each contract (each row sums to 1)", fontsize=9)
+    fig.tight_layout()
+    lines += ["", chart("bid_vs_tricks", fig), ""]
+    return "\n".join(lines)

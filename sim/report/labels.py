@@ -1,0 +1,110 @@
+"""Words for what a run played: its rules ("rules as given", "variant treasures", "dwarf_spaces=[7, 6, 5]") and its
+lineup ("seeker at every seat", "dragon brawler, dwarves coordinated"), so reports never show hashes or codes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine.errors import DsimError
+from sim.engine.game import Game
+from sim.engine.strategy import Seat, lineup_label
+
+
+def rules_text(run: dict) -> str:
+    parts = [f"variant {v}" for v in run.get("variants", [])]
+    parts += [f"{k}={_short(e['value'])}" for k, e in run.get("values", {}).items() if e.get("source") == "override"]
+    return ", ".join(parts) or "rules as given"
+
+
+def _short(value) -> str:
+    text = str(value).replace("'", "")
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
+def lineup_text(game: Game, strategies: dict) -> str:
+    """`strategies` as stored in a run's provenance: role -> {name, params}."""
+    words = {}
+    for role, s in strategies.items():
+        tuned = ""
+        try:
+            strategy = game.strategies.get(s["name"])
+            if not np.allclose(_params(strategy, s), strategy.params()):
+                tuned = " (tuned)"
+        except (DsimError, KeyError, ValueError):
+            pass
+        words[role] = s["name"] + tuned
+    if len(set(words.values())) == 1:
+        return f"{next(iter(words.values()))} {'at every seat' if game.seat_game() else 'for every role'}"
+    return ", ".join(f"{role} {name}" for role, name in words.items())
+
+
+def lineup_words(game: Game, lineup) -> str:
+    """A `Lineup` (role -> Seat) in words, as `lineup_text` gives a stored run's."""
+    return lineup_text(game, {role: {"name": s.strategy.name, "params": dict(zip(s.strategy.param_names,
+                                                                                  s.params.tolist()))}
+                              for role, s in lineup.items()})
+
+
+def spec_words(game: Game, spec) -> str:
+    """What a RunSpec plays, in words: players, rules and lineup."""
+    run = spec.rules.ruleset.provenance()
+    return f"{spec.players} players, {rules_text(run)}, {lineup_words(game, spec.lineup)}"
+
+
+def partition_lineup(game: Game, strategies: dict) -> str:
+    """The lineup code a run's games are partitioned by, rebuilt from its provenance."""
+    try:
+        lineup = {}
+        for role, s in strategies.items():
+            strategy = game.strategies.get(s["name"], role)
+            lineup[role] = Seat(strategy, _params(strategy, s))
+    except (DsimError, KeyError):                         # a plugin strategy that is not loaded here
+        return "_".join(f"{role}-{s['name']}" for role, s in strategies.items())
+    return lineup_label(lineup)
+
+
+def _params(strategy, stored: dict) -> np.ndarray:
+    """A stored run's parameters in the strategy's own order (provenance JSON sorts them by name)."""
+    return strategy.params(stored.get("params", {}))
+
+
+class Configs:
+    """Readable names for the (players, rules, lineup) configurations of a set of runs."""
+
+    def __init__(self, game: Game, runs: list[dict]):
+        self.game = game
+        self.rules: dict[str, str] = {}
+        self.lineups: dict[str, str] = {}
+        for r in runs:
+            if r.get("game") != game.name:
+                continue
+            self.rules.setdefault(r["rules_hash"], rules_text(r))
+            strategies = r.get("strategies", {})
+            self.lineups.setdefault(partition_lineup(game, strategies), lineup_text(game, strategies))
+
+    def is_default(self, row: dict, dims: list[str]) -> bool:
+        """Whether a row is the game's default configuration along the varying dimensions."""
+        default = {"players": self.game.default_players, "rules": "rules as given",
+                   "lineup": lineup_label(self.game.lineup(None))}
+        got = {"players": row.get("players"), "rules": self.rule(row.get("rules", "")), "lineup": row.get("lineup")}
+        return all(d in default and got[d] == default[d] for d in dims)   # a game's own dimension: no default
+
+    def rule(self, code: str) -> str:
+        return self.rules.get(code, "other rules")
+
+    def lineup(self, code: str) -> str:
+        return self.lineups.get(code, code.replace("_", ", ").replace("-", " "))
+
+    def text(self, row: dict, dims: list[str]) -> str:
+        """A configuration in words, naming only the dimensions that vary."""
+        out = []
+        for d in dims:
+            if d == "players":
+                out.append(f"{row['players']} players")
+            elif d == "rules":
+                out.append(self.rule(row["rules"]))
+            elif d == "lineup":
+                out.append(self.lineup(row["lineup"]))
+            else:
+                out.append(f"{d} {row[d]}")
+        return ", ".join(out)

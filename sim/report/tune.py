@@ -1,0 +1,102 @@
+"""`dsim tune`'s report: the answer in a sentence, the verified estimates, the response curve, the search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from sim.analysis.tune import Evaluator, TuneResult, Tuning, inside, show_value  # noqa: E402
+from sim.engine.game import Game  # noqa: E402
+from sim.engine.spec import RunSpec  # noqa: E402
+from sim.report.charts import ChartSaver  # noqa: E402
+from sim.report.html import write_report  # noqa: E402
+from sim.report.labels import spec_words  # noqa: E402
+
+
+def write(t: Tuning, to: Path) -> Path:
+    """`tune_<game>.md` and its HTML twin, the response chart, and `.parquet` (every setting played)."""
+    to.mkdir(parents=True, exist_ok=True)
+    chart = ChartSaver(to, f"tune_{t.game.name}")
+    curve = response_chart(t, chart)
+    t.table().write_parquet(to / f"tune_{t.game.name}.parquet")
+    lines = report_lines(t.game, t.base, t.evaluator, t.result, curve)
+    return write_report(to, f"tune_{t.game.name}", "\n".join(lines), t.game.title)
+
+
+def _fmt(t, est) -> str:
+    return est.fmt(pct=True, digits=1) if t.outcome.kind == "rate" else est.fmt(digits=3)
+
+
+def _target(t) -> str:
+    return f"{100 * t.value:g}%" if t.outcome.kind == "rate" else f"{t.value:g}"
+
+
+def findings(ev: Evaluator, result: TuneResult) -> list[str]:
+    out = []
+    for c in result.candidates:
+        parts = []
+        for t, est in zip(ev.targets, result.verified[c]):
+            verdict = "inside" if inside(est, t.value) else "outside"
+            parts.append(f"{t.outcome.label or t.outcome.name} is {_fmt(t, est)} over {est.n:,} fresh games "
+                         f"(target {_target(t)}: {verdict} the interval)")
+        out.append(f"- With **{ev.describe(c)}**: " + "; ".join(parts) + ".")
+    return out
+
+
+def report_lines(game: Game, base: RunSpec, ev: Evaluator, result: TuneResult, curve: str) -> list[str]:
+    names = ", ".join(p.name for p in ev.params)
+    goals = " and ".join(f"{t.outcome.label or t.outcome.name} = {_target(t)}" for t in ev.targets)
+    ranges = ", ".join(f"{p.name} from {show_value(p, p.lo)} to {show_value(p, p.hi)}" for p in ev.params)
+    searched = sorted({k[0] for k in ev.cache if not k[1]})
+    lines = [f"# {game.title}: which {names} gives {goals}?", "", "## Findings", "", *findings(ev, result),
+             f"- The search: {result.note}.", "",
+             f"Rests on: {spec_words(game, base)}, and the assumed values listed by `dsim games {game.name}`; "
+             f"searched {ranges}.", "",
+             "## Method", "",
+             f"Every setting searched played the same {base.n:,} games (seed {base.seed}: common random numbers), "
+             "so the search compares settings without noise between them; the answer was then replayed on "
+             f"fresh seeds (seed {base.seed} + 7919) for the intervals above. See `sim/analysis/tune.py` for why "
+             "bisection, Brent's method and differential evolution.", ""]
+    if curve:
+        lines += [curve, ""]
+    lines += ["## Settings played on the search seeds", "", "| " + " | ".join([*(p.name for p in ev.params),
+                                                               *(t.outcome.label or t.outcome.name for t in ev.targets)])
+              + " |", "|" + "---|" * (len(ev.params) + len(ev.targets))]
+    for point in searched:
+        ests = ev.cache[(point, False, None)]
+        lines.append("| " + " | ".join([*(show_value(p, v) for p, v in zip(ev.params, point)),
+                                         *(_fmt(t, e) for t, e in zip(ev.targets, ests))]) + " |")
+    return lines
+
+
+def response_chart(t: Tuning, chart: ChartSaver) -> str:
+    """The first target against the first parameter around the answer (others held at the answer), on the
+    search seeds, with the verified settings and the target line."""
+    ev, result = t.evaluator, t.result
+    p, target = ev.params[0], ev.targets[0]
+    scale = 100 if target.outcome.kind == "rate" else 1
+    xs = [x for x, _ in t.curve]
+    ests = [e for _, e in t.curve]
+    fig, ax = plt.subplots(figsize=(6.5, 3.6))
+    ax.errorbar(xs, [e.value * scale for e in ests],
+                yerr=[[(e.value - e.lo) * scale for e in ests], [(e.hi - e.value) * scale for e in ests]],
+                fmt="o-", capsize=3, label=f"search seeds ({ev.base.n:,} games each)")
+    for c in result.candidates:
+        e = result.verified[c][0]
+        ax.errorbar([c[0]], [e.value * scale], yerr=[[(e.value - e.lo) * scale], [(e.hi - e.value) * scale]],
+                    fmt="s", color="tab:red", capsize=4)
+    ax.plot([], [], "s", color="tab:red", label="verified on fresh seeds")
+    ax.axhline(target.value * scale, color="black", lw=0.8, ls="--", label=f"target {_target(target)}")
+    ax.set_xlabel(p.name)
+    ax.set_ylabel((target.outcome.label or target.outcome.name) + (" (%)" if scale == 100 else ""))
+    if p.integer:
+        ax.set_xticks(xs)
+    answer = " or ".join(show_value(p, c[0]) for c in result.candidates)
+    ax.set_title(f"{target.outcome.label or target.outcome.name} against {p.name}: closest {answer}", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    return chart("response", fig)

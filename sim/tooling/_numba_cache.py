@@ -1,0 +1,111 @@
+"""Make numba's disk cache notice edits in the modules a kernel inlines.
+
+numba stamps a cached function with its own source file only. Our kernels inline code from other
+modules (the game's records and strategies, `sim.engine.rng`), so an edit there could leave a stale
+compiled kernel that disagrees with a clean clone. This adds a hash of those files to the stamp of every
+function defined in a game's package or its strategies module: an edit recompiles that game only.
+It relies on numba's `CacheImpl._locator_classes`; if that ever changes, numba's default applies.
+"""
+
+import functools
+import hashlib
+import platform
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = (ROOT / "sim" / "engine" / "rng.py",)
+
+# LLVM's x86 "cmov converter" turns a conditional move inside a loop back into a branch when the move sits on
+# the loop's critical path, assuming the branch will be predicted well. In our kernels the condition is a
+# card or a random draw: a max over a hand, a strategy's pick. The branch goes either way at random, and the
+# rewrite cost the Drarkane seeker a mispredicted branch per card. Off for every kernel (codegen only: the
+# same games), and part of the cache stamp so a kernel compiled under the other setting is rebuilt.
+CODEGEN_OPTIONS = ("-x86-cmov-converter=false",) if platform.machine().lower() in ("x86_64", "amd64") else ()
+
+
+def game_of(py_file: str) -> str | None:
+    """The game a project source file belongs to ('' for sim/engine), None for any other file."""
+    path = Path(py_file).resolve()
+    parts = path.relative_to(ROOT).parts if path.is_relative_to(ROOT) else ()
+    if parts[:2] == ("sim", "games") and len(parts) == 4:
+        return parts[2]
+    if parts[:1] == ("strategies",) and len(parts) == 2:
+        return path.stem
+    if parts[:2] == ("sim", "engine"):
+        return ""
+    return None
+
+
+def dependencies(game: str) -> list[Path]:
+    if not game:
+        return list(SHARED)
+    files = list(SHARED) + sorted((ROOT / "sim" / "games" / game).glob("*.py"))
+    return files + [ROOT / "strategies" / f"{game}.py"]
+
+
+def stamp(game: str) -> str:
+    """Hash of the game's dependency files, recomputed when one changes on disk."""
+    keys = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in dependencies(game) if p.exists())
+    return _hash(keys) + ",".join(CODEGEN_OPTIONS)
+
+
+@functools.lru_cache(maxsize=None)
+def _hash(keys) -> str:
+    h = hashlib.sha256()
+    for path, _, _ in keys:
+        h.update(path.encode())
+        h.update(Path(path).read_bytes())
+    return h.hexdigest()
+
+
+def set_codegen_options() -> None:
+    """Pass CODEGEN_OPTIONS to LLVM (before any kernel is compiled; an unknown option would end the process,
+    hence the check on the machine above)."""
+    import llvmlite.binding as llvm
+    for option in CODEGEN_OPTIONS:
+        llvm.set_option("dsim", option)
+
+
+def install() -> None:
+    set_codegen_options()
+    try:
+        from numba.core import caching
+        defaults = list(caching.CacheImpl._locator_classes)
+        base = caching._CacheLocator
+    except (ImportError, AttributeError):
+        return
+    if any(getattr(c, "dsim", False) for c in defaults):
+        return
+
+    class DependencyLocator(base):
+        """numba's usual locator, with the game's dependency hash added to the freshness stamp."""
+        dsim = True
+
+        def __init__(self, inner, game):
+            self._inner = inner
+            self._game = game
+
+        def ensure_cache_path(self):
+            self._inner.ensure_cache_path()
+
+        def get_cache_path(self):
+            return self._inner.get_cache_path()
+
+        def get_source_stamp(self):
+            return (self._inner.get_source_stamp(), stamp(self._game))
+
+        def get_disambiguator(self):
+            return self._inner.get_disambiguator()
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            game = game_of(py_file)
+            if game is None:
+                return None
+            for other in defaults:
+                inner = other.from_function(py_func, py_file)
+                if inner is not None:
+                    return cls(inner, game)
+            return None
+
+    caching.CacheImpl._locator_classes = [DependencyLocator] + defaults

@@ -1,0 +1,164 @@
+"""Experiment specs: a TOML file describing a run, comparison, sweep, tournament or optimisation, played through
+the analysis layer and written by the report layer (this module sits above both, below the CLI).
+
+    [experiment]
+    kind = "compare"                  # run | compare | sweep | tournament | optimize | tune | sensitivity | ablate | ladder
+    game = "dragonwake"
+    title = "Does the FAQ's fuse help the heroes?"
+    n = 200000
+    players = 5                       # or a list, for kind = "run": one run per player count
+    strategy = "hero=bayes,cultist=liar"
+    seed = 1
+    variants = ["base", "min_reveals"]    # compare
+    params = ["min_reveals=0:10:5"]       # sweep; tune: ["dwarf_spaces[0]=3:12"] (a range to search)
+    targets = ["dragon_win=0.5"]          # tune: outcome=value (verify = games on fresh seeds)
+    only = ["dwarf_spaces"]               # sensitivity: only these assumed values; ablate: elements or groups
+    mode = "neutral"                      # ablate: neutral | remove | force
+    outcome = "dragon_win"                # ladder: the finding's outcome, and the reference it is read against
+    reference = 0.5
+    strategies = ["random", "bayes"]      # tournament; for kind = "run", one run per lineup
+    configs = [["seat0_deck=ember"], ["seat0_deck=tide"]]   # kind = "run": one run per rule-override set
+    role = "hero"                         # optimize (with strategy = the one to tune, field = the rest)
+    set = ["hand_sizes=[5,4,3,2]"]        # rule overrides for every arm
+    report = "reports/dragonwake"         # where the Markdown, charts and tables go
+
+`dsim experiment FILE` reruns it; results (Parquet) go to `results/experiments/<file stem>`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import tomllib
+from pathlib import Path
+
+from sim.analysis.ablate import ablate
+from sim.analysis.compare import compare
+from sim.analysis.ladder import ladder
+from sim.analysis.optimize import optimize
+from sim.analysis.sensitivity import sensitivity
+from sim.analysis.sweep import sweep
+from sim.analysis.tournament import tournament
+from sim.analysis.tune import tune
+from sim.engine.errors import DsimError
+from sim.engine.runner import run
+from sim.engine.spec import RunSpec, check_n
+from sim.engine.strategy import load_plugin
+from sim.games import get_game
+from sim.report import ablate as ablate_report
+from sim.report import balance
+from sim.report import compare as compare_report
+from sim.report import ladder as ladder_report
+from sim.report import optimize as optimize_report
+from sim.report import sensitivity as sensitivity_report
+from sim.report import sweep as sweep_report
+from sim.report import tournament as tournament_report
+from sim.report import tune as tune_report
+from sim.report.html import write_report
+
+KINDS = ("run", "compare", "sweep", "tournament", "optimize", "tune", "sensitivity", "ablate", "ladder")
+KEYS = {"kind", "game", "title", "n", "players", "strategy", "seed", "jobs", "variants", "variant", "params",
+        "strategies", "configs", "role", "field", "set", "report", "rules", "iters", "plugins", "precision",
+        "targets", "verify", "only", "mode", "outcome", "reference"}
+
+
+def load_spec(path: Path) -> dict:
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise DsimError(f"experiment file not found: {path}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise DsimError(f"malformed experiment file {path}: {e}") from None
+    spec = data.get("experiment")
+    if not isinstance(spec, dict):
+        raise DsimError(f"experiment file {path} has no [experiment] table")
+    unknown = sorted(set(spec) - KEYS)
+    if unknown:
+        raise DsimError(f"experiment file {path}: unknown keys {', '.join(unknown)}")
+    if spec.get("kind") not in KINDS:
+        raise DsimError(f"experiment file {path}: kind must be one of {', '.join(KINDS)}")
+    if "game" not in spec:
+        raise DsimError(f"experiment file {path}: 'game' is required")
+    return spec
+
+
+def _as_list(config) -> list[str]:
+    """One entry of `configs`: a list of `key=value` overrides, or a single one."""
+    return [config] if isinstance(config, str) else list(config)
+
+
+def base_spec(spec: dict, players: int | None = None) -> RunSpec:
+    game = get_game(spec["game"])
+    for p in spec.get("plugins", []):
+        load_plugin(p)
+    rules = game.load_rules(spec.get("rules"), tuple(spec.get("variant", [])), tuple(spec.get("set", [])))
+    players = players or spec.get("players") or game.default_players
+    if isinstance(players, list):
+        players = players[0]
+    game.check_players(rules, players)
+    lineup = game.lineup(spec.get("field") if spec["kind"] == "optimize" else spec.get("strategy"))
+    return RunSpec(game, rules, players, lineup, check_n(float(spec.get("n", 100_000))), int(spec.get("seed", 0)),
+                   tuple(spec.get("plugins", [])))
+
+
+def run_experiment(path: Path, results: Path | None = None, to: Path | None = None,
+                   resume: bool = False) -> list[Path]:
+    """Run an experiment spec; returns the report files written. `resume` keeps the runs an interrupted
+    call committed or left in part, and plays the rest."""
+    spec = load_spec(path)
+    name = Path(path).stem
+    results = results or Path("results") / "experiments" / name
+    to = Path(to or spec.get("report") or Path("reports") / name)
+    if results.exists() and not resume:
+        shutil.rmtree(results)       # an experiment is rerun from scratch, so its figures match its spec
+    kind = spec["kind"]
+    jobs = int(spec.get("jobs", 1))
+    base = dataclasses.replace(base_spec(spec), resume=resume)
+    game = base.game
+    sets = tuple(spec.get("set", []))
+    if kind == "run":
+        counts = spec.get("players") if isinstance(spec.get("players"), list) else [base.players]
+        lineups = [game.lineup(s) for s in spec["strategies"]] if "strategies" in spec else [base.lineup]
+        configs = [game.load_rules(spec.get("rules"), tuple(spec.get("variant", [])), sets + tuple(_as_list(c)))
+                   for c in spec["configs"]] if "configs" in spec else [base.rules]
+        for p in counts:
+            game.check_players(base.rules, p)
+        for rules in configs:
+            for p in counts:
+                for lineup in lineups:
+                    run(dataclasses.replace(base, rules=rules, players=p, lineup=lineup), results, jobs=jobs,
+                        progress=False)
+        paths = balance.build(results, to, game.name)
+    elif kind == "compare":
+        paths = [compare_report.write(compare(game, base, list(spec.get("variants", [])), results, jobs,
+                                              spec.get("precision"), spec.get("rules"), sets), to)]
+    elif kind == "sweep":
+        paths = [sweep_report.write(sweep(game, base, list(spec.get("params", [])), results, jobs, spec.get("rules"),
+                                          tuple(spec.get("variant", [])), sets), to)]
+    elif kind == "tune":
+        verify_n = check_n(float(spec["verify"])) if "verify" in spec else None
+        paths = [tune_report.write(tune(game, base, list(spec.get("params", [])), list(spec.get("targets", [])), jobs,
+                                        verify_n, spec.get("rules"), tuple(spec.get("variant", [])), sets), to)]
+    elif kind == "sensitivity":
+        paths = [sensitivity_report.write(sensitivity(game, base, results, jobs, spec.get("precision"),
+                                                      tuple(spec.get("only", [])), spec.get("rules"),
+                                                      tuple(spec.get("variant", [])), sets), to)]
+    elif kind == "ablate":
+        paths = [ablate_report.write(ablate(game, base, results, spec.get("mode", "neutral"), jobs,
+                                            spec.get("precision"), tuple(spec.get("only", [])), spec.get("rules"),
+                                            tuple(spec.get("variant", [])), sets), to)]
+    elif kind == "ladder":
+        paths = [ladder_report.write(ladder(game, base, spec.get("outcome"), spec.get("reference"),
+                                            int(spec.get("iters", 4))), to)[0]]
+    elif kind == "tournament":
+        paths = [tournament_report.write(tournament(game, base, list(spec.get("strategies", [])), results, jobs), to)]
+    else:
+        if "strategy" not in spec or "role" not in spec:
+            raise DsimError(f"experiment file {path}: optimize needs 'strategy' and 'role'")
+        paths = [optimize_report.write(optimize(game, base, spec["strategy"], spec["role"],
+                                                iters=int(spec.get("iters", 8))), to)]
+    if spec.get("title"):
+        for p in paths:
+            head, _, rest = p.read_text().partition("\n")     # the question under the title, in both twins
+            write_report(p.parent, p.stem, f"{head}\n\n*{spec['title']}* (spec: `{path}`)\n{rest}", game.title)
+    return paths
