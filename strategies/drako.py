@@ -32,28 +32,29 @@ from sim.games.drako.records import (
 )
 
 FAST = dict(cache=True, _nrt=False)
+INLINE = dict(FAST, inline="always")   # small helpers: numba inlines them into each caller
 NEG = -1.0e9
 
 # ---- shared helpers -----------------------------------------------------------------------------
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def n_hexes(geo):
     return geo.shape[0] // 3
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def in_line(geo, a, b):
     return geo[n_hexes(geo) + a, b] >= 0
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def left(st, f):
     """Wound spaces a figure still has."""
     return st[S_CAP + f] - st[S_WOUND + f]
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def dwarves_next_to(st, geo, h, skip):
     n = 0
     for f in range(1, 4):
@@ -63,7 +64,7 @@ def dwarves_next_to(st, geo, h, skip):
     return n
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def nearest_dwarf(st, geo, h):
     best = 1000
     for f in range(1, 4):
@@ -73,7 +74,7 @@ def nearest_dwarf(st, geo, h):
     return best
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def weakest_dwarf(st):
     """The living dwarf closest to death (the archer wins ties: it is the one that shoots)."""
     best, who = 1000, -1
@@ -83,7 +84,7 @@ def weakest_dwarf(st):
     return who
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def dwarves_in_lines(st, geo, h):
     """Dwarves sharing a straight line with hex h (fire targets, ignoring what stands between)."""
     n = 0
@@ -94,13 +95,13 @@ def dwarves_in_lines(st, geo, h):
     return n
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def archer_aims_at(st, geo, h):
     a = st[S_POS + FIG_ARCHER]
     return a >= 0 and a != h and in_line(geo, a, h)
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def card_worth(s0, v0, s1, v1, defense):
     """Rough worth of a card for keeping it: its better option, Defense counted as `defense`."""
     best = 0.0
@@ -126,7 +127,7 @@ def card_worth(s0, v0, s1, v1, defense):
     return best
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def cheapest_block(opts, n):
     """Among block rows, the card whose other option is worth least (pure Defense first)."""
     best, pick = 1.0e9, 0
@@ -137,7 +138,7 @@ def cheapest_block(opts, n):
     return pick
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def worst_card(opts, n, defense):
     """Discard / throw-away: the card kind worth least (rows of K_DISCARD)."""
     best, pick = 1.0e9, 0
@@ -148,13 +149,13 @@ def worst_card(opts, n, defense):
     return pick
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def dud_score(opts, i, defense):
     """A throw-away (no legal action): the least valuable card goes."""
     return -50.0 - card_worth(opts[i, 3], opts[i, 4], opts[i, 6], opts[i, 7], defense)
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def argmax_area(opts, n, p, at):
     """Wound placement: the open area with the highest weight p[at + area - 1]."""
     best, pick = NEG, 0
@@ -165,12 +166,12 @@ def argmax_area(opts, n, p, at):
     return pick
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def keep_defense_cost(row_other, weight):
     return weight if row_other == SYM_DEFENSE else 0.0
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def draw_score(st, side, hand_target, discard_cost):
     """Wanting cards up to `hand_target`; a draw past the hand limit throws cards away, which
     costs `discard_cost` a card (cycling the deck for better cards can be worth it)."""
@@ -186,7 +187,7 @@ def draw_score(st, side, hand_target, discard_cost):
 # ---- random ---------------------------------------------------------------------------------------
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def draw(st, n):
     """A uniform integer in [0, n) from the game's own stream (sim.core.rng's xorshift64*)."""
     x = np.uint64(st[S_RNG])
@@ -416,12 +417,12 @@ RUSH_BOUNDS = ((0.0, 6.0), (0.0, 10.0), (0.0, 10.0), (0.0, 10.0), (0.0, 5.0), (1
                (0.0, 5.0), (0.0, 5.0), (0.0, 5.0))
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def attack_cards(st):
     return st[S_SYM + N_SYM + SYM_ATTACK] + st[S_SYM + N_SYM + SYM_ATTACK_TWO]
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def dwarf_hand_action(st, opts, i, p, hand_at):
     """Drawing costs the dwarves nothing on their clock (cards go from deck to hand) unless the
     hand limit makes them throw some away."""
@@ -511,7 +512,7 @@ COORDINATED_BOUNDS = ((0.0, 6.0), (0.0, 10.0), (0.0, 5.0), (0.0, 10.0), (1.0, 3.
                       (0.0, 5.0), (0.0, 5.0), (0.0, 5.0), (0.0, 5.0))
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def wanted_distance(st, f):
     """Fighters close in once the dragon is netted (or no net can come); before that they wait
     two hexes away, out of reach of its claws but ready."""
@@ -522,7 +523,7 @@ def wanted_distance(st, f):
     return 2
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def spot_score(st, geo, f, h, g, p, b):
     """How good hex h is for dwarf f with the dragon on g."""
     d = geo[g, h]
@@ -627,13 +628,13 @@ COORDINATED2_DEFAULTS = (6.0, 6.0, 1.5, 8.0, 1.0, 1.0, 2.0, 3.0, 1.0, 2.0) + (0.
 COORDINATED2_BOUNDS = COORDINATED_BOUNDS + ((0.0, 5.0), (0.0, 6.0), (0.0, 3.0), (0.0, 1.0), (0.0, 5.0))
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def in_danger(st, f):
     """A dwarf the dragon's strongest blow (3) could kill."""
     return left(st, f) <= 3
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def spot_score2(st, geo, f, h, g, p, b):
     """v1's spot, plus: a dwarf in danger keeps out of claw reach and out of the dragon's lines
     (fire), and no two dwarves share a line from the dragon."""
