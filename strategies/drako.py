@@ -727,23 +727,56 @@ def danger_of(st, f):
 
 
 @njit(**INLINE)
+def archer_spot(geo, hx, g, h, p6, q1, q2, l1, l2):
+    """spot_score for the archer on hex h, from the hexes q1, q2 of the Fury and Net dwarves and their
+    lines l1, l2 from the dragon (line_from): the same operations in the same order."""
+    d = geo[g, h]
+    x = -0.5 * abs(d - 2)
+    if geo[hx + h, g] >= 0:
+        x += p6
+        lh = geo[hx + g, h]
+        x -= 1.0 * ((l1 == lh) & (q1 != h))    # subtracting 0.0 leaves x as it was
+        x -= 1.0 * ((l2 == lh) & (q2 != h))
+    x -= 1.0 * (d == 1)
+    return x
+
+
+@njit(**INLINE)
 def coordinated2(kind, opts, n, st, geo, p, b):
     g = st[S_POS + FIG_DRAGON]
+    # with caution and spread 0 (the defaults) spot_score2 is spot_score: its extra terms subtract
+    # 0.0, which changes no value; the plain path below works the v1 score out from integers
+    plain = p[b + 11] == 0.0 and p[b + 12] == 0.0
     if kind == K_MAIN:
-        misplaced = 0.0
-        have_misplaced = False       # worked out at the first move row (other rows do not need it)
-        adjacent = dwarves_next_to(st, geo, g, -1)
+        hx = n_hexes(geo)
+        q1, q2, q3 = st[S_POS + 1], st[S_POS + 2], st[S_POS + 3]
+        l1, l2 = line_from(geo, hx, g, q1), line_from(geo, hx, g, q2)
+        wd = wanted_distance(st, 1)
+        d1 = geo[g, max(q1, 0)]
+        d2 = geo[g, max(q2, 0)]
+        d3 = geo[g, max(q3, 0)]
+        adjacent = (q1 >= 0) * (d1 == 1) + (q2 >= 0) * (d2 == 1) + (q3 >= 0) * (d3 == 1)
+        if plain:
+            # fighters: spot -|d - wd| (gain < 0 adds |d - wd|; small integers add exactly)
+            misplaced = 1.0 * ((q1 >= 0) * abs(d1 - wd) + (q2 >= 0) * abs(d2 - wd))
+            if q3 >= 0:
+                gain = archer_spot(geo, hx, g, q3, p[b + 6], q1, q2, l1, l2)
+                if gain < 0:
+                    misplaced -= gain
+        else:
+            misplaced = 0.0
+            l3 = line_from(geo, hx, g, q3)
+            for f in range(1, 4):
+                q = st[S_POS + f]
+                if q >= 0:
+                    gain = spot2_at(geo, hx, g, f, q, p, b, wd, danger_of(st, f), q1, q2, q3, l1, l2, l3)
+                    if gain < 0:
+                        misplaced -= gain
         more = st[S_ACTIONS] >= 2          # another action this turn can use what this one sets up
         best, pick = NEG, 0
         for i in range(n):
             a = opts[i, 0]
-            if a == A_FURY:
-                x = 100.0 if adjacent >= p[b + 4] and attack_cards(st) >= p[b + 5] else NEG
-            elif a == A_DRAW:
-                x = draw_score(st, 1, p[b + 0], p[b + 10])
-            elif a != A_PLAY:
-                x = dwarf_hand_action(st, opts, i, p, b + 0)
-            else:
+            if a == A_PLAY:
                 s, v, ways = opts[i, 3], opts[i, 4], opts[i, 5]
                 if s == SYM_NET:
                     # a net is worth casting when the dwarves can strike or close in before the
@@ -755,25 +788,17 @@ def coordinated2(kind, opts, n, st, geo, p, b):
                     x = p[b + 3] * v * (2 if ways >= 2 else 1)
                 elif s == SYM_CROSSBOW:
                     x = 0.8 * p[b + 3] * v
+                elif s == SYM_MOVE_TWO:
+                    x = p[b + 2] * misplaced * 0.7 if misplaced > 0 else -1.0
                 else:
-                    if not have_misplaced:
-                        have_misplaced = True
-                        hx = n_hexes(geo)
-                        q1, q2, q3 = st[S_POS + 1], st[S_POS + 2], st[S_POS + 3]
-                        l1, l2, l3 = line_from(geo, hx, g, q1), line_from(geo, hx, g, q2), line_from(geo, hx, g, q3)
-                        wd = wanted_distance(st, 1)
-                        for f in range(1, 4):
-                            q = st[S_POS + f]
-                            if q >= 0:
-                                gain = spot2_at(geo, hx, g, f, q, p, b, wd, danger_of(st, f),
-                                                q1, q2, q3, l1, l2, l3)
-                                if gain < 0:
-                                    misplaced -= gain
-                    if s == SYM_MOVE_TWO:
-                        x = p[b + 2] * misplaced * 0.7 if misplaced > 0 else -1.0
-                    else:
-                        x = p[b + 2] * misplaced * 0.5 if misplaced > 0 else -1.0
+                    x = p[b + 2] * misplaced * 0.5 if misplaced > 0 else -1.0
                 x -= keep_defense_cost(opts[i, 6], 1.0)
+            elif a == A_DRAW:
+                x = draw_score(st, 1, p[b + 0], p[b + 10])
+            elif a == A_FURY:
+                x = 100.0 if adjacent >= p[b + 4] and attack_cards(st) >= p[b + 5] else NEG
+            else:
+                x = dwarf_hand_action(st, opts, i, p, b + 0)
             if x > best:
                 best, pick = x, i
         return pick
@@ -783,6 +808,18 @@ def coordinated2(kind, opts, n, st, geo, p, b):
         l1, l2, l3 = line_from(geo, hx, g, q1), line_from(geo, hx, g, q2), line_from(geo, hx, g, q3)
         wd = wanted_distance(st, 1)
         best, pick = NEG, 0
+        if plain:
+            # a fighter's row scores |d(here) - wd| - |d(h) - wd| (exact in floats: small integers)
+            archer_here = archer_spot(geo, hx, g, max(q3, 0), p[b + 6], q1, q2, l1, l2)
+            for i in range(n):
+                f, h = opts[i, 0], opts[i, 1]
+                if f == FIG_ARCHER:
+                    x = archer_spot(geo, hx, g, h, p[b + 6], q1, q2, l1, l2) - archer_here
+                else:
+                    x = 1.0 * (abs(geo[g, st[S_POS + f]] - wd) - abs(geo[g, h] - wd))
+                if x > best:
+                    best, pick = x, i
+            return pick
         here_f, here, danger = -1, 0.0, False
         for i in range(n):
             f, h = opts[i, 0], opts[i, 1]
