@@ -28,6 +28,7 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
 from sim.core.rng import mix
+from strategies import drako as builtin
 from sim.games.drako.records import (
     AREA_ARMOUR, AREA_FIRE, AREA_FLIGHT, AREA_MOVE, A_DRAW, A_DUD, A_ESCAPE, A_FURY, A_PASS, A_PLAY,
     CARD_SYM0, CARD_SYM1, CARD_VAL0, CARD_VAL1, C_ACAP, C_ACTIONS, C_CAP, C_CHECK, C_CROSSBOW_MIN,
@@ -1331,14 +1332,47 @@ def advance(w, tr):
 
 # ---- the batch --------------------------------------------------------------------------------
 
+# ---- built-in strategies run inline ------------------------------------------------------------
+# A decision slot whose function is one of these built-ins (recognised by identity in `play_batch`)
+# runs the same strategy code inlined into the batch loop instead of an indirect call: a call passes
+# the option rows, state, geometry and parameters as some thirty words and the callee reloads them,
+# about a tenth of a default game. Same code, same answers, same draws from the game's stream.
+# INLINE_BUILTINS = False calls every function (to check that both paths give the same games).
+CALL, IN_BRAWLER, IN_COORDINATED, IN_RANDOM = 0, 1, 2, 3
+INLINE = ((builtin.brawler2_choice, IN_BRAWLER), (builtin.coordinated_choice, IN_COORDINATED),
+          (builtin.random_choice, IN_RANDOM))
+INLINE_BUILTINS = True
+
+
+@njit(inline="always", **FAST)
+def inline_choice(code, kind, opts, n, st, geo, p):
+    """The built-in strategy `code` (not CALL) answering one decision, as its *_choice function would."""
+    if code == IN_BRAWLER:
+        return builtin.brawler2(kind, opts, n, st, geo, p, 0)
+    if code == IN_COORDINATED:
+        return builtin.coordinated2(kind, opts, n, st, geo, p, 0)
+    return builtin.draw(st, n)
+
+
 FN = DECISION_FN
 BATCH_SIG = types.int64(
     types.int64, types.int64, types.int64[::1], FN, FN, FN, FN, FN, FN, FN, FN,
     types.float64[::1], types.float64[::1],
-    types.int32[:, ::1], types.int16[:, ::1], types.int64[::1], types.int64)
+    types.int32[:, ::1], types.int16[:, ::1], types.int64[::1], types.int64, types.int64[::1])
 
 
-@njit(BATCH_SIG, **FAST)
+def inline_codes(functions) -> np.ndarray:
+    """codes[slot] for the eight decision slots (dragon's act, target, react, setup, then the dwarves'):
+    the built-in strategy run inline there, or CALL."""
+    codes = np.zeros(8, dtype=np.int64)
+    if INLINE_BUILTINS:
+        for slot, fn in enumerate(functions):
+            for builtin_fn, code in INLINE:
+                if fn is builtin_fn:
+                    codes[slot] = code
+    return codes
+
+
 def play_batch(seed, n, w, d_act, d_target, d_react, d_setup,
                w_act, w_target, w_react, w_setup, pd, pw, out, trace, trace_start, n_traced):
     """Play n games from `seed`; out[k, g] is game g's final state at records.OUT_SLOTS[k] (one
@@ -1347,6 +1381,14 @@ def play_batch(seed, n, w, d_act, d_target, d_react, d_setup,
     The first n_traced games write their events into `trace`, game i's rows starting at
     trace_start[i] (trace_start[n_traced] is the end). Returns 1 if `trace` was too small.
     """
+    fns = (d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup)
+    return play_batch_jit(seed, n, w, *fns, pd, pw, out, trace, trace_start, n_traced, inline_codes(fns))
+
+
+@njit(BATCH_SIG, **FAST)
+def play_batch_jit(seed, n, w, d_act, d_target, d_react, d_setup,
+                   w_act, w_target, w_react, w_setup, pd, pw, out, trace, trace_start, n_traced, codes):
+    """`play_batch` (Python) with codes[slot]: the built-in strategy a decision slot runs inline."""
     np.random.seed(seed)
     # the blocks strategies see, as arrays of their own (made once: reshaping is not free)
     st = w[W_ST:W_ST + N_STATE]
@@ -1366,7 +1408,10 @@ def play_batch(seed, n, w, d_act, d_target, d_react, d_setup,
             who = q >> 4
             kind = q & 15
             k = st[R_NOPTS]
-            if who == 0:
+            code = codes[who]
+            if code != CALL:
+                i = inline_choice(code, kind, opts, k, st, geo, pd if who < 4 else pw)
+            elif who == 0:
                 i = d_act(kind, opts, k, st, geo, pd)
             elif who == 1:
                 i = d_target(kind, opts, k, st, geo, pd)
