@@ -1261,7 +1261,7 @@ def on_action_end(w, tr):
     return q
 
 
-@njit(**FAST)
+@njit(inline="always", **FAST)
 def advance(w, tr):
     """Play on until a side must choose (returns (side*4 + slot)*16 + kind) or the game ends (-1).
 
