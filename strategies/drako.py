@@ -32,28 +32,29 @@ from sim.games.drako.records import (
 )
 
 FAST = dict(cache=True, _nrt=False)
+INLINE = dict(FAST, inline="always")   # small helpers: numba inlines them into each caller
 NEG = -1.0e9
 
 # ---- shared helpers -----------------------------------------------------------------------------
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def n_hexes(geo):
     return geo.shape[0] // 3
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def in_line(geo, a, b):
     return geo[n_hexes(geo) + a, b] >= 0
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def left(st, f):
     """Wound spaces a figure still has."""
     return st[S_CAP + f] - st[S_WOUND + f]
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def dwarves_next_to(st, geo, h, skip):
     n = 0
     for f in range(1, 4):
@@ -63,7 +64,7 @@ def dwarves_next_to(st, geo, h, skip):
     return n
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def nearest_dwarf(st, geo, h):
     best = 1000
     for f in range(1, 4):
@@ -73,7 +74,7 @@ def nearest_dwarf(st, geo, h):
     return best
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def weakest_dwarf(st):
     """The living dwarf closest to death (the archer wins ties: it is the one that shoots)."""
     best, who = 1000, -1
@@ -83,7 +84,7 @@ def weakest_dwarf(st):
     return who
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def dwarves_in_lines(st, geo, h):
     """Dwarves sharing a straight line with hex h (fire targets, ignoring what stands between)."""
     n = 0
@@ -94,13 +95,13 @@ def dwarves_in_lines(st, geo, h):
     return n
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def archer_aims_at(st, geo, h):
     a = st[S_POS + FIG_ARCHER]
     return a >= 0 and a != h and in_line(geo, a, h)
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def card_worth(s0, v0, s1, v1, defense):
     """Rough worth of a card for keeping it: its better option, Defense counted as `defense`."""
     best = 0.0
@@ -126,7 +127,7 @@ def card_worth(s0, v0, s1, v1, defense):
     return best
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def cheapest_block(opts, n):
     """Among block rows, the card whose other option is worth least (pure Defense first)."""
     best, pick = 1.0e9, 0
@@ -137,7 +138,7 @@ def cheapest_block(opts, n):
     return pick
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def worst_card(opts, n, defense):
     """Discard / throw-away: the card kind worth least (rows of K_DISCARD)."""
     best, pick = 1.0e9, 0
@@ -148,13 +149,13 @@ def worst_card(opts, n, defense):
     return pick
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def dud_score(opts, i, defense):
     """A throw-away (no legal action): the least valuable card goes."""
     return -50.0 - card_worth(opts[i, 3], opts[i, 4], opts[i, 6], opts[i, 7], defense)
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def argmax_area(opts, n, p, at):
     """Wound placement: the open area with the highest weight p[at + area - 1]."""
     best, pick = NEG, 0
@@ -165,12 +166,12 @@ def argmax_area(opts, n, p, at):
     return pick
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def keep_defense_cost(row_other, weight):
     return weight if row_other == SYM_DEFENSE else 0.0
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def draw_score(st, side, hand_target, discard_cost):
     """Wanting cards up to `hand_target`; a draw past the hand limit throws cards away, which
     costs `discard_cost` a card (cycling the deck for better cards can be worth it)."""
@@ -186,7 +187,7 @@ def draw_score(st, side, hand_target, discard_cost):
 # ---- random ---------------------------------------------------------------------------------------
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def draw(st, n):
     """A uniform integer in [0, n) from the game's own stream (sim.engine.rng's xorshift64*)."""
     x = np.uint64(st[S_RNG])
@@ -208,52 +209,97 @@ BRAWLER_DEFAULTS = (3.0, 3.0, 3.0, 1.5, 1.0, 1.0)
 BRAWLER_BOUNDS = ((0.0, 6.0), (0.0, 10.0), (0.0, 10.0), (0.0, 5.0), (0.0, 5.0), (1.0, 4.0))
 
 
-@njit(**FAST)
-def brawler(kind, opts, n, st, geo, p, b):
+@njit(**INLINE)
+def brawler_main(opts, n, st, geo, p, b, flee):
+    """The brawler's main action. With `flee` (brawler2), among two or more dwarves and with
+    p[b + 6] >= 0, the best walk or flight out (worth p[b + 6]) wins unless v1's pick kills, or is a
+    claw or breath worth more. One pass over the rows works out v1's pick and the way out together;
+    the weakest dwarf is looked up once (v1 looked it up for every claw row): same picks."""
     g = st[S_POS + FIG_DRAGON]
-    if kind == K_MAIN:
-        adjacent = dwarves_next_to(st, geo, g, -1)
-        best, pick = NEG, 0
-        for i in range(n):
-            a = opts[i, 0]
-            if a == A_DRAW:
-                x = draw_score(st, DRAGON, p[b + 0], 0.0)
-            elif a == A_ESCAPE:
-                x = 2.0 - 2.0 * adjacent
-            elif a == A_DUD:
-                x = dud_score(opts, i, 1.0)
-            elif a == A_PASS:
-                x = -50.0
-            else:
-                s, v, ways = opts[i, 3], opts[i, 4], opts[i, 5]
-                if s == SYM_ATTACK:
-                    x = p[b + 1] * v
-                    w = weakest_dwarf(st)
-                    if w >= 0 and left(st, w) <= v and geo[g, st[S_POS + w]] == 1:
-                        x += 3.0
-                elif s == SYM_FIRE:
-                    x = p[b + 2] * v * ways
-                elif s == SYM_MOVE:
-                    x = p[b + 3] if adjacent == 0 else -1.0
-                else:  # flight
-                    x = 0.8 * p[b + 3] if adjacent == 0 and nearest_dwarf(st, geo, g) > 2 else -1.5
-                x -= keep_defense_cost(opts[i, 6], p[b + 4])
-            if x > best:
-                best, pick = x, i
-        return pick
-    if kind == K_DRAGON_MOVE or kind == K_FLIGHT:
-        target = weakest_dwarf(st)
-        best, pick = NEG, 0
-        for i in range(n):
-            h = opts[i, 0]
-            x = -1.0 * geo[h, st[S_POS + target]] if target >= 0 else 0.0
-            x += 0.5 * dwarves_in_lines(st, geo, h)
-            crowd = dwarves_next_to(st, geo, h, -1)
-            if crowd > 1:
-                x -= 0.8 * (crowd - 1)
-            if x > best:
-                best, pick = x, i
-        return pick
+    adjacent = dwarves_next_to(st, geo, g, -1)
+    leave = flee and not (adjacent < 2 or p[b + 6] < 0)
+    kill_at = 1 << 40       # a claw of at least this value kills the weakest dwarf
+    if adjacent > 0:        # claw rows are listed only next to a dwarf
+        w = weakest_dwarf(st)
+        if w >= 0 and geo[g, st[S_POS + w]] == 1:
+            kill_at = left(st, w)
+    best, pick = NEG, 0
+    lbest, lpick = NEG, 0
+    for i in range(n):
+        a = opts[i, 0]
+        if a == A_DRAW:
+            x = draw_score(st, DRAGON, p[b + 0], 0.0)
+        elif a == A_ESCAPE:
+            x = 2.0 - 2.0 * adjacent
+        elif a == A_DUD:
+            x = dud_score(opts, i, 1.0)
+        elif a == A_PASS:
+            x = -50.0
+        else:
+            s, v, ways = opts[i, 3], opts[i, 4], opts[i, 5]
+            if s == SYM_ATTACK:
+                x = p[b + 1] * v
+                if kill_at <= v:
+                    x += 3.0
+            elif s == SYM_FIRE:
+                x = p[b + 2] * v * ways
+            elif s == SYM_MOVE:
+                x = p[b + 3] if adjacent == 0 else -1.0
+            else:  # flight
+                x = 0.8 * p[b + 3] if adjacent == 0 and nearest_dwarf(st, geo, g) > 2 else -1.5
+            keep = keep_defense_cost(opts[i, 6], p[b + 4])
+            x -= keep
+            if leave and (s == SYM_MOVE or s == SYM_FLIGHT):
+                y = p[b + 6] - keep
+                if y > lbest:
+                    lbest, lpick = y, i
+        if x > best:
+            best, pick = x, i
+    if leave and lbest > NEG:
+        # compare with v1's pick: leave when that beats what v1 would do
+        j = pick
+        a = opts[j, 0]
+        if a == A_PLAY and opts[j, 3] == SYM_ATTACK:
+            v = opts[j, 4]
+            if kill_at <= v:
+                return j             # a kill now beats leaving
+            if p[b + 1] * v > lbest:
+                return j
+        if a == A_PLAY and opts[j, 3] == SYM_FIRE and p[b + 2] * opts[j, 4] * opts[j, 5] > lbest:
+            return j
+        return lpick
+    return pick
+
+
+@njit(**INLINE)
+def brawler_move(opts, n, st, geo, crowd_weight):
+    """Where the brawler walks or flies: near the weakest dwarf, on lines with dwarves (fire), not
+    among several (each dwarf past the first costs crowd_weight)."""
+    target = weakest_dwarf(st)
+    tpos = st[S_POS + target] if target >= 0 else 0
+    hx = n_hexes(geo)
+    q1, q2, q3 = st[S_POS + 1], st[S_POS + 2], st[S_POS + 3]
+    a1, a2, a3 = q1 >= 0, q2 >= 0, q3 >= 0
+    c1, c2, c3 = max(q1, 0), max(q2, 0), max(q3, 0)     # any hex for a dead dwarf (masked)
+    best, pick = NEG, 0
+    for i in range(n):
+        h = opts[i, 0]
+        x = -1.0 * geo[h, tpos] if target >= 0 else 0.0
+        # dwarves_in_lines (geo[hx + h, h] is -1: a dwarf is never counted on its own hex)
+        lines = ((a1 & (geo[hx + h, c1] >= 0)) + (a2 & (geo[hx + h, c2] >= 0))
+                 + (a3 & (geo[hx + h, c3] >= 0)))
+        x += 0.5 * lines
+        crowd = (a1 & (geo[h, c1] == 1)) + (a2 & (geo[h, c2] == 1)) + (a3 & (geo[h, c3] == 1))
+        if crowd > 1:
+            x -= crowd_weight * (crowd - 1)
+        if x > best:
+            best, pick = x, i
+    return pick
+
+
+@njit(**INLINE)
+def brawler_rest(kind, opts, n, st, geo, p, b):
+    """The brawler's answers besides its main action and its moves (v1 and v2 alike)."""
     if kind == K_VICTIM:
         best, pick = 1000, 0
         for i in range(n):
@@ -279,6 +325,15 @@ def brawler(kind, opts, n, st, geo, p, b):
     return 0
 
 
+@njit(**INLINE)
+def brawler(kind, opts, n, st, geo, p, b):
+    if kind == K_MAIN:
+        return brawler_main(opts, n, st, geo, p, b, False)
+    if kind == K_DRAGON_MOVE or kind == K_FLIGHT:
+        return brawler_move(opts, n, st, geo, 0.8)
+    return brawler_rest(kind, opts, n, st, geo, p, b)
+
+
 # ---- dragon: brawler v2 ---------------------------------------------------------------------------
 # v1 walked into the middle of the dwarves and stayed there, as the rulebook's author warns a dragon
 # not to; v2 still closes on the weakest dwarf and claws, but leaves a crowd (two or more dwarves next
@@ -289,49 +344,13 @@ BRAWLER2_DEFAULTS = BRAWLER_DEFAULTS + (6.0, 2.0)
 BRAWLER2_BOUNDS = BRAWLER_BOUNDS + ((-1.0, 10.0), (0.0, 5.0))
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def brawler2(kind, opts, n, st, geo, p, b):
-    g = st[S_POS + FIG_DRAGON]
     if kind == K_MAIN:
-        adjacent = dwarves_next_to(st, geo, g, -1)
-        if adjacent < 2 or p[b + 6] < 0:
-            return brawler(kind, opts, n, st, geo, p, b)
-        best, pick = NEG, 0
-        for i in range(n):
-            a = opts[i, 0]
-            if a == A_PLAY and (opts[i, 3] == SYM_MOVE or opts[i, 3] == SYM_FLIGHT):
-                x = p[b + 6] - keep_defense_cost(opts[i, 6], p[b + 4])
-                if x > best:
-                    best, pick = x, i
-        if best > NEG:
-            # compare with v1's pick: leave when that beats what v1 would do
-            j = brawler(kind, opts, n, st, geo, p, b)
-            a = opts[j, 0]
-            if a == A_PLAY and opts[j, 3] == SYM_ATTACK:
-                v = opts[j, 4]
-                w = weakest_dwarf(st)
-                if w >= 0 and left(st, w) <= v and geo[g, st[S_POS + w]] == 1:
-                    return j             # a kill now beats leaving
-                if p[b + 1] * v > best:
-                    return j
-            if a == A_PLAY and opts[j, 3] == SYM_FIRE and p[b + 2] * opts[j, 4] * opts[j, 5] > best:
-                return j
-            return pick
-        return brawler(kind, opts, n, st, geo, p, b)
+        return brawler_main(opts, n, st, geo, p, b, True)
     if kind == K_DRAGON_MOVE or kind == K_FLIGHT:
-        target = weakest_dwarf(st)
-        best, pick = NEG, 0
-        for i in range(n):
-            h = opts[i, 0]
-            x = -1.0 * geo[h, st[S_POS + target]] if target >= 0 else 0.0
-            x += 0.5 * dwarves_in_lines(st, geo, h)
-            crowd = dwarves_next_to(st, geo, h, -1)
-            if crowd > 1:
-                x -= p[b + 7] * (crowd - 1)
-            if x > best:
-                best, pick = x, i
-        return pick
-    return brawler(kind, opts, n, st, geo, p, b)
+        return brawler_move(opts, n, st, geo, p[b + 7])
+    return brawler_rest(kind, opts, n, st, geo, p, b)
 
 
 # ---- dragon: kiter ----------------------------------------------------------------------------------
@@ -416,12 +435,12 @@ RUSH_BOUNDS = ((0.0, 6.0), (0.0, 10.0), (0.0, 10.0), (0.0, 10.0), (0.0, 5.0), (1
                (0.0, 5.0), (0.0, 5.0), (0.0, 5.0))
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def attack_cards(st):
     return st[S_SYM + N_SYM + SYM_ATTACK] + st[S_SYM + N_SYM + SYM_ATTACK_TWO]
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def dwarf_hand_action(st, opts, i, p, hand_at):
     """Drawing costs the dwarves nothing on their clock (cards go from deck to hand) unless the
     hand limit makes them throw some away."""
@@ -511,7 +530,7 @@ COORDINATED_BOUNDS = ((0.0, 6.0), (0.0, 10.0), (0.0, 5.0), (0.0, 10.0), (1.0, 3.
                       (0.0, 5.0), (0.0, 5.0), (0.0, 5.0), (0.0, 5.0))
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def wanted_distance(st, f):
     """Fighters close in once the dragon is netted (or no net can come); before that they wait
     two hexes away, out of reach of its claws but ready."""
@@ -522,7 +541,7 @@ def wanted_distance(st, f):
     return 2
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def spot_score(st, geo, f, h, g, p, b):
     """How good hex h is for dwarf f with the dragon on g."""
     d = geo[g, h]
@@ -541,7 +560,28 @@ def spot_score(st, geo, f, h, g, p, b):
     return -1.0 * abs(d - wanted_distance(st, f))
 
 
-@njit(**FAST)
+@njit(**INLINE)
+def coordinated_rest(kind, opts, n, st, geo, p, b):
+    """The coordinated dwarves' wound placement, discards, free placement and mulligan (v1 and v2)."""
+    g = st[S_POS + FIG_DRAGON]
+    if kind == K_WOUND:
+        return argmax_area(opts, n, p, b + 7)
+    if kind == K_DISCARD:
+        return worst_card(opts, n, 1.5)
+    if kind == K_PLACE:
+        best, pick = NEG, 0
+        for i in range(n):
+            h = opts[i, 0]
+            x = spot_score(st, geo, opts[i, 1], h, g, p, b) - 0.3 * dwarves_next_to(st, geo, h, -1)
+            if x > best:
+                best, pick = x, i
+        return pick
+    if kind == K_MULLIGAN:
+        return 1 if st[S_SYM + N_SYM + SYM_NET] == 0 and attack_cards(st) == 0 and n > 1 else 0
+    return 0
+
+
+@njit(**INLINE)
 def coordinated(kind, opts, n, st, geo, p, b):
     g = st[S_POS + FIG_DRAGON]
     if kind == K_MAIN:
@@ -595,21 +635,7 @@ def coordinated(kind, opts, n, st, geo, p, b):
         if opts[0, 2] >= left(st, f) or st[S_SYM + N_SYM + SYM_DEFENSE] >= 2 or opts[0, 2] >= 2:
             return cheapest_block(opts, n)
         return 0
-    if kind == K_WOUND:
-        return argmax_area(opts, n, p, b + 7)
-    if kind == K_DISCARD:
-        return worst_card(opts, n, 1.5)
-    if kind == K_PLACE:
-        best, pick = NEG, 0
-        for i in range(n):
-            h = opts[i, 0]
-            x = spot_score(st, geo, opts[i, 1], h, g, p, b) - 0.3 * dwarves_next_to(st, geo, h, -1)
-            if x > best:
-                best, pick = x, i
-        return pick
-    if kind == K_MULLIGAN:
-        return 1 if st[S_SYM + N_SYM + SYM_NET] == 0 and attack_cards(st) == 0 and n > 1 else 0
-    return 0
+    return coordinated_rest(kind, opts, n, st, geo, p, b)
 
 
 # ---- dwarves: coordinated (v2) ------------------------------------------------------------------
@@ -627,13 +653,13 @@ COORDINATED2_DEFAULTS = (6.0, 6.0, 1.5, 8.0, 1.0, 1.0, 2.0, 3.0, 1.0, 2.0) + (0.
 COORDINATED2_BOUNDS = COORDINATED_BOUNDS + ((0.0, 5.0), (0.0, 6.0), (0.0, 3.0), (0.0, 1.0), (0.0, 5.0))
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def in_danger(st, f):
     """A dwarf the dragon's strongest blow (3) could kill."""
     return left(st, f) <= 3
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def spot_score2(st, geo, f, h, g, p, b):
     """v1's spot, plus: a dwarf in danger keeps out of claw reach and out of the dragon's lines
     (fire), and no two dwarves share a line from the dragon."""
@@ -654,29 +680,103 @@ def spot_score2(st, geo, f, h, g, p, b):
     return x
 
 
-@njit(**FAST)
+@njit(**INLINE)
+def spot2_at(geo, hx, g, f, h, p, b, wd, danger, q1, q2, q3, l1, l2, l3):
+    """spot_score2(st, geo, f, h, g, p, b) from what a decision fixes: hx = n_hexes(geo), wd the
+    fighters' wanted_distance, danger = in_danger(f) and the dragon not netted, q1..q3 the dwarves'
+    hexes and l1..l3 their line from the dragon (geo[hx + g, q], -9 for a dead dwarf: it matches no
+    line). The same operations in the same order as spot_score and spot_score2."""
+    d = geo[g, h]
+    lh = geo[hx + g, h]
+    inl = geo[hx + h, g] >= 0
+    if f == FIG_ARCHER:
+        x = -0.5 * abs(d - 2)
+        if inl:
+            x += p[b + 6]
+            if l1 == lh and q1 != h:
+                x -= 1.0
+            if l2 == lh and q2 != h:
+                x -= 1.0
+        if d == 1:
+            x -= 1.0
+    else:
+        x = -1.0 * abs(d - wd)
+    if danger:
+        if d <= 1:
+            x -= p[b + 11]
+        if inl:
+            x -= 0.5 * p[b + 11]
+    if lh >= 0:
+        if f != 1 and l1 == lh:
+            x -= p[b + 12]
+        if f != 2 and l2 == lh:
+            x -= p[b + 12]
+        if f != 3 and l3 == lh:
+            x -= p[b + 12]
+    return x
+
+
+@njit(**INLINE)
+def line_from(geo, hx, g, q):
+    return geo[hx + g, q] if q >= 0 else -9
+
+
+@njit(**INLINE)
+def danger_of(st, f):
+    return in_danger(st, f) and st[S_NETTED] == 0
+
+
+@njit(**INLINE)
+def archer_spot(geo, hx, g, h, p6, q1, q2, l1, l2):
+    """spot_score for the archer on hex h, from the hexes q1, q2 of the Fury and Net dwarves and their
+    lines l1, l2 from the dragon (line_from): the same operations in the same order."""
+    d = geo[g, h]
+    x = -0.5 * abs(d - 2)
+    if geo[hx + h, g] >= 0:
+        x += p6
+        lh = geo[hx + g, h]
+        x -= 1.0 * ((l1 == lh) & (q1 != h))    # subtracting 0.0 leaves x as it was
+        x -= 1.0 * ((l2 == lh) & (q2 != h))
+    x -= 1.0 * (d == 1)
+    return x
+
+
+@njit(**INLINE)
 def coordinated2(kind, opts, n, st, geo, p, b):
     g = st[S_POS + FIG_DRAGON]
+    # with caution and spread 0 (the defaults) spot_score2 is spot_score: its extra terms subtract
+    # 0.0, which changes no value; the plain path below works the v1 score out from integers
+    plain = p[b + 11] == 0.0 and p[b + 12] == 0.0
     if kind == K_MAIN:
-        misplaced = 0.0
-        for f in range(1, 4):
-            q = st[S_POS + f]
-            if q >= 0:
-                gain = spot_score2(st, geo, f, q, g, p, b)
+        hx = n_hexes(geo)
+        q1, q2, q3 = st[S_POS + 1], st[S_POS + 2], st[S_POS + 3]
+        l1, l2 = line_from(geo, hx, g, q1), line_from(geo, hx, g, q2)
+        wd = wanted_distance(st, 1)
+        d1 = geo[g, max(q1, 0)]
+        d2 = geo[g, max(q2, 0)]
+        d3 = geo[g, max(q3, 0)]
+        adjacent = (q1 >= 0) * (d1 == 1) + (q2 >= 0) * (d2 == 1) + (q3 >= 0) * (d3 == 1)
+        if plain:
+            # fighters: spot -|d - wd| (gain < 0 adds |d - wd|; small integers add exactly)
+            misplaced = 1.0 * ((q1 >= 0) * abs(d1 - wd) + (q2 >= 0) * abs(d2 - wd))
+            if q3 >= 0:
+                gain = archer_spot(geo, hx, g, q3, p[b + 6], q1, q2, l1, l2)
                 if gain < 0:
                     misplaced -= gain
-        adjacent = dwarves_next_to(st, geo, g, -1)
+        else:
+            misplaced = 0.0
+            l3 = line_from(geo, hx, g, q3)
+            for f in range(1, 4):
+                q = st[S_POS + f]
+                if q >= 0:
+                    gain = spot2_at(geo, hx, g, f, q, p, b, wd, danger_of(st, f), q1, q2, q3, l1, l2, l3)
+                    if gain < 0:
+                        misplaced -= gain
         more = st[S_ACTIONS] >= 2          # another action this turn can use what this one sets up
         best, pick = NEG, 0
         for i in range(n):
             a = opts[i, 0]
-            if a == A_FURY:
-                x = 100.0 if adjacent >= p[b + 4] and attack_cards(st) >= p[b + 5] else NEG
-            elif a == A_DRAW:
-                x = draw_score(st, 1, p[b + 0], p[b + 10])
-            elif a != A_PLAY:
-                x = dwarf_hand_action(st, opts, i, p, b + 0)
-            else:
+            if a == A_PLAY:
                 s, v, ways = opts[i, 3], opts[i, 4], opts[i, 5]
                 if s == SYM_NET:
                     # a net is worth casting when the dwarves can strike or close in before the
@@ -693,17 +793,41 @@ def coordinated2(kind, opts, n, st, geo, p, b):
                 else:
                     x = p[b + 2] * misplaced * 0.5 if misplaced > 0 else -1.0
                 x -= keep_defense_cost(opts[i, 6], 1.0)
+            elif a == A_DRAW:
+                x = draw_score(st, 1, p[b + 0], p[b + 10])
+            elif a == A_FURY:
+                x = 100.0 if adjacent >= p[b + 4] and attack_cards(st) >= p[b + 5] else NEG
+            else:
+                x = dwarf_hand_action(st, opts, i, p, b + 0)
             if x > best:
                 best, pick = x, i
         return pick
     if kind == K_DWARF_MOVE or kind == K_DWARF_MOVE2:
+        hx = n_hexes(geo)
+        q1, q2, q3 = st[S_POS + 1], st[S_POS + 2], st[S_POS + 3]
+        l1, l2, l3 = line_from(geo, hx, g, q1), line_from(geo, hx, g, q2), line_from(geo, hx, g, q3)
+        wd = wanted_distance(st, 1)
         best, pick = NEG, 0
-        here_f, here = -1, 0.0
+        if plain:
+            # a fighter's row scores |d(here) - wd| - |d(h) - wd| (exact in floats: small integers)
+            archer_here = archer_spot(geo, hx, g, max(q3, 0), p[b + 6], q1, q2, l1, l2)
+            for i in range(n):
+                f, h = opts[i, 0], opts[i, 1]
+                if f == FIG_ARCHER:
+                    x = archer_spot(geo, hx, g, h, p[b + 6], q1, q2, l1, l2) - archer_here
+                else:
+                    x = 1.0 * (abs(geo[g, st[S_POS + f]] - wd) - abs(geo[g, h] - wd))
+                if x > best:
+                    best, pick = x, i
+            return pick
+        here_f, here, danger = -1, 0.0, False
         for i in range(n):
             f, h = opts[i, 0], opts[i, 1]
             if f != here_f:            # rows come grouped by dwarf
-                here_f, here = f, spot_score2(st, geo, f, st[S_POS + f], g, p, b)
-            x = spot_score2(st, geo, f, h, g, p, b) - here
+                danger = danger_of(st, f)
+                here_f, here = f, spot2_at(geo, hx, g, f, st[S_POS + f], p, b, wd, danger,
+                                           q1, q2, q3, l1, l2, l3)
+            x = spot2_at(geo, hx, g, f, h, p, b, wd, danger, q1, q2, q3, l1, l2, l3) - here
             if x > best:
                 best, pick = x, i
         return pick
@@ -717,7 +841,7 @@ def coordinated2(kind, opts, n, st, geo, p, b):
         return 0
     if kind == K_ATTACKERS:
         return 0
-    return coordinated(kind, opts, n, st, geo, p, b)
+    return coordinated_rest(kind, opts, n, st, geo, p, b)
 
 
 # ---- registered functions ---------------------------------------------------------------------

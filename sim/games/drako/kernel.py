@@ -28,6 +28,7 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
 from sim.engine.rng import mix
+from strategies import drako as builtin
 from sim.games.drako.records import (
     AREA_ARMOUR, AREA_FIRE, AREA_FLIGHT, AREA_MOVE, A_DRAW, A_DUD, A_ESCAPE, A_FURY, A_PASS, A_PLAY,
     CARD_SYM0, CARD_SYM1, CARD_VAL0, CARD_VAL1, C_ACAP, C_ACTIONS, C_CAP, C_CHECK, C_CROSSBOW_MIN,
@@ -50,7 +51,7 @@ from sim.games.drako.records import (
     T_DUDS, T_ESCAPES, T_FURY_TURN, T_FURY_WOUNDS, T_MULLIGANS, T_NET_TURNS, T_PASSES, T_USE,
     T_VIOLATIONS, T_WOUNDS_DRAGON, T_WOUNDS_DWARVES, WIN_DRAGON, WIN_DWARVES, WIN_NOBODY, W_BOARD,
     W_CARDS, W_DECKS, W_GEO, W_GEO_COLS, W_GEO_ROWS, W_GONE, W_OPTS, W_RING2, W_SCR, W_ST, W_TOVER,
-    W_TRACING, W_TROW,
+    W_TRACING, W_TROW, W_RAY_AT,
     C_ATT_CHOSEN, C_FIRE_FAR, C_MULL_FIRST, C_SIMUL, K_ATTACKERS, R_FIRE_J, R_HIT, R_NHIT, R_PEND, R_PW,
     S_NET_BLOWS, T_F_ATTACKERS, T_F_CROSSBOW_MIN, T_F_FIRE_ORDER, T_F_FIRE_TARGET, T_F_FURY_LETHAL,
     T_F_MULL_FIRST, T_F_NET_STAYS, T_F_PLACED, T_F_SIMUL, T_F_STUCK, T_F_THROUGH, T_NET_LAST,
@@ -241,11 +242,17 @@ def shuffle_deck(w, tr, side):
         for _ in range(card(w, side, t, 0)):
             w[base + k] = t
             k += 1
+    # deal_below's draws with the generator's state in a register (stored back once)
+    x = np.uint64(w[W_ST + S_RNG])
     for i in range(k - 1, 0, -1):
-        j = deal_below(w, i + 1)
-        x = w[base + i]
-        w[base + i] = w[base + j]
-        w[base + j] = x
+        x ^= x >> np.uint64(12)
+        x ^= x << np.uint64(25)
+        x ^= x >> np.uint64(27)
+        j = np.int64((((x * _MUL) >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+        c = get(w, base + i)
+        put(w, base + i, get(w, base + j))
+        put(w, base + j, c)
+    w[W_ST + S_RNG] = np.int64(x)
     w[W_ST + S_DECK_TOP + side] = 0
     w[W_ST + S_DECK_LEN + side] = k
     w[W_ST + S_DECK_N + side] = k
@@ -373,6 +380,19 @@ def fire_hits(w, start, d):
         if get(w, W_BOARD + h) > FIG_DRAGON:
             n += 1
     return n
+
+
+@njit(**FAST)
+def fire_dirs(w, g):
+    """For each dwarf, the direction of the fire line from hex g that reaches it (within the fire
+    range), or -1 (not on one, or dead): fire_hits(w, g, d) is how many of the three equal d."""
+    ray = get(w, W_RAY_AT) + g * get(w, C_HEXES)
+    q1, q2, q3 = get(w, W_ST + S_POS + 1), get(w, W_ST + S_POS + 2), get(w, W_ST + S_POS + 3)
+    # q >> 63 is -1 for a dead dwarf (position -1), which the | turns into "no line"
+    r1 = get(w, ray + max(q1, 0)) | (q1 >> 63)
+    r2 = get(w, ray + max(q2, 0)) | (q2 >> 63)
+    r3 = get(w, ray + max(q3, 0)) | (q3 >> 63)
+    return r1, r2, r3
 
 
 @njit(**FAST)
@@ -516,40 +536,34 @@ def list_main(w, side):
         set_row(w, n, A_FURY, -1, -1, 0, 0, 0, 0, 0)
         n += 1
         n_fury = 1
-    # ways[symbol]: how many ways each option can be used now (0 = not legal)
-    ways = W_SCR
-    for s in range(N_SYM):
-        put(w, ways + s, 0)
+    # ways of symbol s: how many ways each option can be used now (0 = not legal), six bits each in one
+    # register (a scratch array read back right after it was written made each card wait on a store)
     n_adjacent = adjacent_dwarves(w)
-    put(w, ways + SYM_ATTACK, n_adjacent)
+    ways = n_adjacent << (6 * SYM_ATTACK)
     if side == DRAGON:
         if get(w, W_ST + S_NETTED) == 0:
-            put(w, ways + SYM_MOVE, 1 if area_open(w, AREA_MOVE) else 0)
-            put(w, ways + SYM_FLIGHT, 1 if area_open(w, AREA_FLIGHT) else 0)
+            ways |= (1 if area_open(w, AREA_MOVE) else 0) << (6 * SYM_MOVE)
+            ways |= (1 if area_open(w, AREA_FLIGHT) else 0) << (6 * SYM_FLIGHT)
         if get(w, W_ST + S_SYM + SYM_FIRE) > 0 and area_open(w, AREA_FIRE):
-            g = get(w, W_ST + S_POS + FIG_DRAGON)
-            best = 0
-            for d in range(6):
-                k = fire_hits(w, g, d)
-                if k > best:
-                    best = k
+            # the most dwarves on one fire line: max over d of fire_hits(w, g, d)
+            r1, r2, r3 = fire_dirs(w, get(w, W_ST + S_POS + FIG_DRAGON))
+            best = max(max((r1 >= 0) * (1 + (r2 == r1) + (r3 == r1)), (r2 >= 0) * (1 + (r3 == r2))),
+                       1 * (r3 >= 0))
             if best == 0:
                 add(w, W_ST + T_F_FIRE_TARGET, 1)     # fire in hand, nobody in line: the flag decides
                 if get(w, C_FIRE_NEEDS_TARGET) == 0:
                     best = 1      # an empty line is still a legal breath
-            put(w, ways + SYM_FIRE, best)
+            ways |= best << (6 * SYM_FIRE)
     else:
-        put(w, ways + SYM_MOVE, 1)
-        put(w, ways + SYM_MOVE_TWO, 1)
-        put(w, ways + SYM_ATTACK_TWO, n_adjacent)
+        ways |= (1 << (6 * SYM_MOVE)) | (1 << (6 * SYM_MOVE_TWO)) | (n_adjacent << (6 * SYM_ATTACK_TWO))
         if get(w, W_ST + S_SYM + N_SYM + SYM_CROSSBOW) > 0:
             if crossbow_clear(w):
-                put(w, ways + SYM_CROSSBOW, 1)
+                ways |= 1 << (6 * SYM_CROSSBOW)
             a = get(w, W_ST + S_POS + FIG_ARCHER)
             if a >= 0 and dist(w, a, get(w, W_ST + S_POS + FIG_DRAGON)) == 1:
                 add(w, W_ST + T_F_CROSSBOW_MIN, 1)   # a shot from next to the dragon: the flag decides
         if get(w, W_ST + S_POS + FIG_NET) >= 0 and get(w, W_ST + S_NETTED) == 0:
-            put(w, ways + SYM_NET, 1)
+            ways |= 1 << (6 * SYM_NET)
     hand = W_ST + S_HAND + side * MAX_TYPES
     # kinds in hand from the mask; rows are written whatever and kept only when legal (branch-free:
     # which cards are held is random, and mispredicted branches were this loop's main cost)
@@ -561,10 +575,10 @@ def list_main(w, side):
         at = W_CARDS + (side * MAX_TYPES + t) * 5
         s0, v0 = get(w, at + CARD_SYM0), get(w, at + CARD_VAL0)
         s1, v1 = get(w, at + CARD_SYM1), get(w, at + CARD_VAL1)
-        k = get(w, ways + s0)
+        k = (ways >> (6 * s0)) & 63
         set_row(w, n, A_PLAY, t, 0, s0, v0, k, s1, v1)
         n += k > 0
-        k = get(w, ways + s1)
+        k = (ways >> (6 * s1)) & 63
         set_row(w, n, A_PLAY, t, 1, s1, v1, k, s0, v0)
         n += k > 0
     if n == n_fury:        # nothing to draw or play (Fury alone is no way out)
@@ -752,8 +766,9 @@ def play_card(w, tr):
             return ask(w, DRAGON, F_TARGET, K_VICTIM, n, PH_VICTIM_ANS)
         # fire
         n = 0
+        r1, r2, r3 = fire_dirs(w, g)
         for d in range(6):
-            k = fire_hits(w, g, d)
+            k = (r1 == d) + (r2 == d) + (r3 == d)       # fire_hits(w, g, d)
             first = neighbour(w, g, d)
             if k > 0 or (w[C_FIRE_NEEDS_TARGET] == 0 and first >= 0):
                 set_row(w, n, d, k, first, 0, 0, 0, 0, 0)
@@ -1260,7 +1275,7 @@ def on_action_end(w, tr):
     return q
 
 
-@njit(**FAST)
+@njit(inline="always", **FAST)
 def advance(w, tr):
     """Play on until a side must choose (returns (side*4 + slot)*16 + kind) or the game ends (-1).
 
@@ -1331,14 +1346,47 @@ def advance(w, tr):
 
 # ---- the batch --------------------------------------------------------------------------------
 
+# ---- built-in strategies run inline ------------------------------------------------------------
+# A decision slot whose function is one of these built-ins (recognised by identity in `play_batch`)
+# runs the same strategy code inlined into the batch loop instead of an indirect call: a call passes
+# the option rows, state, geometry and parameters as some thirty words and the callee reloads them,
+# about a tenth of a default game. Same code, same answers, same draws from the game's stream.
+# INLINE_BUILTINS = False calls every function (to check that both paths give the same games).
+CALL, IN_BRAWLER, IN_COORDINATED, IN_RANDOM = 0, 1, 2, 3
+INLINE = ((builtin.brawler2_choice, IN_BRAWLER), (builtin.coordinated_choice, IN_COORDINATED),
+          (builtin.random_choice, IN_RANDOM))
+INLINE_BUILTINS = True
+
+
+@njit(inline="always", **FAST)
+def inline_choice(code, kind, opts, n, st, geo, p):
+    """The built-in strategy `code` (not CALL) answering one decision, as its *_choice function would."""
+    if code == IN_BRAWLER:
+        return builtin.brawler2(kind, opts, n, st, geo, p, 0)
+    if code == IN_COORDINATED:
+        return builtin.coordinated2(kind, opts, n, st, geo, p, 0)
+    return builtin.draw(st, n)
+
+
 FN = DECISION_FN
 BATCH_SIG = types.int64(
     types.int64, types.int64, types.int64[::1], FN, FN, FN, FN, FN, FN, FN, FN,
     types.float64[::1], types.float64[::1],
-    types.int32[:, ::1], types.int16[:, ::1], types.int64[::1], types.int64)
+    types.int32[:, ::1], types.int16[:, ::1], types.int64[::1], types.int64, types.int64[::1])
 
 
-@njit(BATCH_SIG, **FAST)
+def inline_codes(functions) -> np.ndarray:
+    """codes[slot] for the eight decision slots (dragon's act, target, react, setup, then the dwarves'):
+    the built-in strategy run inline there, or CALL."""
+    codes = np.zeros(8, dtype=np.int64)
+    if INLINE_BUILTINS:
+        for slot, fn in enumerate(functions):
+            for builtin_fn, code in INLINE:
+                if fn is builtin_fn:
+                    codes[slot] = code
+    return codes
+
+
 def play_batch(seed, n, w, d_act, d_target, d_react, d_setup,
                w_act, w_target, w_react, w_setup, pd, pw, out, trace, trace_start, n_traced):
     """Play n games from `seed`; out[k, g] is game g's final state at records.OUT_SLOTS[k] (one
@@ -1347,6 +1395,14 @@ def play_batch(seed, n, w, d_act, d_target, d_react, d_setup,
     The first n_traced games write their events into `trace`, game i's rows starting at
     trace_start[i] (trace_start[n_traced] is the end). Returns 1 if `trace` was too small.
     """
+    fns = (d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup)
+    return play_batch_jit(seed, n, w, *fns, pd, pw, out, trace, trace_start, n_traced, inline_codes(fns))
+
+
+@njit(BATCH_SIG, **FAST)
+def play_batch_jit(seed, n, w, d_act, d_target, d_react, d_setup,
+                   w_act, w_target, w_react, w_setup, pd, pw, out, trace, trace_start, n_traced, codes):
+    """`play_batch` (Python) with codes[slot]: the built-in strategy a decision slot runs inline."""
     np.random.seed(seed)
     # the blocks strategies see, as arrays of their own (made once: reshaping is not free)
     st = w[W_ST:W_ST + N_STATE]
@@ -1366,7 +1422,10 @@ def play_batch(seed, n, w, d_act, d_target, d_react, d_setup,
             who = q >> 4
             kind = q & 15
             k = st[R_NOPTS]
-            if who == 0:
+            code = codes[who]
+            if code != CALL:
+                i = inline_choice(code, kind, opts, k, st, geo, pd if who < 4 else pw)
+            elif who == 0:
                 i = d_act(kind, opts, k, st, geo, pd)
             elif who == 1:
                 i = d_target(kind, opts, k, st, geo, pd)
@@ -1399,16 +1458,36 @@ def play_batch(seed, n, w, d_act, d_target, d_react, d_setup,
 def new_work(rules, check: bool = False) -> np.ndarray:
     """A fresh work array for `rules` (a DrakoRules); `check` verifies invariants after each action."""
     geo = rules.geo()
-    w = np.zeros(W_GEO + geo.size, dtype=np.int64)
+    h = geo.shape[0] // 3
+    w = np.zeros(W_GEO + geo.size + h * h, dtype=np.int64)
     cfg = rules.cfg(check)
     w[:len(cfg)] = cfg
     cards = rules.cards()
     w[W_CARDS:W_CARDS + cards.size] = cards.reshape(-1)
     w[W_BOARD:W_BOARD + MAX_HEX] = -1
     w[W_GEO_ROWS], w[W_GEO_COLS] = geo.shape
-    w[W_GEO:] = geo.reshape(-1)
+    w[W_GEO:W_GEO + geo.size] = geo.reshape(-1)
+    w[W_RAY_AT] = W_GEO + geo.size
+    w[W_GEO + geo.size:] = ray_table(geo, int(w[C_FIRE_RANGE])).reshape(-1)
     w[W_RING2:W_RING2 + MAX_HEX * 36] = ring2_table(geo).reshape(-1)
     return w
+
+
+def ray_table(geo: np.ndarray, fire_range: int) -> np.ndarray:
+    """table[a, b]: the direction d in which a fire line from hex a (walked neighbour by neighbour, at
+    most fire_range hexes, 0 = to the edge) reaches hex b, else -1 (fire_hits in one look-up)."""
+    h = geo.shape[0] // 3
+    table = np.full((h, h), -1, dtype=np.int64)
+    for a in range(h):
+        for d in range(6):
+            x, k = a, 0
+            while fire_range == 0 or k < fire_range:
+                x = geo[2 * h + x, d]
+                if x < 0:
+                    break
+                k += 1
+                table[a, x] = d
+    return table
 
 
 def ring2_table(geo: np.ndarray) -> np.ndarray:
@@ -1431,7 +1510,7 @@ def views(w: np.ndarray):
     """(st, opts, geo): the blocks of a work array strategies see."""
     st = w[W_ST:W_ST + N_STATE]
     opts = w[W_OPTS:W_OPTS + MAX_OPTS * OPT_WIDTH].reshape(MAX_OPTS, OPT_WIDTH)
-    geo = w[W_GEO:].reshape(w[W_GEO_ROWS], w[W_GEO_COLS])
+    geo = w[W_GEO:W_GEO + w[W_GEO_ROWS] * w[W_GEO_COLS]].reshape(w[W_GEO_ROWS], w[W_GEO_COLS])
     return st, opts, geo
 
 

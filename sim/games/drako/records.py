@@ -64,6 +64,7 @@ W_TRACING = 66        # 1 while the current game is traced
 W_TOVER = 67          # 1 once the trace buffer overflowed
 W_GEO_ROWS = 68       # shape of the geo block
 W_GEO_COLS = 69
+W_RAY_AT = 70         # where the fire-ray table starts (after the geo block; see kernel.ray_table)
 W_BOARD = 128         # MAX_HEX: figure on each hex, -1 when empty
 W_DECKS = W_BOARD + MAX_HEX           # 2 x MAX_DECK: shuffled decks
 W_GONE = W_DECKS + 2 * MAX_DECK       # 2 x MAX_TYPES: cards played or discarded, by kind
@@ -72,7 +73,7 @@ W_SCR = W_CARDS + 2 * MAX_TYPES * 5   # 3 x MAX_HEX: scratch for path searches
 W_RING2 = W_SCR + 3 * MAX_HEX         # MAX_HEX x 12 x 3: hexes two steps away and the hexes between
 W_ST = W_RING2 + MAX_HEX * 36         # the state vector (N_STATE, below)
 W_OPTS = W_ST + 256                   # MAX_OPTS x OPT_WIDTH: the pending decision's rows
-W_GEO = W_OPTS + MAX_OPTS * OPT_WIDTH  # the geo block (3H x max(H, 6)); the array ends with it
+W_GEO = W_OPTS + MAX_OPTS * OPT_WIDTH  # the geo block (3H x max(H, 6)), then the fire-ray table (H x H)
 
 # ---- the state vector the kernel keeps and strategies read ----------------------------------
 S_SIDE = 0            # side making the current decision
