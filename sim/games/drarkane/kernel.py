@@ -116,7 +116,8 @@ GS_AUTO_DEF = 28    # dragons the Fallen King or the Demon defeated this round
 GS_DPILE = 29       # solo with separate piles: next card of the Demon's deck
 GS_DPILE_N = 30     # solo with separate piles: cards in the Demon's deck
 GS_SINK = 31        # count_table: where a card without a counter of its own is counted (never read)
-GS_F0 = 32          # rule counters (records.FIRED): gs[GS_F0 + F[name]], copied to the fired_* columns
+GS_ZSLOTS = 32      # the zone slots of each colour as bit masks (ZONE_BITS bits per colour), kept by reveal/defeat
+GS_F0 = 33          # rule counters (records.FIRED): gs[GS_F0 + F[name]], copied to the fired_* columns
 GS_SIZE = GS_F0 + len(FIRED)
 
 # gs slots of the rule counters
@@ -539,6 +540,7 @@ def reveal(zone, gs, ddeck, dr, cf, trace):
     zone[z, Z_RES] = dr[d, 1]
     zone[z, Z_TERROR] = dr[d, 2]
     gs[GS_ZONE_N] = z + 1
+    gs[GS_ZSLOTS] |= np.int64(1) << (ZONE_BITS * (dr[d, 0] & 3) + z)
     rec(trace, gs, EV_REVEAL, d, z + 1, 0, 0)
     return True
 
@@ -563,6 +565,30 @@ def fitting(i, done, slots, every, tr, kind, colour):
     return (own + wild * (every - own)) & -open_, open_
 
 
+ROWS = np.int64(0x0001000100010001)         # bit 0 of each PAIR_BITS-bit row of a pair mask
+LOW_BYTES = np.int64(0x00FF00FF00FF00FF)    # the low half of each row
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def drop_slot(m, z, last):
+    """A pair mask after the dragon in zone slot z fell and the last slot's dragon moved into z: in every card's
+    row, bit z goes and bit `last` moves to z."""
+    zbits = ROWS << z
+    lbits = ROWS << last
+    return (m & ~(zbits | lbits)) | (((m & lbits & ~zbits) >> (last - z)) & zbits)
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def row_flags(m):
+    """Bit i set when row i (PAIR_BITS bits) of a pair mask is not empty, for rows 0-3."""
+    t = (m | (m >> 8)) & LOW_BYTES          # each row folded into its low byte, then into its bit 0
+    t |= t >> 4
+    t |= t >> 2
+    t |= t >> 1
+    t &= ROWS
+    return (t | (t >> 15) | (t >> 30) | (t >> 45)) & 15
+
+
 @njit(cache=True, inline='always', _nrt=False)
 def nth_bit(m, k):
     """Position of the k-th (from 0) set bit of m."""
@@ -581,7 +607,8 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
     would see them (cards in trick order, dragons in zone order). The masks are built at the start and after a
     defeat (the zone's order changes), where a card with no dragon of its colour left is discarded; a
     placement clears its card's bits. Each decision scans the set bits only: no per-card loop, whose
-    exits and skips went either way at random."""
+    exits and skips went either way at random. After a defeat the masks are not rebuilt: the defeated slot's bits
+    go and the zone's last slot's bits move into it (`drop_slot`), as the zone's own rows do."""
     tw = 0.0
     if code == PLACE_SABOTEUR:       # greedy while the contract is open, spread once it is made
         code = PLACE_SPREAD if ps[w, PS_TRICKS] >= ps[w, PS_BID] else PLACE_GREEDY
@@ -592,32 +619,22 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
     greedy = code == PLACE_GREEDY
     in_order = cf[CF_TRICK_ORDER] != 0
     card_bits = (np.int64(1) << PAIR_BITS) - 1
+    # the zone slots of each colour (GS_ZSLOTS: ZONE_BITS bits per colour) and of any colour
+    slots = gs[GS_ZSLOTS]
+    every = (np.int64(1) << gs[GS_ZONE_N]) - 1
     lo = 0
     hi = 0
-    rebuild = True
-    while True:
-        if rebuild:
-            # the zone slots of each colour, as bit masks (ZONE_BITS bits per colour), and of any colour
-            zn = gs[GS_ZONE_N]
-            slots = 0
-            for z in range(zn):
-                slots |= np.int64(1) << (ZONE_BITS * zone[z, Z_COL] + z)
-            every = (np.int64(1) << zn) - 1
-            lo = 0
-            hi = 0
-            for i in range(tn):
-                fit, open_ = fitting(i, done, slots, every, tr, kind, colour)
-                if i < 4:
-                    lo |= fit << (PAIR_BITS * i)
-                else:
-                    hi |= fit << (PAIR_BITS * (i - 4))
-                if fit == 0 and open_ != 0:        # no dragon of its colour is left: discarded
-                    done |= 1 << i
-                    gs[FD_DISCARDED] += 1
-                    discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
-            rebuild = False
-        if lo == 0 and hi == 0:
-            break
+    for i in range(tn):
+        fit, open_ = fitting(i, done, slots, every, tr, kind, colour)
+        if i < 4:
+            lo |= fit << (PAIR_BITS * i)
+        else:
+            hi |= fit << (PAIR_BITS * (i - 4))
+        if fit == 0 and open_ != 0:        # no dragon of its colour is left: discarded
+            done |= 1 << i
+            gs[FD_DISCARDED] += 1
+            discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
+    while lo != 0 or hi != 0:
         clo = lo        # the pairs open to this choice: all, or only the first card left in trick order
         chi = hi
         if in_order:
@@ -668,10 +685,20 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
         card_loc[ON_DRAGON + d] |= np.int64(1) << c
         zone[bz, Z_DMG] += value[c]
         if zone[bz, Z_DMG] >= dr[d, 1]:
+            last = gs[GS_ZONE_N] - 1
             defeat(bz, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace)
             if (lo | hi) != 0:
                 gs[FD_PLACE_ORDER] += 1     # cards of the trick still to place after a defeat
-            rebuild = True      # the zone's order changed and cards may have lost their dragon
+            # the zone's order changed (its last dragon moved into slot bz) and cards may have lost their dragon
+            lo = drop_slot(lo, bz, last)
+            hi = drop_slot(hi, bz, last)
+            lost = ~done & ((1 << tn) - 1) & ~(row_flags(lo) | (row_flags(hi) << 4))
+            while lost != 0:                # discarded, in trick order
+                i = trailing_zeros(lost)
+                lost &= lost - 1
+                done |= 1 << i
+                gs[FD_DISCARDED] += 1
+                discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
 
 
 @njit(cache=True, inline='always', _nrt=False)
@@ -792,11 +819,16 @@ def discard_card(c, card_loc, discard, gs, trace):
     rec(trace, gs, EV_DISCARD, c, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline='always', _nrt=False)
 def defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace):
-    """Dragon in slot z falls to seat w: trophy, Terror, its cards to the discard pile."""
+    """Dragon in slot z falls to seat w: trophy, Terror, its cards to the discard pile. The zone's last dragon
+    moves into slot z (inlined: a call passed some sixty words of array arguments)."""
     d = zone[z, Z_ID]
     last = gs[GS_ZONE_N] - 1
+    one = np.int64(1)
+    cl = zone[last, Z_COL] & 3
+    gs[GS_ZSLOTS] = ((gs[GS_ZSLOTS] & ~(one << (ZONE_BITS * (zone[z, Z_COL] & 3) + z))
+                      & ~(one << (ZONE_BITS * cl + last))) | ((one << (ZONE_BITS * cl + z)) & -np.int64(z != last)))
     for k in range(Z_COLS):
         zone[z, k] = zone[last, k]
     gs[GS_ZONE_N] = last
@@ -1499,6 +1531,7 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
     for i in range(nd_dr):
         rec(trace, gs, EV_DRAGON_DECK, i, ddeck[i], 0, 0)
     gs[GS_ZONE_N] = 0
+    gs[GS_ZSLOTS] = 0
     gs[GS_DPTR] = 0
     gs[GS_POOL] = 0
     gs[GS_TRICK] = 0
@@ -1732,6 +1765,7 @@ def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, p
     for i in range(nd_dr):
         rec(trace, gs, EV_DRAGON_DECK, i, ddeck[i], 0, 0)
     gs[GS_ZONE_N] = 0
+    gs[GS_ZSLOTS] = 0
     gs[GS_DPTR] = 0
     gs[GS_POOL] = 0
     gs[GS_AUTO_TERROR] = 0
