@@ -116,7 +116,8 @@ GS_AUTO_DEF = 28    # dragons the Fallen King or the Demon defeated this round
 GS_DPILE = 29       # solo with separate piles: next card of the Demon's deck
 GS_DPILE_N = 30     # solo with separate piles: cards in the Demon's deck
 GS_SINK = 31        # count_table: where a card without a counter of its own is counted (never read)
-GS_F0 = 32          # rule counters (records.FIRED): gs[GS_F0 + F[name]], copied to the fired_* columns
+GS_ZSLOTS = 32      # the zone slots of each colour as bit masks (ZONE_BITS bits per colour), kept by reveal/defeat
+GS_F0 = 33          # rule counters (records.FIRED): gs[GS_F0 + F[name]], copied to the fired_* columns
 GS_SIZE = GS_F0 + len(FIRED)
 
 # gs slots of the rule counters
@@ -185,6 +186,15 @@ assert MAX_ZONE <= PAIR_BITS and MAX_SEATS <= 8     # two 64-bit masks hold ever
 # card_loc[c]: where card c is (-1 hand or pile, -2 discarded, else the dragon it lies on);
 # card_loc[ON_DRAGON + d]: bit mask of the cards lying on dragon d (card ids < MAX_CARDS = 64)
 ON_DRAGON = MAX_CARDS
+
+# hx: the hands of a table game as bit masks of card ids and each card's slot in its holder's hand (kept in step
+# with `hand` by deal_card / take_slot / the exchanges), and per-batch card masks by colour (build_hx). Following
+# suit is then one test of the hand's mask, and the seeker folds only its legal cards.
+HX_BITS = 0                         # hx[HX_BITS + s]: the cards in seat s's hand
+HX_SLOT = HX_BITS + MAX_SEATS       # hx[HX_SLOT + c]: card c's slot in its holder's hand
+HX_COLOUR = HX_SLOT + MAX_CARDS     # hx[HX_COLOUR + colour]: the cards of that colour (arcana)
+HX_NONE = HX_COLOUR + N_COLOURS     # the cards without a colour (legal on any lead)
+HX_SIZE = HX_NONE + 1
 
 # zone columns: the dragon, the strength on it, and copies of its colour, resistance and Terror (placement
 # reads them in the slot's row instead of after a second, dependent load)
@@ -415,6 +425,52 @@ def remove_slot(hand, hand_n, s, i):
 
 
 @njit(cache=True, inline='always', _nrt=False)
+def card_bit(c):
+    return np.int64(1) << (c & ID_MASK)
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def deal_card(hand, hand_n, hx, s, c):
+    """Card c joins the end of seat s's hand (table games: `hx` kept in step)."""
+    i = hand_n[s]
+    hand[s, i] = c
+    hand_n[s] = i + 1
+    hx[HX_SLOT + (c & ID_MASK)] = i
+    hx[HX_BITS + s] |= card_bit(c)
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def take_slot(hand, hand_n, hx, s, i):
+    """remove_slot for a table game, `hx` kept in step: the last card moves into slot i."""
+    last = hand_n[s] - 1
+    c = hand[s, i]
+    moved = hand[s, last]
+    hand[s, i] = moved
+    hx[HX_SLOT + (moved & ID_MASK)] = i
+    hx[HX_BITS + s] &= ~card_bit(c)
+    hand_n[s] = last
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def put_slot(hand, hx, s, i, c):
+    """Card c replaces the card in slot i of seat s's hand (a swap of the teams' trick exchange)."""
+    old = hand[s, i]
+    hand[s, i] = c
+    hx[HX_SLOT + (c & ID_MASK)] = i
+    hx[HX_BITS + s] = (hx[HX_BITS + s] & ~card_bit(old)) | card_bit(c)
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def imax(a, b):
+    return a if a > b else b
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def imin(a, b):
+    return a if a < b else b
+
+
+@njit(cache=True, inline='always', _nrt=False)
 def partner_of(cf, s):
     if cf[CF_TEAMS] == 0:
         return -1
@@ -484,6 +540,7 @@ def reveal(zone, gs, ddeck, dr, cf, trace):
     zone[z, Z_RES] = dr[d, 1]
     zone[z, Z_TERROR] = dr[d, 2]
     gs[GS_ZONE_N] = z + 1
+    gs[GS_ZSLOTS] |= np.int64(1) << (ZONE_BITS * (dr[d, 0] & 3) + z)
     rec(trace, gs, EV_REVEAL, d, z + 1, 0, 0)
     return True
 
@@ -508,6 +565,30 @@ def fitting(i, done, slots, every, tr, kind, colour):
     return (own + wild * (every - own)) & -open_, open_
 
 
+ROWS = np.int64(0x0001000100010001)         # bit 0 of each PAIR_BITS-bit row of a pair mask
+LOW_BYTES = np.int64(0x00FF00FF00FF00FF)    # the low half of each row
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def drop_slot(m, z, last):
+    """A pair mask after the dragon in zone slot z fell and the last slot's dragon moved into z: in every card's
+    row, bit z goes and bit `last` moves to z."""
+    zbits = ROWS << z
+    lbits = ROWS << last
+    return (m & ~(zbits | lbits)) | (((m & lbits & ~zbits) >> (last - z)) & zbits)
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def row_flags(m):
+    """Bit i set when row i (PAIR_BITS bits) of a pair mask is not empty, for rows 0-3."""
+    t = (m | (m >> 8)) & LOW_BYTES          # each row folded into its low byte, then into its bit 0
+    t |= t >> 4
+    t |= t >> 2
+    t |= t >> 1
+    t &= ROWS
+    return (t | (t >> 15) | (t >> 30) | (t >> 45)) & 15
+
+
 @njit(cache=True, inline='always', _nrt=False)
 def nth_bit(m, k):
     """Position of the k-th (from 0) set bit of m."""
@@ -526,7 +607,8 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
     would see them (cards in trick order, dragons in zone order). The masks are built at the start and after a
     defeat (the zone's order changes), where a card with no dragon of its colour left is discarded; a
     placement clears its card's bits. Each decision scans the set bits only: no per-card loop, whose
-    exits and skips went either way at random."""
+    exits and skips went either way at random. After a defeat the masks are not rebuilt: the defeated slot's bits
+    go and the zone's last slot's bits move into it (`drop_slot`), as the zone's own rows do."""
     tw = 0.0
     if code == PLACE_SABOTEUR:       # greedy while the contract is open, spread once it is made
         code = PLACE_SPREAD if ps[w, PS_TRICKS] >= ps[w, PS_BID] else PLACE_GREEDY
@@ -537,32 +619,22 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
     greedy = code == PLACE_GREEDY
     in_order = cf[CF_TRICK_ORDER] != 0
     card_bits = (np.int64(1) << PAIR_BITS) - 1
+    # the zone slots of each colour (GS_ZSLOTS: ZONE_BITS bits per colour) and of any colour
+    slots = gs[GS_ZSLOTS]
+    every = (np.int64(1) << gs[GS_ZONE_N]) - 1
     lo = 0
     hi = 0
-    rebuild = True
-    while True:
-        if rebuild:
-            # the zone slots of each colour, as bit masks (ZONE_BITS bits per colour), and of any colour
-            zn = gs[GS_ZONE_N]
-            slots = 0
-            for z in range(zn):
-                slots |= np.int64(1) << (ZONE_BITS * zone[z, Z_COL] + z)
-            every = (np.int64(1) << zn) - 1
-            lo = 0
-            hi = 0
-            for i in range(tn):
-                fit, open_ = fitting(i, done, slots, every, tr, kind, colour)
-                if i < 4:
-                    lo |= fit << (PAIR_BITS * i)
-                else:
-                    hi |= fit << (PAIR_BITS * (i - 4))
-                if fit == 0 and open_ != 0:        # no dragon of its colour is left: discarded
-                    done |= 1 << i
-                    gs[FD_DISCARDED] += 1
-                    discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
-            rebuild = False
-        if lo == 0 and hi == 0:
-            break
+    for i in range(tn):
+        fit, open_ = fitting(i, done, slots, every, tr, kind, colour)
+        if i < 4:
+            lo |= fit << (PAIR_BITS * i)
+        else:
+            hi |= fit << (PAIR_BITS * (i - 4))
+        if fit == 0 and open_ != 0:        # no dragon of its colour is left: discarded
+            done |= 1 << i
+            gs[FD_DISCARDED] += 1
+            discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
+    while lo != 0 or hi != 0:
         clo = lo        # the pairs open to this choice: all, or only the first card left in trick order
         chi = hi
         if in_order:
@@ -613,10 +685,20 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
         card_loc[ON_DRAGON + d] |= np.int64(1) << c
         zone[bz, Z_DMG] += value[c]
         if zone[bz, Z_DMG] >= dr[d, 1]:
+            last = gs[GS_ZONE_N] - 1
             defeat(bz, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace)
             if (lo | hi) != 0:
                 gs[FD_PLACE_ORDER] += 1     # cards of the trick still to place after a defeat
-            rebuild = True      # the zone's order changed and cards may have lost their dragon
+            # the zone's order changed (its last dragon moved into slot bz) and cards may have lost their dragon
+            lo = drop_slot(lo, bz, last)
+            hi = drop_slot(hi, bz, last)
+            lost = ~done & ((1 << tn) - 1) & ~(row_flags(lo) | (row_flags(hi) << 4))
+            while lost != 0:                # discarded, in trick order
+                i = trailing_zeros(lost)
+                lost &= lost - 1
+                done |= 1 << i
+                gs[FD_DISCARDED] += 1
+                discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
 
 
 @njit(cache=True, inline='always', _nrt=False)
@@ -737,11 +819,16 @@ def discard_card(c, card_loc, discard, gs, trace):
     rec(trace, gs, EV_DISCARD, c, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline='always', _nrt=False)
 def defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace):
-    """Dragon in slot z falls to seat w: trophy, Terror, its cards to the discard pile."""
+    """Dragon in slot z falls to seat w: trophy, Terror, its cards to the discard pile. The zone's last dragon
+    moves into slot z (inlined: a call passed some sixty words of array arguments)."""
     d = zone[z, Z_ID]
     last = gs[GS_ZONE_N] - 1
+    one = np.int64(1)
+    cl = zone[last, Z_COL] & 3
+    gs[GS_ZSLOTS] = ((gs[GS_ZSLOTS] & ~(one << (ZONE_BITS * (zone[z, Z_COL] & 3) + z))
+                      & ~(one << (ZONE_BITS * cl + last))) | ((one << (ZONE_BITS * cl + z)) & -np.int64(z != last)))
     for k in range(Z_COLS):
         zone[z, k] = zone[last, k]
     gs[GS_ZONE_N] = last
@@ -857,8 +944,8 @@ def seeker_fold(top, bottom, key, p, sp, legal, j, bound, want_win):
     at random, once per card."""
     wins = (bound - key) >> 63
     ok = legal & ~(wins ^ want_win)
-    top = max(top, (sp << 6) + 63 - j - (FAR & ~ok))
-    bottom = min(bottom, (p << 6) + j + (FAR & ~legal))
+    top = imax(top, (sp << 6) + 63 - j - (FAR & ~ok))
+    bottom = imin(bottom, (p << 6) + j + (FAR & ~legal))
     return top, bottom
 
 
@@ -877,7 +964,7 @@ def random_options(c, frow, kind):
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand, hand_n, gs, ps, tr, moves, state,
+def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand, hand_n, hx, gs, ps, tr, moves, state,
                played, play_fns, params, codes, call_play, trace, dealt):
     """Every seat plays one card, from the leader on; returns the winning position in the trick.
 
@@ -927,11 +1014,9 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
             m = 1 if kind[c] == MERCENARY and merc_zero else 0
         else:
             hn = hand_n[s]
-            # only arcana have a colour (others: -1), so a card of the led colour is an arcana
-            has_led = False
-            if led >= 0:
-                for i in range(hn):
-                    has_led |= colour[hand[s, i] & ID_MASK] == led
+            hb = hx[HX_BITS + s]
+            led_bits = hx[HX_COLOUR + (led & 3)] if led >= 0 else 0
+            has_led = (hb & led_bits) != 0
             bk = bkey if tn > 0 else -3         # leading: every card takes the trick for now
             tie = tn > 0 and bkey == -1 and fnw < 0
             code = codes[D_PLAY, s]
@@ -955,24 +1040,27 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                     lpow0 = ptab[4] if lead_tl else spow0
                     for i in range(hn):
                         c = hand[s, i] & ID_MASK
-                        top = max(top, (lpow0[c] << 6) + 63 - 2 * i)
+                        top = imax(top, (lpow0[c] << 6) + 63 - 2 * i)
                         if kind[c] == MERCENARY:
-                            top = max(top, (spow1[c] << 6) + 62 - 2 * i)
+                            top = imax(top, (spow1[c] << 6) + 62 - 2 * i)
                 else:
                     # following, the seeker wants M_WINS = want (0 or 1). A tie on -1 (only Wizards so far)
                     # lets every key above -2 win: one bound covers both cases
                     bound = bk - np.int64(tie)
                     win_m = -np.int64(want == 1)
-                    frow = follow_row(follows, led, has_led)
                     if led >= 0:
                         krow0 = keys[reg, led + 1, 0]
                         krow1 = keys[reg, led + 1, 1]
-                        for i in range(hn):
-                            c = hand[s, i] & ID_MASK
-                            top, bottom = seeker_fold(top, bottom, krow0[c], pow0[c], spow0[c], frow[c], 2 * i,
-                                                      bound, win_m)
+                        # only the legal cards, in card order (each key holds its option: the order does not
+                        # matter): the led colour and the colourless cards, or all of a hand void in the colour
+                        legal = hb & (led_bits | hx[HX_NONE]) if has_led else hb
+                        while legal != 0:
+                            c = trailing_zeros(legal)
+                            legal &= legal - 1
+                            j = 2 * hx[HX_SLOT + c]
+                            top, bottom = seeker_fold(top, bottom, krow0[c], pow0[c], spow0[c], -1, j, bound, win_m)
                             if kind[c] == MERCENARY:        # its option as 0 (always legal: it has no colour)
-                                top, bottom = seeker_fold(top, bottom, krow1[c], pow1[c], spow1[c], -1, 2 * i + 1,
+                                top, bottom = seeker_fold(top, bottom, krow1[c], pow1[c], spow1[c], -1, j + 1,
                                                           bound, win_m)
                     else:           # no colour led yet: every card is legal, and would set the led colour
                         for i in range(hn):
@@ -1060,7 +1148,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                 c = moves[i, M_CARD]
                 m = moves[i, M_MODE]
                 slot = moves[i, M_SLOT]
-            remove_slot(hand, hand_n, s, slot)
+            take_slot(hand, hand_n, hx, s, slot)
         # the card joins the trick
         tr[tn, T_CARD] = c
         tr[tn, T_MODE] = m
@@ -1341,7 +1429,7 @@ def draft(cf, ob, gs, ps, odeck, zobj, objopt, state, hand_n, draft_fns, params,
 
 
 @njit(cache=True, _nrt=False)
-def opening_exchange(cf, kind, colour, value, hand, hand_n, gs, ps, moves, state, give_fns, params, trace):
+def opening_exchange(cf, kind, colour, value, hand, hand_n, hx, gs, ps, moves, state, give_fns, params, trace):
     """Partners each pass one card; the one earlier in turn order gives first."""
     players = cf[CF_PLAYERS]
     half = players // 2
@@ -1364,14 +1452,13 @@ def opening_exchange(cf, kind, colour, value, hand, hand_n, gs, ps, moves, state
             state[S_CONTEXT] = CTX_OPENING
             i = checked(give_fns[giver](moves, n, state, params[giver]), 0, n, gs)
             c = hand[giver, i]
-            remove_slot(hand, hand_n, giver, i)
-            hand[taker, hand_n[taker]] = c
-            hand_n[taker] += 1
+            take_slot(hand, hand_n, hx, giver, i)
+            deal_card(hand, hand_n, hx, taker, c)
             rec(trace, gs, EV_GIVE, giver, taker, c, 0)
 
 
 @njit(cache=True, _nrt=False)
-def trick_exchange(w, cf, kind, colour, value, hand, hand_n, gs, ps, moves, state, give_fns, params, trace):
+def trick_exchange(w, cf, kind, colour, value, hand, hand_n, hx, gs, ps, moves, state, give_fns, params, trace):
     """The trick winner may offer a card; the partner returns it or swaps one of theirs for it."""
     p = partner_of(cf, w)
     if hand_n[w] == 0 or hand_n[p] == 0:
@@ -1399,12 +1486,12 @@ def trick_exchange(w, cf, kind, colour, value, hand, hand_n, gs, ps, moves, stat
     back = hand[p, j]
     gs[FD_TRICK_SWAP] += 1
     rec(trace, gs, EV_REPLY, p, back, 0, 0)
-    hand[p, j] = c
-    hand[w, i] = back
+    put_slot(hand, hx, p, j, c)
+    put_slot(hand, hx, w, i, back)
 
 
 @njit(cache=True, _nrt=False)
-def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, hand, hand_n, zone, gs, ps, tr,
+def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, hand, hand_n, hx, zone, gs, ps, tr,
                moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
                bid_fns, play_fns, place_fns, give_fns, draft_fns, params, codes, trace):
     """Deal, draft, exchange, bid and play tricks until the hands are empty or the zone is full."""
@@ -1428,10 +1515,11 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
     pos = 0
     for s in range(seats):
         cnt = H if s < players else cf[CF_AUTO_CARDS]
+        hand_n[s] = 0
+        hx[HX_BITS + s] = 0
         for i in range(cnt):
-            hand[s, i] = deck[pos]
+            deal_card(hand, hand_n, hx, s, deck[pos])
             pos += 1
-        hand_n[s] = cnt
         for k in range(PS_SIZE):
             if k != PS_TOTAL and k != PS_EXACT:
                 ps[s, k] = 0
@@ -1443,6 +1531,7 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
     for i in range(nd_dr):
         rec(trace, gs, EV_DRAGON_DECK, i, ddeck[i], 0, 0)
     gs[GS_ZONE_N] = 0
+    gs[GS_ZSLOTS] = 0
     gs[GS_DPTR] = 0
     gs[GS_POOL] = 0
     gs[GS_TRICK] = 0
@@ -1461,7 +1550,7 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
     if cf[CF_TEAMS] != 0:
         gs[FD_TEAMS] += 1
     if cf[CF_TEAMS] != 0 and cf[CF_OPEN_EXCHANGE] != 0:
-        opening_exchange(cf, kind, colour, value, hand, hand_n, gs, ps, moves, state, give_fns, params, trace)
+        opening_exchange(cf, kind, colour, value, hand, hand_n, hx, gs, ps, moves, state, give_fns, params, trace)
     # contract phase, in turn order from the first player
     for j in range(seats):
         s = (first + j) % seats
@@ -1501,7 +1590,7 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
                 gs[FD_ZONE_LIMIT] += 1
                 break
         gs[GS_TN] = 0
-        wpos = play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand, hand_n, gs, ps, tr, moves,
+        wpos = play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand, hand_n, hx, gs, ps, tr, moves,
                           state, played, play_fns, params, codes, call_play, trace, H)
         w = tr[wpos, T_SEAT]
         gs[GS_TRICK] = t + 1
@@ -1521,7 +1610,7 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
         if cf[CF_TREASURES] != 0:
             check_instant(w, wpos, cf, kind, colour, value, ob, gs, ps, tr, zobj, trace)
         if cf[CF_TEAMS] != 0 and cf[CF_TRICK_EXCHANGE] != 0 and t < H - 1:
-            trick_exchange(w, cf, kind, colour, value, hand, hand_n, gs, ps, moves, state, give_fns, params,
+            trick_exchange(w, cf, kind, colour, value, hand, hand_n, hx, gs, ps, moves, state, give_fns, params,
                            trace)
         if cf[CF_CHECK] != 0:
             check_trick(cf, dr, zone, gs, hand_n, players, auto, H)
@@ -1676,6 +1765,7 @@ def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, p
     for i in range(nd_dr):
         rec(trace, gs, EV_DRAGON_DECK, i, ddeck[i], 0, 0)
     gs[GS_ZONE_N] = 0
+    gs[GS_ZSLOTS] = 0
     gs[GS_DPTR] = 0
     gs[GS_POOL] = 0
     gs[GS_AUTO_TERROR] = 0
@@ -1877,7 +1967,7 @@ KERNEL_SIG = types.void(
 
 @njit(cache=True, _nrt=False)
 def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, bid_fns, play_fns,
-              place_fns, give_fns, draft_fns, params, codes, games, rounds, trace, hand, hand_n, zone, gs, ps, tr, moves, pairs, objopt, state,
+              place_fns, give_fns, draft_fns, params, codes, games, rounds, trace, hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state,
               deck, ddeck, odeck, zobj, card_loc, discard, played):
     mode = cf[CF_MODE]
     players = cf[CF_PLAYERS]
@@ -1909,7 +1999,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, dec
         else:
             for r in range(n_rounds):
                 gs[GS_ROUND] = r
-                play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, hand, hand_n, zone, gs,
+                play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, hand, hand_n, hx, zone, gs,
                            ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
                            bid_fns, play_fns, place_fns, give_fns, draft_fns, params, codes, trace)
                 for s in range(players):
@@ -1987,6 +2077,16 @@ def build_follows(colour, follows):
 
 
 @njit(cache=True)
+def build_hx(colour, hx):
+    """hx's per-batch masks: the cards of each colour and the colourless cards (card ids < MAX_CARDS)."""
+    for c in range(colour.shape[0]):
+        if colour[c] >= 0:
+            hx[HX_COLOUR + colour[c]] |= np.int64(1) << c
+        else:
+            hx[HX_NONE] |= np.int64(1) << c
+
+
+@njit(cache=True)
 def build_worths(kind, colour, value, cf, params, codes, worths):
     """worths[seat, card]: bid_estimate's card_worth for each seat that bids with it; worths[seat, -1]: its
     rivals_factor (the hand's total adds these up in hand order, as bid_estimate does)."""
@@ -2026,16 +2126,18 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     build_follows(colour, follows)
     worths = np.zeros((MAX_SEATS, kind.shape[0] + 1), np.float64)
     build_worths(kind, colour, value, cf, params, codes, worths)
+    hx = np.zeros(HX_SIZE, np.int64)
+    build_hx(colour, hx)
     run_batch(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(keys), borrow(ptab),
               borrow(follows), borrow(worths), borrow(deck_cards), borrow(dr), borrow(ob), bid_fns, play_fns, place_fns,
               give_fns, draft_fns, borrow(params), borrow(codes), borrow(games), borrow(rounds), borrow(trace), borrow(hand),
-              borrow(hand_n), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
+              borrow(hand_n), borrow(hx), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
               borrow(objopt), borrow(state), borrow(deck), borrow(ddeck), borrow(odeck), borrow(zobj),
               borrow(card_loc), borrow(discard), borrow(played))
     # the owners stay alive until here: the borrowed views above hold no reference
     keep = (hand[0, 0] + hand_n[0] + zone[0, 0] + gs[0] + ps[0, 0] + tr[0, 0] + moves[0, 0] + pairs[0, 0]
             + objopt[0, 0] + state[0] + deck[0] + ddeck[0] + odeck[0] + zobj[0, 0] + card_loc[0] + discard[0]
-            + played[0] + keys[0, 0, 0, 0] + ptab[0, 0] + follows[0, 0] + worths[0, 0])
+            + played[0] + keys[0, 0, 0, 0] + ptab[0, 0] + follows[0, 0] + worths[0, 0] + hx[0])
     gs[1] = keep
 
 
