@@ -78,6 +78,10 @@ def main() -> None:
     for r in results:
         lines.append(f"| {r['game']} | {r['case']} | {r['players']} | {r['per_core']:,.0f} {r['unit']}/s | "
                      f"{r['wall']:,.0f} | {r['target']:,.0f} | {'yes' if r['meets_target'] else 'NO'} |")
+    if not args.game or args.game == "drarkane":
+        from sim.tooling.yardstick import yardstick_section
+        lines += yardstick_section()
+        print(lines[-1], flush=True)
     if not args.no_scale:
         from sim.tooling.bench_scale import scale_section
         lines += scale_section([g for g in all_games() if not args.game or g == args.game])
