@@ -117,6 +117,17 @@ class Claim:
     cause: str = ""
 
 
+def optional_module(name: str):
+    """The module `name`, or None when there is none (an import error inside the module still raises): how a
+    game's optional parts are found by convention (its elements, its own report sections)."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name != name:
+            raise
+        return None
+
+
 def shares(total: int, weights: list[int]) -> list[int]:
     """`total` spread over `weights` in proportion, largest remainder first (ties: the earlier entry): how every
     game's elements.py hands a removed or neutral element's copies to the others."""
@@ -244,14 +255,8 @@ class Game:
     def elements(self, rules: Rules) -> list[Element]:
         """The elements `dsim ablate` can remove, neutralise or force, read from these rules: by default the
         `elements(rules)` function of the `elements.py` beside the game's module, if it has one."""
-        name = f"{self.module.rpartition('.')[0]}.elements"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name != name:
-                raise
-            return []
-        return module.elements(rules)
+        module = optional_module(f"{self.module.rpartition('.')[0]}.elements")
+        return [] if module is None else module.elements(rules)
 
     def calibration(self) -> list[Claim]:
         """The rulebook's checkable claims about play (report section "Calibration")."""

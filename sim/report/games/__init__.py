@@ -6,19 +6,13 @@ the report layer."""
 
 from __future__ import annotations
 
-import importlib
-
 import polars as pl
+
+from sim.engine.game import optional_module
 
 
 def sections(game, games: pl.DataFrame, chart, tables: dict[str, pl.LazyFrame] | None = None) -> list[str]:
     """The game's own sections of its balance report; `tables` holds the game's other result tables (e.g.
     `rounds`), lazily, filtered to this game."""
-    name = f"{__name__}.{game.name}"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as e:
-        if e.name != name:
-            raise
-        return []
-    return module.sections(games, chart, tables)
+    module = optional_module(f"{__name__}.{game.name}")
+    return [] if module is None else module.sections(games, chart, tables)
