@@ -65,7 +65,7 @@ def faction_rate(runs, a: str, b: str):
         if frame is None:
             return None
         n, s, q = collect(frame.select(SEAT0_SCORE.alias("x")).select(
-            pl.len(), pl.col("x").sum(), (pl.col("x") ** 2).sum())).row(0)
+            pl.len().alias("n"), pl.col("x").sum().alias("s"), (pl.col("x") ** 2).sum().alias("q"))).row(0)
         return mean_from_moments(s, q, n)
     first, second = runs.get((a, b)), runs.get((b, a))
     if first is None or second is None:
