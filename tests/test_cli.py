@@ -80,3 +80,11 @@ def test_drarkane_solo_runs_and_reports(tmp_path):
     assert dsim("run", "--game", "drarkane", "--players", 1, "--n", 500, "--out", out, "--no-progress") == 0
     report = (out / "report" / "drarkane.md").read_text()
     assert "## Solo against the Demon" in report and "Bids against tricks" not in report
+
+
+def test_drakerion_mirror_report_shows_the_mirror_cell(tmp_path):
+    """A mirror pairing's cell is a streamed mean of seat 0's score (regression: it crashed the report)."""
+    out = tmp_path / "mirror"
+    assert dsim("run", "--game", "drakerion", "--deck", "ember", "--n", 300, "--out", out, "--no-progress") == 0
+    report = (out / "report" / "drakerion.md").read_text()
+    assert "## Faction against faction" in report and "| **ember** |" in report
