@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from drakerion_scenarios import Table, ability, card
+from drakerion_cards import ability, card
+from drakerion_scenarios import Table
 
 from sim.games.drakerion import kernel
 from sim.games.drakerion import records as R
