@@ -211,6 +211,10 @@ class Game:
         """Extra lines `dsim games NAME` shows (e.g. the decks a game can be played with)."""
         return []
 
+    def decks(self, rules: Rules) -> list[str]:
+        """The decks a seat may bring under these rules (games with `deck_rules`)."""
+        return []
+
     def lineup(self, text: str | None) -> Lineup:
         return parse_lineup(text or "default", self.roles, self.strategies, self.default_lineup)
 

@@ -134,6 +134,9 @@ class DrakerionGame(Game):
     def describe(self, rules: Rules) -> list[str]:
         return rules.typed.pool().describe_decks()
 
+    def decks(self, rules: Rules) -> list[str]:
+        return list(rules.typed.pool().decks)
+
     def role_scores(self, games: pl.DataFrame, players: int) -> dict[str, np.ndarray]:
         """1 for a win, 0 for a loss, 0.5 each for a draw."""
         w = games["winner"].to_numpy()

@@ -1,0 +1,361 @@
+"""`dsim equilibrium`: what the game gives when both sides play their best.
+
+Empirical game-theoretic analysis with a double oracle. Start from every built-in strategy per side (each
+deck too, with `decks`), measure the payoff table on common random numbers (`sim.analysis.payoffs`), solve it
+(two sides: maximin by linear programming; three or more seats: a symmetric equilibrium), then ask each side
+for a best response to the current solution: differential evolution over the weights of the strategies the
+side plays, trained on its own seeds against the other side's mixture. A best response joins the table only
+if, measured on the table's seeds (which the search never saw), it gains more than the tolerance; the study
+ends when no side's best response does, or after `rounds`. Intervals come from a paired bootstrap over the
+games behind every cell, re-solving each resample. docs/EQUILIBRIUM.md says which solver applies and why.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import time
+from math import factorial, prod
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import optimize as opt
+
+from sim.analysis.gametheory import (BootstrapResult, SymmetricGame, bootstrap_solution, side_exploitability,
+                                     solve_symmetric, solve_zero_sum, strategy_payoffs)
+from sim.analysis.gametheory._util import Interval
+from sim.analysis.payoffs import (Budget, Candidate, Player, SymmetricTable, TwoSidedTable, candidates,
+                                  option_scores)
+from sim.engine.errors import DsimError
+from sim.engine.game import Game
+from sim.engine.spec import RunSpec
+
+SUPPORT = 0.01       # a strategy with less weight is not searched around nor played against in a search
+
+
+@dataclass(frozen=True)
+class Search:
+    """The best-response search: differential evolution generations and population (scipy's popsize, a multiple
+    of the number of weights), games per opponent line-up per evaluation, oracle rounds and the tolerance."""
+
+    iters: int = 3
+    popsize: int = 2
+    games: int = 1_000
+    rounds: int = 4
+    tol: float = 0.01
+
+
+@dataclass(frozen=True)
+class Round:
+    """One oracle round: the table's size and value, each side's best response and its gain on the table's seeds."""
+
+    size: tuple[int, ...]
+    value: float
+    found: dict[str, str]           # side -> label of the best response found
+    gain: dict[str, float]          # side -> its gain against the solution, measured on the table's seeds
+    added: list[str]
+
+
+@dataclass
+class Study:
+    """An equilibrium study's result. `kind` is "two-sided" or "symmetric"."""
+
+    game: Game
+    base: RunSpec
+    kind: str
+    sides: tuple[str, ...]
+    options: dict[str, list[Candidate]]          # side -> its candidates (for symmetric: one list, every seat)
+    means: np.ndarray                            # two-sided: row side's score table; symmetric: (lineups, k)
+    weights: dict[str, np.ndarray]               # side -> equilibrium mixture
+    value: Interval                              # row side's score at equilibrium; symmetric: seat 0's share
+    default: Interval                            # the same figure with the default strategies
+    exploit: dict[str, Interval]                 # default's exploitability per side
+    weight_intervals: dict[str, Interval]
+    rounds: list[Round]
+    converged: bool
+    games: int
+    seconds: float
+    search: Search
+    budget: Budget
+    lineups: list[tuple[int, ...]] = field(default_factory=list)
+    counts_games: np.ndarray | None = None       # games behind each cell
+
+
+def default_index(options: list[Candidate], seat) -> int:
+    """The candidate that is the run's default for a side (its strategy at the given weights), added if absent."""
+    for i, c in enumerate(options):
+        if c.strategy is seat.strategy and np.array_equal(c.params, seat.params) and c.deck is None:
+            return i
+    options.append(Candidate(seat.strategy, seat.params.copy(), None, "default"))
+    return len(options) - 1
+
+
+def sides_of(game: Game, players: int) -> tuple[str, ...]:
+    roles = game.active_roles(players)
+    if len(roles) < 2:
+        raise DsimError(f"an equilibrium needs at least two players or sides; {game.name} with {players} "
+                        "player(s) has one")
+    return roles
+
+
+def equilibrium(game: Game, base: RunSpec, budget: Budget, search: Search = Search(), jobs: int = 1,
+                decks: list[str] | None = None, boot: int = 200) -> Study:
+    """Measure, solve, grow with best responses, bootstrap. Two roles: two-sided; more seats: symmetric."""
+    start = time.perf_counter()
+    roles = sides_of(game, base.players)
+    if decks and not game.deck_rules:
+        raise DsimError(f"{game.name} has no decks to choose")
+    player = Player(game, base.rules, base.players, base.seed, base.plugins, jobs)
+    run = _two_sided if len(roles) == 2 else _symmetric
+    study = run(game, base, roles, budget, search, player, decks, boot)
+    study.games = player.games_played
+    study.seconds = time.perf_counter() - start
+    return study
+
+
+# -- two sides -----------------------------------------------------------------------------------------------
+
+def _two_sided(game, base, roles, budget, search, player, decks, boot) -> Study:
+    rows, cols = candidates(game, roles[0], decks), candidates(game, roles[1], decks)
+    d_row, d_col = default_index(rows, base.lineup[roles[0]]), default_index(cols, base.lineup[roles[1]])
+    table = TwoSidedTable((roles[0], roles[1]), rows, cols)
+    rounds, converged = [], False
+    for r in range(search.rounds + 1):
+        table.fill(player, budget)
+        sol = solve_zero_sum(table.means())
+        if r == search.rounds:
+            break
+        rounds.append(_oracle_round(table, sol, player, budget, search, r))
+        if not rounds[-1].added:
+            converged = True
+            break
+    A = table.means()
+
+    def extra(s, t):
+        return {roles[0]: side_exploitability(t, _pure(d_row, t.shape[0]), "row", s.value),
+                roles[1]: side_exploitability(t, _pure(d_col, t.shape[1]), "col", s.value),
+                "default": float(t[d_row, d_col])}
+
+    b = bootstrap_solution(table.samples(), solve_zero_sum, B=boot, rng=base.seed, paired=True, extra=extra)
+    return Study(game, base, "two-sided", roles, {roles[0]: rows, roles[1]: cols}, A,
+                 {roles[0]: b.solution.row, roles[1]: b.solution.col}, b.value, b.extra["default"],
+                 {r: b.extra[r] for r in roles}, {roles[0]: b.weights["row"], roles[1]: b.weights["col"]},
+                 rounds, converged, 0, 0.0, search, budget, counts_games=table.games())
+
+
+def _oracle_round(table: TwoSidedTable, sol, player: Player, budget: Budget, search: Search, r: int) -> Round:
+    """Each side's best response to the solution, measured on the table's seeds; kept if it gains > tol."""
+    roles, sides = table.roles, (table.rows, table.cols)
+    mixes = (sol.row, sol.col)
+    found = {k: best_response(player, search, roles, k, sides[k], mixes[k], sides[1 - k], mixes[1 - k], r)
+             for k in (0, 1)}
+    new = {k: c for k, c in found.items() if c is not None and all(c.key() != o.key() for o in sides[k])}
+    for k, c in new.items():
+        sides[k].append(c)
+    table.fill(player, budget)
+    A = table.means()
+    gains = {}
+    for k in new:          # row: its payoff against the column mixture above the value; column: the reverse
+        gains[k] = (float(A[-1, :len(sol.col)] @ sol.col - sol.value) if k == 0
+                    else float(sol.value - sol.row @ A[:len(sol.row), -1]))
+    added = []
+    for k in sorted(new, reverse=True):      # the column first, so the row's index is still the last one
+        if gains[k] <= search.tol:
+            _drop_last(table, k)
+        else:
+            added.append(roles[k])
+    return Round((len(table.rows), len(table.cols)), sol.value,
+                 {roles[k]: c.label() for k, c in found.items() if c is not None},
+                 {roles[k]: gains.get(k, 0.0) for k, c in found.items() if c is not None}, added)
+
+
+def _pure(i: int, k: int) -> np.ndarray:
+    x = np.zeros(k)
+    x[i] = 1.0
+    return x
+
+
+def _drop_last(table: TwoSidedTable, side: int) -> None:
+    """Take the last candidate of a side out of the table, with its cells."""
+    if side == 0:
+        i = len(table.rows) - 1
+        table.rows.pop()
+        table.cells = {k: v for k, v in table.cells.items() if k[0] != i}
+    else:
+        j = len(table.cols) - 1
+        table.cols.pop()
+        table.cells = {k: v for k, v in table.cells.items() if k[1] != j}
+
+
+def best_response(player: Player, search: Search, roles, side: int, mine: list[Candidate], own_mix,
+                  theirs: list[Candidate], their_mix, round_: int) -> Candidate | None:
+    """The best weights of the strategies `side` plays (weight ≥ SUPPORT) against the other side's mixture,
+    trained on seeds of their own. None when no played strategy has weights to search."""
+    opponents = [(theirs[j], w) for j, w in enumerate(their_mix) if w >= SUPPORT]
+    total = sum(w for _, w in opponents)
+    best, best_score = None, -np.inf
+    for i in np.argsort(-np.asarray(own_mix)):
+        c = mine[i]
+        if own_mix[i] < SUPPORT or not c.strategy.bounds:
+            continue
+
+        def lineups(theta, c=c):
+            me = dataclasses.replace(c, params=np.asarray(theta, dtype=np.float64), origin="best response")
+            return [(dict(zip(roles, (me, o) if side == 0 else (o, me))), w / total, roles[side]) for o, w in opponents]
+
+        theta, score = _evolve(player, search, lineups, c, round_, search.games)
+        if score > best_score:
+            best_score = score
+            best = _found(c, theta, round_)
+    return best
+
+
+def _found(c: Candidate, theta: np.ndarray, round_: int) -> Candidate:
+    return dataclasses.replace(c, params=theta, origin=f"best response to round {round_ + 1}'s solution",
+                               tag=f"{c.strategy.name}+{round_ + 1}")
+
+
+def _evolve(player: Player, search: Search, lineups, start: Candidate, round_: int, games: int):
+    """Differential evolution of one strategy's weights. `lineups(theta)` gives (seats, weight, the searched
+    role) to play; every evaluation plays the same training seeds, and a whole generation is played in one batch
+    (in parallel with --jobs)."""
+    seed = player.seed + 7919 * (round_ + 1)           # training seeds: never the table's
+
+    def scores(thetas):
+        plan = [(k, w, seats, role) for k, theta in enumerate(thetas) for seats, w, role in lineups(theta)]
+        tasks = [player.task(seats, 0, games, seed) for _, _, seats, _ in plan]
+        out = np.zeros(len(thetas))
+        for (k, w, _, role), result in zip(plan, player.play(tasks)):
+            out[k] += w * float(result[role].mean())
+        return out
+
+    lo, hi = np.array(start.strategy.bounds, dtype=np.float64).T
+    res = opt.differential_evolution(lambda t: -scores([t])[0], start.strategy.bounds, maxiter=search.iters,
+                                     popsize=search.popsize, seed=seed, polish=False, tol=0, init="latinhypercube",
+                                     x0=np.clip(start.params, lo, hi), updating="deferred",
+                                     workers=lambda f, population: -scores(list(population)))
+    return np.asarray(res.x, dtype=np.float64), -float(res.fun)
+
+
+# -- symmetric seats -----------------------------------------------------------------------------------------
+
+def _symmetric_round(table: SymmetricTable, sol, player: Player, budget: Budget, search: Search,
+                     r: int) -> Round:
+    """One seat's best response to everyone playing the solution, measured on the table's seeds."""
+    options = table.options
+    cand = symmetric_best_response(player, search, table.roles, options, sol.x, r)
+    if cand is None or any(cand.key() == o.key() for o in options):
+        return Round((len(options),), sol.value, {}, {}, [])
+    options.append(cand)
+    table.fill(player, budget)
+    gain = float(strategy_payoffs(SymmetricGame.from_hpt(*table.hpt()), np.append(sol.x, 0.0))[-1] - sol.value)
+    added = []
+    if gain <= search.tol:
+        options.pop()
+        table.cells = {lu: v for lu, v in table.cells.items() if len(options) not in lu}
+    else:
+        added.append("every seat")
+    return Round((len(options),), sol.value, {"every seat": cand.label()}, {"every seat": gain}, added)
+
+
+def seat0_share(table: SymmetricTable, x: np.ndarray, seat0: dict | None = None) -> float:
+    """Seat 0's expected share when every seat plays mixture x (line-ups drawn from x, seats in rotation)."""
+    seat0 = seat0 or table.seat0()
+    n = len(table.roles)
+    total = 0.0
+    for lu, s in seat0.items():
+        counts = np.bincount(lu, minlength=len(x))
+        total += _multinomial(counts, x, n) * s
+    return total
+
+
+def _multinomial(counts: np.ndarray, x: np.ndarray, n: int) -> float:
+    coef = factorial(n) / prod(factorial(int(c)) for c in counts)
+    return float(coef * np.prod(np.asarray(x, dtype=np.float64) ** counts))
+
+
+def _symmetric(game, base, roles, budget, search, player, decks, boot) -> Study:
+    options = candidates(game, roles[0], decks)
+    d = default_index(options, base.lineup[roles[0]])
+    if any(base.lineup[r].strategy is not base.lineup[roles[0]].strategy for r in roles):
+        raise DsimError("a symmetric equilibrium starts from one default for every seat; give every seat the same "
+                        "strategy (or none)")
+    table = SymmetricTable(roles, options)
+    rounds, converged = [], False
+    for r in range(search.rounds + 1):
+        table.fill(player, budget)
+        sol = solve_symmetric(SymmetricGame.from_hpt(*table.hpt()))
+        if r == search.rounds:
+            break
+        rounds.append(_symmetric_round(table, sol, player, budget, search, r))
+        if not rounds[-1].added:
+            converged = True
+            break
+    lineups = list(table.cells)
+    k = len(options)
+    samples = np.empty((len(lineups), k + 1), dtype=object)
+    present = np.zeros((len(lineups), k), bool)
+    for li, lu in enumerate(lineups):
+        seats = table.cells[lu]
+        by_option = option_scores(lu, seats)
+        m = min(len(s) for s in seats)
+        for o in range(k):
+            samples[li, o] = by_option.get(o, np.zeros(1))
+            present[li, o] = o in by_option
+        samples[li, k] = np.mean([s[:m, 0] for s in seats], axis=0)
+    counts = np.array([np.bincount(lu, minlength=k) for lu in lineups])
+
+    def solve(t):
+        pay = np.where(present, t[:, :k], np.nan)
+        return solve_symmetric(SymmetricGame.from_hpt(counts, pay), methods=("regret_matching",))
+
+    def extra(s, t):
+        pay = np.where(present, t[:, :k], np.nan)
+        g = SymmetricGame.from_hpt(counts, pay)
+        s0 = dict(zip(lineups, t[:, k]))
+        everyone_default = _pure(d, k)
+        return {"seat0": seat0_share(table, s.x, s0), "default": seat0_share(table, everyone_default, s0),
+                "every seat": float(strategy_payoffs(g, everyone_default).max()
+                                    - strategy_payoffs(g, everyone_default)[d])}
+
+    b: BootstrapResult = bootstrap_solution(samples, solve, B=boot, rng=base.seed, paired=True, extra=extra)
+    return Study(game, base, "symmetric", roles, {"every seat": options}, np.array(table.hpt()[1]),
+                 {"every seat": b.solution.x}, b.extra["seat0"], b.extra["default"],
+                 {"every seat": b.extra["every seat"]}, {"every seat": b.weights["x"]}, rounds, converged, 0, 0.0,
+                 search, budget, lineups, np.array([len(table.cells[lu][0]) for lu in lineups]))
+
+
+def symmetric_best_response(player: Player, search: Search, roles, options: list[Candidate], x: np.ndarray,
+                            round_: int) -> Candidate | None:
+    """One seat's best weights against every other seat playing x: the deviator sits in each seat in turn,
+    the others are line-ups drawn from x (each weighted by its probability)."""
+    n = len(roles)
+    support = [i for i, w in enumerate(x) if w >= SUPPORT]
+    opponents = []
+    for combo in itertools.combinations_with_replacement(support, n - 1):
+        counts = np.bincount(combo, minlength=len(x))
+        p = _multinomial(counts, x, n - 1)
+        if p >= 1e-3:
+            opponents.append((combo, p))
+    total = sum(p for _, p in opponents)
+    best, best_score = None, -np.inf
+    for i in sorted(support, key=lambda i: -x[i]):
+        c = options[i]
+        if not c.strategy.bounds:
+            continue
+
+        def lineups(theta, c=c):
+            me = dataclasses.replace(c, params=np.asarray(theta, dtype=np.float64))
+            out = []
+            for combo, p in opponents:
+                for seat in range(n):
+                    others = [options[o] for o in combo]
+                    seating = others[:seat] + [me] + others[seat:]
+                    out.append((dict(zip(roles, seating)), p / total / n, roles[seat]))
+            return out
+
+        theta, score = _evolve(player, search, lineups, c, round_, max(200, search.games // n))
+        if score > best_score:
+            best_score = score
+            best = _found(c, theta, round_)
+    return best

@@ -1,0 +1,235 @@
+"""Payoff tables measured by simulation, for the equilibrium study (`sim.analysis.equilibrium`).
+
+A *candidate* is one way to play a side: a strategy with its weights and, in games with decks, the deck it
+brings. A cell is a line-up of candidates played on common random numbers: chunk c of every cell is dealt
+from the same seed, so two cells differ only by what the candidates do. Each cell is played chunk by chunk
+until the interval of its payoff is narrow enough (width-only stopping: the width does not depend on the
+estimate's sign, so the plain interval stays valid) or the cap is reached. Per-game payoffs are kept, so the
+bootstrap can resample the games behind every cell.
+
+Two kinds of table:
+- `TwoSidedTable`: row side against column side (Drako's dragon against the dwarves, Dragonwake's heroes
+  against the cultists, the two seats of a two-player game); the payoff is the row side's score, the two
+  sides' scores add up to 1.
+- `SymmetricTable`: n seats choosing from one set of candidates (Drarkane, Drachensachen with 3+ players).
+  Each line-up (multiset of candidates) is played in every cyclic rotation of one seating, so a candidate's
+  payoff does not depend on which seat it got; seat 0's own share is kept to read the seat advantage.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+
+from sim.analysis.intervals import half_width
+from sim.engine import seeding
+from sim.engine.game import Game, Rules
+from sim.engine.rules import build_typed
+from sim.engine.strategy import Seat, Strategy, load_plugin
+
+
+@dataclass(frozen=True, eq=False)
+class Candidate:
+    """One way to play a side: a strategy, its weights, and the deck it brings (None: the rules' deck)."""
+
+    strategy: Strategy
+    params: np.ndarray
+    deck: str | None = None
+    origin: str = "built-in"
+    tag: str = ""            # a short name, e.g. "kiter+1" for the best response found in round 1
+
+    def label(self) -> str:
+        """The strategy's name (with its weights when they are not the defaults and it was given them); a best
+        response is named by the round that found it, its weights are in the study's tables."""
+        name = self.tag or Seat(self.strategy, self.params).label()
+        return name if self.deck is None else f"{self.deck}/{name}"
+
+    def key(self) -> tuple:
+        return self.strategy.name, tuple(np.round(self.params, 12)), self.deck
+
+
+def candidates(game: Game, role: str, decks: list[str] | None = None) -> list[Candidate]:
+    """Every registered strategy that can play `role`, at its default weights (with each deck, if given)."""
+    names = game.strategies.names(role)
+    return [Candidate(game.strategies.get(n), game.strategies.get(n).params(), d)
+            for d in (decks or [None]) for n in names]
+
+
+def with_decks(game: Game, rules: Rules, decks: dict[str, str]) -> Rules:
+    """The rules with each role's deck set (games with `deck_rules`)."""
+    if not decks:
+        return rules
+    ruleset = rules.ruleset.with_overrides({game.deck_rules[r]: d for r, d in decks.items()}, label="deck")
+    return Rules(ruleset, build_typed(game.rules_class, ruleset))
+
+
+def score_chunk(game_module: str, rules: Rules, players: int, lineup_spec: dict, plugins: tuple,
+                root_seed: int, chunk: int, n: int) -> dict[str, np.ndarray]:
+    """Each role's score per game for one chunk, in any process (the lineup is rebuilt from names)."""
+    for p in plugins:
+        load_plugin(p)
+    game = importlib.import_module(game_module).GAME
+    lineup = {role: Seat(game.strategies.get(name, role), np.asarray(params, dtype=np.float64))
+              for role, (name, params) in lineup_spec.items()}
+    tables = game.simulate(rules, players, lineup, seeding.chunk_seed(root_seed, chunk), n)
+    return game.role_scores(pl.DataFrame(tables["games"]), players)
+
+
+@dataclass
+class Player:
+    """Plays line-ups of candidates on common random numbers, `jobs` chunks at a time."""
+
+    game: Game
+    rules: Rules
+    players: int
+    seed: int
+    plugins: tuple = ()
+    jobs: int = 1
+    games_played: int = 0
+
+    def task(self, seats: dict[str, Candidate], chunk: int, n: int, seed: int | None = None) -> tuple:
+        decks = {r: c.deck for r, c in seats.items() if c.deck is not None}
+        lineup = {r: (c.strategy.name, c.params.tolist()) for r, c in seats.items()}
+        return (self.game.module, with_decks(self.game, self.rules, decks), self.players, lineup, self.plugins,
+                self.seed if seed is None else seed, chunk, n)
+
+    def play(self, tasks: list[tuple]) -> list[dict[str, np.ndarray]]:
+        """Every task's role scores, in order (in parallel when jobs > 1)."""
+        self.games_played += sum(t[-1] for t in tasks)
+        if self.jobs == 1 or len(tasks) == 1:
+            return [score_chunk(*t) for t in tasks]
+        from joblib import Parallel, delayed
+        return Parallel(n_jobs=self.jobs)(delayed(score_chunk)(*t) for t in tasks)
+
+
+def narrow(scores: np.ndarray, precision: float) -> bool:
+    """Width-only stop: the plain 95% interval of the mean score is within ± precision."""
+    x = np.asarray(scores, dtype=np.float64)
+    return half_width("mean", len(x), float(x.sum()), float((x * x).sum())) <= precision
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much each cell plays: chunks of `chunk` games until ± `precision`, at most `cap` games."""
+
+    precision: float
+    chunk: int = 2_000
+    cap: int = 200_000
+
+    def chunks(self) -> int:
+        return max(1, math.ceil(self.cap / self.chunk))
+
+
+@dataclass
+class TwoSidedTable:
+    """`cells[i, j]`: the row side's per-game scores when row candidate i meets column candidate j."""
+
+    roles: tuple[str, str]
+    rows: list[Candidate]
+    cols: list[Candidate]
+    cells: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+
+    def fill(self, player: Player, budget: Budget) -> None:
+        """Play every missing cell to the budget, all open cells one chunk at a time."""
+        open_cells = {(i, j): [] for i in range(len(self.rows)) for j in range(len(self.cols))
+                      if (i, j) not in self.cells}
+        for chunk in range(budget.chunks()):
+            if not open_cells:
+                break
+            keys = list(open_cells)
+            n = min(budget.chunk, budget.cap - chunk * budget.chunk)
+            tasks = [player.task(dict(zip(self.roles, (self.rows[i], self.cols[j]))), chunk, n) for i, j in keys]
+            for key, scores in zip(keys, player.play(tasks)):
+                open_cells[key].append(scores[self.roles[0]])
+                x = np.concatenate(open_cells[key])
+                if narrow(x, budget.precision) or chunk == budget.chunks() - 1:
+                    self.cells[key] = x
+                    del open_cells[key]
+
+    def means(self) -> np.ndarray:
+        return np.array([[self.cells[i, j].mean() for j in range(len(self.cols))] for i in range(len(self.rows))])
+
+    def samples(self) -> np.ndarray:
+        """Per-game scores of every cell (an object array, for the bootstrap)."""
+        out = np.empty((len(self.rows), len(self.cols)), dtype=object)
+        for (i, j), x in self.cells.items():
+            out[i, j] = x
+        return out
+
+    def games(self) -> np.ndarray:
+        return np.array([[len(self.cells[i, j]) for j in range(len(self.cols))] for i in range(len(self.rows))])
+
+
+def rotations(lineup: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The cyclic rotations of a seating (seat s gets lineup[(s + r) % n] in rotation r)."""
+    n = len(lineup)
+    return [tuple(lineup[(s + r) % n] for s in range(n)) for r in range(n)]
+
+
+@dataclass
+class SymmetricTable:
+    """n seats choosing from `options`. For each line-up (a sorted tuple of option indices) and rotation r,
+    `cells[lineup][r]` holds (games × n) per-seat scores of that seating."""
+
+    roles: tuple[str, ...]
+    options: list[Candidate]
+    cells: dict[tuple[int, ...], list[np.ndarray]] = field(default_factory=dict)
+
+    def lineups(self) -> list[tuple[int, ...]]:
+        return list(itertools.combinations_with_replacement(range(len(self.options)), len(self.roles)))
+
+    def fill(self, player: Player, budget: Budget) -> None:
+        """Play every missing line-up in all its rotations, one chunk at a time, until each option's payoff in
+        it is within the budget's precision."""
+        open_cells = {lu: [[] for _ in lu] for lu in self.lineups() if lu not in self.cells}
+        for chunk in range(budget.chunks()):
+            if not open_cells:
+                break
+            n = min(budget.chunk, budget.cap - chunk * budget.chunk)
+            keys = [(lu, r, seating) for lu in open_cells for r, seating in enumerate(rotations(lu))]
+            tasks = [player.task({role: self.options[o] for role, o in zip(self.roles, seating)}, chunk, n)
+                     for _, _, seating in keys]
+            for (lu, r, _), scores in zip(keys, player.play(tasks)):
+                open_cells[lu][r].append(np.stack([scores[role] for role in self.roles], axis=1))
+            for lu in list(open_cells):
+                seats = [np.concatenate(parts) for parts in open_cells[lu]]
+                if chunk == budget.chunks() - 1 or all(narrow(x, budget.precision)
+                                                        for x in option_scores(lu, seats).values()):
+                    self.cells[lu] = seats
+                    del open_cells[lu]
+
+    def hpt(self) -> tuple[np.ndarray, np.ndarray]:
+        """(counts, payoffs) in full-profile form (`SymmetricGame.from_hpt`)."""
+        k = len(self.options)
+        counts, pay = [], []
+        for lu, seats in self.cells.items():
+            row = np.full(k, np.nan)
+            for o, x in option_scores(lu, seats).items():
+                row[o] = x.mean()
+            counts.append(np.bincount(lu, minlength=k))
+            pay.append(row)
+        return np.array(counts), np.array(pay)
+
+    def seat0(self) -> dict[tuple[int, ...], float]:
+        """Seat 0's mean score in each line-up, over its rotations."""
+        return {lu: float(np.mean([s[:, 0].mean() for s in seats])) for lu, seats in self.cells.items()}
+
+    def games(self) -> int:
+        return sum(len(s) * len(seats) for seats in self.cells.values() for s in seats[:1])
+
+
+def option_scores(lineup: tuple[int, ...], seats: list[np.ndarray]) -> dict[int, np.ndarray]:
+    """Each option's per-game score in a line-up: its seats' mean over rotations, game by game (rotations are
+    dealt alike, so game g of every rotation is the same deal)."""
+    n = min(len(s) for s in seats)
+    out = {}
+    for o in sorted(set(lineup)):
+        parts = [s[:n, seat] for r, s in enumerate(seats) for seat, opt in enumerate(rotations(lineup)[r])
+                 if opt == o]
+        out[o] = np.mean(parts, axis=0)
+    return out

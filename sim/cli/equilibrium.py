@@ -1,0 +1,74 @@
+"""`dsim equilibrium`: the balance figure when both sides play their best (payoff table, solved, grown by
+best responses until none gains more than the tolerance)."""
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from sim.analysis.equilibrium import Search, equilibrium as run_equilibrium
+from sim.analysis.payoffs import Budget
+from sim.cli.common import (game_spec, GameOpt, JobsOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
+                            ToOpt, VariantOpt)
+from sim.cli.output import FormatOpt, show
+from sim.engine.errors import DsimError
+from sim.engine.spec import check_jobs, check_n
+from sim.report.equilibrium import write
+
+Points = Annotated[float, typer.Option(help="(0.01 is one point)")]
+
+
+def equilibrium(game: GameOpt = "drako", players: PlayersOpt = None, variant: VariantOpt = None, seed: SeedOpt = 0,
+                jobs: JobsOpt = 1, out: OutOpt = Path("results"), rules: RulesOpt = None, set_: SetOpt = None,
+                plugin: PluginOpt = None,
+                precision: Annotated[float, typer.Option(
+                    "--precision", help="play each cell until its 95% interval is within ± this (0.01 = 1 point)")]
+                = 0.01,
+                n: Annotated[float, typer.Option("--n", "-n", help="most games per cell")] = 200_000,
+                tol: Annotated[float, typer.Option(
+                    "--tol", help="stop when no best response gains more than this (0.01 = 1 point)")] = 0.01,
+                rounds: Annotated[int, typer.Option(help="most double-oracle rounds")] = 4,
+                iters: Annotated[int, typer.Option(help="best-response search: differential-evolution generations")]
+                = 3,
+                search_games: Annotated[int, typer.Option(
+                    "--search-games", help="best-response search: games per opposing line-up per evaluation")] = 1_000,
+                decks: Annotated[Optional[str], typer.Option(
+                    "--decks", help="games with decks: the decks a side may choose (comma-separated, or 'all')")]
+                = None,
+                boot: Annotated[int, typer.Option(help="bootstrap resamples for the intervals")] = 200,
+                to: ToOpt = None, format_: FormatOpt = "text") -> None:
+    """Balance at equilibrium: every built-in strategy per side, solved as a game, grown by best responses."""
+    spec, _ = game_spec(game, 1, players, None, variant, seed, rules, set_, None, plugin, format_)
+    check_jobs(jobs)
+    budget = check_budget(precision, check_n(n), tol, rounds, iters, search_games, boot)
+    chosen = deck_list(spec.game, spec.rules, decks)
+    search = Search(iters=iters, games=search_games, rounds=rounds, tol=tol)
+    study = run_equilibrium(spec.game, spec, budget, search, jobs, chosen, boot)
+    show(write(study, to or Path(out) / "report"), format_)
+
+
+def check_budget(precision, cap, tol, rounds, iters, search_games, boot) -> Budget:
+    for name, value, ok in (("--precision", precision, 0 < precision < 0.5), ("--tol", tol, 0 <= tol < 0.5),
+                            ("--rounds", rounds, 0 <= rounds <= 50), ("--iters", iters, 1 <= iters <= 100),
+                            ("--search-games", search_games, 100 <= search_games <= 10**7),
+                            ("--boot", boot, 20 <= boot <= 10**5)):
+        if not ok:
+            raise DsimError(f"{name} is out of range: {value:g}")
+    return Budget(precision, min(2_000, cap), cap)
+
+
+def deck_list(game, rules, text: str | None) -> list[str] | None:
+    if not text:
+        return None
+    if not game.deck_rules:
+        raise DsimError(f"{game.name} has no decks to choose; --decks is for games with decks")
+    known = game.decks(rules)
+    names = known if text.strip() == "all" else [d.strip() for d in text.split(",") if d.strip()]
+    unknown = [d for d in names if d not in known]
+    if unknown:
+        raise DsimError(f"unknown deck '{unknown[0]}' for {game.name} (decks: {', '.join(known)})")
+    return names
+
+
+def register(app: typer.Typer) -> None:
+    app.command("equilibrium")(equilibrium)

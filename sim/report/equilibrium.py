@@ -1,0 +1,203 @@
+"""`dsim equilibrium`'s report: the balance figure at equilibrium beside the default one, the mixtures each
+side plays, how exploitable the defaults are, the payoff table as a heat map and the oracle's rounds; beside it
+the table and the solution as Parquet."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+
+from sim.analysis.equilibrium import Study  # noqa: E402
+from sim.analysis.gametheory._util import Interval  # noqa: E402
+from sim.report.charts import ChartSaver  # noqa: E402
+from sim.report.html import write_report  # noqa: E402
+from sim.report.labels import rules_text  # noqa: E402
+
+SHOWN = 0.005        # weights below this are "not played"
+
+
+def pct(e: Interval, digits: int = 1) -> str:
+    return f"{100 * e.value:.{digits}f}% [{100 * e.lo:.{digits}f}, {100 * e.hi:.{digits}f}]"
+
+
+def points(e: Interval) -> str:
+    return f"{100 * e.value:.1f} points [{100 * e.lo:.1f}, {100 * e.hi:.1f}]"
+
+
+def figure_name(s: Study) -> str:
+    if s.kind == "symmetric":
+        return "seat 0's share of the wins"
+    return f"{s.sides[0]}'s score (a win 1, a draw ½)"
+
+
+def write(s: Study, to: Path) -> Path:
+    """`equilibrium_<game>.md` and its HTML twin, the heat map, and the table and solution as Parquet."""
+    to.mkdir(parents=True, exist_ok=True)
+    stem = f"equilibrium_{s.game.name}_{s.base.players}p"
+    table_frame(s).write_parquet(to / f"{stem}_table.parquet")
+    solution_frame(s).write_parquet(to / f"{stem}_solution.parquet")
+    chart = ChartSaver(to, stem)
+    lines = [f"# {s.game.title}: balance at equilibrium ({s.base.players} players)", "", "## Findings", "",
+             *[f"- {f}" for f in findings(s)], "", "## What these findings rest on", "",
+             *[f"- {r}" for r in rests_on(s)], ""]
+    for side, options in s.options.items():
+        lines += [f"## What {side} plays at equilibrium", "", "| strategy | weight [95%] | where it comes from |",
+                  "|---|---|---|"]
+        w, wi = s.weights[side], s.weight_intervals[side]
+        for i in np.argsort(-w):
+            lines.append(f"| {options[i].label()} | {100 * w[i]:.1f}% [{100 * wi.lo[i]:.1f}, {100 * wi.hi[i]:.1f}] "
+                         f"| {options[i].origin} |")
+        lines.append("")
+    lines += ["## Payoff table", "", heat_map(s, chart), "", *oracle_lines(s), *tuned_lines(s)]
+    return write_report(to, stem, "\n".join(lines), s.game.title)
+
+
+def findings(s: Study) -> list[str]:
+    name = figure_name(s)
+    out = [f"When both sides play their best among the strategies measured, {name} is **{pct(s.value)}**; "
+           f"with the default strategies ({defaults_text(s)}) it is {pct(s.default)}."]
+    if s.value.lo > s.default.hi or s.value.hi < s.default.lo:
+        out.append(f"Better play changes the answer: the equilibrium figure and the default one exclude each other, "
+                   f"so a headline measured with the defaults describes the default players, not the game.")
+    else:
+        out.append("The default figure holds at equilibrium: the two intervals overlap.")
+    if s.kind == "symmetric":
+        n = len(s.sides)
+        fair = "above" if s.value.lo > 1 / n else "below" if s.value.hi < 1 / n else "indistinguishable from"
+        out.append(f"Seat 0's share at equilibrium is {fair} an even 1/{n} ({100 / n:.1f}%).")
+    for side in s.options:
+        out.append(f"Equilibrium mixture for {side}: {mixture_text(s, side)}.")
+    for side, e in s.exploit.items():
+        out.append(f"The default {side} strategy is exploitable by {points(e)}: "
+                   + ("a best response among the measured strategies gains that much against it."
+                      if s.kind == "symmetric" else
+                      "the other side's best response holds it that far below the equilibrium figure."))
+    out.append(convergence_text(s))
+    return out
+
+
+def defaults_text(s: Study) -> str:
+    return ", ".join(f"{r}={seat.label()}" for r, seat in s.base.lineup.items() if r in s.sides[:2]
+                     or s.kind == "symmetric" and r == s.sides[0])
+
+
+def mixture_text(s: Study, side: str) -> str:
+    w, wi, options = s.weights[side], s.weight_intervals[side], s.options[side]
+    parts = [f"{options[i].label()} {100 * w[i]:.0f}% [{100 * wi.lo[i]:.0f}, {100 * wi.hi[i]:.0f}]"
+             for i in np.argsort(-w) if w[i] >= SHOWN]
+    never = sum(1 for x in w if x < SHOWN)
+    return "; ".join(parts) + (f" — and never the other {never}" if never else "")
+
+
+def convergence_text(s: Study) -> str:
+    rounds = len(s.rounds)
+    if s.converged:
+        return (f"The double oracle converged after {rounds} round(s): no best response found by the search gained "
+                f"more than {100 * s.search.tol:.1f} points against the solution, measured on the table's seeds.")
+    last = max(s.rounds[-1].gain.values(), default=0.0) if s.rounds else 0.0
+    return (f"The double oracle did not converge in {rounds} round(s): the last best response still gained "
+            f"{100 * last:.1f} points, so the equilibrium figure may move with more rounds (--rounds).")
+
+
+def rests_on(s: Study) -> list[str]:
+    b, q = s.budget, s.search
+    k = {side: len(o) for side, o in s.options.items()}
+    return [
+        f"Strategies: {', '.join(f'{n} for {side}' for side, n in k.items())} — every built-in strategy at its "
+        "default weights, plus the best responses the search added. Nothing here speaks for strategies outside "
+        "this family.",
+        f"Rules: {rules_text(s.base.rules.ruleset.provenance())}; {s.base.players} players; seed {s.base.seed}.",
+        f"Each cell played on common random numbers until its 95% interval was within ±{100 * b.precision:.1f} "
+        f"points (at most {b.cap:,} games, chunks of {b.chunk:,}); {s.games:,} games in all, {s.seconds:.0f}s.",
+        f"Best responses: differential evolution over a played strategy's weights ({q.iters} generations, "
+        f"population {q.popsize} per weight, {q.games:,} training games per opposing line-up, on seeds the table "
+        f"never uses), kept only if it gains more than {100 * q.tol:.1f} points on the table's seeds.",
+        "Intervals: paired bootstrap over the games behind every cell, re-solving each resample "
+        f"(95%). Solver: {'maximin by linear programming' if s.kind == 'two-sided' else 'symmetric equilibrium by regret matching and replicator dynamics (lowest regret)'}.",
+    ]
+
+
+def oracle_lines(s: Study) -> list[str]:
+    if not s.rounds:
+        return []
+    lines = ["## Double oracle", "", "| round | strategies | value | best response found | its gain | kept |",
+             "|---|---|---|---|---|---|"]
+    for i, r in enumerate(s.rounds, start=1):
+        found = "; ".join(f"{side}: {label}" for side, label in r.found.items()) or "—"
+        gains = "; ".join(f"{side}: {100 * g:+.1f} pts" for side, g in r.gain.items()) or "—"
+        lines.append(f"| {i} | {' × '.join(map(str, r.size))} | {r.value:.3f} | {found} | {gains} | "
+                     f"{', '.join(r.added) or 'none'} |")
+    return lines + [""]
+
+
+def tuned_lines(s: Study) -> list[str]:
+    """The weights of every best response kept in the table."""
+    tuned = [(side, c) for side, options in s.options.items() for c in options if c.tag]
+    if not tuned:
+        return []
+    lines = ["## Weights of the best responses", ""]
+    for side, c in tuned:
+        pairs = ", ".join(f"{n}={v:.3g}" for n, v in zip(c.strategy.param_names, c.params))
+        lines.append(f"- {side} **{c.label()}**: {pairs}")
+    return lines + [""]
+
+
+def table_frame(s: Study) -> pl.DataFrame:
+    """Two-sided: one row per cell; symmetric: one row per (line-up, strategy in it)."""
+    if s.kind == "two-sided":
+        rows, cols = (s.options[x] for x in s.sides)
+        return pl.DataFrame([{"row": rows[i].label(), "col": cols[j].label(), "row_score": float(s.means[i, j]),
+                              "games": int(s.counts_games[i, j])}
+                             for i in range(len(rows)) for j in range(len(cols))])
+    options = s.options["every seat"]
+    return pl.DataFrame([{"lineup": " + ".join(options[o].label() for o in lu), "strategy": options[o].label(),
+                          "share": float(s.means[li, o]), "games": int(s.counts_games[li])}
+                         for li, lu in enumerate(s.lineups) for o in sorted(set(lu))])
+
+
+def solution_frame(s: Study) -> pl.DataFrame:
+    return pl.DataFrame([{"side": side, "strategy": c.label(), "weight": float(s.weights[side][i]),
+                          "lo": float(s.weight_intervals[side].lo[i]), "hi": float(s.weight_intervals[side].hi[i]),
+                          "origin": c.origin, "params": json.dumps(dict(zip(c.strategy.param_names,
+                                                                            c.params.tolist())))}
+                         for side, options in s.options.items() for i, c in enumerate(options)])
+
+
+def matrix_view(s: Study) -> tuple[np.ndarray, list[str], list[str], str]:
+    """What the heat map shows: two sides, the row side's score; symmetric, a seat's share when it plays the row
+    strategy and every other seat the column one."""
+    if s.kind == "two-sided":
+        rows, cols = (s.options[x] for x in s.sides)
+        return (s.means, [c.label() for c in rows], [c.label() for c in cols],
+                f"{s.sides[0]}'s score (rows: {s.sides[0]}, columns: {s.sides[1]})")
+    options = s.options["every seat"]
+    k, n = len(options), len(s.sides)
+    index = {lu: li for li, lu in enumerate(s.lineups)}
+    M = np.full((k, k), np.nan)
+    for i in range(k):
+        for j in range(k):
+            M[i, j] = s.means[index[tuple(sorted([i] + [j] * (n - 1)))], i]
+    labels = [c.label() for c in options]
+    return M, labels, labels, f"a seat's share playing the row strategy, every other seat the column one"
+
+
+def heat_map(s: Study, chart) -> str:
+    M, rows, cols, what = matrix_view(s)
+    fig, ax = plt.subplots(figsize=(2.5 + 0.75 * len(cols), 1.5 + 0.45 * len(rows)))
+    im = ax.imshow(M, vmin=0, vmax=1, cmap="RdBu", aspect="auto")
+    ax.set_xticks(range(len(cols)), cols, rotation=35, ha="right", fontsize=8)
+    ax.set_yticks(range(len(rows)), rows, fontsize=8)
+    if M.size <= 400:
+        for i in range(M.shape[0]):
+            for j in range(M.shape[1]):
+                ax.text(j, i, f"{M[i, j]:.2f}", ha="center", va="center", fontsize=7)
+    fig.colorbar(im, ax=ax, label="score")
+    ax.set_title(f"{s.game.title}: {what}", fontsize=9)
+    return chart("payoffs", fig)
