@@ -24,7 +24,8 @@ from scipy import optimize as opt
 from sim.analysis.gametheory import (BootstrapResult, SymmetricGame, bootstrap_solution, side_exploitability,
                                      solve_symmetric, solve_zero_sum, strategy_payoffs)
 from sim.analysis.gametheory._util import Interval
-from sim.analysis.payoffs import (Budget, Candidate, Player, SymmetricTable, TwoSidedTable, candidates,
+from sim.analysis.intervals import half_width
+from sim.analysis.payoffs import (Budget, Candidate, Player, SymmetricTable, TwoSidedTable, candidates, narrow,
                                   option_scores)
 from sim.engine.errors import DsimError
 from sim.engine.game import Game
@@ -79,6 +80,7 @@ class Study:
     budget: Budget
     lineups: list[tuple[int, ...]] = field(default_factory=list)
     counts_games: np.ndarray | None = None       # games behind each cell
+    fresh: dict[str, Interval] = field(default_factory=dict)   # side -> a fresh best response's gain, fresh seeds
 
 
 def default_index(options: list[Candidate], seat) -> int:
@@ -137,18 +139,25 @@ def _two_sided(game, base, roles, budget, search, player, decks, boot) -> Study:
                 "default": float(t[d_row, d_col])}
 
     b = bootstrap_solution(table.samples(), solve_zero_sum, B=boot, rng=base.seed, paired=True, extra=extra)
+    sol = b.solution
+    fresh = {}
+    for k, (mine, theirs, own, other) in enumerate(((rows, cols, sol.row, sol.col), (cols, rows, sol.col, sol.row))):
+        gain = fresh_gain(player, search, budget, two_sided_plan(roles, k, theirs, other), mine, own,
+                          sol.value if k == 0 else 1 - sol.value)
+        if gain is not None:
+            fresh[roles[k]] = gain
     return Study(game, base, "two-sided", roles, {roles[0]: rows, roles[1]: cols}, A,
-                 {roles[0]: b.solution.row, roles[1]: b.solution.col}, b.value, b.extra["default"],
+                 {roles[0]: sol.row, roles[1]: sol.col}, b.value, b.extra["default"],
                  {r: b.extra[r] for r in roles}, {roles[0]: b.weights["row"], roles[1]: b.weights["col"]},
-                 rounds, converged, 0, 0.0, search, budget, counts_games=table.games())
+                 rounds, converged, 0, 0.0, search, budget, counts_games=table.games(), fresh=fresh)
 
 
 def _oracle_round(table: TwoSidedTable, sol, player: Player, budget: Budget, search: Search, r: int) -> Round:
     """Each side's best response to the solution, measured on the table's seeds; kept if it gains > tol."""
     roles, sides = table.roles, (table.rows, table.cols)
     mixes = (sol.row, sol.col)
-    found = {k: best_response(player, search, roles, k, sides[k], mixes[k], sides[1 - k], mixes[1 - k], r)
-             for k in (0, 1)}
+    found = {k: best_response(player, search, two_sided_plan(roles, k, sides[1 - k], mixes[1 - k]), sides[k],
+                              mixes[k], r, search.games) for k in (0, 1)}
     new = {k: c for k, c in found.items() if c is not None and all(c.key() != o.key() for o in sides[k])}
     for k, c in new.items():
         sides[k].append(c)
@@ -187,27 +196,60 @@ def _drop_last(table: TwoSidedTable, side: int) -> None:
         table.cells = {k: v for k, v in table.cells.items() if k[1] != j}
 
 
-def best_response(player: Player, search: Search, roles, side: int, mine: list[Candidate], own_mix,
-                  theirs: list[Candidate], their_mix, round_: int) -> Candidate | None:
-    """The best weights of the strategies `side` plays (weight ≥ SUPPORT) against the other side's mixture,
-    trained on seeds of their own. None when no played strategy has weights to search."""
+def two_sided_plan(roles, side: int, theirs: list[Candidate], their_mix):
+    """What a candidate for `side` plays to be scored against the other side's mixture: one line-up per
+    opposing strategy with weight ≥ SUPPORT, as (seats, weight, the scored role)."""
     opponents = [(theirs[j], w) for j, w in enumerate(their_mix) if w >= SUPPORT]
     total = sum(w for _, w in opponents)
+    return lambda me: [(dict(zip(roles, (me, o) if side == 0 else (o, me))), w / total, roles[side])
+                       for o, w in opponents]
+
+
+def best_response(player: Player, search: Search, plan, mine: list[Candidate], own_mix, round_: int,
+                  games: int) -> Candidate | None:
+    """The best weights of each strategy the side plays (weight ≥ SUPPORT) against what `plan` sets it to
+    face, trained on seeds of their own; the best of them. None when no played strategy has weights."""
     best, best_score = None, -np.inf
     for i in np.argsort(-np.asarray(own_mix)):
         c = mine[i]
         if own_mix[i] < SUPPORT or not c.strategy.bounds:
             continue
-
-        def lineups(theta, c=c):
-            me = dataclasses.replace(c, params=np.asarray(theta, dtype=np.float64), origin="best response")
-            return [(dict(zip(roles, (me, o) if side == 0 else (o, me))), w / total, roles[side]) for o, w in opponents]
-
-        theta, score = _evolve(player, search, lineups, c, round_, search.games)
+        theta, score = _evolve(player, search, lambda t, c=c: plan(dataclasses.replace(c, params=t)), c, round_,
+                               games)
         if score > best_score:
-            best_score = score
-            best = _found(c, theta, round_)
+            best, best_score = _found(c, theta, round_), score
     return best
+
+
+FRESH = 1_000        # the fresh check's search uses the training seeds of this round, never used by the study
+
+
+def fresh_gain(player: Player, search: Search, budget: Budget, plan, mine: list[Candidate], mix, value: float,
+               games: int | None = None) -> Interval | None:
+    """A fresh best-response search against the solution, its score measured on fresh seeds (neither the
+    table's nor any training seeds), minus the side's value: how much the solution can still be exploited,
+    with a 95% interval (the value taken as known). None when the side plays no strategy with weights."""
+    cand = best_response(player, search, plan, mine, mix, FRESH, games or search.games)
+    if cand is None:
+        return None
+    x = play_plan(player, plan(cand), player.seed + 104_729, budget)
+    h = half_width("mean", len(x), float(x.sum()), float((x * x).sum()))
+    g = float(x.mean()) - value
+    return Interval(g, g - h, g + h)
+
+
+def play_plan(player: Player, plan, seed: int, budget: Budget) -> np.ndarray:
+    """Per-game weighted score of a plan ((seats, weight, role) line-ups, all dealt alike), played chunk by
+    chunk until within the budget's precision."""
+    parts = []
+    for chunk in range(budget.chunks()):
+        n = min(budget.chunk, budget.cap - chunk * budget.chunk)
+        results = player.play([player.task(seats, chunk, n, seed) for seats, _, _ in plan])
+        parts.append(sum(w * r[role] for (_, w, role), r in zip(plan, results)))
+        x = np.concatenate(parts)
+        if narrow(x, budget.precision):
+            break
+    return x
 
 
 def _found(c: Candidate, theta: np.ndarray, round_: int) -> Candidate:
@@ -243,7 +285,8 @@ def _symmetric_round(table: SymmetricTable, sol, player: Player, budget: Budget,
                      r: int) -> Round:
     """One seat's best response to everyone playing the solution, measured on the table's seeds."""
     options = table.options
-    cand = symmetric_best_response(player, search, table.roles, options, sol.x, r)
+    plan = symmetric_plan(table.roles, options, sol.x)
+    cand = best_response(player, search, plan, options, sol.x, r, max(200, search.games // len(table.roles)))
     if cand is None or any(cand.key() == o.key() for o in options):
         return Round((len(options),), sol.value, {}, {}, [])
     options.append(cand)
@@ -319,43 +362,31 @@ def _symmetric(game, base, roles, budget, search, player, decks, boot) -> Study:
                                     - strategy_payoffs(g, everyone_default)[d])}
 
     b: BootstrapResult = bootstrap_solution(samples, solve, B=boot, rng=base.seed, paired=True, extra=extra)
+    x = b.solution.x
+    gain = fresh_gain(player, search, budget, symmetric_plan(roles, options, x), options, x, b.solution.value,
+                      max(200, search.games // len(roles)))
     return Study(game, base, "symmetric", roles, {"every seat": options}, np.array(table.hpt()[1]),
                  {"every seat": b.solution.x}, b.extra["seat0"], b.extra["default"],
                  {"every seat": b.extra["every seat"]}, {"every seat": b.weights["x"]}, rounds, converged, 0, 0.0,
-                 search, budget, lineups, np.array([len(table.cells[lu][0]) for lu in lineups]))
+                 search, budget, lineups, np.array([len(table.cells[lu][0]) for lu in lineups]),
+                 {} if gain is None else {"every seat": gain})
 
 
-def symmetric_best_response(player: Player, search: Search, roles, options: list[Candidate], x: np.ndarray,
-                            round_: int) -> Candidate | None:
-    """One seat's best weights against every other seat playing x: the deviator sits in each seat in turn,
-    the others are line-ups drawn from x (each weighted by its probability)."""
+def symmetric_plan(roles, options: list[Candidate], x: np.ndarray):
+    """What a deviating seat plays to be scored against every other seat playing x: it sits in each seat in
+    turn, the others are line-ups drawn from x, each weighted by its probability (≥ 0.1%)."""
     n = len(roles)
     support = [i for i, w in enumerate(x) if w >= SUPPORT]
-    opponents = []
-    for combo in itertools.combinations_with_replacement(support, n - 1):
-        counts = np.bincount(combo, minlength=len(x))
-        p = _multinomial(counts, x, n - 1)
-        if p >= 1e-3:
-            opponents.append((combo, p))
+    opponents = [(combo, _multinomial(np.bincount(combo, minlength=len(x)), x, n - 1))
+                 for combo in itertools.combinations_with_replacement(support, n - 1)]
+    opponents = [(combo, p) for combo, p in opponents if p >= 1e-3]
     total = sum(p for _, p in opponents)
-    best, best_score = None, -np.inf
-    for i in sorted(support, key=lambda i: -x[i]):
-        c = options[i]
-        if not c.strategy.bounds:
-            continue
 
-        def lineups(theta, c=c):
-            me = dataclasses.replace(c, params=np.asarray(theta, dtype=np.float64))
-            out = []
-            for combo, p in opponents:
-                for seat in range(n):
-                    others = [options[o] for o in combo]
-                    seating = others[:seat] + [me] + others[seat:]
-                    out.append((dict(zip(roles, seating)), p / total / n, roles[seat]))
-            return out
-
-        theta, score = _evolve(player, search, lineups, c, round_, max(200, search.games // n))
-        if score > best_score:
-            best_score = score
-            best = _found(c, theta, round_)
-    return best
+    def plan(me):
+        out = []
+        for combo, p in opponents:
+            others = [options[o] for o in combo]
+            for seat in range(n):
+                out.append((dict(zip(roles, others[:seat] + [me] + others[seat:])), p / total / n, roles[seat]))
+        return out
+    return plan

@@ -61,7 +61,8 @@ def write(s: Study, to: Path) -> Path:
 
 def findings(s: Study) -> list[str]:
     name = figure_name(s)
-    out = [f"When both sides play their best among the strategies measured, {name} is **{pct(s.value)}**; "
+    who = "every seat plays its" if s.kind == "symmetric" else "both sides play their"
+    out = [f"When {who} best among the strategies measured, {name} is **{pct(s.value)}**; "
            f"with the default strategies ({defaults_text(s)}) it is {pct(s.default)}."]
     if s.value.lo > s.default.hi or s.value.hi < s.default.lo:
         out.append(f"Better play changes the answer: the equilibrium figure and the default one exclude each other, "
@@ -75,17 +76,24 @@ def findings(s: Study) -> list[str]:
     for side in s.options:
         out.append(f"Equilibrium mixture for {side}: {mixture_text(s, side)}.")
     for side, e in s.exploit.items():
-        out.append(f"The default {side} strategy is exploitable by {points(e)}: "
-                   + ("a best response among the measured strategies gains that much against it."
-                      if s.kind == "symmetric" else
-                      "the other side's best response holds it that far below the equilibrium figure."))
+        if s.kind == "symmetric":
+            out.append(f"The default strategy is exploitable by {points(e)}: one seat that switches to the best "
+                       "measured strategy, while the others keep the default, gains that much.")
+        else:
+            out.append(f"The default {side} strategy is exploitable by {points(e)}: the other side's best response "
+                       "holds it that far below the equilibrium figure.")
     out.append(convergence_text(s))
+    for side, g in s.fresh.items():
+        out.append(f"Checked on fresh seeds: a new best-response search for {side} gains {points(g)} against the "
+                   "equilibrium" + (" (within the tolerance)." if g.lo <= s.search.tol else
+                                    " — more than the tolerance: the equilibrium is not yet reached."))
     return out
 
 
 def defaults_text(s: Study) -> str:
-    return ", ".join(f"{r}={seat.label()}" for r, seat in s.base.lineup.items() if r in s.sides[:2]
-                     or s.kind == "symmetric" and r == s.sides[0])
+    if s.kind == "symmetric":
+        return f"{s.base.lineup[s.sides[0]].label()} in every seat"
+    return ", ".join(f"{r}={s.base.lineup[r].label()}" for r in s.sides)
 
 
 def mixture_text(s: Study, side: str) -> str:
