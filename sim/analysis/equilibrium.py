@@ -107,7 +107,7 @@ def equilibrium(game: Game, base: RunSpec, budget: Budget, search: Search = Sear
     roles = sides_of(game, base.players)
     if decks and not game.deck_rules:
         raise DsimError(f"{game.name} has no decks to choose")
-    player = Player(game, base.rules, base.players, base.seed, base.plugins, jobs)
+    player = Player(game, base.rules, base.players, base.seed, base.plugins, jobs, dict(base.lineup))
     run = _two_sided if len(roles) == 2 else _symmetric
     study = run(game, base, roles, budget, search, player, decks, boot)
     study.games = player.games_played

@@ -90,11 +90,13 @@ class Player:
     seed: int
     plugins: tuple = ()
     jobs: int = 1
+    rest: dict = field(default_factory=dict)    # role -> Seat for the roles no candidate takes (idle seats)
     games_played: int = 0
 
     def task(self, seats: dict[str, Candidate], chunk: int, n: int, seed: int | None = None) -> tuple:
         decks = {r: c.deck for r, c in seats.items() if c.deck is not None}
-        lineup = {r: (c.strategy.name, c.params.tolist()) for r, c in seats.items()}
+        lineup = {r: (seat.strategy.name, seat.params.tolist()) for r, seat in self.rest.items()}
+        lineup |= {r: (c.strategy.name, c.params.tolist()) for r, c in seats.items()}
         return (self.game.module, with_decks(self.game, self.rules, decks), self.players, lineup, self.plugins,
                 self.seed if seed is None else seed, chunk, n)
 

@@ -1,0 +1,113 @@
+"""`dsim equilibrium`: the payoff tables, the solutions read back from what the report writes, the symmetric
+seats, the fresh check, and the command on every game."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+
+from sim.analysis.equilibrium import Search, equilibrium
+from sim.analysis.gametheory import SymmetricGame, regret, solve_zero_sum
+from sim.analysis.payoffs import Budget, Player, SymmetricTable, candidates, option_scores, rotations
+from sim.cli.main import main
+from sim.engine.spec import RunSpec
+from sim.games import get_game
+from sim.report.equilibrium import write
+
+SMALL = Budget(precision=0.05, chunk=400, cap=800)
+QUICK = Search(iters=1, popsize=1, games=150, rounds=1, tol=0.02)
+
+
+def spec(name: str, players: int | None = None, seed: int = 5) -> RunSpec:
+    g = get_game(name)
+    return RunSpec(g, g.load_rules(), players or g.default_players, g.lineup(None), 1, seed)
+
+
+def test_rotations_put_every_option_in_every_seat():
+    assert rotations((0, 0, 1)) == [(0, 0, 1), (0, 1, 0), (1, 0, 0)]
+
+
+def test_symmetric_cells_share_out_every_game():
+    """A seat's share of the wins, summed over the seats of a line-up, is 1 in every game: Drarkane's shares
+    (ties split) add up, and averaging over rotations keeps it — so no cell leaks or double-counts a win."""
+    s = spec("drarkane", 3)
+    table = SymmetricTable(s.game.active_roles(3), candidates(s.game, "seat0")[:3])
+    table.fill(Player(s.game, s.rules, 3, s.seed, rest=dict(s.lineup)), Budget(0.5, 300, 300))
+    assert len(table.cells) == 10                       # 3 options over 3 seats: C(5, 3) line-ups
+    for lineup, seats in table.cells.items():
+        per_game = sum(lineup.count(o) * x for o, x in option_scores(lineup, seats).items())
+        np.testing.assert_allclose(per_game, 1.0, atol=1e-12)
+
+
+def test_two_sided_solution_is_the_table_the_report_writes(tmp_path):
+    """The value reported is the LP value of the payoff table written beside it; weights sum to 1 per side."""
+    s = spec("drako")
+    study = equilibrium(s.game, s, SMALL, QUICK, boot=30)
+    write(study, tmp_path)
+    table = pl.read_parquet(tmp_path / "equilibrium_drako_2p_table.parquet")
+    rows = list(dict.fromkeys(table["row"]))
+    cols = list(dict.fromkeys(table["col"]))
+    A = table["row_score"].to_numpy().reshape(len(rows), len(cols))
+    assert solve_zero_sum(A).value == pytest.approx(study.value.value, abs=1e-9)
+    assert study.value.lo <= study.value.value <= study.value.hi
+    solution = pl.read_parquet(tmp_path / "equilibrium_drako_2p_solution.parquet")
+    for side in ("dragon", "dwarves"):
+        assert solution.filter(pl.col("side") == side)["weight"].sum() == pytest.approx(1.0)
+    # the default brawler dragon can be held below the value by the dwarves' best response (issue #24's Drako)
+    assert study.exploit["dragon"].value > 0.05
+    text = (tmp_path / "equilibrium_drako_2p.md").read_text()
+    assert f"{100 * study.value.value:.1f}%" in text and f"{100 * study.default.value:.1f}%" in text
+
+
+def test_symmetric_seats_give_one_mixture_with_no_regret():
+    """Drarkane's seats are alike: one mixture for every seat, from which no measured strategy gains."""
+    s = spec("drarkane", 3)
+    study = equilibrium(s.game, s, Budget(0.1, 300, 300), Search(iters=1, popsize=1, games=150, rounds=0), boot=20)
+    x = study.weights["every seat"]
+    assert list(study.weights) == ["every seat"] and x.sum() == pytest.approx(1.0)
+    k = len(study.options["every seat"])
+    counts = np.array([np.bincount(lu, minlength=k) for lu in study.lineups])
+    game = SymmetricGame.from_hpt(counts, study.means)
+    assert regret(game, x) <= 1e-6
+    assert 0 <= study.value.lo <= study.value.value <= study.value.hi <= 1
+
+
+def test_converged_study_holds_on_fresh_seeds():
+    """The exploitability a converged study claims (no best response gains more than the tolerance) is
+    re-measured by a new search on fresh seeds: its gain's interval must reach down to the tolerance."""
+    s = spec("drachensachen", 3)
+    study = equilibrium(s.game, s, Budget(0.05, 1000, 2000), Search(iters=1, popsize=1, games=300, rounds=2,
+                                                                        tol=0.02), boot=20)
+    assert study.converged
+    g = study.fresh["every seat"]
+    assert g.lo <= study.search.tol
+
+
+@pytest.mark.parametrize("game,extra", [
+    ("drako", []), ("dragonwake", ["--players", "4"]), ("drakerion", ["--decks", "ember,tide"]),
+    ("drarkane", ["--players", "3"]), ("drachensachen", ["--players", "3"]),
+])
+def test_command_runs_for_every_game(tmp_path, capsys, game, extra):
+    code = main(["equilibrium", "--game", game, *extra, "--precision", "0.1", "--n", "300", "--rounds", "1",
+                 "--iters", "1", "--search-games", "100", "--boot", "20", "--out", str(tmp_path), "--format", "json"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "at equilibrium" in json.loads(out)["title"]
+    assert list(tmp_path.glob("report/equilibrium_*_table.parquet"))
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--game", "drarkane", "--players", "1"], "at least two players"),
+    (["--game", "drako", "--precision", "0"], "--precision"),
+    (["--game", "drako", "--decks", "all"], "no decks"),
+    (["--game", "drakerion", "--decks", "ember,lava"], "unknown deck 'lava'"),
+])
+def test_bad_input_is_one_line(tmp_path, capsys, args, message):
+    code = main(["equilibrium", *args, "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err
+    assert len(err.strip().splitlines()) == 1
+    assert not list(tmp_path.glob("report/*"))
