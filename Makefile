@@ -40,7 +40,7 @@ bench-compare: $(STAMP)
 	$(BIN)/python sim/tooling/bench_compare.py $(REF) --mem-n 1e6 --out reports/bench.md
 
 # The design studies first: each game's balance report quotes its sensitivity and skill-ladder findings.
-DESIGN := $(wildcard experiments/*_sensitivity.toml experiments/*_ladder.toml experiments/*_ablate.toml experiments/*_tune.toml)
+DESIGN := $(wildcard experiments/*_equilibrium.toml experiments/*_sensitivity.toml experiments/*_ladder.toml experiments/*_ablate.toml experiments/*_tune.toml)
 
 reports: $(STAMP)
 	for f in $(DESIGN) $(filter-out $(DESIGN),$(wildcard experiments/*.toml)); do $(BIN)/dsim experiment $$f || exit 1; done

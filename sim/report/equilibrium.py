@@ -43,6 +43,7 @@ def write(s: Study, to: Path) -> Path:
     stem = f"equilibrium_{s.game.name}_{s.base.players}p"
     table_frame(s).write_parquet(to / f"{stem}_table.parquet")
     solution_frame(s).write_parquet(to / f"{stem}_solution.parquet")
+    (to / f"{stem}.json").write_text(json.dumps(summary(s)))
     chart = ChartSaver(to, stem)
     lines = [f"# {s.game.title}: balance at equilibrium ({s.base.players} players)", "", "## Findings", "",
              *[f"- {f}" for f in findings(s)], "", "## What these findings rest on", "",
@@ -57,6 +58,16 @@ def write(s: Study, to: Path) -> Path:
         lines.append("")
     lines += ["## Payoff table", "", heat_map(s, chart), "", *oracle_lines(s), *tuned_lines(s)]
     return write_report(to, stem, "\n".join(lines), s.game.title)
+
+
+def summary(s: Study) -> dict:
+    """What other reports quote: the figure at equilibrium beside the default one (the balance report's caveats,
+    reports/README.md)."""
+    return {"figure": figure_name(s), "players": s.base.players, "equilibrium": [s.value.value, s.value.lo, s.value.hi],
+            "default": [s.default.value, s.default.lo, s.default.hi], "converged": s.converged,
+            "finding": f"{figure_name(s)} is {pct(s.value)} at equilibrium, {pct(s.default)} with the default "
+                       f"strategies ({defaults_text(s)})" + ("" if s.converged else " (the search had not converged)"),
+            "seconds": s.seconds}
 
 
 def findings(s: Study) -> list[str]:

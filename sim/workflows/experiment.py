@@ -2,7 +2,8 @@
 the analysis layer and written by the report layer (this module sits above both, below the CLI).
 
     [experiment]
-    kind = "compare"                  # run | compare | sweep | tournament | optimize | tune | sensitivity | ablate | ladder
+    kind = "compare"                  # run | compare | sweep | tournament | optimize | tune | sensitivity | ablate
+                                      # | ladder | equilibrium
     game = "dragonwake"
     title = "Does the FAQ's fuse help the heroes?"
     n = 200000
@@ -12,6 +13,8 @@ the analysis layer and written by the report layer (this module sits above both,
     variants = ["base", "min_reveals"]    # compare
     params = ["min_reveals=0:10:5"]       # sweep; tune: ["dwarf_spaces[0]=3:12"] (a range to search)
     targets = ["dragon_win=0.5"]          # tune: outcome=value (verify = games on fresh seeds)
+    precision = 0.01                      # equilibrium (n = most games per cell): also tol, rounds, iters,
+    decks = ["ember", "tide"]             #   search_games, boot, decks (as for `dsim equilibrium`)
     only = ["dwarf_spaces"]               # sensitivity: only these assumed values; ablate: elements or groups
     mode = "neutral"                      # ablate: neutral | remove | force
     outcome = "dragon_win"                # ladder: the finding's outcome, and the reference it is read against
@@ -34,6 +37,8 @@ from pathlib import Path
 
 from sim.analysis.ablate import ablate
 from sim.analysis.compare import compare
+from sim.analysis.equilibrium import Search, equilibrium
+from sim.analysis.payoffs import Budget
 from sim.analysis.ladder import ladder
 from sim.analysis.optimize import optimize
 from sim.analysis.sensitivity import sensitivity
@@ -48,6 +53,7 @@ from sim.games import get_game
 from sim.report import ablate as ablate_report
 from sim.report import balance
 from sim.report import compare as compare_report
+from sim.report import equilibrium as equilibrium_report
 from sim.report import ladder as ladder_report
 from sim.report import optimize as optimize_report
 from sim.report import sensitivity as sensitivity_report
@@ -56,10 +62,10 @@ from sim.report import tournament as tournament_report
 from sim.report import tune as tune_report
 from sim.report.html import write_report
 
-KINDS = ("run", "compare", "sweep", "tournament", "optimize", "tune", "sensitivity", "ablate", "ladder")
+KINDS = ("run", "compare", "sweep", "tournament", "optimize", "tune", "sensitivity", "ablate", "ladder", "equilibrium")
 KEYS = {"kind", "game", "title", "n", "players", "strategy", "seed", "jobs", "variants", "variant", "params",
         "strategies", "configs", "role", "field", "set", "report", "rules", "iters", "plugins", "precision",
-        "targets", "verify", "only", "mode", "outcome", "reference"}
+        "targets", "verify", "only", "mode", "outcome", "reference", "tol", "rounds", "search_games", "decks", "boot"}
 
 
 def load_spec(path: Path) -> dict:
@@ -99,6 +105,18 @@ def base_spec(spec: dict, players: int | None = None) -> RunSpec:
     lineup = game.lineup(spec.get("field") if spec["kind"] == "optimize" else spec.get("strategy"))
     return RunSpec(game, rules, players, lineup, check_n(float(spec.get("n", 100_000))), int(spec.get("seed", 0)),
                    tuple(spec.get("plugins", [])))
+
+
+def run_equilibrium(spec: dict, base: RunSpec, jobs: int):
+    """An equilibrium study from an experiment file (the command's defaults where a key is absent)."""
+    precision = float(spec.get("precision", 0.01))
+    budget = Budget(precision, min(2_000, base.n), base.n if "n" in spec else 200_000)
+    search = Search(iters=int(spec.get("iters", 3)), games=int(spec.get("search_games", 1_000)),
+                    rounds=int(spec.get("rounds", 4)), tol=float(spec.get("tol", 0.01)))
+    decks = spec.get("decks")
+    if decks == "all":
+        decks = base.game.decks(base.rules)
+    return equilibrium(base.game, base, budget, search, jobs, decks, int(spec.get("boot", 200)))
 
 
 def run_experiment(path: Path, results: Path | None = None, to: Path | None = None,
@@ -150,6 +168,8 @@ def run_experiment(path: Path, results: Path | None = None, to: Path | None = No
     elif kind == "ladder":
         paths = [ladder_report.write(ladder(game, base, spec.get("outcome"), spec.get("reference"),
                                             int(spec.get("iters", 4))), to)[0]]
+    elif kind == "equilibrium":
+        paths = [equilibrium_report.write(run_equilibrium(spec, base, jobs), to)]
     elif kind == "tournament":
         paths = [tournament_report.write(tournament(game, base, list(spec.get("strategies", [])), results, jobs), to)]
     else:
