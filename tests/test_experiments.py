@@ -1,5 +1,7 @@
 """Experiment layer: pairing, sweeps, tournaments, optimisation, precision targets, specs."""
 
+import json
+
 import numpy as np
 import polars as pl
 import pytest
@@ -58,6 +60,18 @@ def test_compare_command_writes_report_and_chart(tmp_path, capsys):
     assert "exactly the same games" not in text
     assert list((tmp_path / "report").glob("*.png"))
     assert main(["compare", "--game", "dragonwake", "--variant", "base", "--out", str(tmp_path)]) == 2
+
+
+def test_compare_json_carries_each_change_with_its_verdict(tmp_path, capsys):
+    assert main(["compare", "--game", "dragonwake", "--variant", "base", "--variant", "min_reveals=3",
+                 "--n", "2000", "--out", str(tmp_path), "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    rows = out["changes"]
+    assert rows and all({"verdict", "p_adjusted", "lo", "hi", "interval"} <= set(r) for r in rows)
+    assert all(r["interval"] == f"Holm-compatible simultaneous 95% over {len(rows)} changes" for r in rows)
+    assert all((r["verdict"] == "no change detected") == (r["lo"] <= 0 <= r["hi"] and not (r["lo_open"] or
+                                                                                           r["hi_open"]))
+               for r in rows)
 
 
 def test_compare_warns_when_a_variant_changed_nothing(tmp_path, capsys):
