@@ -25,7 +25,7 @@ def test_the_ladder_starts_at_random_play_and_pairs_every_level(tmp_path):
     assert all(s.estimate.n == 4000 for s in steps)
     text = path.read_text()
     assert words in text
-    assert "best responses to the defaults found by a short search (1 iterations, population 5" in text
+    assert "best responses to the defaults found by a short search (1 iteration, population 5" in text
     assert "Holm-compatible simultaneous 95% over" in text and "tuned" not in words
 
 

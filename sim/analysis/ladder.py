@@ -54,8 +54,9 @@ class Search:
     games: int
 
     def words(self) -> str:
-        return (f"best responses to the defaults found by a short search ({self.iters} iterations, population "
-                f"{self.popsize}, {self.games:,} games)")
+        its = f"{self.iters} iteration{'s' if self.iters != 1 else ''}"
+        return (f"best responses to the defaults found by a short search ({its}, population {self.popsize}, "
+                f"{self.games:,} games)")
 
 
 def pick_outcome(game: Game, name: str | None) -> Outcome:

@@ -24,9 +24,15 @@ def change_text(r: PairedChange, shown: Interval, kind: str, digits: int = 2) ->
     """The change as shown, or, when no paired game differs, the exact bound in words (never "[0, 0]")."""
     if not r.identical:
         return interval_text(shown, kind, digits)
+    bound = zero_text(r, shown, kind)
+    return f"no game changed in {r.n:,}: {bound}" if kind == "rate" else f"no game changed in {r.n:,} ({bound})"
+
+
+def zero_text(r: PairedChange, shown: Interval, kind: str) -> str:
+    """How large a change could hide when no paired game differs: points of a rate, else a share of games."""
     if kind == "rate":
-        return f"no game changed in {r.n:,}: ±{100 * shown.hi:.2g} points at most"
-    return f"no game changed in {r.n:,} (at most {100 * zero_change_bound(r.n).hi:.2g}% of games could differ unseen)"
+        return f"±{100 * shown.hi:.2g} points at most"
+    return f"at most {100 * zero_change_bound(r.n).hi:.2g}% of games could differ unseen"
 
 
 def family_reading(family: str, members: str) -> str:

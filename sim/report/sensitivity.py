@@ -14,6 +14,7 @@ from sim.engine.spec import RunSpec
 from sim.engine.strategy import lineup_label
 from sim.report.arms import (detected_text, outcome_family, rank_text, ranking_text, reading, signed, tornado,
                              units)
+from sim.report.changes import zero_text
 from sim.report.charts import ChartSaver
 from sim.report.html import write_report
 from sim.report.labels import spec_words
@@ -55,10 +56,16 @@ def sentence(effects: list[Effect], outcome: str) -> str:
                 f"(the most at {short(top.alternative)})")
     text += f", {lead(top, key)}"
     if len(rows) > 1:
-        text += f"; {rows[1][0]} moves it {signed(largest(rows[1][2]))}"
+        text += f"; {runner_up(rows[1][0], largest(rows[1][2]))}"
     if len(rows) > 2:
         text += f"; nothing else moves it more than {units(kind, rows[2][1])}"
     return text + f"; {found}."
+
+
+def runner_up(key: str, e: Effect) -> str:
+    if e.result.identical:
+        return f"{key} changes no game of {e.result.n:,} ({zero_text(e.result, e.shown, e.kind)})"
+    return f"{key} moves it {signed(e)}"
 
 
 def lead(top: Effect, key: str) -> str:
