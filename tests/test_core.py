@@ -7,6 +7,7 @@ import polars as pl
 import pytest
 
 from sim.analysis import stats
+from sim.analysis.intervals_paired import holm, paired_change
 from sim.analysis.precision import Tracker, look_z
 from sim.engine import seeding, store
 from sim.engine.errors import DsimError, RulesError
@@ -163,10 +164,11 @@ def test_mean_interval_covers_at_nominal_rate():
     assert hits / 2000 >= 0.93
 
 
-def test_paired_comparison_of_identical_samples_is_exactly_zero():
+def test_paired_comparison_of_identical_samples_is_zero_within_an_exact_bound():
     x = (np.random.default_rng(2).random(1000) < 0.3).astype(float)
-    r = stats.paired(x, x, "rate")
-    assert r.diff.value == 0 and r.diff.lo == 0 and r.diff.hi == 0 and r.p_value == 1.0
+    r = paired_change(x, x)
+    assert r.identical and r.diff.value == 0 and r.p_value == 1.0
+    assert r.diff.lo == -r.diff.hi and r.diff.hi == pytest.approx(1 - 0.05 ** (1 / 1000))   # not [0, 0]
 
 
 def test_paired_test_detects_a_real_difference_and_saves_games():
@@ -174,13 +176,14 @@ def test_paired_test_detects_a_real_difference_and_saves_games():
     base = rng.random(20_000)
     a = (base < 0.40).astype(float)
     b = (base < 0.43).astype(float)        # strongly correlated arms, as with common random numbers
-    r = stats.paired(a, b, "rate")
+    r = paired_change(a, b)
     assert r.p_value < 1e-6 and r.diff.lo > 0.02 and r.diff.hi < 0.04
     assert r.saving() > 5
 
 
 def test_outcomes_that_do_not_apply_are_left_out():
-    """A null or NaN outcome value means 'does not apply': estimates and pairs use only the other games."""
+    """A null or NaN outcome value means 'does not apply': each arm's figure uses only its games where it
+    applies, and the change is the difference of those figures."""
     from dataclasses import replace
     from sim.analysis.summary import summarize
     from sim.engine.game import Outcome
@@ -194,12 +197,11 @@ def test_outcomes_that_do_not_apply_are_left_out():
     assert rows[0]["estimate"].n == 4 and rows[0]["estimate"].value == 0.75
     a = np.array([1.0, np.nan, 0.0, 1.0])
     b = np.array([1.0, 1.0, np.nan, 0.0])
-    r = stats.paired(a, b, "rate")
-    assert r.a.n == 2 and r.diff.value == -0.5
+    r = paired_change(a, b)
+    assert r.a.n == 3 and r.b.n == 3 and r.diff.value == pytest.approx(2 / 3 - 2 / 3)
 
 
 def test_holm_adjustment():
-    from sim.analysis.stats import holm
     assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
     p = list(np.random.default_rng(4).random(20))
     adj = holm(p)

@@ -75,7 +75,7 @@ def test_neutral_cinder_scout_changes_no_game(tmp_path):
     effects = ablate(GAME, spec(300), tmp_path / "out", only=["Cinder Scout"]).effects
     (e,) = effects
     assert e.identical, "the arms differ only in the columns naming the vanilla card"
-    assert e.result.diff.value == 0 and e.result.diff.lo == 0 and e.result.diff.hi == 0
+    assert e.result.identical and e.result.diff.value == 0 and not e.detected
 
 
 def test_pyre_archer_made_vanilla_weakens_ember(tmp_path):

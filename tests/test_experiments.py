@@ -1,11 +1,13 @@
 """Experiment layer: pairing, sweeps, tournaments, optimisation, precision targets, specs."""
 
+import json
+
 import numpy as np
 import polars as pl
 import pytest
 
-from sim.analysis import stats
 from sim.analysis.compare import arm_games, compare_frames, variant_rules
+from sim.analysis.intervals_paired import paired_change
 from sim.analysis.precision import run_to_precision
 from sim.analysis.sweep import parse_param
 from sim.analysis.tournament import bradley_terry, rotations
@@ -32,8 +34,10 @@ def test_a_variant_compared_to_itself_differs_by_exactly_zero(tmp_path, name):
     run(spec, tmp_path / "b", progress=False)
     rows = compare_frames(game, arm_games(tmp_path / "a", spec), arm_games(tmp_path / "b", spec))
     assert rows
-    for _, _, r, _, _ in rows:
-        assert r.diff.value == 0 and r.diff.lo == 0 and r.diff.hi == 0
+    for _, kind, r, _, _ in rows:
+        assert r.identical and r.diff.value == 0 and r.p_value == 1.0
+        if kind == "rate":          # an exact bound on a change no game showed, not [0, 0]
+            assert r.diff.lo < 0 < r.diff.hi
 
 
 def test_pairing_saves_games_on_a_real_rule_change(tmp_path):
@@ -56,6 +60,18 @@ def test_compare_command_writes_report_and_chart(tmp_path, capsys):
     assert "exactly the same games" not in text
     assert list((tmp_path / "report").glob("*.png"))
     assert main(["compare", "--game", "dragonwake", "--variant", "base", "--out", str(tmp_path)]) == 2
+
+
+def test_compare_json_carries_each_change_with_its_verdict(tmp_path, capsys):
+    assert main(["compare", "--game", "dragonwake", "--variant", "base", "--variant", "min_reveals=3",
+                 "--n", "2000", "--out", str(tmp_path), "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    rows = out["changes"]
+    assert rows and all({"verdict", "p_adjusted", "lo", "hi", "interval"} <= set(r) for r in rows)
+    assert all(r["interval"] == f"Holm-compatible simultaneous 95% over {len(rows)} changes" for r in rows)
+    assert all((r["verdict"] == "no change detected") == (r["lo"] <= 0 <= r["hi"] and not (r["lo_open"] or
+                                                                                           r["hi_open"]))
+               for r in rows)
 
 
 def test_compare_warns_when_a_variant_changed_nothing(tmp_path, capsys):
@@ -162,6 +178,6 @@ def test_paired_intervals_cover_a_known_difference():
     covered = 0
     for _ in range(400):
         u = rng.random(2000)
-        r = stats.paired((u < 0.30).astype(float), (u < 0.32).astype(float), "rate")
+        r = paired_change((u < 0.30).astype(float), (u < 0.32).astype(float))
         covered += r.diff.lo <= 0.02 <= r.diff.hi
     assert covered / 400 >= 0.93

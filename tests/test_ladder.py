@@ -1,12 +1,15 @@
-"""`dsim ladder` and `dsim ablate` over the Game API."""
+"""`dsim ladder` over the Game API."""
 
+import numpy as np
 import pytest
 
-from sim.analysis.ladder import Level, ladder
-from sim.analysis.stats import Estimate, PairedResult
+from sim.analysis.intervals import Interval
+from sim.analysis.ladder import Level, Search, judge, ladder
 from sim.cli.common import build_spec
 from sim.games import get_game
 from sim.report.ladder import verdict, write
+
+SEARCH = Search(4, 5, 2_000)
 
 
 def test_the_ladder_starts_at_random_play_and_pairs_every_level(tmp_path):
@@ -16,27 +19,61 @@ def test_the_ladder_starts_at_random_play_and_pairs_every_level(tmp_path):
     steps = result.steps
     path, words = write(result, tmp_path)
     names = [s.name for s in steps]
-    assert names[:2] == ["random", "default"] and "hero tuned" in names
+    assert names[:2] == ["random", "default"] and "hero best response" in names
     assert all(seat.strategy.name == "random" for seat in steps[0].lineup.values())
-    assert steps[1].against_default.diff.value == 0             # the default paired with itself
+    assert steps[1].against_default.identical and steps[1].against_default.diff.value == 0   # the default itself
     assert all(s.estimate.n == 4000 for s in steps)
-    assert words in path.read_text()
+    text = path.read_text()
+    assert words in text
+    assert "best responses to the defaults found by a short search (1 iteration, population 5" in text
+    assert "Holm-compatible simultaneous 95% over" in text and "tuned" not in words
 
 
-def level(name, lo, hi, p):
-    e = Estimate((lo + hi) / 2, lo, hi, 1000)
-    return Level(name, {}, e, PairedResult(e, e, e, p, "t", 0))
+def level(name, lo, hi, shown=(0.0, 0.0), tuned=False):
+    """A level whose own interval is [lo, hi] and whose change from the default the family shows as `shown`
+    (an open end at 0 where the change is detected)."""
+    e = Interval((lo + hi) / 2, lo, hi, 1000, "Wilson")
+    a, b = shown
+    s = Interval((a + b) / 2, a, b, 1000, "family", "", a == 0 and b > 0, b == 0 and a < 0)
+    word = "up" if s.lo_open else "down" if s.hi_open else "no change detected"
+    return Level(name, {}, e, None, "", s, word, 0.01, tuned)
 
 
-@pytest.mark.parametrize("default, top, p, expected", [
-    ((0.60, 0.62), (0.70, 0.72), 0.001, "grows"),
-    ((0.60, 0.62), (0.54, 0.56), 0.001, "shrinks"),
-    ((0.60, 0.62), (0.60, 0.63), 0.4, "holds"),
-    ((0.60, 0.62), (0.48, 0.52), 0.001, "vanishes"),
-    ((0.60, 0.62), (0.40, 0.42), 0.001, "reverses"),
-    ((0.49, 0.52), (0.70, 0.72), 0.001, "not distinguishable"),
+@pytest.mark.parametrize("default, top, shown, expected", [
+    ((0.60, 0.62), (0.70, 0.72), (0.0, 0.12), "grows"),
+    ((0.60, 0.62), (0.54, 0.56), (-0.08, 0.0), "shrinks"),
+    ((0.60, 0.62), (0.60, 0.63), (-0.01, 0.02), "holds"),
+    ((0.60, 0.62), (0.48, 0.52), (-0.14, 0.0), "vanishes"),
+    ((0.60, 0.62), (0.40, 0.42), (-0.22, 0.0), "reverses"),
+    ((0.49, 0.52), (0.70, 0.72), (0.0, 0.25), "not distinguishable"),
+    ((0.38, 0.40), (0.30, 0.32), (-0.10, 0.0), "grows"),        # below the reference, moving further below
 ])
-def test_the_ladder_verdict_in_words(default, top, p, expected):
-    steps = [level("random", 0.1, 0.2, 0.0), level("default", *default, 1.0), level("top", *top, p)]
-    words = verdict(steps, 0.5, "rate")
+def test_the_ladder_verdict_in_words(default, top, shown, expected):
+    steps = [level("random", 0.1, 0.2), level("default", *default), level("top", *top, shown, tuned=True)]
+    words = verdict(steps, 0.5, "rate", SEARCH)
     assert expected in words and "random play 15.0% [10.0, 20.0]" in words, words
+    assert "the top level plays best responses to the defaults found by a short search (4 iterations, " \
+           "population 5, 2,000 games)" in words
+
+
+def test_grows_and_holds_are_read_off_the_shown_interval_not_the_points():
+    """A top level further from the reference by its point estimate, but whose change the family does not
+    detect, holds: the old verdict tested p < 0.05 per comparison and compared point values."""
+    steps = [level("random", 0.1, 0.2), level("default", 0.60, 0.62),
+             level("top", 0.61, 0.65, (-0.005, 0.045), tuned=True)]
+    assert "holds" in verdict(steps, 0.5, "rate", SEARCH)
+
+
+def test_the_rungs_against_the_default_are_one_family():
+    rng = np.random.default_rng(0)
+    n = 4000
+    u = rng.random(n)
+    values = {"random": (u < 0.3).astype(float), "default": (u < 0.5).astype(float),
+              "best": (u < 0.53).astype(float)}
+    steps = [Level(name, {}) for name in values]
+    judge(steps, values)
+    best = steps[2]
+    assert best.verdict == "up" and best.shown.lo == 0 and best.shown.lo_open
+    assert best.shown.hi > best.against_default.diff.hi          # simultaneous over 2: wider than one interval
+    assert best.estimate.value == pytest.approx(0.53, abs=0.02)
+    assert steps[1].verdict == "no change detected" and steps[1].shown.hi > 0    # an exact bound, not [0, 0]

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.analysis.arms import Effect, against_base
+from sim.analysis.arms import Effect, against_base, effect_rows
+from sim.analysis.intervals_family import ElementFamily
 from sim.engine.errors import DsimError
 from sim.engine.game import Game
 from sim.engine.spec import RunSpec
@@ -57,18 +58,17 @@ class Ablation:
     base: RunSpec
     mode: str
     effects: list[Effect]
+    families: dict[str, ElementFamily]   # per headline outcome: detection and ranking of every arm
     played: int                  # games per arm
     groups: dict[str, str]       # element -> its group
 
     def table(self) -> pl.DataFrame:
-        return pl.DataFrame([{"element": e.key, "mode": self.mode, "outcome": e.outcome,
-                              "difference": e.result.diff.value, "lo": e.result.diff.lo, "hi": e.result.diff.hi,
-                              "p": e.result.p_value, "identical": e.identical, "games": self.played}
-                             for e in self.effects])
+        return pl.DataFrame([{**row, "mode": self.mode, "games": self.played}
+                             for row in effect_rows(self.effects, "element")])
 
 
 def ablate(game: Game, base: RunSpec, out: Path, mode: str = "neutral", jobs: int = 1,
            precision: float | None = None, only=(), rules_file=None, variants=(), base_sets=()) -> Ablation:
     planned = arms(game, base, mode, only, rules_file, variants, tuple(base_sets))
-    effects, played = against_base(game, base, planned, out, jobs, precision, "ablate")
-    return Ablation(game, base, mode, effects, played, {e.name: e.group for e in game.elements(base.rules)})
+    effects, families, played = against_base(game, base, planned, out, jobs, precision, "ablate")
+    return Ablation(game, base, mode, effects, families, played, {e.name: e.group for e in game.elements(base.rules)})

@@ -1,9 +1,11 @@
 """Paired comparison of rule variants: both play the same seeds, game by game.
 
 Common random numbers: every variant's chunk i is seeded from the same child of the root seed, so the
-deals and shuffles are the same until the rules make the games diverge. Each outcome is compared on
-the per-game differences (McNemar for rates, paired t for means), and the report says how many games
-independent runs would have needed for the same precision.
+deals and shuffles are the same until the rules make the games diverge. Each outcome's change is a paired
+change (`intervals_paired.paired_change`: a difference of ratios of totals over every paired game, so an
+outcome that applies only to some games is compared on what each arm's report shows), and every outcome of
+every variant is one family (`family_of_changes`: Holm-compatible simultaneous intervals), whose interval is
+the one shown and whose verdict is read off it. docs/STATISTICS.md says why.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import numpy as np
 import polars as pl
 
 from sim.analysis.precision import allowed_half_width, check_precision, look_z
-from sim.analysis.stats import PairedResult, paired
+from sim.analysis.intervals import Interval
+from sim.analysis.intervals_paired import DOWN, UP, PairedChange, family_of_changes, paired_change
 from sim.engine import store
 from sim.engine.errors import DsimError
 from sim.engine.game import Game, Rules
@@ -41,18 +44,29 @@ def arm_games(out: Path, spec: RunSpec) -> pl.DataFrame:
             .sort("game_id").collect())
 
 
+def paired_frames(frames: list[pl.DataFrame]) -> list[pl.DataFrame]:
+    """The arms' games cut to the ones every arm played, checked to be the same games."""
+    n = min(f.height for f in frames)
+    frames = [f.head(n) for f in frames]
+    ids = frames[0]["game_id"].to_numpy()
+    if any(not np.array_equal(ids, f["game_id"].to_numpy()) for f in frames[1:]):
+        raise DsimError("the arms did not play the same game ids; cannot pair them")
+    return frames
+
+
+def applies(xa: np.ndarray, xb: np.ndarray) -> bool:
+    """Each arm has games where the outcome applies (else its figure, and so the change, is undefined)."""
+    return bool((~np.isnan(xa)).any() and (~np.isnan(xb)).any())
+
+
 def compare_frames(game: Game, a: pl.DataFrame, b: pl.DataFrame) -> list[tuple]:
-    """(name, kind, paired result, label, headline) for every outcome, on the games both arms played."""
-    n = min(a.height, b.height)
-    a, b = a.head(n), b.head(n)
-    if not np.array_equal(a["game_id"].to_numpy(), b["game_id"].to_numpy()):
-        raise DsimError("the two arms did not play the same game ids; cannot pair them")
+    """(name, kind, paired change, label, headline) for every outcome, on the games both arms played."""
+    a, b = paired_frames([a, b])
     rows = []
     for o in game.outcomes():
         xa, xb = o.values(a), o.values(b)
-        if not (~np.isnan(xa) & ~np.isnan(xb)).any():
-            continue                    # the outcome applies to none of these games
-        rows.append((o.name, o.kind, paired(xa, xb, o.kind), o.label, o.headline))
+        if applies(xa, xb):
+            rows.append((o.name, o.kind, paired_change(xa, xb), o.label, o.headline))
     return rows
 
 
@@ -102,16 +116,64 @@ def _differences_narrow(writers, specs, out, precision, looks) -> bool:
 
 
 @dataclass(frozen=True)
+class Change:
+    """One outcome of one variant against the first arm. `paired` holds each arm's figure, the per-comparison
+    interval and the games independent runs would need; `shown` is the family's interval (the one to print),
+    `verdict` is read off it ("up", "down", "no change detected"), `p_adjusted` is the family's p-value."""
+
+    variant: str
+    outcome: str
+    kind: str
+    label: str
+    headline: bool
+    paired: PairedChange
+    shown: Interval
+    verdict: str
+    p_adjusted: float
+
+    @property
+    def detected(self) -> bool:
+        return self.verdict in (UP, DOWN)
+
+
+def judge(results: dict[str, list[tuple]], alpha: float = 0.05) -> tuple[dict[str, list[Change]], str]:
+    """Every outcome of every variant as one family: each change with its simultaneous interval, verdict and
+    adjusted p, and the family's name ("Holm-compatible simultaneous 95% over K changes")."""
+    flat = [(v, row) for v, rows in results.items() for row in rows]
+    fam = family_of_changes([row[2] for _, row in flat], alpha)
+    out: dict[str, list[Change]] = {v: [] for v in results}
+    for (v, (name, kind, r, label, headline)), shown, word, p in zip(flat, fam.intervals, fam.verdicts,
+                                                                     fam.p_adjusted):
+        out[v].append(Change(v, name, kind, label or name, headline, r, shown, word, float(p)))
+    return out, family_name(len(flat), alpha)
+
+
+def family_name(k: int, alpha: float = 0.05) -> str:
+    return f"Holm-compatible simultaneous {100 * (1 - alpha):.0f}% over {k} change{'s' if k != 1 else ''}"
+
+
+def change_rows(changes: dict[str, list[Change]], family: str) -> list[dict]:
+    """The changes as plain rows (for --format json)."""
+    return [{"variant": c.variant, "outcome": c.outcome, "kind": c.kind, "a": c.paired.a.value,
+             "b": c.paired.b.value, "difference": c.shown.value, "lo": c.shown.lo, "hi": c.shown.hi,
+             "lo_open": c.shown.lo_open, "hi_open": c.shown.hi_open, "interval": family, "verdict": c.verdict,
+             "p_adjusted": c.p_adjusted, "p": c.paired.p_value, "games": c.paired.n,
+             "games_changed": c.paired.changed, "games_unpaired_would_need": c.paired.n_unpaired}
+            for rows in changes.values() for c in rows]
+
+
+@dataclass(frozen=True)
 class Comparison:
     """Rule variants played on the same seeds: each arm's spec and games, and every outcome of each variant
-    paired against the first arm ((name, kind, result, label, headline) rows, as `compare_frames` gives)."""
+    paired against the first arm, judged as one family (`judge`)."""
 
     game: Game
     variants: list[str]
     specs: list[RunSpec]
     frames: list[pl.DataFrame]
-    results: dict[str, list[tuple[str, str, PairedResult, str, bool]]]
+    results: dict[str, list[Change]]
     n: int                          # games per arm
+    family: str                     # the shown intervals' name
 
 
 def compare(game: Game, base: RunSpec, variants: list[str], out: Path, jobs: int = 1,
@@ -122,5 +184,5 @@ def compare(game: Game, base: RunSpec, variants: list[str], out: Path, jobs: int
              for v in variants]
     n = run_arms(specs, out, jobs, precision)
     frames = [arm_games(out, s) for s in specs]
-    results = {v: compare_frames(game, frames[0], f) for v, f in zip(variants[1:], frames[1:])}
-    return Comparison(game, list(variants), specs, frames, results, n)
+    results, family = judge({v: compare_frames(game, frames[0], f) for v, f in zip(variants[1:], frames[1:])})
+    return Comparison(game, list(variants), specs, frames, results, n, family)

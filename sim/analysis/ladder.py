@@ -1,11 +1,13 @@
-"""`dsim ladder`: does a headline finding survive better play?
+"""`dsim ladder`: does a headline finding hold against best responses to the defaults?
 
-The finding is played at rising skill on the same seeds: everyone random; the default heuristics; each side's
-best response (its default strategy's weights tuned by `dsim optimize` against the other defaults); and every
-side tuned at once. Each level's estimate has its interval, each level is paired against the default, and the
-report (`sim.report.ladder`) says in words whether the finding holds, grows, shrinks, vanishes or reverses as
-skill rises.
-Tuning each side against the defaults is a best response, not an equilibrium: the report says so.
+The finding is played on the same seeds by rising line-ups: everyone random; the default heuristics; each
+side's best response to the defaults (its default strategy's weights tuned by a short differential-evolution
+search, `dsim optimize`, against the other defaults); and those best responses played together. Each rung's
+estimate has its interval; each rung's change from the default is a paired change (`paired_change`), and the
+rungs against the default are one family (`family_of_changes`), so the report (`sim.report.ladder`) reads
+whether the finding holds, grows, shrinks, vanishes or reverses off the intervals it shows.
+A best response to the defaults found by a short search is not an equilibrium, nor skilled play in general:
+the report says which search found it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import numpy as np
 import polars as pl
 
 from sim.analysis.optimize import best_response
-from sim.analysis.stats import Estimate, PairedResult, mean_ci, paired, wilson
+from sim.analysis.intervals import NAN, Interval
+from sim.analysis.intervals_paired import NO_CHANGE, PairedChange, family_of_changes, paired_change
 from sim.engine import seeding
 from sim.engine.errors import DsimError
 from sim.engine.game import Game, Outcome
@@ -27,11 +30,33 @@ from sim.engine.strategy import Seat, lineup_label
 
 @dataclass
 class Level:
+    """One rung: its line-up, its figure (`estimate`), its paired change from the default (`against_default`)
+    and that change as the family of rungs shows it (`shown`, `verdict` read off it, `p_adjusted`)."""
+
     name: str
     lineup: dict
-    estimate: Estimate | None = None
-    against_default: PairedResult | None = None
+    estimate: Interval | None = None
+    against_default: PairedChange | None = None
     note: str = ""
+    shown: Interval | None = None
+    verdict: str = NO_CHANGE
+    p_adjusted: float = NAN
+    tuned: bool = False          # a best response found by the search (not random or default play)
+
+
+@dataclass(frozen=True)
+class Search:
+    """How the best responses were found: differential evolution, `iters` iterations of a population of
+    `popsize` per weight, each evaluation on `games` games (other seeds than the ladder's)."""
+
+    iters: int
+    popsize: int
+    games: int
+
+    def words(self) -> str:
+        its = f"{self.iters} iteration{'s' if self.iters != 1 else ''}"
+        return (f"best responses to the defaults found by a short search ({its}, population {self.popsize}, "
+                f"{self.games:,} games)")
 
 
 def pick_outcome(game: Game, name: str | None) -> Outcome:
@@ -44,8 +69,8 @@ def pick_outcome(game: Game, name: str | None) -> Outcome:
 
 
 def levels(game: Game, base: RunSpec, iters: int, popsize: int, tune_n: int) -> list[Level]:
-    """Random, default, each side's best response, every side tuned at once. In a seat game the sides are
-    alike: the first seat is tuned against the defaults, then every seat plays those weights."""
+    """Random, default, each side's best response to the defaults, those played together. In a seat game the
+    sides are alike: the first seat is tuned against the defaults, then every seat plays those weights."""
     out = [Level("random", game.lineup("random")), Level("default", dict(base.lineup))]
     roles = game.active_roles(base.players)
     tuned = dict(base.lineup)
@@ -61,15 +86,17 @@ def levels(game: Game, base: RunSpec, iters: int, popsize: int, tune_n: int) -> 
         lineup[role] = Seat(strategy, np.asarray(best, dtype=np.float64))
         tuned[role] = lineup[role]
         sides.append(role)
-        out.append(Level(f"{role} tuned", lineup,
+        out.append(Level(f"{role} best response", lineup, tuned=True,
                          note=f"{role}'s {strategy.name} weights tuned against the defaults: "
                               + (f"training score {before:.3f} → {after:.3f}" if after > before else
                                  "the search found no better weights than the defaults")))
     if game.seat_game() and sides and all(base.lineup[r].strategy is base.lineup[sides[0]].strategy for r in roles):
         every = {r: tuned[sides[0]] for r in base.lineup}
-        out.append(Level("every seat tuned", every, note=f"every seat plays {sides[0]}'s tuned weights"))
+        out.append(Level("every seat's best response", every, tuned=True,
+                         note=f"every seat plays {sides[0]}'s best response to the defaults"))
     elif len(sides) > 1:
-        out.append(Level("all tuned", tuned, note="each side's best response to the defaults, played together"))
+        out.append(Level("best responses together", tuned, tuned=True,
+                         note="each side's best response to the defaults, played together"))
     return out
 
 
@@ -81,30 +108,44 @@ def play(game: Game, base: RunSpec, lineup: dict, outcome: Outcome, n: int) -> n
 
 @dataclass(frozen=True)
 class Ladder:
-    """A finding (one outcome) played at rising skill on the same seeds: each level's estimate and its paired
-    difference from the default level, and the reference the finding is read against (if any)."""
+    """A finding (one outcome) played by rising line-ups on the same seeds: each level's estimate and its paired
+    change from the default level (the rungs one family), the reference the finding is read against (if any),
+    and the search that found the best responses."""
 
     game: Game
     base: RunSpec
     outcome: Outcome
     steps: list[Level]
     reference: float | None
+    search: Search
 
     def table(self) -> pl.DataFrame:
         return pl.DataFrame([{"level": s.name, "lineup": lineup_label(s.lineup), "value": s.estimate.value,
                               "lo": s.estimate.lo, "hi": s.estimate.hi, "games": s.estimate.n,
-                              "vs_default": s.against_default.diff.value, "vs_default_p": s.against_default.p_value}
-                             for s in self.steps])
+                              "vs_default": s.shown.value, "vs_default_lo": s.shown.lo, "vs_default_hi": s.shown.hi,
+                              "vs_default_verdict": s.verdict, "vs_default_p_adjusted": s.p_adjusted,
+                              "vs_default_p": s.against_default.p_value} for s in self.steps])
+
+
+def judge(steps: list[Level], values: dict[str, np.ndarray]) -> None:
+    """Each rung's paired change from the default; the rungs other than the default are one family, whose
+    intervals are shown and whose verdicts are read off them."""
+    for s in steps:
+        s.against_default = paired_change(values["default"], values[s.name])
+        s.estimate = s.against_default.b
+    others = [s for s in steps if s.name != "default"]
+    fam = family_of_changes([s.against_default for s in others])
+    for s, shown, word, p in zip(others, fam.intervals, fam.verdicts, fam.p_adjusted):
+        s.shown, s.verdict, s.p_adjusted = shown, word, float(p)
+    for s in steps:
+        if s.name == "default":
+            s.shown, s.verdict, s.p_adjusted = s.against_default.diff, NO_CHANGE, 1.0
 
 
 def ladder(game: Game, base: RunSpec, outcome_name: str | None = None, reference: float | None = None,
            iters: int = 4, popsize: int = 5, tune_n: int | None = None) -> Ladder:
     outcome = pick_outcome(game, outcome_name)
-    steps = levels(game, base, iters, popsize, tune_n or max(2_000, base.n // 10))
-    values = {s.name: play(game, base, s.lineup, outcome, base.n) for s in steps}
-    for s in steps:
-        x = values[s.name]
-        ok = x[~np.isnan(x)]
-        s.estimate = wilson(int(ok.sum()), len(ok)) if outcome.kind == "rate" else mean_ci(ok)
-        s.against_default = paired(values["default"], x, outcome.kind)
-    return Ladder(game, base, outcome, steps, reference)
+    search = Search(iters, popsize, tune_n or max(2_000, base.n // 10))
+    steps = levels(game, base, iters, popsize, search.games)
+    judge(steps, {s.name: play(game, base, s.lineup, outcome, base.n) for s in steps})
+    return Ladder(game, base, outcome, steps, reference, search)

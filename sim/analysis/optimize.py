@@ -16,7 +16,7 @@ import numpy as np
 import polars as pl
 from scipy import optimize as opt
 
-from sim.analysis.stats import PairedResult, paired
+from sim.analysis.intervals_paired import PairedChange, paired_change
 from sim.engine import seeding
 from sim.engine.errors import DsimError
 from sim.engine.game import Game
@@ -74,7 +74,7 @@ class Optimization:
     best_score: float
     history: list[tuple]
     n_check: int
-    gain: PairedResult
+    gain: PairedChange
     seconds: float
 
     def table(self) -> pl.DataFrame:
@@ -89,6 +89,6 @@ def optimize(game: Game, base: RunSpec, strategy: str, role: str, iters: int = 1
     check_seed = seeding.chunk_seed(base.seed + 1, 0)   # fresh seeds: the search never saw them
     before = role_score(game, spec, role, s.params(), check_seed, n_check)
     after = role_score(game, spec, role, best, check_seed, n_check)
-    gain = paired(before, after, "mean")
+    gain = paired_change(before, after)
     return Optimization(game, base, spec, s, role, best, default_score, best_score, history, n_check, gain,
                         time.perf_counter() - start)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.analysis.arms import Effect, against_base
+from sim.analysis.arms import Effect, against_base, effect_rows
+from sim.analysis.intervals_family import ElementFamily
 from sim.engine.errors import DsimError
 from sim.engine.game import Game
 from sim.engine.spec import RunSpec
@@ -69,17 +70,15 @@ class Sensitivity:
     game: Game
     base: RunSpec
     effects: list[Effect]
+    families: dict[str, ElementFamily]   # per headline outcome: detection and ranking of every arm
     played: int                  # games per arm
 
     def table(self) -> pl.DataFrame:
-        return pl.DataFrame([{"assumption": e.key, "alternative": str(e.alternative), "outcome": e.outcome,
-                              "difference": e.result.diff.value, "lo": e.result.diff.lo, "hi": e.result.diff.hi,
-                              "p": e.result.p_value, "identical": e.identical, "games": self.played}
-                             for e in self.effects])
+        return pl.DataFrame([{**row, "games": self.played} for row in effect_rows(self.effects, "assumption")])
 
 
 def sensitivity(game: Game, base: RunSpec, out: Path, jobs: int = 1, precision: float | None = None,
                 only=(), rules_file=None, variants=(), base_sets=()) -> Sensitivity:
     planned = arms(game, base, only, rules_file, variants, tuple(base_sets))
-    effects, played = against_base(game, base, planned, out, jobs, precision, "sensitivity")
-    return Sensitivity(game, base, effects, played)
+    effects, families, played = against_base(game, base, planned, out, jobs, precision, "sensitivity")
+    return Sensitivity(game, base, effects, families, played)

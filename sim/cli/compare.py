@@ -7,7 +7,7 @@ import typer
 
 from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt,
                             RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt)
-from sim.analysis.compare import compare as run_compare
+from sim.analysis.compare import change_rows, compare as run_compare
 from sim.cli.output import FormatOpt, show
 from sim.report.compare import write
 
@@ -25,7 +25,7 @@ def compare(variant: Annotated[list[str], typer.Option(
     """Compare rule variants game by game on common random numbers."""
     spec, set_ = game_spec(game, n, players, strategy, None, seed, rules, set_, deck, plugin, format_, resume=resume)
     result = run_compare(spec.game, spec, variant, Path(out), jobs, precision, rules, tuple(set_ or ()))
-    show(write(result, to or Path(out) / "report"), format_)
+    show(write(result, to or Path(out) / "report"), format_, {"changes": change_rows(result.results, result.family)})
 
 
 def register(app: typer.Typer) -> None:

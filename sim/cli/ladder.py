@@ -21,12 +21,11 @@ def ladder(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt =
            iters: Annotated[int, typer.Option(help="differential-evolution generations per side")] = 4,
            format_: FormatOpt = "text",
            to: ToOpt = None) -> None:
-    """Play a finding at rising skill and say whether it holds, grows or vanishes."""
+    """Play a finding by random, default and best-response line-ups and say whether it holds, grows or vanishes."""
     spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_)
     result = run_ladder(spec.game, spec, outcome, reference, iters)
     path, _ = write(result, to or Path(out) / "report")
-    show(path, format_, {"levels": [{"level": s.name, "value": s.estimate.value, "lo": s.estimate.lo,
-                                     "hi": s.estimate.hi} for s in result.steps]})
+    show(path, format_, {"levels": result.table().drop("lineup").to_dicts()})
 
 
 def register(app: typer.Typer) -> None:

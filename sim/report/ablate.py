@@ -8,7 +8,7 @@ from pathlib import Path
 
 from sim.analysis.ablate import MODES, Ablation
 from sim.analysis.arms import Effect, detected, ranked, untouched
-from sim.report.arms import signed, tornado
+from sim.report.arms import detected_text, outcome_family, rank_text, ranking_text, reading, signed, tornado
 from sim.report.charts import ChartSaver
 from sim.report.html import write_report
 from sim.report.labels import spec_words
@@ -30,33 +30,48 @@ def write(a: Ablation, to: Path) -> Path:
              *[f"- {f}" for f in found], "",
              f"Each element was {MODES[mode]}, alone, against the base ({spec_words(game, base)}): "
              f"{played:,} games per arm, seed {base.seed}, every arm on the same seeds, so each change is a paired "
-             "difference with its 95% interval.", ""]
+             "difference.", "", reading("for each headline outcome, all the elements"), ""]
     for o in outcomes:
-        rows = ranked(effects, o)
-        label, kind = rows[0][2][0].label, rows[0][2][0].kind
-        shown = rows if len(rows) <= SHOWN else rows[:SHOWN - 4] + rows[-4:]
-        lines += [f"## {label}", "", tornado(game, shown, label, kind, chart, o), "",
-                  "| element | group | change [95% CI] | p |", "|---|---|---|---|"]
-        for key, _, es in rows:
-            e = es[0]
-            change = e.result.diff.fmt(pct=kind == "rate", digits=2 if kind == "rate" else 3)
-            lines.append(f"| {key} | {groups.get(key, '')} | {change}{' (no game changed)' if e.identical else ''} | "
-                         f"{e.result.p_value:.3g} |")
-        lines.append("")
+        lines += outcome_section(game, o, effects, groups, chart, a.families.get(o))
     return write_report(to, f"{stem}", "\n".join(lines), game.title)
 
 
+def outcome_section(game, o: str, effects: list[Effect], groups: dict, chart, fam) -> list[str]:
+    """One headline outcome: the tornado of the most and least impactful elements, then every element."""
+    rows = ranked(effects, o)
+    label, kind = rows[0][2][0].label, rows[0][2][0].kind
+    family = outcome_family(effects, o)
+    shown = rows if len(rows) <= SHOWN else rows[:SHOWN - 4] + rows[-4:]
+    lines = [f"## {label}", "", tornado(game, shown, label, kind, chart, o, family), "",
+             f"| element | group | rank [95%] | change [{family}] | verdict | adjusted p |", "|---|---|---|---|---|---|"]
+    for key, _, es in rows:
+        e = es[0]
+        lines.append(f"| {key} | {groups.get(key, '')} | {rank_text(e)} | {signed(e)} | {e.verdict} | "
+                     f"{e.p_adjusted:.3g} |")
+    return lines + ["", f"{_cap(detected_text(effects, o, 'elements'))}.", ranking_text(fam), ""]
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def finding(effects: list[Effect], outcome: str, mode: str) -> str:
+    """Which element weighs most, claimed only when it is detected and its rank interval is [1, 1]; the least;
+    how many the family detects; those that changed no game at all."""
     rows = ranked(effects, outcome)
     first = rows[0][2][0]
-    label = first.label[:1].upper() + first.label[1:]
+    label = _cap(first.label)
     if untouched(effects, outcome):
         return f"{label}: no element {MODES[mode]} changes it at all."
-    if not detected(first):
-        text = (f"{label}: no element {MODES[mode]} changes it detectably; the largest change is "
+    found = detected_text(effects, outcome, "elements")
+    if not any(detected(e) for e in effects if e.outcome == outcome):
+        text = (f"{label}: no element {MODES[mode]} changes it detectably ({found}); the largest change is "
                 f"{rows[0][0]}'s ({signed(first)})")
+    elif detected(first) and first.rank_hi == 1:
+        text = f"{label}: {rows[0][0]} weighs most ({MODES[mode]}, {signed(first)}; rank interval [1, 1]); {found}"
     else:
-        text = f"{label}: {rows[0][0]} weighs most ({MODES[mode]}, {signed(first)})"
+        text = (f"{label}: {rows[0][0]} has the largest change ({MODES[mode]}, {signed(first)}), but the data do "
+                f"not single it out (rank {rank_text(first)}); {found}")
     if len(rows) > 1:
         text += f"; {rows[-1][0]} least ({signed(rows[-1][2][0])})"
     idle = [k for k, _, es in rows if es[0].identical]

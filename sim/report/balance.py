@@ -94,7 +94,8 @@ def design_caveats(game_name: str, to: Path) -> list[str]:
                 for line in data["findings"]]
     for path in sorted(to.glob(f"ladder_{game_name}_*.json")):
         data = json.loads(path.read_text())
-        out.append(f"Better play ([skill ladder]({path.stem}.md)): {data['finding'].rstrip('.')}.")
+        out.append(f"Against best responses to the defaults ([skill ladder]({path.stem}.md)): "
+                   f"{data['finding'].rstrip('.')}.")
     for path in sorted(to.glob(f"equilibrium_{game_name}_*p.json")):
         data = json.loads(path.read_text())
         out.append(f"The headline rests on the default strategies. When both sides play their best "

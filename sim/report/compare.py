@@ -9,10 +9,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from sim.analysis.compare import Comparison  # noqa: E402
+from sim.analysis.compare import Change, Comparison  # noqa: E402
 from sim.analysis.coverage import identical_games, silent_rules  # noqa: E402
-from sim.analysis.stats import PairedResult, holm  # noqa: E402
-from sim.engine.game import Game  # noqa: E402
+from sim.analysis.intervals_paired import PairedChange  # noqa: E402
+from sim.report.changes import change_text, family_reading  # noqa: E402
 from sim.report.charts import ChartSaver  # noqa: E402
 from sim.report.coverage import silent_warning  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
@@ -25,16 +25,16 @@ def write(c: Comparison, to: Path) -> Path:
     """`compare_<game>.md` and its HTML twin, with a difference chart per variant."""
     to.mkdir(parents=True, exist_ok=True)
     chart = ChartSaver(to, f"compare_{c.game.name}")
-    lines = compare_lines(c.game, c.variants, c.specs, c.frames, c.results, c.n, chart)
-    return write_report(to, f"compare_{c.game.name}", "\n".join(lines), c.game.title)
+    return write_report(to, f"compare_{c.game.name}", "\n".join(compare_lines(c, chart)), c.game.title)
 
 
-def change(r: PairedResult, kind: str) -> str:
-    """A paired difference in words' units: percentage points for rates."""
-    if kind == "rate":
-        d = r.diff
-        return f"{100 * d.value:+.2f} points [{100 * d.lo:+.2f}, {100 * d.hi:+.2f}]"
-    return f"{r.diff.value:+.3g} [{r.diff.lo:+.3g}, {r.diff.hi:+.3g}]"
+def change(c: Change) -> str:
+    """The change as shown: the family's interval, or, when no paired game differs, the exact bound in words."""
+    return change_text(c.paired, c.shown, c.kind)
+
+
+def verdict_word(c: Change) -> str:
+    return "no game changed" if c.paired.identical else c.verdict
 
 
 def arm_text(spec, name: str) -> str:
@@ -45,25 +45,31 @@ def arm_text(spec, name: str) -> str:
     return name if text in (name, f"variant {name}") else f"{name} ({text})"
 
 
-def headline_cells(results: dict[str, list[tuple]]) -> list[tuple]:
-    """(variant, outcome name, label, kind, result, Holm-adjusted p) for every headline difference."""
-    cells = [(v, name, label or name, kind, r) for v, rows in results.items()
-             for name, kind, r, label, headline in rows if headline]
-    adjusted = holm([c[-1].p_value for c in cells])
-    return [(*c, p) for c, p in zip(cells, adjusted)]
+def headline_cells(results: dict[str, list[Change]]) -> list[Change]:
+    return [c for rows in results.values() for c in rows if c.headline]
 
 
-def findings(cells: list[tuple], base: str) -> list[str]:
-    """Significant changes first (largest first), then the variants with no detectable effect."""
-    real = sorted([c for c in cells if c[-1] < 0.05], key=lambda c: -abs(c[4].diff.value) / max(c[4].diff.half_width(), 1e-12))
-    out = [f"**{v}** changes {label} by {change(r, kind)} against {base} (Holm-adjusted p = {p:.2g})."
-           for v, _, label, kind, r, p in real]
+def _strength(c: Change) -> float:
+    """How far the change is from 0 in its own standard errors (to list the clearest findings first)."""
+    return abs(c.paired.diff.value) / c.paired.se if c.paired.se > 0 else 0.0
+
+
+def findings(cells: list[Change], base: str) -> list[str]:
+    """Detected changes first (clearest first), then per variant the headline outcomes it did not detectably
+    change. Every word is read off the interval printed beside it."""
+    real = sorted([c for c in cells if c.detected], key=lambda c: -_strength(c))
+    out = [f"**{c.variant}** changes {c.label} by {change(c)} against "
+           f"{base} (adjusted p = {c.p_adjusted:.2g})." for c in real]
     quiet: dict[str, list[str]] = {}
-    for v, _, label, kind, r, p in cells:
-        if p >= 0.05:
-            quiet.setdefault(v, []).append(f"{label} {change(r, kind)}")
-    out += [f"**{v}**: no detectable change ({'; '.join(parts)})." for v, parts in quiet.items()]
+    for c in cells:
+        if not c.detected:
+            quiet.setdefault(c.variant, []).append(f"{c.label}: {change(c)}")
+    out += [f"**{v}**: no change detected ({'; '.join(parts)})." for v, parts in quiet.items()]
     return out
+
+
+def reading(family: str) -> str:
+    return family_reading(family, "all outcomes of all variants")
 
 
 def caveats(variants, specs, frames, labels=()) -> list[str]:
@@ -78,10 +84,10 @@ def caveats(variants, specs, frames, labels=()) -> list[str]:
     return out
 
 
-def summary_table(cells: list[tuple], variants: list[str]) -> list[str]:
+def summary_table(cells: list[Change], variants: list[str]) -> list[str]:
     """Headline differences: outcomes as rows and variants as columns (variants as rows when there are many)."""
-    outcomes = list(dict.fromkeys(c[2] for c in cells))
-    cell = {(c[0], c[2]): f"{change(c[4], c[3])}{' *' if c[-1] < 0.05 else ''}" for c in cells}
+    outcomes = list(dict.fromkeys(c.label for c in cells))
+    cell = {(c.variant, c.label): f"{change(c)}{' *' if c.detected else ''}" for c in cells}
     others = variants[1:]
     if len(others) <= WIDE:
         lines = ["| outcome | " + " | ".join(others) + " |", "|---|" + "---|" * len(others)]
@@ -89,54 +95,70 @@ def summary_table(cells: list[tuple], variants: list[str]) -> list[str]:
     else:
         lines = ["| variant | " + " | ".join(outcomes) + " |", "|---|" + "---|" * len(outcomes)]
         lines += [f"| {v} | " + " | ".join(cell.get((v, o), "") for o in outcomes) + " |" for v in others]
-    return lines + ["", f"Differences against {variants[0]} with paired 95% intervals; * = significant after Holm's "
-                    f"adjustment over the {len(cells)} headline tests.", ""]
+    return lines + ["", f"Differences against {variants[0]}; * = change detected (its interval leaves out 0).", ""]
 
 
-def compare_lines(game: Game, variants, specs, frames, results, n: int, chart) -> list[str]:
+def compare_lines(c: Comparison, chart) -> list[str]:
+    game, variants, specs, results, n = c.game, c.variants, c.specs, c.results, c.n
     base = specs[0]
     who = lineup_text(game, base.provenance()["strategies"])
     arms = " vs ".join(variants) if len(variants) <= 3 else f"{variants[0]} vs {len(variants) - 1} variants"
     cells = headline_cells(results)
     lines = [f"# {game.title}: {arms}", "", "## Findings", "", *[f"- {f}" for f in findings(cells, variants[0])], "",
              f"{n:,} games per arm, {base.players} players, {who}, seed {base.seed}; every arm played the same "
-             "seeds (common random numbers), so each difference is paired game by game.", ""]
-    warn = caveats(variants, specs, frames, game.label_columns())
+             "seeds (common random numbers), so each difference is paired game by game.", "", reading(c.family), ""]
+    warn = caveats(variants, specs, c.frames, game.label_columns())
     if warn:
         lines += ["## What these findings rest on", "", *[f"- {w}" for w in warn], ""]
     lines += ["## Headline differences", "", *summary_table(cells, variants)]
     for (v, rows), spec in zip(results.items(), specs[1:]):
-        lines += [f"## {arm_text(spec, v)} against {variants[0]}", "",
-                  f"| outcome | {variants[0]} | {v} | difference [95% CI] | p | test | games unpaired would need |",
-                  "|---|---|---|---|---|---|---|"]
-        for name, kind, r, label, _ in rows:
-            pct = kind == "rate"
-            lines.append(f"| {label or name} | {r.a.fmt(pct=pct, digits=2 if pct else 3)} | "
-                         f"{r.b.fmt(pct=pct, digits=2 if pct else 3)} | {change(r, kind)} | {r.p_value:.3g} | "
-                         f"{r.test} | {_unpaired(r)} |")
-        lines += ["", difference_chart(game, v, variants[0], rows, chart), ""]
+        lines += [f"## {arm_text(spec, v)} against {variants[0]}", "", *variant_table(v, variants[0], rows, c.family),
+                  "", difference_chart(v, variants[0], rows, chart), ""]
     return lines
 
 
-def _unpaired(r: PairedResult) -> str:
+def variant_table(v: str, base: str, rows: list[Change], family: str) -> list[str]:
+    """Every outcome of one variant: both arms' figures, the shown change, the verdict read off it."""
+    lines = [f"| outcome | {base} | {v} | difference [{family}] | verdict | adjusted p | test | "
+             "games unpaired would need |", "|---|---|---|---|---|---|---|---|"]
+    for ch in rows:
+        pct, r = ch.kind == "rate", ch.paired
+        lines.append(f"| {ch.label} | {r.a.fmt(pct=pct, digits=2 if pct else 3)} | "
+                     f"{r.b.fmt(pct=pct, digits=2 if pct else 3)} | {change(ch)} | {verdict_word(ch)} | "
+                     f"{ch.p_adjusted:.3g} | {method_name(r)} | {_unpaired(r)} |")
+    return lines
+
+
+def method_name(r: PairedChange) -> str:
+    """How the per-game differences were tested (the family adjusts the p-value and widens the interval)."""
+    if r.identical:
+        return "exact bound (no game differs)"
+    name = "paired delta method, ratio of totals" if "ratio of totals" in r.diff.share_of else "paired normal"
+    return name + (", McNemar's continuity correction" if r.cc else "")
+
+
+def _unpaired(r: PairedChange) -> str:
     if r.n_unpaired >= 10**12:
         return "∞ (pairing removes all noise)"
     return f"{r.n_unpaired:,} ({r.saving():.1f}×)"
 
 
-def difference_chart(game, v, base, rows, chart) -> str:
-    rates = [(label or name, r) for name, kind, r, label, _ in rows if kind == "rate"]
+def difference_chart(v, base, rows: list[Change], chart) -> str:
+    """The rate changes with the shown (family) intervals; red where a change is detected."""
+    rates = [c for c in rows if c.kind == "rate"]
     if not rates:
         return ""
     fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.42 * len(rates)))
-    for i, (label, r) in enumerate(rates):
-        ax.errorbar([100 * r.diff.value], [i], xerr=[[100 * (r.diff.value - r.diff.lo)], [100 * (r.diff.hi - r.diff.value)]],
-                    fmt="o", capsize=4, color="tab:red" if r.p_value < 0.05 else "tab:gray")
+    for i, c in enumerate(rates):
+        e = c.shown
+        ax.errorbar([100 * e.value], [i], xerr=[[100 * (e.value - e.lo)], [100 * (e.hi - e.value)]],
+                    fmt="o", capsize=4, color="tab:red" if c.detected else "tab:gray")
     ax.axvline(0, color="black", lw=0.8)
-    ax.set_yticks(range(len(rates)), [lab for lab, _ in rates], fontsize=8)
+    ax.set_yticks(range(len(rates)), [c.label for c in rates], fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel(f"{v} minus {base} (percentage points, paired 95% interval; red: p < 0.05)")
-    moved = [lab for lab, r in rates if r.p_value < 0.05]
+    ax.set_xlabel(f"{v} minus {base} (percentage points; simultaneous 95% intervals over the whole comparison; "
+                  "red: change detected)")
+    moved = [c.label for c in rates if c.detected]
     ax.set_title(f"{v} changes {', '.join(moved[:2])}{' and more' if len(moved) > 2 else ''}" if moved
-                 else f"{v}: no detectable change in any rate", fontsize=10)
+                 else f"{v}: no change detected in any rate", fontsize=10)
     return chart(f"{v}_vs_{base}".replace("=", "-").replace(";", "_"), fig)

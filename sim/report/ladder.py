@@ -1,6 +1,7 @@
-"""`dsim ladder`'s report: whether the finding holds, grows, shrinks, vanishes or reverses as skill rises, in a
-sentence, the levels' chart and table; beside it the levels (Parquet) and the finding (JSON) a balance report in
-the same folder quotes."""
+"""`dsim ladder`'s report: whether the finding holds, grows, shrinks, vanishes or reverses from the default play
+to best responses to the defaults (found by a short search: never called an equilibrium or "skilled play"), in a
+sentence read off the intervals shown, the levels' chart and table; beside it the levels (Parquet) and the finding
+(JSON) a balance report in the same folder quotes."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from sim.analysis.ladder import Ladder, Level  # noqa: E402
+from sim.analysis.compare import family_name  # noqa: E402
+from sim.analysis.intervals_paired import DOWN, UP  # noqa: E402
+from sim.analysis.ladder import Ladder, Level, Search  # noqa: E402
+from sim.report.changes import change_text  # noqa: E402
 from sim.report.charts import ChartSaver  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
 from sim.report.labels import lineup_words  # noqa: E402
@@ -22,7 +26,7 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
     """`ladder_<game>_<outcome>.md` and its HTML twin, the levels chart, `.parquet` and `.json`; returns the
     report and the finding in words."""
     game, base, outcome, steps, reference = result.game, result.base, result.outcome, result.steps, result.reference
-    words = verdict(steps, reference, outcome.kind)
+    words = verdict(steps, reference, outcome.kind, result.search)
     to.mkdir(parents=True, exist_ok=True)
     stem = f"ladder_{game.name}_{outcome.name}"
     result.table().write_parquet(to / f"{stem}.parquet")
@@ -30,37 +34,50 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
     (to / f"{stem}.json").write_text(json.dumps({"finding": f"{label}: {words}", "levels": [s.name for s in steps]}))
     chart = ChartSaver(to, stem)
     pct = outcome.kind == "rate"
-    lines = [f"# {game.title}: does '{label}' survive better play?", "", "## Findings", "",
+    family = family_name(len(steps) - 1)
+    lines = [f"# {game.title}: does '{label}' hold against best responses to the defaults?", "", "## Findings", "",
              f"- {label[:1].upper()}{label[1:]}: {words}.", "",
-             f"{base.n:,} games per level, {base.players} players, every level on the same seeds; each side's "
-             "tuned weights are a best response to the default strategies (not an equilibrium), found on other "
-             "seeds than these.", "", "## Levels", "", ladder_chart(game, steps, label, pct, reference, chart), "",
-             "| level | lineup | estimate [95% CI] | against the default [95% CI] | p |", "|---|---|---|---|---|"]
+             f"{base.n:,} games per level, {base.players} players, every level on the same seeds. The top levels "
+             f"are {result.search.words()}, on other seeds than these: not an equilibrium, and not skilled play in "
+             "general — a side that adapted to them could do better.", "",
+             f"Each level's change from the default is paired game by game; the {len(steps) - 1} changes are one "
+             f"family, shown as {family} intervals, and a change is called only when its interval leaves out 0 "
+             "(an open end, (0, +7.40], means \"more than 0, at most +7.40\").", "",
+             "## Levels", "", ladder_chart(game, steps, label, pct, reference, chart), "",
+             f"| level | lineup | estimate [95% CI] | against the default [{family}] | verdict | adjusted p |",
+             "|---|---|---|---|---|---|"]
     for s in steps:
         lines.append(f"| {s.name} | {lineup_words(game, s.lineup)} | "
                      f"{s.estimate.fmt(pct=pct, digits=2 if pct else 3)} | "
-                     f"{s.against_default.diff.fmt(pct=pct, digits=2 if pct else 3)} | "
-                     f"{s.against_default.p_value:.3g} |")
+                     f"{change_text(s.against_default, s.shown, outcome.kind)} | {s.verdict} | {s.p_adjusted:.3g} |")
     notes = [s.note.strip() for s in steps if s.note]
     if notes:
         lines += ["", *[f"- {n}" for n in notes]]
     return write_report(to, f"{stem}", "\n".join(lines), game.title), words
 
 
-def verdict(steps: list[Level], reference: float | None, kind: str) -> str:
-    """How the finding moves from the default level to the most skilled one (the last), tested paired, and the
-    figure at random play, the default and the top level with their intervals."""
+def top_words(top: Level, search: Search | None) -> str:
+    """What the top level is when it is a best response: never "tuned" or "skilled" without the search."""
+    if not top.tuned:
+        return ""
+    return f"; the top level plays {search.words() if search else 'best responses to the defaults found by a short search'}"
+
+
+def verdict(steps: list[Level], reference: float | None, kind: str, search: Search | None = None) -> str:
+    """How the finding moves from the default level to the last one, read off the shown intervals: the paired
+    change's (moved or not, which way) and each level's own (which side of the reference)."""
     default, top = steps[1].estimate, steps[-1].estimate
-    moved = steps[-1].against_default.p_value < 0.05
+    change = steps[-1].verdict if steps[-1] is not steps[1] else "no change detected"
+    moved = change in (UP, DOWN)
     pct = kind == "rate"
     show = (lambda v: f"{100 * v:.1f}%") if pct else (lambda v: f"{v:.3g}")
     figures = (f" (random play {steps[0].estimate.fmt(pct=pct, digits=1 if pct else 3)}, the default "
                f"{default.fmt(pct=pct, digits=1 if pct else 3)}, {steps[-1].name} "
-               f"{top.fmt(pct=pct, digits=1 if pct else 3)})")
+               f"{top.fmt(pct=pct, digits=1 if pct else 3)}{top_words(steps[-1], search)})")
     if reference is None:
         if moved:
-            return f"the figure moves with skill{figures}"
-        return f"the figure holds as skill rises: no significant change from the default to the top level{figures}"
+            return f"the figure moves {change} from the default to the best responses{figures}"
+        return f"the figure holds: no change detected from the default to the best responses{figures}"
 
     def side(e):
         return "above" if e.lo > reference else "below" if e.hi < reference else "at"
@@ -68,14 +85,16 @@ def verdict(steps: list[Level], reference: float | None, kind: str) -> str:
     if a == "at":
         return f"by default the figure is not distinguishable from {show(reference)}{figures}"
     if b == "at":
-        return (f"the finding vanishes as skill rises: {a} {show(reference)} by default, indistinguishable at the "
-                f"top{figures}")
+        return (f"the finding vanishes against the best responses: {a} {show(reference)} by default, "
+                f"indistinguishable at the top{figures}")
     if a != b:
-        return f"the finding reverses as skill rises: {a} {show(reference)} by default, {b} at the top{figures}"
+        return (f"the finding reverses against the best responses: {a} {show(reference)} by default, {b} at the "
+                f"top{figures}")
     trend = "holds"
     if moved:
-        trend = "grows" if abs(top.value - reference) > abs(default.value - reference) else "shrinks"
-    return f"the finding {trend} as skill rises: {a} {show(reference)} at every level from the default up{figures}"
+        away = (change == UP) == (a == "above")          # the change points away from the reference
+        trend = "grows" if away else "shrinks"
+    return f"the finding {trend} against the best responses: {a} {show(reference)} at every level from the default up{figures}"
 
 
 def ladder_chart(game, steps, label, pct, reference, chart) -> str:
@@ -89,8 +108,8 @@ def ladder_chart(game, steps, label, pct, reference, chart) -> str:
         ax.axhline(reference * scale, color="black", lw=0.8, ls="--", label=f"reference {reference * scale:g}")
         ax.legend(fontsize=8)
     ax.set_xticks(list(xs), [s.name for s in steps], fontsize=8)
-    ax.set_xlabel("skill level (left to right: rising)")
+    ax.set_xlabel("line-up (random, defaults, best responses to the defaults found by a short search)")
     ax.set_ylabel(label + (" (%)" if pct else ""))
-    ax.set_title(f"{game.title}: {label} by skill level", fontsize=10)
+    ax.set_title(f"{game.title}: {label} by line-up", fontsize=10)
     ax.grid(alpha=0.3)
     return chart("levels", fig)

@@ -12,6 +12,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
+from sim.analysis.intervals_paired import UP, PairedChange  # noqa: E402
+from sim.analysis.intervals_paired import verdict as read_verdict  # noqa: E402
 from sim.analysis.optimize import Optimization  # noqa: E402
 from sim.report.charts import ChartSaver  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
@@ -27,9 +29,9 @@ def write(o: Optimization, to: Path) -> Path:
     chart = ChartSaver(to, f"optimize_{game.name}_{strategy}_{role}")
     others = ", ".join(f"{r}={seat.label()}" for r, seat in spec.lineup.items() if r != role)
     verdict = (f"The tuned weights raise {role}'s score from {gain.a.value:.3f} to {gain.b.value:.3f} on fresh seeds "
-               f"(gain {gain.diff.fmt(digits=3)}, p = {gain.p_value:.2g})." if gain.diff.lo > 0 else
-               f"No significant gain for {role} on fresh seeds (gain {gain.diff.fmt(digits=3)}): the default weights "
-               "are as good as any the search found.")
+               f"(gain {gain_text(gain)}, p = {gain.p_value:.2g})." if read_verdict(gain.diff) == UP else
+               f"No gain detected for {role} on fresh seeds (gain {gain_text(gain)}): the default weights "
+               "are as good as any the search found, as far as these games tell.")
     lines = [f"# {game.title}: optimising `{strategy}` as {role}", "", "## Findings", "", f"- {verdict}", "",
              "## Search", "",
              f"Against {others}; {base.players} players. Differential evolution over {len(history)} evaluations of "
@@ -40,9 +42,16 @@ def write(o: Optimization, to: Path) -> Path:
         lines.append(f"| {name} | {d:g} | {b:.4g} | {bd[0]:g} – {bd[1]:g} |")
     lines += ["", f"- training score: default {o.default_score:.4f}, found {o.best_score:.4f}",
               f"- fresh seeds: default {gain.a.fmt(digits=4)}, found {gain.b.fmt(digits=4)}",
-              f"- gain {gain.diff.fmt(digits=4)} ({gain.test}, p = {gain.p_value:.3g})", "",
+              f"- gain {gain_text(gain, 4)} (paired over the same fresh games, p = {gain.p_value:.3g})", "",
               convergence_chart(game, strategy, role, table, chart), ""]
     return write_report(to, f"optimize_{game.name}_{strategy}_{role}", "\n".join(lines), game.title)
+
+
+def gain_text(gain: PairedChange, digits: int = 3) -> str:
+    """The gain with its paired 95% interval; when no fresh game scored differently, the exact bound in words."""
+    if gain.identical:
+        return f"none: no fresh game of {gain.n:,} scored differently"
+    return gain.diff.fmt(digits=digits, signed=True)
 
 
 def convergence_chart(game, strategy, role, table: pl.DataFrame, chart) -> str:

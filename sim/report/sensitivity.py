@@ -12,7 +12,9 @@ from sim.analysis.sensitivity import Sensitivity, short, undeclared
 from sim.engine.game import Game
 from sim.engine.spec import RunSpec
 from sim.engine.strategy import lineup_label
-from sim.report.arms import signed, tornado, units
+from sim.report.arms import (detected_text, outcome_family, rank_text, ranking_text, reading, signed, tornado,
+                             units)
+from sim.report.changes import zero_text
 from sim.report.charts import ChartSaver
 from sim.report.html import write_report
 from sim.report.labels import spec_words
@@ -28,12 +30,13 @@ def write(s: Sensitivity, to: Path) -> Path:
         {"findings": [sentence(effects, o) for o in outcomes], "games_per_arm": s.played,
          "players": base.players, "lineup": lineup_label(base.lineup), "base": spec_words(game, base)}, indent=1))
     chart = ChartSaver(to, f"sensitivity_{game.name}")
-    lines = report_lines(game, base, effects, s.played, chart)
+    lines = report_lines(game, base, effects, s.played, chart, s.families)
     return write_report(to, f"sensitivity_{game.name}", "\n".join(lines), game.title)
 
 
 def sentence(effects: list[Effect], outcome: str) -> str:
-    """The finding in words: what moves this outcome most, and how much the rest move it at most."""
+    """The finding in words: what moves this outcome most, how sure the ranking is, how much the rest move it at
+    most, and how many alternatives the family detects. Every word is read off the family intervals."""
     rows = ranked(effects, outcome)
     if not rows:
         return ""
@@ -42,33 +45,53 @@ def sentence(effects: list[Effect], outcome: str) -> str:
     key, _, es = rows[0]
     top = largest(es)
     label, kind = _cap(top.label), top.kind
-    if not detected(top):
-        return (f"No assumed value moves {top.label} detectably: the largest change, {key}={short(top.alternative)}, "
-                f"is {signed(top)}.")
+    found = detected_text(effects, outcome, "alternatives")
+    if not any(detected(e) for e in effects if e.outcome == outcome):
+        return (f"No assumed value moves {top.label} detectably ({found}): the largest change, "
+                f"{key}={short(top.alternative)}, is {signed(top)}.")
     if len(es) == 1:
         text = f"{label} moves {signed(top)} under the other plausible {key} ({short(top.alternative)})"
     else:
         text = (f"{label} moves {signed(top)} across {len(es)} plausible {key} values "
                 f"(the most at {short(top.alternative)})")
+    text += f", {lead(top, key)}"
     if len(rows) > 1:
-        text += f"; {rows[1][0]} moves it {signed(largest(rows[1][2]))}"
+        text += f"; {runner_up(rows[1][0], largest(rows[1][2]))}"
     if len(rows) > 2:
         text += f"; nothing else moves it more than {units(kind, rows[2][1])}"
-    return text + "."
+    return text + f"; {found}."
+
+
+def runner_up(key: str, e: Effect) -> str:
+    if e.result.identical:
+        return f"{key} changes no game of {e.result.n:,} ({zero_text(e.result, e.shown, e.kind)})"
+    return f"{key} moves it {signed(e)}"
+
+
+def lead(top: Effect, key: str) -> str:
+    """Whether the ranking singles out the top assumption: only a rank interval of [1, 1] does."""
+    if not detected(top):
+        return f"not detected after the family's control (rank {rank_text(top)})"
+    if top.rank_hi == 1:
+        return "the largest effect (rank interval [1, 1])"
+    return f"not told apart from the next (rank {rank_text(top)})"
 
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def report_lines(game: Game, base: RunSpec, effects: list[Effect], played: int, chart: ChartSaver) -> list[str]:
+def report_lines(game: Game, base: RunSpec, effects: list[Effect], played: int, chart: ChartSaver,
+                 families=None) -> list[str]:
     outcomes = list(dict.fromkeys(e.outcome for e in effects))
+    families = families or {}
     lines = [f"# {game.title}: what the assumed values change", "", "## Findings", ""]
     lines += [f"- {sentence(effects, o)}" for o in outcomes]
     lines += ["", f"Each alternative was played alone against the base ({spec_words(game, base)}): {played:,} "
               f"games per arm, seed {base.seed}, every arm on the same seeds, so each change is a paired "
-              "difference with its 95% interval. The alternatives come from each assumed value's `range` or "
-              "`alternatives` in the rules file, and each flag's other reading.", ""]
+              "difference. The alternatives come from each assumed value's `range` or "
+              "`alternatives` in the rules file, and each flag's other reading.", "",
+              reading("for each headline outcome, all the alternatives"), ""]
     fixed = undeclared(game)
     if fixed:
         notes = game.load_rules().ruleset.entries
@@ -77,13 +100,13 @@ def report_lines(game: Game, base: RunSpec, effects: list[Effect], played: int, 
     for o in outcomes:
         rows = ranked(effects, o)
         label, kind = rows[0][2][0].label, rows[0][2][0].kind
-        lines += [f"## {label}", "", tornado(game, rows, label, kind, chart, o), "",
-                  "| assumption | alternative | change [95% CI] | p |", "|---|---|---|---|"]
+        family = outcome_family(effects, o)
+        lines += [f"## {label}", "", tornado(game, rows, label, kind, chart, o, family), "",
+                  f"| assumption | rank [95%] | alternative | change [{family}] | verdict | adjusted p |",
+                  "|---|---|---|---|---|---|"]
         for key, _, es in rows:
             for e in es:
-                change = e.result.diff.fmt(pct=kind == "rate", digits=2 if kind == "rate" else 3)
-                if e.identical:
-                    change += " (no game changed)"
-                lines.append(f"| {key} | {short(e.alternative)} | {change} | {e.result.p_value:.3g} |")
-        lines.append("")
+                lines.append(f"| {key} | {rank_text(e)} | {short(e.alternative)} | {signed(e)} | "
+                             f"{e.verdict} | {e.p_adjusted:.3g} |")
+        lines += ["", f"{_cap(detected_text(effects, o, 'alternatives'))}.", ranking_text(families.get(o)), ""]
     return lines

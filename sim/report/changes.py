@@ -1,0 +1,44 @@
+"""Paired changes in words, shared by the compare, sensitivity, ablation and ladder reports: the shown interval
+with its open ends, the exact bound when no game changed, and what a family's intervals mean."""
+
+from __future__ import annotations
+
+from sim.analysis.intervals import Interval, zero_change_bound
+from sim.analysis.intervals_paired import PairedChange
+
+
+def _bound(x: float, scale: float, spec: str, open_: bool) -> str:
+    """One end of an interval; an open end at 0 (a detected change's near end) prints as a bare 0."""
+    return "0" if open_ and x == 0 else f"{scale * x:{spec}}"
+
+
+def interval_text(e: Interval, kind: str, digits: int = 2) -> str:
+    """"+5.20 points (0, +7.40]" for rates, "+0.31 [+0.12, +0.50]" for means; open ends as the family gives them."""
+    scale, spec, unit = (100, f"+.{digits}f", " points") if kind == "rate" else (1, "+.3g", "")
+    left, right = "(" if e.lo_open else "[", ")" if e.hi_open else "]"
+    return (f"{scale * e.value:{spec}}{unit} {left}{_bound(e.lo, scale, spec, e.lo_open)}, "
+            f"{_bound(e.hi, scale, spec, e.hi_open)}{right}")
+
+
+def change_text(r: PairedChange, shown: Interval, kind: str, digits: int = 2) -> str:
+    """The change as shown, or, when no paired game differs, the exact bound in words (never "[0, 0]")."""
+    if not r.identical:
+        return interval_text(shown, kind, digits)
+    bound = zero_text(r, shown, kind)
+    return f"no game changed in {r.n:,}: {bound}" if kind == "rate" else f"no game changed in {r.n:,} ({bound})"
+
+
+def zero_text(r: PairedChange, shown: Interval, kind: str) -> str:
+    """How large a change could hide when no paired game differs: points of a rate, else a share of games."""
+    if kind == "rate":
+        return f"±{100 * shown.hi:.2g} points at most"
+    return f"at most {100 * zero_change_bound(r.n).hi:.2g}% of games could differ unseen"
+
+
+def family_reading(family: str, members: str) -> str:
+    """What the shown intervals are, and what an open end means, once per report."""
+    return (f"Every interval is {family}: {members} are one family, so all intervals hold together with "
+            "probability at least 95%, and a change is called detected exactly when its interval leaves out 0 "
+            "(Holm's step-down test). A detected change's near end is open: (0, +7.40] means \"more than 0, at "
+            "most +7.40\" — the test shows the change is there but buys no lower bound above 0. When no paired "
+            "game differs, the exact bound says how large a change could hide in that many games.")
