@@ -77,3 +77,27 @@ def test_the_rungs_against_the_default_are_one_family():
     assert best.shown.hi > best.against_default.diff.hi          # simultaneous over 2: wider than one interval
     assert best.estimate.value == pytest.approx(0.53, abs=0.02)
     assert steps[1].verdict == "no change detected" and steps[1].shown.hi > 0    # an exact bound, not [0, 0]
+
+
+def test_the_equilibrium_is_the_top_rung(tmp_path):
+    """Given an equilibrium study, the ladder's top rung plays its mixture: each game's value is the expectation
+    over the line-ups the mixture plays (all dealt alike), so a pure line-up's rung equals that line-up's games."""
+    from sim.analysis.equilibrium import Search as OracleSearch, equilibrium
+    from sim.analysis.ladder import play, play_level
+    from sim.analysis.payoffs import Budget
+    game = get_game("dragonwake")
+    base = build_spec("dragonwake", 3000, 5, "hero=bayes,cultist=liar", None, 1, None, None, None)
+    study = equilibrium(game, base, Budget(0.05, 500, 1000), OracleSearch(iters=1, popsize=1, games=200, rounds=1),
+                        boot=20)
+    result = ladder(game, base, "hero_win", 0.5, iters=1, study=study)
+    top = result.steps[-1]
+    assert top.name == "equilibrium" and abs(sum(w for _, w in top.mixture) - 1) < 1e-12
+    outcome = result.outcome
+    expected = sum(w * play(game, base, lineup, outcome, 3000) for lineup, w in top.mixture)
+    np.testing.assert_allclose(play_level(game, base, top, outcome, 3000), expected)
+    lineup, _ = top.mixture[0]
+    pure = Level("pure", lineup, mixture=[(lineup, 1.0)])
+    np.testing.assert_array_equal(play_level(game, base, pure, outcome, 3000), play(game, base, lineup, outcome, 3000))
+    path, words = write(result, tmp_path)
+    assert "at equilibrium" in words or "to the equilibrium" in words
+    assert "the top level is the equilibrium" in words

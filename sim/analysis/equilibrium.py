@@ -26,7 +26,7 @@ from sim.analysis.gametheory import (BootstrapResult, SymmetricGame, bootstrap_s
 from sim.analysis.gametheory._util import Interval
 from sim.analysis.intervals import half_width
 from sim.analysis.payoffs import (Budget, Candidate, Player, SymmetricTable, TwoSidedTable, candidates, narrow,
-                                  option_scores)
+                                  option_scores, rotations)
 from sim.engine.errors import DsimError
 from sim.engine.game import Game
 from sim.engine.spec import RunSpec
@@ -82,6 +82,39 @@ class Study:
     counts_games: np.ndarray | None = None       # games behind each cell
     fresh: dict[str, Interval] = field(default_factory=dict)   # side -> a fresh best response's gain, fresh seeds
 
+    def lineups_played(self, rest: dict, floor: float = 1e-3) -> list[tuple[dict, float]]:
+        """The line-ups the equilibrium plays, with their probabilities (decks are not carried)."""
+        return _mixture_lineups(self, rest, floor)
+
+    def mixture_words(self) -> str:
+        parts = []
+        for side, options in self.options.items():
+            w = self.weights[side]
+            parts.append(f"{side} " + ", ".join(f"{options[i].label()} {100 * w[i]:.0f}%" for i in np.argsort(-w)
+                                                 if w[i] >= 0.005))
+        return "; ".join(parts)
+
+
+def _mixture_lineups(s: "Study", rest: dict, floor: float) -> list[tuple[dict, float]]:
+    """Two sides: every pair of strategies with probability ≥ floor; seats: every seating of a line-up drawn from
+    the mixture (its rotations share its probability). Probabilities renormalised over what is kept."""
+    out = []
+    if s.kind == "two-sided":
+        (a, b), (x, y) = (s.options[r] for r in s.sides), (s.weights[r] for r in s.sides)
+        for i, j in itertools.product(range(len(a)), range(len(b))):
+            if x[i] * y[j] >= floor:
+                out.append((rest | {s.sides[0]: a[i].seat(), s.sides[1]: b[j].seat()}, x[i] * y[j]))
+    else:
+        options, x = s.options["every seat"], s.weights["every seat"]
+        n = len(s.sides)
+        for lu in itertools.combinations_with_replacement(range(len(options)), n):
+            p = _multinomial(np.bincount(lu, minlength=len(x)), x, n)
+            if p >= floor:
+                out += [(rest | {r: options[o].seat() for r, o in zip(s.sides, seating)}, p / n)
+                        for seating in rotations(lu)]
+    total = sum(w for _, w in out)
+    return [(lineup, w / total) for lineup, w in out]
+
 
 def default_index(options: list[Candidate], seat) -> int:
     """The candidate that is the run's default for a side (its strategy at the given weights), added if absent."""
@@ -113,6 +146,14 @@ def equilibrium(game: Game, base: RunSpec, budget: Budget, search: Search = Sear
     study.games = player.games_played
     study.seconds = time.perf_counter() - start
     return study
+
+
+def standard_study(game: Game, base: RunSpec, jobs: int = 1) -> Study | None:
+    """The study `dsim equilibrium` runs by default (1-point cells and tolerance), or None when the game has one
+    side at this player count, for callers that add it beside other figures (the skill ladder's top rung)."""
+    if len(game.active_roles(base.players)) < 2:
+        return None
+    return equilibrium(game, base, Budget(0.01, 2_000, 200_000), Search(), jobs)
 
 
 # -- two sides -----------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ the report says which search found it.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
@@ -42,6 +42,10 @@ class Level:
     verdict: str = NO_CHANGE
     p_adjusted: float = NAN
     tuned: bool = False          # a best response found by the search (not random or default play)
+    mixture: list = field(default_factory=list)   # the equilibrium rung: (line-up, weight) pairs it plays
+
+    def label(self) -> str:
+        return "equilibrium mixture" if self.mixture else lineup_label(self.lineup)
 
 
 @dataclass(frozen=True)
@@ -106,6 +110,30 @@ def play(game: Game, base: RunSpec, lineup: dict, outcome: Outcome, n: int) -> n
     return outcome.values(pl.DataFrame(tables["games"]))
 
 
+def play_level(game: Game, base: RunSpec, level: Level, outcome: Outcome, n: int) -> np.ndarray:
+    """A rung's per-game values; a mixture's are each game's expectation over its line-ups (all dealt alike),
+    over the line-ups where the outcome applies."""
+    if not level.mixture:
+        return play(game, base, level.lineup, outcome, n)
+    total, weight = np.zeros(n), np.zeros(n)
+    for lineup, w in level.mixture:
+        x = play(game, base, lineup, outcome, n)
+        ok = ~np.isnan(x)
+        total += w * np.where(ok, x, 0.0)
+        weight += w * ok
+    with np.errstate(invalid="ignore"):
+        return np.where(weight > 0, total / np.where(weight > 0, weight, 1.0), np.nan)
+
+
+def equilibrium_level(game: Game, base: RunSpec, study) -> Level:
+    """The top rung: the equilibrium mixture of `dsim equilibrium`, every line-up it plays with its probability."""
+    mixture = study.lineups_played(dict(base.lineup))
+    state = "converged" if study.converged else f"not converged after {len(study.rounds)} rounds"
+    note = (f"equilibrium: {study.mixture_words()} (`dsim equilibrium`, {sum(len(o) for o in study.options.values())} "
+            f"strategies, tolerance {100 * study.search.tol:.1f} points, {state})")
+    return Level("equilibrium", max(mixture, key=lambda m: m[1])[0], note=note, mixture=mixture)
+
+
 @dataclass(frozen=True)
 class Ladder:
     """A finding (one outcome) played by rising line-ups on the same seeds: each level's estimate and its paired
@@ -120,7 +148,7 @@ class Ladder:
     search: Search
 
     def table(self) -> pl.DataFrame:
-        return pl.DataFrame([{"level": s.name, "lineup": lineup_label(s.lineup), "value": s.estimate.value,
+        return pl.DataFrame([{"level": s.name, "lineup": s.label(), "value": s.estimate.value,
                               "lo": s.estimate.lo, "hi": s.estimate.hi, "games": s.estimate.n,
                               "vs_default": s.shown.value, "vs_default_lo": s.shown.lo, "vs_default_hi": s.shown.hi,
                               "vs_default_verdict": s.verdict, "vs_default_p_adjusted": s.p_adjusted,
@@ -143,9 +171,13 @@ def judge(steps: list[Level], values: dict[str, np.ndarray]) -> None:
 
 
 def ladder(game: Game, base: RunSpec, outcome_name: str | None = None, reference: float | None = None,
-           iters: int = 4, popsize: int = 5, tune_n: int | None = None) -> Ladder:
+           iters: int = 4, popsize: int = 5, tune_n: int | None = None, study=None) -> Ladder:
+    """The rungs up to the best responses to the defaults, then, given an equilibrium `study` of the same
+    rules and player count, the equilibrium as the top rung."""
     outcome = pick_outcome(game, outcome_name)
     search = Search(iters, popsize, tune_n or max(2_000, base.n // 10))
     steps = levels(game, base, iters, popsize, search.games)
-    judge(steps, {s.name: play(game, base, s.lineup, outcome, base.n) for s in steps})
+    if study is not None:
+        steps.append(equilibrium_level(game, base, study))
+    judge(steps, {s.name: play_level(game, base, s, outcome, base.n) for s in steps})
     return Ladder(game, base, outcome, steps, reference, search)

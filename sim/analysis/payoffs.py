@@ -49,6 +49,9 @@ class Candidate:
         name = self.tag or Seat(self.strategy, self.params).label()
         return name if self.deck is None else f"{self.deck}/{name}"
 
+    def seat(self) -> Seat:
+        return Seat(self.strategy, self.params)
+
     def key(self) -> tuple:
         return self.strategy.name, tuple(np.round(self.params, 12)), self.deck
 

@@ -1,12 +1,15 @@
-"""`dsim ladder`: a headline finding at rising skill (random, defaults, each side's best response)."""
+"""`dsim ladder`: a headline finding at rising skill (random, defaults, each side's best response to the defaults,
+the equilibrium)."""
 
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from sim.cli.common import (DeckOpt, game_spec, GameOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt,
-                            SetOpt, StrategyOpt, ToOpt, VariantOpt)
+from sim.analysis.equilibrium import standard_study
+from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt,
+                            SeedOpt, SetOpt, StrategyOpt, ToOpt, VariantOpt)
+from sim.engine.spec import check_jobs
 from sim.analysis.ladder import ladder as run_ladder
 from sim.cli.output import FormatOpt, show
 from sim.report.ladder import write
@@ -19,11 +22,16 @@ def ladder(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt =
            reference: Annotated[Optional[float], typer.Option(
                help="the value the finding is measured against, e.g. 0.5 or a fair share 0.25")] = None,
            iters: Annotated[int, typer.Option(help="differential-evolution generations per side")] = 4,
+           equilibrium: Annotated[bool, typer.Option(
+               help="top rung: the equilibrium of every built-in strategy (as `dsim equilibrium`)")] = True,
+           jobs: JobsOpt = 1,
            format_: FormatOpt = "text",
            to: ToOpt = None) -> None:
     """Play a finding by random, default and best-response line-ups and say whether it holds, grows or vanishes."""
     spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_)
-    result = run_ladder(spec.game, spec, outcome, reference, iters)
+    check_jobs(jobs)
+    study = standard_study(spec.game, spec, jobs) if equilibrium else None
+    result = run_ladder(spec.game, spec, outcome, reference, iters, study=study)
     path, _ = write(result, to or Path(out) / "report")
     show(path, format_, {"levels": result.table().drop("lineup").to_dicts()})
 

@@ -35,19 +35,24 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
     chart = ChartSaver(to, stem)
     pct = outcome.kind == "rate"
     family = family_name(len(steps) - 1)
-    lines = [f"# {game.title}: does '{label}' hold against best responses to the defaults?", "", "## Findings", "",
+    at_eq = steps[-1].mixture != []
+    question = "when both sides play their best" if at_eq else "against best responses to the defaults"
+    lines = [f"# {game.title}: does '{label}' hold {question}?", "", "## Findings", "",
              f"- {label[:1].upper()}{label[1:]}: {words}.", "",
-             f"{base.n:,} games per level, {base.players} players, every level on the same seeds. The top levels "
-             f"are {result.search.words()}, on other seeds than these: not an equilibrium, and not skilled play in "
-             "general — a side that adapted to them could do better.", "",
+             f"{base.n:,} games per level, {base.players} players, every level on the same seeds. The levels "
+             f"marked best response are {result.search.words()}, on other seeds than these: not an equilibrium — "
+             "a side that adapted to them could do better."
+             + (" The top level is the equilibrium of `dsim equilibrium` (every built-in strategy per side, grown by "
+                "best responses until none gains more than its tolerance): each game is the expectation over the "
+                "line-ups its mixture plays, dealt alike." if at_eq else ""), "",
              f"Each level's change from the default is paired game by game; the {len(steps) - 1} changes are one "
              f"family, shown as {family} intervals, and a change is called only when its interval leaves out 0 "
              "(an open end, (0, +7.40], means \"more than 0, at most +7.40\").", "",
              "## Levels", "", ladder_chart(game, steps, label, pct, reference, chart), "",
-             f"| level | lineup | estimate [95% CI] | against the default [{family}] | verdict | adjusted p |",
+             f"| level | lineup | estimate [95% CI] | change from the default | verdict | adjusted p |",
              "|---|---|---|---|---|---|"]
     for s in steps:
-        lines.append(f"| {s.name} | {lineup_words(game, s.lineup)} | "
+        lines.append(f"| {s.name} | {'mixture (below)' if s.mixture else lineup_words(game, s.lineup)} | "
                      f"{s.estimate.fmt(pct=pct, digits=2 if pct else 3)} | "
                      f"{change_text(s.against_default, s.shown, outcome.kind)} | {s.verdict} | {s.p_adjusted:.3g} |")
     notes = [s.note.strip() for s in steps if s.note]
@@ -58,6 +63,8 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
 
 def top_words(top: Level, search: Search | None) -> str:
     """What the top level is when it is a best response: never "tuned" or "skilled" without the search."""
+    if top.mixture:
+        return "; the top level is the equilibrium"
     if not top.tuned:
         return ""
     return f"; the top level plays {search.words() if search else 'best responses to the defaults found by a short search'}"
@@ -68,6 +75,8 @@ def verdict(steps: list[Level], reference: float | None, kind: str, search: Sear
     change's (moved or not, which way) and each level's own (which side of the reference)."""
     default, top = steps[1].estimate, steps[-1].estimate
     change = steps[-1].verdict if steps[-1] is not steps[1] else "no change detected"
+    where = "at equilibrium" if steps[-1].mixture else "against the best responses"
+    to_top = "to the equilibrium" if steps[-1].mixture else "to the best responses"
     moved = change in (UP, DOWN)
     pct = kind == "rate"
     show = (lambda v: f"{100 * v:.1f}%") if pct else (lambda v: f"{v:.3g}")
@@ -76,8 +85,8 @@ def verdict(steps: list[Level], reference: float | None, kind: str, search: Sear
                f"{top.fmt(pct=pct, digits=1 if pct else 3)}{top_words(steps[-1], search)})")
     if reference is None:
         if moved:
-            return f"the figure moves {change} from the default to the best responses{figures}"
-        return f"the figure holds: no change detected from the default to the best responses{figures}"
+            return f"the figure moves {change} from the default {to_top}{figures}"
+        return f"the figure holds: no change detected from the default {to_top}{figures}"
 
     def side(e):
         return "above" if e.lo > reference else "below" if e.hi < reference else "at"
@@ -85,16 +94,16 @@ def verdict(steps: list[Level], reference: float | None, kind: str, search: Sear
     if a == "at":
         return f"by default the figure is not distinguishable from {show(reference)}{figures}"
     if b == "at":
-        return (f"the finding vanishes against the best responses: {a} {show(reference)} by default, "
+        return (f"the finding vanishes {where}: {a} {show(reference)} by default, "
                 f"indistinguishable at the top{figures}")
     if a != b:
-        return (f"the finding reverses against the best responses: {a} {show(reference)} by default, {b} at the "
-                f"top{figures}")
+        return (f"the finding reverses {where}: {a} {show(reference)} by default, {b} at the top (the two "
+                f"intervals exclude each other){figures}")
     trend = "holds"
     if moved:
         away = (change == UP) == (a == "above")          # the change points away from the reference
         trend = "grows" if away else "shrinks"
-    return f"the finding {trend} against the best responses: {a} {show(reference)} at every level from the default up{figures}"
+    return f"the finding {trend} {where}: {a} {show(reference)} by default and at the top{figures}"
 
 
 def ladder_chart(game, steps, label, pct, reference, chart) -> str:
@@ -108,7 +117,8 @@ def ladder_chart(game, steps, label, pct, reference, chart) -> str:
         ax.axhline(reference * scale, color="black", lw=0.8, ls="--", label=f"reference {reference * scale:g}")
         ax.legend(fontsize=8)
     ax.set_xticks(list(xs), [s.name for s in steps], fontsize=8)
-    ax.set_xlabel("line-up (random, defaults, best responses to the defaults found by a short search)")
+    ax.set_xlabel("line-up (random, defaults, best responses to the defaults found by a short search"
+                  + (", equilibrium)" if steps[-1].mixture else ")"))
     ax.set_ylabel(label + (" (%)" if pct else ""))
     ax.set_title(f"{game.title}: {label} by line-up", fontsize=10)
     ax.grid(alpha=0.3)

@@ -19,6 +19,7 @@ the analysis layer and written by the report layer (this module sits above both,
     mode = "neutral"                      # ablate: neutral | remove | force
     outcome = "dragon_win"                # ladder: the finding's outcome, and the reference it is read against
     reference = 0.5
+    equilibrium = true                    # ladder: the equilibrium as the top rung (the default)
     strategies = ["random", "bayes"]      # tournament; for kind = "run", one run per lineup
     configs = [["seat0_deck=ember"], ["seat0_deck=tide"]]   # kind = "run": one run per rule-override set
     role = "hero"                         # optimize (with strategy = the one to tune, field = the rest)
@@ -37,7 +38,7 @@ from pathlib import Path
 
 from sim.analysis.ablate import ablate
 from sim.analysis.compare import compare
-from sim.analysis.equilibrium import Search, equilibrium
+from sim.analysis.equilibrium import Search, equilibrium, standard_study
 from sim.analysis.payoffs import Budget
 from sim.analysis.ladder import ladder
 from sim.analysis.optimize import optimize
@@ -65,7 +66,8 @@ from sim.report.html import write_report
 KINDS = ("run", "compare", "sweep", "tournament", "optimize", "tune", "sensitivity", "ablate", "ladder", "equilibrium")
 KEYS = {"kind", "game", "title", "n", "players", "strategy", "seed", "jobs", "variants", "variant", "params",
         "strategies", "configs", "role", "field", "set", "report", "rules", "iters", "plugins", "precision",
-        "targets", "verify", "only", "mode", "outcome", "reference", "tol", "rounds", "search_games", "decks", "boot"}
+        "targets", "verify", "only", "mode", "outcome", "reference", "tol", "rounds", "search_games", "decks", "boot",
+        "equilibrium"}
 
 
 def load_spec(path: Path) -> dict:
@@ -166,8 +168,9 @@ def run_experiment(path: Path, results: Path | None = None, to: Path | None = No
                                             spec.get("precision"), tuple(spec.get("only", [])), spec.get("rules"),
                                             tuple(spec.get("variant", [])), sets), to)]
     elif kind == "ladder":
+        study = standard_study(game, base, jobs) if spec.get("equilibrium", True) else None
         paths = [ladder_report.write(ladder(game, base, spec.get("outcome"), spec.get("reference"),
-                                            int(spec.get("iters", 4))), to)[0]]
+                                            int(spec.get("iters", 4)), study=study), to)[0]]
     elif kind == "equilibrium":
         paths = [equilibrium_report.write(run_equilibrium(spec, base, jobs), to)]
     elif kind == "tournament":
