@@ -86,6 +86,9 @@ def findings(s: Study) -> list[str]:
         out.append(f"Seat 0's share at equilibrium is {fair} an even 1/{n} ({100 / n:.1f}%).")
     for side in s.options:
         out.append(f"Equilibrium mixture for {side}: {mixture_text(s, side)}.")
+        decks = deck_text(s, side)
+        if decks:
+            out.append(decks)
     for side, e in s.exploit.items():
         if s.kind == "symmetric":
             out.append(f"The default strategy is exploitable by {points(e)}: one seat that switches to the best "
@@ -113,6 +116,19 @@ def mixture_text(s: Study, side: str) -> str:
              for i in np.argsort(-w) if w[i] >= SHOWN]
     never = sum(1 for x in w if x < SHOWN)
     return "; ".join(parts) + (f" — and never the other {never}" if never else "")
+
+
+def deck_text(s: Study, side: str) -> str:
+    """With decks as part of the choice: each deck's total weight, and the decks an equilibrium never plays."""
+    options, w = s.options[side], s.weights[side]
+    decks = list(dict.fromkeys(c.deck for c in options if c.deck is not None))
+    if not decks:
+        return ""
+    total = {d: float(sum(x for c, x in zip(options, w) if c.deck == d)) for d in decks}
+    played = [f"{d} {100 * total[d]:.0f}%" for d in sorted(decks, key=lambda d: -total[d]) if total[d] >= SHOWN]
+    never = [d for d in decks if total[d] < SHOWN]
+    return (f"Decks {side} brings at equilibrium: {', '.join(played)}"
+            + (f"; never {', '.join(never)} — against best play they are not worth choosing." if never else "."))
 
 
 def convergence_text(s: Study) -> str:
