@@ -156,22 +156,26 @@ def standard_study(game: Game, base: RunSpec, jobs: int = 1) -> Study | None:
     return equilibrium(game, base, Budget(0.01, 2_000, 200_000), Search(), jobs)
 
 
+def grow(table, solve, oracle_round, player: Player, budget: Budget, search: Search) -> tuple[list[Round], bool]:
+    """The double oracle: measure the table, solve it, let `oracle_round` add best responses, until a round adds
+    none (converged) or `search.rounds` rounds have run. The table holds what was kept."""
+    rounds = []
+    for r in range(search.rounds):
+        table.fill(player, budget)
+        rounds.append(oracle_round(table, solve(), player, budget, search, r))
+        if not rounds[-1].added:
+            return rounds, True
+    table.fill(player, budget)
+    return rounds, False
+
+
 # -- two sides -----------------------------------------------------------------------------------------------
 
 def _two_sided(game, base, roles, budget, search, player, decks, boot) -> Study:
     rows, cols = candidates(game, roles[0], decks), candidates(game, roles[1], decks)
     d_row, d_col = default_index(rows, base.lineup[roles[0]]), default_index(cols, base.lineup[roles[1]])
     table = TwoSidedTable((roles[0], roles[1]), rows, cols)
-    rounds, converged = [], False
-    for r in range(search.rounds + 1):
-        table.fill(player, budget)
-        sol = solve_zero_sum(table.means())
-        if r == search.rounds:
-            break
-        rounds.append(_oracle_round(table, sol, player, budget, search, r))
-        if not rounds[-1].added:
-            converged = True
-            break
+    rounds, converged = grow(table, lambda: solve_zero_sum(table.means()), _oracle_round, player, budget, search)
     A = table.means()
 
     def extra(s, t):
@@ -365,16 +369,8 @@ def _symmetric(game, base, roles, budget, search, player, decks, boot) -> Study:
         raise DsimError("a symmetric equilibrium starts from one default for every seat; give every seat the same "
                         "strategy (or none)")
     table = SymmetricTable(roles, options)
-    rounds, converged = [], False
-    for r in range(search.rounds + 1):
-        table.fill(player, budget)
-        sol = solve_symmetric(SymmetricGame.from_hpt(*table.hpt()))
-        if r == search.rounds:
-            break
-        rounds.append(_symmetric_round(table, sol, player, budget, search, r))
-        if not rounds[-1].added:
-            converged = True
-            break
+    rounds, converged = grow(table, lambda: solve_symmetric(SymmetricGame.from_hpt(*table.hpt())), _symmetric_round,
+                             player, budget, search)
     lineups = list(table.cells)
     k = len(options)
     samples = np.empty((len(lineups), k + 1), dtype=object)

@@ -18,7 +18,6 @@ Two kinds of table:
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import math
 from dataclasses import dataclass, field
@@ -30,7 +29,8 @@ from sim.analysis.intervals import half_width
 from sim.engine import seeding
 from sim.engine.game import Game, Rules
 from sim.engine.rules import build_typed
-from sim.engine.strategy import Seat, Strategy, load_plugin
+from sim.engine.runner import game_and_lineup
+from sim.engine.strategy import Seat, Strategy
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,11 +74,7 @@ def with_decks(game: Game, rules: Rules, decks: dict[str, str]) -> Rules:
 def score_chunk(game_module: str, rules: Rules, players: int, lineup_spec: dict, plugins: tuple,
                 root_seed: int, chunk: int, n: int) -> dict[str, np.ndarray]:
     """Each role's score per game for one chunk, in any process (the lineup is rebuilt from names)."""
-    for p in plugins:
-        load_plugin(p)
-    game = importlib.import_module(game_module).GAME
-    lineup = {role: Seat(game.strategies.get(name, role), np.asarray(params, dtype=np.float64))
-              for role, (name, params) in lineup_spec.items()}
+    game, lineup = game_and_lineup(game_module, lineup_spec, plugins)
     tables = game.simulate(rules, players, lineup, seeding.chunk_seed(root_seed, chunk), n)
     return game.role_scores(pl.DataFrame(tables["games"]), players)
 

@@ -29,13 +29,19 @@ def play_chunk(game_module: str, rules: Rules, players: int, lineup_spec: dict, 
     """One chunk, in any process: the game is the `GAME` of the module named by `Game.module` (imported by
     name, so the engine never imports the games above it), the lineup rebuilt from names (functions are not
     pickled)."""
+    game, lineup = game_and_lineup(game_module, lineup_spec, plugins)
+    tables = game.simulate(rules, players, lineup, seeding.chunk_seed(root_seed, chunk), n)
+    return {name: _with_game_id(columns, first_id, n) for name, columns in tables.items()}
+
+
+def game_and_lineup(game_module: str, lineup_spec: dict, plugins: tuple = ()):
+    """In a worker: the game named by its module, and a lineup rebuilt from strategy names and parameters
+    (functions are not pickled), after loading the plugins that may register those strategies."""
     for p in plugins:
         load_plugin(p)
     game = importlib.import_module(game_module).GAME
-    lineup = {role: Seat(game.strategies.get(name, role), np.asarray(params, dtype=np.float64))
-              for role, (name, params) in lineup_spec.items()}
-    tables = game.simulate(rules, players, lineup, seeding.chunk_seed(root_seed, chunk), n)
-    return {name: _with_game_id(columns, first_id, n) for name, columns in tables.items()}
+    return game, {role: Seat(game.strategies.get(name, role), np.asarray(params, dtype=np.float64))
+                  for role, (name, params) in lineup_spec.items()}
 
 
 def _with_game_id(columns: dict, first_id: int, n: int) -> dict:
