@@ -26,7 +26,7 @@ from sim.analysis.gametheory import (BootstrapResult, SymmetricGame, bootstrap_s
 from sim.analysis.gametheory._util import Interval
 from sim.analysis.intervals import half_width
 from sim.analysis.payoffs import (Budget, Candidate, Player, SymmetricTable, TwoSidedTable, candidates, narrow,
-                                  option_scores, rotations)
+                                  option_scores, rotations, seat0_scores)
 from sim.engine.errors import DsimError
 from sim.engine.game import Game
 from sim.engine.spec import RunSpec
@@ -121,7 +121,9 @@ def default_index(options: list[Candidate], seat) -> int:
     for i, c in enumerate(options):
         if c.strategy is seat.strategy and np.array_equal(c.params, seat.params) and c.deck is None:
             return i
-    options.append(Candidate(seat.strategy, seat.params.copy(), None, "default"))
+    decked = any(c.deck is not None for c in options)
+    options.append(Candidate(seat.strategy, seat.params.copy(), None, "the default",
+                             f"{seat.label()} (the rules' deck)" if decked else ""))
     return len(options) - 1
 
 
@@ -378,11 +380,10 @@ def _symmetric(game, base, roles, budget, search, player, decks, boot) -> Study:
     for li, lu in enumerate(lineups):
         seats = table.cells[lu]
         by_option = option_scores(lu, seats)
-        m = min(len(s) for s in seats)
         for o in range(k):
             samples[li, o] = by_option.get(o, np.zeros(1))
             present[li, o] = o in by_option
-        samples[li, k] = np.mean([s[:m, 0] for s in seats], axis=0)
+        samples[li, k] = seat0_scores(seats)
     counts = np.array([np.bincount(lu, minlength=k) for lu in lineups])
 
     def solve(t):

@@ -199,8 +199,8 @@ class SymmetricTable:
                 open_cells[lu][r].append(np.stack([scores[role] for role in self.roles], axis=1))
             for lu in list(open_cells):
                 seats = [np.concatenate(parts) for parts in open_cells[lu]]
-                if chunk == budget.chunks() - 1 or all(narrow(x, budget.precision)
-                                                        for x in option_scores(lu, seats).values()):
+                watched = [*option_scores(lu, seats).values(), seat0_scores(seats)]
+                if chunk == budget.chunks() - 1 or all(narrow(x, budget.precision) for x in watched):
                     self.cells[lu] = seats
                     del open_cells[lu]
 
@@ -218,10 +218,18 @@ class SymmetricTable:
 
     def seat0(self) -> dict[tuple[int, ...], float]:
         """Seat 0's mean score in each line-up, over its rotations."""
-        return {lu: float(np.mean([s[:, 0].mean() for s in seats])) for lu, seats in self.cells.items()}
+        return {lu: float(seat0_scores(seats).mean()) for lu, seats in self.cells.items()}
 
     def games(self) -> int:
         return sum(len(s) * len(seats) for seats in self.cells.values() for s in seats[:1])
+
+
+def seat0_scores(seats: list[np.ndarray]) -> np.ndarray:
+    """Seat 0's per-game score in a line-up, averaged over its rotations (game g of each is the same deal). A
+    cell stops only when this too is narrow: it carries the seat-advantage figure, and where every seat plays
+    the same strategy the options' scores are exactly 1/n and would stop a cell at once."""
+    n = min(len(s) for s in seats)
+    return np.mean([s[:n, 0] for s in seats], axis=0)
 
 
 def option_scores(lineup: tuple[int, ...], seats: list[np.ndarray]) -> dict[int, np.ndarray]:

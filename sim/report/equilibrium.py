@@ -174,7 +174,7 @@ def oracle_lines(s: Study) -> list[str]:
 
 def tuned_lines(s: Study) -> list[str]:
     """The weights of every best response kept in the table."""
-    tuned = [(side, c) for side, options in s.options.items() for c in options if c.tag]
+    tuned = [(side, c) for side, options in s.options.items() for c in options if c.origin.startswith("best")]
     if not tuned:
         return []
     lines = ["## Weights of the best responses", ""]
