@@ -8,7 +8,7 @@ of the truth (docs/STATISTICS.md, "Precision-stopped estimates"; Chow & Robbins 
 
 A run stops at a chunk boundary, so its chunks are small (`precision_chunk`): a fixed size chosen from the
 target alone, so the same command plays the same games, and small enough that the stop overshoots the
-games a fixed-size run needs for the same width by a few percent at most.
+games a fixed-size run needs for the same width by at most one chunk (about 2% of a rate near 50%).
 """
 
 from __future__ import annotations
