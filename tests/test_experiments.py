@@ -10,7 +10,7 @@ from sim.analysis.compare import arm_games, compare_frames, variant_rules
 from sim.analysis.intervals_paired import paired_change
 from sim.analysis.precision import run_to_precision
 from sim.analysis.sweep import parse_param
-from sim.analysis.tournament import bradley_terry, rotations
+from sim.analysis.tournament import rotations
 from sim.cli.main import main
 from sim.engine.errors import DsimError
 from sim.engine.runner import run
@@ -122,30 +122,25 @@ def test_rotations_balance_seats():
     assert [sum(x) for x in r] == [3, 2] and all(a != b for a, b in zip(*r))
 
 
-def test_bradley_terry_recovers_known_strengths():
-    truth = np.array([0.8, 0.0, -0.8])
-    n = 20_000
-    wins = np.zeros((3, 3))
-    games = np.zeros((3, 3))
-    rng = np.random.default_rng(0)
-    for i in range(3):
-        for j in range(i + 1, 3):
-            w = rng.binomial(n, 1 / (1 + np.exp(-(truth[i] - truth[j]))))
-            wins[i, j], wins[j, i] = w, n - w
-            games[i, j] = games[j, i] = n
-    r, se = bradley_terry(["a", "b", "c"], wins, games)
-    assert np.all(np.abs(r - truth) < 4 * se) and np.all(se < 0.05)
-
-
 def test_tournament_command(tmp_path):
     assert main(["tournament", "--game", "dragonwake", "--strategies", "random,bayes", "--n", "5000",
                  "--out", str(tmp_path)]) == 0
     table = pl.read_parquet(tmp_path / "report" / "tournament_dragonwake.parquet")
-    assert table.height == 1 and table["games"][0] == 10_000
+    assert table.height == 1 and table["games"][0] == 10_000 and table["deals"][0] == 5_000
     # bayes (reads claims) beats random in both seats
     assert table["a"][0] == "random" and table["hi"][0] < 0.5
     assert main(["tournament", "--game", "dragonwake", "--strategies", "random,honest",
                  "--out", str(tmp_path / "x")]) == 2
+
+
+def test_tournament_json_carries_the_test_of_fit(tmp_path, capsys):
+    assert main(["tournament", "--game", "dragonwake", "--strategies", "random,bayes,hero=honest/cultist=liar",
+                 "--n", "2000", "--format", "json", "--out", str(tmp_path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    fit = data["fit"]
+    assert fit["model"] == "Bradley–Terry" and fit["df"] == 1 and fit["x2"] >= 0 and 0 <= fit["p"] <= 1
+    assert fit["fits"] in (True, False)
+    assert any("Bradley–Terry" in f for f in data["findings"])
 
 
 def test_optimize_finds_weights_at_least_as_good(tmp_path):

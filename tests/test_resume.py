@@ -190,12 +190,12 @@ def test_a_compare_to_precision_resumes_its_arms_in_lockstep(tmp_path, monkeypat
     from sim.analysis.compare import run_arms
     arms = lambda: [spec(n=200_000, resume=True, extra={"arm": "base"}),                   # noqa: E731
                     spec(n=200_000, resume=True, sets=["min_reveals=3"], extra={"arm": "min_reveals=3"})]
-    whole = run_arms(arms(), tmp_path / "whole", 1, 0.002)
-    assert 5_000 < whole < 200_000
+    whole = run_arms(arms(), tmp_path / "whole", 1, 0.001)      # width-only: past the third chunk
+    assert 15_000 < whole < 200_000
     failing_after(monkeypatch, 5)                  # both arms' first two chunks, then the third fails
     with pytest.raises(RuntimeError):
-        run_arms(arms(), tmp_path / "cut", 1, 0.002)
+        run_arms(arms(), tmp_path / "cut", 1, 0.001)
     calls = failing_after(monkeypatch, 99)
-    assert run_arms(arms(), tmp_path / "cut", 1, 0.002) == whole
+    assert run_arms(arms(), tmp_path / "cut", 1, 0.001) == whole
     assert calls["n"] == 2 * (whole // 5_000 - 2)
     assert published(tmp_path / "cut") == published(tmp_path / "whole")

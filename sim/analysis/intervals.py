@@ -205,21 +205,44 @@ def clustered_rate(successes: np.ndarray, trials: np.ndarray, conf: float = 0.95
     s, t = np.asarray(successes, dtype=np.float64), np.asarray(trials, dtype=np.float64)
     keep = t > 0
     s, t = s[keep], t[keep]
-    g, T = len(s), float(t.sum())
-    if g == 0:
+    return clustered_rate_from_sums(len(s), s.sum(), t.sum(), (s * s).sum(), (t * t).sum(), (s * t).sum(),
+                                    conf, share_of)
+
+
+def clustered_rate_from_sums(games: int, s: float, t: float, ss: float, tt: float, st_: float,
+                             conf: float = 0.95, share_of: str = "rounds (all games pooled)") -> Interval:
+    """`clustered_rate` from sums over games of each game's successes s_g and trials t_g (games with a trial
+    only): Σs, Σt, Σs², Σt², Σs·t. A report streams these five sums (group by game, then sum) rather than
+    holding one row per game."""
+    g, T = int(games), float(t)
+    if g == 0 or T <= 0:
         return _empty("game-clustered", share_of)
-    r = float(s.sum()) / T
+    r = float(s) / T
     if r <= 0 or r >= 1 or g < 2:
         cp = clopper_pearson(int(round(r * g)), g, conf, share_of)
         return Interval(r, cp.lo, cp.hi, int(T), "Clopper–Pearson over games (pooled rate at 0 or 1)", share_of)
-    var = _cluster_var(s, t, r)
-    if var <= 0:
+    var = _sums_var(g, r, T, ss, tt, st_)
+    if var <= 1e-15 * r * (1 - r) / T:       # no spread between games beyond rounding
         return Interval(r, r, r, int(T), "game-clustered (no spread between games)", share_of)
     n_eff = r * (1 - r) / var
     w = _wilson_p(r, n_eff, conf)
     deff = var / (r * (1 - r) / T)
     return Interval(r, w[0], w[1], int(T), f"game-clustered Wilson, design effect {deff:.2f} over {g:,} games",
                     share_of)
+
+
+def design_effect_from_sums(games: int, s: float, t: float, ss: float, tt: float, st_: float) -> float:
+    """`design_effect` from the five per-game sums `clustered_rate_from_sums` takes."""
+    r = float(s) / float(t) if t > 0 else NAN
+    if not 0 < r < 1 or games < 2:
+        return NAN
+    return _sums_var(int(games), r, float(t), ss, tt, st_) / (r * (1 - r) / float(t))
+
+
+def _sums_var(g: int, r: float, T: float, ss: float, tt: float, st_: float) -> float:
+    """The pooled rate's game-clustered variance from sums: Σ(s_g − r t_g)² = Σs² − 2rΣst + r²Σt²."""
+    resid = max(0.0, float(ss) - 2 * r * float(st_) + r * r * float(tt))
+    return g / (g - 1) * resid / T ** 2
 
 
 def mean_of_shares(successes: np.ndarray, trials: np.ndarray, conf: float = 0.95,

@@ -2,9 +2,12 @@
 
 For each pair (A, B) every rotation of the active roles is played on the same seeds: in a two-sided or
 hidden-role game A takes one side then the other; in a seat game A and B alternate seats, starting once
-with A and once with B. A's score in a game is the share of the game's result its roles earned, so
-A vs B is A's average score over all rotations (0.5 = even). Ratings are a Bradley-Terry fit of those
-scores, with intervals from the fit's observed information. `sim.report.tournament` draws the matrix and ratings.
+with A and once with B. The rotations of one pair play the same deals (the same game ids), so a deal is the
+unit: A's score on a deal is its average over the rotations, and A vs B is the mean over deals with an
+interval from the spread of per-deal scores (`intervals_tournament.pair_score`). Strengths are a
+Bradley–Terry fit with a test of fit (`intervals_tournament.fit_tournament`): when one number per strategy
+cannot explain the head-to-head scores (intransitive strengths), the report shows the matrix as the result.
+`sim.report.tournament` draws the matrix and ratings.
 """
 
 from __future__ import annotations
@@ -16,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-from scipy import optimize as opt
 
-from sim.analysis.stats import mean_ci
+from sim.analysis.intervals import z_of
+from sim.analysis.intervals_tournament import TournamentFit, fit_tournament, pair_score
 from sim.engine import store
 from sim.engine.errors import DsimError
 from sim.engine.game import Game
@@ -45,9 +48,10 @@ def rotations(roles: tuple[str, ...]) -> list[tuple[bool, ...]]:
 
 
 def play_pair(game: Game, base: RunSpec, a: str, b: str, out: Path, jobs: int) -> np.ndarray:
-    """A's per-game scores against B, over every rotation."""
+    """A's per-game scores against B: one row per rotation, one column per deal (every rotation plays the same
+    seeds, so column d is the same deal, game id d, in every row)."""
     roles = game.active_roles(base.players)
-    scores = []
+    scores, ids = [], None
     for held in rotations(roles):
         text = ",".join(f"{r}={strategy_for(a if mine else b, r)}" for r, mine in zip(roles, held))
         spec = dataclasses.replace(base, lineup=game.lineup(text), extra={"tournament": [a, b]})
@@ -55,56 +59,66 @@ def play_pair(game: Game, base: RunSpec, a: str, b: str, out: Path, jobs: int) -
         part = spec.partition()
         games = (store.scan(out, part["game"]).filter(*[pl.col(k) == v for k, v in part.items()])
                  .sort("game_id").collect())
+        if ids is not None and not np.array_equal(ids, games["game_id"].to_numpy()):
+            raise DsimError(f"the rotations of {a} against {b} did not play the same deals; cannot pair them")
+        ids = games["game_id"].to_numpy()
         result = game.role_scores(games, base.players)
         mine = [result[r] for r, m in zip(roles, held) if m]
         theirs = [result[r] for r, m in zip(roles, held) if not m]
         total = np.sum(mine, axis=0) + np.sum(theirs, axis=0)
         scores.append(np.divide(np.sum(mine, axis=0), total, out=np.full(len(total), 0.5), where=total > 0))
-    return np.concatenate(scores)
-
-
-def bradley_terry(names: list[str], wins: np.ndarray, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Strengths (sum to zero) and standard errors from fractional wins[i, j] out of games[i, j]."""
-    k = len(names)
-
-    def nll(free):
-        r = np.append(free, -free.sum())
-        d = r[:, None] - r[None, :]
-        p = 1 / (1 + np.exp(-d))
-        return -(wins * np.log(np.clip(p, 1e-300, 1))).sum()
-
-    res = opt.minimize(nll, np.zeros(k - 1), method="BFGS")
-    free = res.x
-    r = np.append(free, -free.sum())
-    # observed information of the free parameters by finite differences of the gradient
-    h = 1e-4
-    grad = opt.approx_fprime
-    info = np.array([(grad(free + h * e, nll, 1e-6) - grad(free - h * e, nll, 1e-6)) / (2 * h)
-                     for e in np.eye(k - 1)])
-    cov_free = np.linalg.pinv(info)
-    jac = np.vstack([np.eye(k - 1), -np.ones(k - 1)])
-    se = np.sqrt(np.clip(np.diag(jac @ cov_free @ jac.T), 0, None))
-    return r, se
+    return np.vstack(scores)
 
 
 @dataclass(frozen=True)
-class Tournament:
-    """Every pair of entrants over every rotation: the row's average score against the column with its interval
-    (`score`, `lo`, `hi`; the diagonal is NaN), the Bradley-Terry strengths and their standard errors, and one row
-    per pair."""
+class Standings:
+    """Every pair's head-to-head score with its deal-paired interval (`score`, `lo`, `hi`: row against column,
+    the diagonal NaN), the Bradley–Terry fit with its test, and one row per pair."""
 
-    game: Game
-    base: RunSpec
     entrants: list[str]
     score: np.ndarray
     lo: np.ndarray
     hi: np.ndarray
-    strength: np.ndarray
-    se: np.ndarray
+    fit: TournamentFit
     rows: list[dict]
+
+    @property
+    def strength(self) -> np.ndarray:
+        return self.fit.strength
+
+    @property
+    def se(self) -> np.ndarray:
+        return self.fit.se
 
     def table(self) -> pl.DataFrame:
         return pl.DataFrame(self.rows)
+
+
+def standings(entrants: list[str], pairs: dict[tuple[int, int], np.ndarray], conf: float = 0.95) -> Standings:
+    """Head-to-head scores and strengths from `pairs[(i, j)]`: i's scores against j, shape (rotations, deals).
+    A deal's rotations are averaged first, so the interval's unit is the deal, not the game."""
+    k, z = len(entrants), z_of(conf)
+    score = np.full((k, k), np.nan)
+    lo, hi = score.copy(), score.copy()
+    fit = fit_tournament(k, pairs, unit="deal")
+    rows = []
+    for (i, j), s in pairs.items():
+        ps = pair_score(s)
+        score[i, j], score[j, i] = ps.mean, 1 - ps.mean
+        lo[i, j], hi[i, j] = max(0.0, ps.mean - z * ps.se), min(1.0, ps.mean + z * ps.se)
+        lo[j, i], hi[j, i] = 1 - hi[i, j], 1 - lo[i, j]
+        rows.append({"a": entrants[i], "b": entrants[j], "score_a": ps.mean, "lo": lo[i, j], "hi": hi[i, j],
+                     "se": ps.se, "fitted_a": float(fit.fitted[i, j]), "deals": ps.deals, "games": ps.games})
+    return Standings(list(entrants), score, lo, hi, fit, rows)
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """The round robin as played (game, base spec) and its standings."""
+
+    game: Game
+    base: RunSpec
+    standings: Standings
 
 
 def tournament(game: Game, base: RunSpec, entrants: list[str], out: Path, jobs: int = 1) -> Tournament:
@@ -113,19 +127,6 @@ def tournament(game: Game, base: RunSpec, entrants: list[str], out: Path, jobs: 
     for e in entrants:       # check every entrant can play every role before playing anything
         for r in game.active_roles(base.players):
             game.strategies.get(strategy_for(e, r), r)
-    k = len(entrants)
-    score = np.full((k, k), np.nan)
-    lo, hi = score.copy(), score.copy()
-    wins = np.zeros((k, k))
-    counts = np.zeros((k, k))
-    rows = []
-    for i, j in itertools.combinations(range(k), 2):
-        s = play_pair(game, base, entrants[i], entrants[j], out, jobs)
-        est = mean_ci(s)
-        score[i, j], lo[i, j], hi[i, j] = est.value, est.lo, est.hi
-        score[j, i], lo[j, i], hi[j, i] = 1 - est.value, 1 - est.hi, 1 - est.lo
-        wins[i, j], wins[j, i] = s.sum(), len(s) - s.sum()
-        counts[i, j] = counts[j, i] = len(s)
-        rows.append({"a": entrants[i], "b": entrants[j], "score_a": est.value, "lo": est.lo, "hi": est.hi, "games": len(s)})
-    strength, se = bradley_terry(entrants, wins, counts)
-    return Tournament(game, base, entrants, score, lo, hi, strength, se, rows)
+    pairs = {(i, j): play_pair(game, base, entrants[i], entrants[j], out, jobs)
+             for i, j in itertools.combinations(range(len(entrants)), 2)}
+    return Tournament(game, base, standings(entrants, pairs))

@@ -126,6 +126,10 @@ def provenance_section(game, runs: list[dict], configs: Configs) -> list[str]:
         lines.append(f"| {r['players']} | {configs.rule(r['rules_hash'])} | "
                      f"{configs.lineup(_lineup_code(game, r))} | `{r['rules_hash']}` | {r['seed']} | {r['n']:,} | "
                      f"{r['code_version']} |")
+    stops = [r for r in runs if r.get("stop_reason")]
+    if stops:               # how a --precision run decided to stop, and which interval it reports
+        lines += ["", *[f"- {r['players']} players, seed {r['seed']}: played to ±{r['precision_target']:g}, "
+                        f"stopped: {r['stop_reason']}" for r in stops]]
     assumed: dict[str, set[str]] = {}
     for r in runs:
         for k, v in r.get("assumed", {}).items():

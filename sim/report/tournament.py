@@ -1,5 +1,10 @@
-"""`dsim tournament`'s report: the strongest entrant and every pairing in words, the head-to-head matrix, the
-Bradley-Terry ratings and their charts; beside it one row per pair (Parquet)."""
+"""`dsim tournament`'s report: the test of whether one strength per entrant explains the head-to-head scores,
+every pairing in words, the head-to-head matrix, the Bradley–Terry ratings and their charts; beside it one row
+per pair (Parquet).
+
+When Bradley–Terry does not fit (strengths are intransitive: A beats B, B beats C, C beats A), no ranking is
+the result: the findings say so with the test, and the matrix comes first; the ratings stay below, labelled
+as not fitting."""
 
 from __future__ import annotations
 
@@ -12,51 +17,91 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from sim.analysis.stats import Z95  # noqa: E402
-from sim.analysis.tournament import Tournament  # noqa: E402
+from sim.analysis.tournament import Standings, Tournament  # noqa: E402
 from sim.report.charts import ChartSaver  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
 
 
 def write(t: Tournament, to: Path) -> Path:
     """`tournament_<game>.md` and its HTML twin, the matrix and ratings charts, and `.parquet` (one row a pair)."""
-    game, base, entrants, score, lo, hi, strength, se = (t.game, t.base, t.entrants, t.score, t.lo, t.hi,
-                                                          t.strength, t.se)
-    k = len(entrants)
+    game, base, s = t.game, t.base, t.standings
     to.mkdir(parents=True, exist_ok=True)
-    t.table().write_parquet(to / f"tournament_{game.name}.parquet")
+    s.table().write_parquet(to / f"tournament_{game.name}.parquet")
     chart = ChartSaver(to, f"tournament_{game.name}")
-    lines = [f"# {game.title}: tournament", "", "## Findings", "",
-             *[f"- {f}" for f in tournament_findings(entrants, score, lo, hi, strength, se)], "",
-             "## Head to head", "",
-             f"{base.n:,} games per rotation, {base.players} players, seed {base.seed}; each pair plays every "
+    fits = s.fit.fits is not False
+    lines = [f"# {game.title}: tournament", "", "## Findings", "", *[f"- {f}" for f in tournament_findings(s)], "",
+             "## Head to head" + ("" if fits else " (the result: one strength per strategy does not fit)"), "",
+             f"{base.n:,} deals per pair, {base.players} players, seed {base.seed}; each pair plays every "
              "seat/side rotation on the same deals. Cell = row's average score against the column "
-             "(0.5 = even), with its 95% interval.", "",
-             "| | " + " | ".join(entrants) + " |", "|" + "---|" * (k + 1)]
-    for i in range(k):
-        cells = ["—" if i == j else f"{score[i, j]:.3f} [{lo[i, j]:.3f}, {hi[i, j]:.3f}]" for j in range(k)]
-        lines.append(f"| **{entrants[i]}** | " + " | ".join(cells) + " |")
-    lines += ["", "## Bradley-Terry ratings (log-odds, sum to zero)", "", "| strategy | rating [95% CI] |", "|---|---|"]
-    order = np.argsort(-strength)
-    for i in order:
-        lines.append(f"| {entrants[i]} | {strength[i]:+.3f} [{strength[i] - Z95 * se[i]:+.3f}, {strength[i] + Z95 * se[i]:+.3f}] |")
-    lines += ["", matrix_chart(game, entrants, score, chart), "", ratings_chart(game, entrants, strength, se, chart), ""]
+             "(0.5 = even), with its 95% interval; the deal is the unit (a deal's rotations are averaged first).",
+             "", *matrix_table(s), "", matrix_chart(game, s.entrants, s.score, chart), "",
+             *ratings_section(s), "", ratings_chart(game, s, chart), ""]
     return write_report(to, f"tournament_{game.name}", "\n".join(lines), game.title)
 
 
-def tournament_findings(names, score, lo, hi, strength, se) -> list[str]:
-    """The strongest entrant, then every pairing, decided or not, strongest first."""
+def fit_text(s: Standings) -> str:
+    f = s.fit
+    p = "< 0.001" if f.p_fit < 0.001 else f"= {f.p_fit:.3g}"
+    return f"X² = {f.x2:,.1f}, df = {f.df}, p {p}"
+
+
+def fit_summary(s: Standings) -> dict:
+    """The test of fit for --format json."""
+    f = s.fit
+    return {"model": "Bradley–Terry", "test": "Pearson X² of observed against fitted head-to-head scores, "
+            "deals as the unit", "x2": f.x2, "df": f.df, "p": f.p_fit if f.df > 0 else None, "fits": f.fits}
+
+
+def tournament_findings(s: Standings) -> list[str]:
+    """Whether one strength per entrant fits, then the strongest entrant (only when it does), then every
+    pairing, decided or not, strongest first."""
+    names, strength, se = s.entrants, s.strength, s.se
     order = list(np.argsort(-strength))
     top = order[0]
-    out = [f"**{names[top]}** is the strongest (Bradley-Terry rating {strength[top]:+.2f} "
-           f"[{strength[top] - Z95 * se[top]:+.2f}, {strength[top] + Z95 * se[top]:+.2f}])."]
+    if s.fit.fits is False:
+        out = [f"**Strengths are intransitive: Bradley–Terry does not fit**, {fit_text(s)}. No ranking describes "
+               "these strategies; the head-to-head matrix is the result."]
+    else:
+        out = [f"**{names[top]}** is the strongest (Bradley–Terry rating {strength[top]:+.2f} "
+               f"[{strength[top] - Z95 * se[top]:+.2f}, {strength[top] + Z95 * se[top]:+.2f}])."]
+        if s.fit.fits:
+            out.append(f"One strength per strategy explains the head-to-head scores: Bradley–Terry fits, "
+                       f"{fit_text(s)}.")
     for a_pos, i in enumerate(order):
         for j in order[a_pos + 1:]:
-            cell = f"{100 * score[i, j]:.1f}% [{100 * lo[i, j]:.1f}, {100 * hi[i, j]:.1f}]"
-            if lo[i, j] > 0.5:
+            cell = f"{100 * s.score[i, j]:.1f}% [{100 * s.lo[i, j]:.1f}, {100 * s.hi[i, j]:.1f}]"
+            if s.lo[i, j] > 0.5:
                 out.append(f"{names[i]} beats {names[j]}: it scores {cell} against it.")
+            elif s.hi[i, j] < 0.5:
+                out.append(f"{names[j]} beats {names[i]}: {names[i]} scores {cell} against it.")
             else:
                 out.append(f"{names[i]} and {names[j]} cannot be told apart: {cell}.")
     return out
+
+
+def matrix_table(s: Standings) -> list[str]:
+    k = len(s.entrants)
+    lines = ["| | " + " | ".join(s.entrants) + " |", "|" + "---|" * (k + 1)]
+    for i in range(k):
+        cells = ["—" if i == j else f"{s.score[i, j]:.3f} [{s.lo[i, j]:.3f}, {s.hi[i, j]:.3f}]" for j in range(k)]
+        lines.append(f"| **{s.entrants[i]}** | " + " | ".join(cells) + " |")
+    return lines
+
+
+def ratings_section(s: Standings) -> list[str]:
+    if s.fit.fits is False:
+        head = ["## Bradley–Terry ratings: they do not fit these scores", "",
+                f"Not a ranking: the test of fit rejects one strength per strategy ({fit_text(s)}). Shown only to "
+                "say what a single number would have claimed."]
+    else:
+        test = f"test of fit: {fit_text(s)}" if s.fit.fits else "two strategies: nothing to test"
+        head = ["## Bradley–Terry ratings (log-odds, sum to zero)", "",
+                f"Intervals with deals as the unit; {test}."]
+    lines = [*head, "", "| strategy | rating [95% CI] |", "|---|---|"]
+    for i in np.argsort(-s.strength):
+        v, h = s.strength[i], Z95 * s.se[i]
+        lines.append(f"| {s.entrants[i]} | {v:+.3f} [{v - h:+.3f}, {v + h:+.3f}] |")
+    return lines
 
 
 def matrix_chart(game, names, score, chart) -> str:
@@ -73,11 +118,12 @@ def matrix_chart(game, names, score, chart) -> str:
     return chart("matrix", fig)
 
 
-def ratings_chart(game, names, strength, se, chart) -> str:
+def ratings_chart(game, s: Standings, chart) -> str:
+    names, strength, se = s.entrants, s.strength, s.se
     order = np.argsort(strength)
     fig, ax = plt.subplots(figsize=(6, 0.6 + 0.4 * len(names)))
     ax.errorbar(strength[order], range(len(names)), xerr=Z95 * se[order], fmt="o", capsize=4)
     ax.set_yticks(range(len(names)), [names[i] for i in order], fontsize=8)
     ax.axvline(0, color="black", lw=0.8)
-    ax.set_xlabel("Bradley-Terry rating (95% CI)")
+    ax.set_xlabel("Bradley–Terry rating (95% CI)" + ("" if s.fit.fits is not False else ": does not fit"))
     return chart("ratings", fig)

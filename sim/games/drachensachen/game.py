@@ -105,14 +105,16 @@ class DrachensachenGame(Game):
 
     def outcomes(self):
         per_round = pl.col("rounds").cast(pl.Float64)
-        decided = (pl.col("rounds") - pl.col("stalemate_rounds")).cast(pl.Float64).clip(lower_bound=1)
+        decided = (pl.col("rounds") - pl.col("stalemate_rounds")).cast(pl.Float64)
         return [
             Outcome("seat0_win", "rate", pl.col("winner") == 0, "seat 0 wins the game", headline=True,
                     reference="fair"),
             Outcome("seat0_lost", "mean", pl.col("lost0"), "coins seat 0 lost"),
-            Outcome("starter_out", "mean", pl.col("starter_out") / decided,
-                    "share of decided rounds the round's starter went out first", headline=True,
-                    reference="fair", percent=True),
+            # each game's share, averaged over games (not the share of all decided rounds pooled: long games
+            # weigh as much as short ones); a game with no decided round has no share and is left out
+            Outcome("starter_out", "mean", pl.when(decided > 0).then(pl.col("starter_out") / decided),
+                    "mean over games of each game's share of its decided rounds in which the round's starter "
+                    "went out first", headline=True, reference="fair", percent=True),
             Outcome("stalemates", "mean", 1000 * pl.col("stalemate_rounds"),
                     "rounds stopped by the turn cap, per 1,000 games", headline=True),
             Outcome("stalemate_round", "mean", pl.col("stalemate_rounds") / per_round,

@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
+from sim.analysis.intervals import clustered_rate_from_sums, design_effect_from_sums  # noqa: E402
 from sim.analysis.stats import wilson  # noqa: E402
 from sim.engine.frames import collect, columns, count, lazy  # noqa: E402
 from sim.games.drarkane.game import SOLO_RANKS  # noqa: E402
@@ -58,10 +59,15 @@ def bid_section(rounds, chart) -> str:
     if "players" not in lazy.collect_schema().names():
         lazy = lazy.with_columns(pl.lit(0).alias("players"))
     counts = collect(lazy.group_by("players", "bid", "tricks")
-                     .agg(pl.len().alias("n"), pl.col("exact").sum().alias("hits")))
+                     .agg(pl.len().alias("n")))
     if counts.height == 0:             # solo games bid no contracts
         return ""
-    lines = ["## Bids against tricks", ""]
+    hits = bid_hits(lazy)
+    lines = ["## Bids against tricks", "",
+             "A contract's exact rate is the share of player-rounds bidding it that took exactly that many tricks, "
+             "all games pooled. The rounds and players of one game share its deals, so they are not independent: "
+             "the interval takes the game as the unit (game-clustered), and the design effect says how many times "
+             "its variance exceeds the figure for independent player-rounds.", ""]
     ps = sorted(counts["players"].unique().to_list())
     fig, axes = plt.subplots(1, len(ps), figsize=(4.5 * len(ps), 4), squeeze=False)
     for ax, p in zip(axes[0], ps):
@@ -76,11 +82,30 @@ def bid_section(rounds, chart) -> str:
         ax.set_xlabel("tricks taken")
         ax.set_ylabel("contract")
         ax.set_title(f"{p} players" if p else "all", fontsize=9)
-        by_bid = g.group_by("bid").agg(pl.col("n").sum(), pl.col("hits").sum()).sort("bid")
-        cells = [f"bid {b}: {wilson(int(h), int(n)).fmt(pct=True, digits=1)} (n={n:,})"
-                 for b, n, h in by_bid.iter_rows()]
-        lines.append(f"- {p} players, exact rate by contract: " + "; ".join(cells))
+        cells = [bid_cell(row) for row in hits.filter(pl.col("players") == p).iter_rows(named=True)]
+        lines.append(f"- {p} players, exact rate by contract b, as a share of player-rounds bidding b "
+                     "(game-clustered interval): " + "; ".join(cells))
     fig.suptitle("tricks taken for each contract (each row sums to 1)", fontsize=9)
     fig.tight_layout()
     lines += ["", chart("bid_vs_tricks", fig), ""]
     return "\n".join(lines)
+
+
+def bid_hits(rounds: pl.LazyFrame) -> pl.DataFrame:
+    """Per player count and contract: the five per-game sums a game-clustered rate needs (games, Σ hits, Σ
+    player-rounds, Σ hits², Σ player-rounds², Σ hits × player-rounds), grouping by game first, streamed."""
+    game = [c for c in ("rules", "lineup", "seed", "game_id") if c in rounds.collect_schema().names()]
+    per_game = rounds.group_by("players", "bid", *game).agg(
+        pl.col("exact").cast(pl.Float64).sum().alias("s"), pl.len().cast(pl.Float64).alias("t"))
+    return collect(per_game.group_by("players", "bid").agg(
+        pl.len().alias("games"), pl.col("s").sum(), pl.col("t").sum(), (pl.col("s") ** 2).sum().alias("ss"),
+        (pl.col("t") ** 2).sum().alias("tt"), (pl.col("s") * pl.col("t")).sum().alias("st")).sort("players", "bid"))
+
+
+def bid_cell(row: dict) -> str:
+    sums = (row["games"], row["s"], row["t"], row["ss"], row["tt"], row["st"])
+    est, deff = clustered_rate_from_sums(*sums), design_effect_from_sums(*sums)
+    effect = f", design effect {deff:.2f}" if deff == deff else ""
+    t, g = int(row["t"]), int(row["games"])
+    return (f"bid {row['bid']}: {est.fmt(pct=True, digits=1)} ({t:,} player-round{'s' * (t != 1)} in "
+            f"{g:,} game{'s' * (g != 1)}{effect})")

@@ -1,0 +1,70 @@
+"""Tournament analysis (issue 27): head-to-head scores paired by deal, and a Bradley–Terry fit that is tested,
+fed per-game scores directly (no game is played here)."""
+
+import itertools
+
+import numpy as np
+from scipy import special
+
+from sim.analysis.stats import mean_ci
+from sim.analysis.tournament import Standings, Tournament, standings
+from sim.engine.spec import RunSpec
+from sim.games import get_game
+from sim.report.tournament import fit_summary, tournament_findings, write
+
+NAMES = ["rock", "paper", "scissors"]
+
+
+def scores_for(rng, beats: dict, deals: int = 3000) -> dict:
+    """Per-game scores, two rotations on the same deals, each game won with the pair's probability."""
+    return {k: (rng.random((2, deals)) < p).astype(float) for k, p in beats.items()}
+
+
+def report(s: Standings, tmp_path) -> str:
+    g = get_game("dragonwake")
+    base = RunSpec(g, g.load_rules(), 5, g.lineup(None), 3000, seed=1)
+    return write(Tournament(g, base, s), tmp_path).read_text()
+
+
+def test_intransitive_strengths_are_flagged_and_the_matrix_is_the_result(tmp_path):
+    rng = np.random.default_rng(1)
+    s = standings(NAMES, scores_for(rng, {(0, 1): 0.3, (1, 2): 0.3, (0, 2): 0.7}))   # each beats the next
+    assert s.fit.fits is False and s.fit.df == 1
+    findings = tournament_findings(s)
+    assert findings[0].startswith("**Strengths are intransitive: Bradley–Terry does not fit**, X² = ")
+    assert ", df = 1, p < 0.001" in findings[0]
+    assert not any("is the strongest" in f for f in findings)       # the old report named a winner anyway
+    text = report(s, tmp_path)
+    assert text.index("## Head to head (the result") < text.index("## Bradley–Terry ratings: they do not fit")
+    assert fit_summary(s)["fits"] is False and fit_summary(s)["df"] == 1
+
+
+def test_transitive_strengths_fit(tmp_path):
+    rng = np.random.default_rng(2)
+    r = np.array([0.4, 0.0, -0.4])
+    beats = {(i, j): special.expit(r[i] - r[j]) for i, j in itertools.combinations(range(3), 2)}
+    s = standings(NAMES, scores_for(rng, beats))
+    assert s.fit.fits is True and s.fit.p_fit > 0.05
+    findings = tournament_findings(s)
+    assert findings[0].startswith("**rock** is the strongest")
+    assert findings[1].startswith("One strength per strategy explains the head-to-head scores: Bradley–Terry fits")
+    assert "rock beats scissors" in " ".join(findings)
+    assert "## Bradley–Terry ratings (log-odds, sum to zero)" in report(s, tmp_path)
+
+
+def test_pairing_by_deal_narrows_the_interval_when_rotations_are_correlated():
+    """On 80% of deals the deal decides the game for one side whoever plays it: A wins one rotation and loses
+    the other. Averaging a deal's rotations first removes that shared luck; treating the 2 × 3,000 games as
+    independent (the old interval) does not."""
+    rng = np.random.default_rng(3)
+    deals = 3000
+    decided = rng.random(deals) < 0.8
+    x1 = np.where(decided, 1.0, (rng.random(deals) < 0.55).astype(float))
+    x2 = np.where(decided, 0.0, (rng.random(deals) < 0.55).astype(float))
+    s = standings(NAMES[:2], {(0, 1): np.vstack([x1, x2])})
+    old = mean_ci(np.concatenate([x1, x2]))
+    new_width, old_width = s.hi[0, 1] - s.lo[0, 1], old.hi - old.lo
+    print(f"\ndeal-paired interval {new_width:.4f} wide, games as independent {old_width:.4f}")
+    assert new_width < 0.6 * old_width
+    assert s.rows[0]["deals"] == deals and s.rows[0]["games"] == 2 * deals
+    assert s.fit.fits is None and fit_summary(s)["p"] is None       # two strategies: nothing to test
