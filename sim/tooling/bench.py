@@ -53,6 +53,13 @@ def measure_all(benches: list[Bench], repeats: int = 7) -> list[dict]:
     return [b.result() for b in benches]
 
 
+def kept_comparisons(path: Path) -> list[str]:
+    """The same-run comparisons `make bench-compare` wrote into the file: kept when the bench rewrites it."""
+    old = path.read_text().splitlines() if path.exists() else []
+    start = next((i for i, line in enumerate(old) if line.startswith("## This code against")), None)
+    return [] if start is None else ["", *old[start:]]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="reports/bench.md")
@@ -88,7 +95,7 @@ def main() -> None:
     if not args.no_design:
         from sim.tooling.bench_design import design_section
         lines += design_section()
-    out.write_text("\n".join(lines) + "\n")
+    out.write_text("\n".join(lines + kept_comparisons(out)) + "\n")
     out.with_suffix(".json").write_text(json.dumps(results, indent=2))
     print(f"wrote {out}")
 
