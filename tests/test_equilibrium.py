@@ -95,7 +95,12 @@ def test_command_runs_for_every_game(tmp_path, capsys, game, extra):
                  "--iters", "1", "--search-games", "100", "--boot", "20", "--out", str(tmp_path), "--format", "json"])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "at equilibrium" in json.loads(out)["title"]
+    data = json.loads(out)
+    assert "at equilibrium" in data["title"]
+    value, lo, hi = data["summary"]["equilibrium"]
+    assert 0 <= lo <= value <= hi <= 1
+    weights = [row["weight"] for row in data["solution"]]
+    assert all(isinstance(w, float) for w in weights) and abs(sum(weights) - len(set(r["side"] for r in data["solution"]))) < 1e-6
     assert list(tmp_path.glob("report/equilibrium_*_table.parquet"))
 
 
