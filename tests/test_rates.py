@@ -82,3 +82,23 @@ def test_drachensachen_starter_out_says_it_is_a_mean_of_per_game_shares():
     assert o.label.startswith("mean over games of each game's share of its decided rounds")
     games = pl.DataFrame({"starter_out": [1, 3, 0], "rounds": [4, 6, 2], "stalemate_rounds": [0, 2, 2]})
     assert o.values(games)[:2].tolist() == [0.25, 0.75] and np.isnan(o.values(games)[2])   # no decided round
+
+
+def test_cluster_sums_in_batches_equal_one_group_by():
+    """The batched per-cluster sums (memory flat in the number of games) equal a plain group-by, whatever the
+    batch size: a game's rounds, interleaving several contracts, may straddle a batch boundary."""
+    from sim.engine.frames import cluster_sums
+    rng = np.random.default_rng(3)
+    games = np.repeat(np.arange(400), rng.integers(1, 12, 400))
+    frame = pl.DataFrame({"seed": np.where(games < 200, 1, 2), "game_id": games % 200,
+                          "bid": rng.integers(0, 4, len(games)), "exact": rng.integers(0, 2, len(games))})
+    per = frame.group_by("bid", "seed", "game_id").agg(pl.col("exact").sum().cast(pl.Float64).alias("s"),
+                                                      pl.len().cast(pl.Float64).alias("t"))
+    want = per.group_by("bid").agg(pl.len().cast(pl.Float64).alias("clusters"), pl.col("s").sum(),
+                                   pl.col("t").sum(), (pl.col("s") ** 2).sum().alias("ss"),
+                                   (pl.col("t") ** 2).sum().alias("tt"),
+                                   (pl.col("s") * pl.col("t")).sum().alias("st")).sort("bid")
+    for batch in (1, 7, 100, 10_000):
+        got = cluster_sums(frame.lazy(), ["bid"], ["seed", "game_id"], pl.col("exact").cast(pl.Float64),
+                           pl.lit(1.0), batch=batch)
+        np.testing.assert_allclose(got.drop("bid").to_numpy(), want.drop("bid").to_numpy())

@@ -12,7 +12,7 @@ import polars as pl  # noqa: E402
 
 from sim.analysis.intervals import clustered_rate_from_sums, design_effect_from_sums  # noqa: E402
 from sim.analysis.stats import wilson  # noqa: E402
-from sim.engine.frames import collect, columns, count, lazy  # noqa: E402
+from sim.engine.frames import cluster_sums, collect, columns, count, lazy  # noqa: E402
 from sim.games.drarkane.game import SOLO_RANKS  # noqa: E402
 from sim.games.drarkane.records import MODE_SOLO  # noqa: E402
 
@@ -93,13 +93,10 @@ def bid_section(rounds, chart) -> str:
 
 def bid_hits(rounds: pl.LazyFrame) -> pl.DataFrame:
     """Per player count and contract: the five per-game sums a game-clustered rate needs (games, Σ hits, Σ
-    player-rounds, Σ hits², Σ player-rounds², Σ hits × player-rounds), grouping by game first, streamed."""
+    player-rounds, Σ hits², Σ player-rounds², Σ hits × player-rounds), read in batches (flat in memory)."""
     game = [c for c in ("rules", "lineup", "seed", "game_id") if c in rounds.collect_schema().names()]
-    per_game = rounds.group_by("players", "bid", *game).agg(
-        pl.col("exact").cast(pl.Float64).sum().alias("s"), pl.len().cast(pl.Float64).alias("t"))
-    return collect(per_game.group_by("players", "bid").agg(
-        pl.len().alias("games"), pl.col("s").sum(), pl.col("t").sum(), (pl.col("s") ** 2).sum().alias("ss"),
-        (pl.col("t") ** 2).sum().alias("tt"), (pl.col("s") * pl.col("t")).sum().alias("st")).sort("players", "bid"))
+    sums = cluster_sums(rounds, ["players", "bid"], game, pl.col("exact").cast(pl.Float64), pl.lit(1.0))
+    return sums.rename({"clusters": "games"})
 
 
 def bid_cell(row: dict) -> str:
