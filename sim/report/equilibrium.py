@@ -232,7 +232,9 @@ def heat_map(s: Study, chart) -> str:
     if M.size <= 400:
         for i in range(M.shape[0]):
             for j in range(M.shape[1]):
-                ax.text(j, i, f"{M[i, j]:.2f}", ha="center", va="center", fontsize=7)
+                dark = abs(M[i, j] - 0.5) > 0.3          # white text where the colour is deep
+                ax.text(j, i, f"{M[i, j]:.2f}", ha="center", va="center", fontsize=7,
+                        color="white" if dark else "black")
     fig.colorbar(im, ax=ax, label="score")
     ax.set_title(f"{s.game.title}: {what}", fontsize=9)
     return chart("payoffs", fig)
