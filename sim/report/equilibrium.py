@@ -98,6 +98,10 @@ def findings(s: Study) -> list[str]:
                        "holds it that far below the equilibrium figure.")
     out.append(convergence_text(s))
     for side, g in s.fresh.items():
+        if g.lo == g.hi == 0:
+            out.append(f"Checked on fresh seeds: a new best-response search for {side} found nothing better than "
+                       "the equilibrium's own strategy.")
+            continue
         out.append(f"Checked on fresh seeds: a new best-response search for {side} gains {points(g)} against the "
                    "equilibrium" + (" (within the tolerance)." if g.lo <= s.search.tol else
                                     " — more than the tolerance: the equilibrium is not yet reached."))
