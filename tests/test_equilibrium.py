@@ -116,3 +116,18 @@ def test_bad_input_is_one_line(tmp_path, capsys, args, message):
     assert code == 2 and message in err
     assert len(err.strip().splitlines()) == 1
     assert not list(tmp_path.glob("report/*"))
+
+
+def test_ablate_at_equilibrium_re_solves_each_element(tmp_path):
+    """Restricted play: an element neutralised, the game re-solved. Neutralising the dragon's defense cards
+    must cost the dragon at equilibrium, and the verdict agrees with the shown interval."""
+    from sim.analysis.ablate_equilibrium import ablate_at_equilibrium, shown
+    from sim.report.ablate_equilibrium import write as write_ablation
+    s = spec("drako")
+    a = ablate_at_equilibrium(s.game, s, SMALL, QUICK, only=("dragon defense",), boot=30)
+    assert a.elements() == ["dragon defense"]
+    change = shown(a, "dragon defense")
+    assert a.studies["dragon defense"].value.value < a.studies["as given"].value.value
+    assert (a.family.verdicts[0] == "down") == (change.hi < 0 or (change.hi == 0 and change.hi_open))
+    text = write_ablation(a, tmp_path).read_text()
+    assert "at equilibrium" in text and "dragon defense" in text

@@ -8,9 +8,13 @@ import typer
 from sim.cli.common import (ChangePrecisionOpt, DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt,
                             PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt, VariantOpt)
 from sim.analysis.ablate import ablate as run_ablate
+from sim.analysis.ablate_equilibrium import ablate_at_equilibrium
+from sim.analysis.equilibrium import Search
+from sim.analysis.payoffs import Budget
 from sim.analysis.arms import effect_rows
 from sim.cli.output import FormatOpt, show
 from sim.report.ablate import write
+from sim.report.ablate_equilibrium import write as write_equilibrium
 
 
 def ablate(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt = None, strategy: StrategyOpt = None,
@@ -20,10 +24,18 @@ def ablate(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt =
            mode: Annotated[str, typer.Option(help="neutral (same count, no effect), remove, or force (in every game)")] = "neutral",
            only: Annotated[Optional[list[str]], typer.Option("--only", help="an element or group (repeatable)")] = None,
            precision: ChangePrecisionOpt = None,
+           at_equilibrium: Annotated[bool, typer.Option(
+               "--at-equilibrium", help="re-solve the game for each element (`dsim equilibrium`): its weight when "
+                                        "both sides play their best; --precision is then each cell's")] = False,
            format_: FormatOpt = "text",
            to: ToOpt = None) -> None:
     """Rank the game's elements by how much each moves the headline when taken out, neutralised or forced in."""
     spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_, resume=resume)
+    if at_equilibrium:
+        study = ablate_at_equilibrium(spec.game, spec, Budget(precision or 0.01, 2_000, spec.n), Search(), mode,
+                                      jobs, tuple(only or ()), rules, tuple(variant or ()), tuple(set_ or ()))
+        show(write_equilibrium(study, to or Path(out) / "report"), format_)
+        return
     result = run_ablate(spec.game, spec, Path(out), mode, jobs, precision, tuple(only or ()), rules,
                         tuple(variant or ()), tuple(set_ or ()))
     show(write(result, to or Path(out) / "report"), format_, {"effects": effect_rows(result.effects, "element")})

@@ -17,6 +17,7 @@ the analysis layer and written by the report layer (this module sits above both,
     decks = ["ember", "tide"]             #   search_games, boot, decks (as for `dsim equilibrium`)
     only = ["dwarf_spaces"]               # sensitivity: only these assumed values; ablate: elements or groups
     mode = "neutral"                      # ablate: neutral | remove | force
+    at_equilibrium = true                 # ablate: re-solve the game for each element (n: most games per cell)
     outcome = "dragon_win"                # ladder: the finding's outcome, and the reference it is read against
     reference = 0.5
     equilibrium = true                    # ladder: the equilibrium as the top rung (the default)
@@ -37,6 +38,7 @@ import tomllib
 from pathlib import Path
 
 from sim.analysis.ablate import ablate
+from sim.analysis.ablate_equilibrium import ablate_at_equilibrium
 from sim.analysis.compare import compare
 from sim.analysis.equilibrium import Search, equilibrium, standard_study
 from sim.analysis.payoffs import Budget
@@ -52,6 +54,7 @@ from sim.engine.spec import RunSpec, check_n
 from sim.engine.strategy import load_plugin
 from sim.games import get_game
 from sim.report import ablate as ablate_report
+from sim.report import ablate_equilibrium as ablate_equilibrium_report
 from sim.report import balance
 from sim.report import compare as compare_report
 from sim.report import equilibrium as equilibrium_report
@@ -67,7 +70,7 @@ KINDS = ("run", "compare", "sweep", "tournament", "optimize", "tune", "sensitivi
 KEYS = {"kind", "game", "title", "n", "players", "strategy", "seed", "jobs", "variants", "variant", "params",
         "strategies", "configs", "role", "field", "set", "report", "rules", "iters", "plugins", "precision",
         "targets", "verify", "only", "mode", "outcome", "reference", "tol", "rounds", "search_games", "decks", "boot",
-        "equilibrium"}
+        "equilibrium", "at_equilibrium"}
 
 
 def load_spec(path: Path) -> dict:
@@ -163,6 +166,11 @@ def run_experiment(path: Path, results: Path | None = None, to: Path | None = No
         paths = [sensitivity_report.write(sensitivity(game, base, results, jobs, spec.get("precision"),
                                                       tuple(spec.get("only", [])), spec.get("rules"),
                                                       tuple(spec.get("variant", [])), sets), to)]
+    elif kind == "ablate" and spec.get("at_equilibrium"):
+        paths = [ablate_equilibrium_report.write(ablate_at_equilibrium(
+            game, base, Budget(float(spec.get("precision", 0.01)), 2_000, base.n), Search(),
+            spec.get("mode", "neutral"), jobs, tuple(spec.get("only", [])), spec.get("rules"),
+            tuple(spec.get("variant", [])), sets), to)]
     elif kind == "ablate":
         paths = [ablate_report.write(ablate(game, base, results, spec.get("mode", "neutral"), jobs,
                                             spec.get("precision"), tuple(spec.get("only", [])), spec.get("rules"),
