@@ -34,7 +34,8 @@ def points(e: Interval) -> str:
 def figure_name(s: Study) -> str:
     if s.kind == "symmetric":
         return "seat 0's share of the wins"
-    return f"{s.sides[0]}'s score (a win 1, a draw ½)"
+    side = s.sides[0].replace("seat", "seat ") if s.sides[0][4:].isdigit() else s.sides[0]
+    return f"{side}'s score (a win 1, a draw ½)"
 
 
 def write(s: Study, to: Path) -> Path:
