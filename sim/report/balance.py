@@ -94,7 +94,8 @@ def design_caveats(game_name: str, to: Path) -> list[str]:
                 for line in data["findings"]]
     for path in sorted(to.glob(f"ladder_{game_name}_*.json")):
         data = json.loads(path.read_text())
-        out.append(f"Against best responses to the defaults ([skill ladder]({path.stem}.md)): "
+        top = ", then the equilibrium" if "equilibrium" in data.get("levels", []) else ""
+        out.append(f"Better play ([skill ladder]({path.stem}.md): best responses to the defaults{top}): "
                    f"{data['finding'].rstrip('.')}.")
     for path in sorted(to.glob(f"equilibrium_{game_name}_*p.json")):
         data = json.loads(path.read_text())
