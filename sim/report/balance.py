@@ -99,7 +99,7 @@ def design_caveats(game_name: str, to: Path) -> list[str]:
                    f"{data['finding'].rstrip('.')}.")
     for path in sorted(to.glob(f"equilibrium_{game_name}_*p.json")):
         data = json.loads(path.read_text())
-        out.append(f"The headline rests on the default strategies. When both sides play their best "
+        out.append(f"The headline rests on the default strategies. When every player plays their best "
                    f"([equilibrium]({path.stem}.md), {data['players']} players): {data['finding']}.")
     return out
 
