@@ -13,7 +13,7 @@ the call cheap when the kernel makes tens of millions of them.
 import numpy as np
 from numba import njit
 
-from sim.engine.strategy import Strategy, StrategyRegistry
+from sim.engine.strategy import Strategy, StrategyRegistry, njit_later
 from sim.games.drachensachen.records import (
     EXTERMINO, K_DISCARD, K_DRAW, K_MISS, K_PEEK, K_PLAY, K_SWAP, K_TAKE, M_HAND, M_KIND, M_OPEN, M_TYPE,
     MAX_PLAYERS, NULLO, PH_DRAW, PH_SKIP, PROTECTO, SIG, V_DRAW, V_MULTI_PROTECTO, V_NEXT_CARDS, V_PHASE,
@@ -107,7 +107,7 @@ def best_swap(moves, n, margin):
 
 # ---- random --------------------------------------------------------------------------------------
 
-@njit(SIG, **FAST)
+@njit_later(SIG, **FAST)
 def random_play(moves, n, view, params):
     """Uniform over the options, then over the sizes of a play; the pile is taken by choice with
     probability params[0] (always when nothing else is possible)."""
@@ -133,7 +133,7 @@ def random_play(moves, n, view, params):
     return i
 
 
-@njit(SIG, **FAST)
+@njit_later(SIG, **FAST)
 def random_any(moves, n, view, params):
     return np.random.randint(0, n)
 
@@ -146,7 +146,7 @@ REGISTRY.register(Strategy(
 
 # ---- low-first -----------------------------------------------------------------------------------
 
-@njit(SIG, **FAST)
+@njit_later(SIG, **FAST)
 def low_play(moves, n, view, params):
     phase = view[V_PHASE]
     if phase == PH_DRAW:
@@ -166,12 +166,12 @@ def low_play(moves, n, view, params):
     return careful_turn(moves, n, view, params[0])
 
 
-@njit(SIG, **FAST)
+@njit_later(SIG, **FAST)
 def keep_strong_setup(moves, n, view, params):
     return best_swap(moves, n, 0.0)
 
 
-@njit(SIG, **FAST)
+@njit_later(SIG, **FAST)
 def fewest_choose(moves, n, view, params):
     """The option with the smallest fact: the lowest open card to take up, the player with the fewest
     cards to hand a card to, or the direction that makes the player with fewer cards answer my 7."""
@@ -191,7 +191,7 @@ REGISTRY.register(Strategy(
 
 # ---- aggressive ----------------------------------------------------------------------------------
 
-@njit(SIG, **FAST)
+@njit_later(SIG, **FAST)
 def aggressive_play(moves, n, view, params):
     phase = view[V_PHASE]
     if phase == PH_DRAW or phase == PH_SKIP:
@@ -290,7 +290,7 @@ def weighted_best(moves, n, view, params, threat, ext_bonus, prot_bonus):
     return best, single
 
 
-@njit(SIG, **FAST)
+@njit_later(SIG, **FAST)
 def weighted_play(moves, n, view, params):
     """The option with the highest weighted score (the first version: no threat term, no loop escape)."""
     best, single = weighted_best(moves, n, view, params, 0.0, 0.0, 0.0)
@@ -299,7 +299,7 @@ def weighted_play(moves, n, view, params):
     return best
 
 
-@njit(SIG, **FAST)
+@njit_later(SIG, **FAST)
 def weighted2_play(moves, n, view, params):
     """weighted, plus: (1) when no player has reached a new lowest card count for `patience` turns, play is
     going round in circles (two players passing the same small pile back and forth), and with probability
@@ -337,7 +337,7 @@ def weighted2_play(moves, n, view, params):
     return best
 
 
-@njit(SIG, **FAST)
+@njit_later(SIG, **FAST)
 def weighted_setup(moves, n, view, params):
     return best_swap(moves, n, params[W_SWAP])
 

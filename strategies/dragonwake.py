@@ -9,7 +9,7 @@ they can be swept and optimised.
 
 from numba import njit
 
-from sim.engine.strategy import Strategy, StrategyRegistry
+from sim.engine.strategy import Strategy, StrategyRegistry, njit_later
 from sim.games.dragonwake.records import (
     ASK_BANDIT, ASK_INQUIRE, ASK_PLAYER, ASK_TRICK, BANDIT, CARD_KEYS, INQUISITOR, P_HUNTED, P_POWER,
     PREACHER, TRICKSTER, WITCH, usable_before_reveal, ASK_AFTER, ASK_BEFORE, ASK_FATE, ASK_HUNT, ASK_PEEK, B_CAUGHT, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN,
@@ -230,7 +230,7 @@ def unknown_card_of_best(me, state, down, board, pub, scores, include_me):
     return chosen * MAX_HAND + slot
 
 
-@njit(POWER_SIG, cache=True, _nrt=False)
+@njit_later(POWER_SIG, cache=True, _nrt=False)
 def no_power(me, role, state, params, memory):
     """Never uses a power; when an artifact forces a choice, chooses at random."""
     cards, down, board, pub = views(state)
@@ -282,7 +282,7 @@ def random_own_slot(state, down, me):
     return -1
 
 
-@njit(POWER_SIG, cache=True, _nrt=False)
+@njit_later(POWER_SIG, cache=True, _nrt=False)
 def random_power(me, role, state, params, memory):
     """Uses a held power at a random legal moment (a quarter of the chances), with random targets."""
     cards, down, board, pub = views(state)
@@ -496,12 +496,12 @@ def smart_power(me, role, state, params, memory, scores):
 
 # ---- random ---------------------------------------------------------------------------------------
 
-@njit(DECLARE_SIG, cache=True, _nrt=False)
+@njit_later(DECLARE_SIG, cache=True, _nrt=False)
 def silent_declare(me, role, state, params, memory):
     return SILENT
 
 
-@njit(PICK_SIG, cache=True, _nrt=False)
+@njit_later(PICK_SIG, cache=True, _nrt=False)
 def random_pick(me, role, state, params, memory):
     return pick_uniform(state[PUB_ROW, P_RNG:P_RNG + 1], me, state)
 
@@ -509,20 +509,20 @@ def random_pick(me, role, state, params, memory):
 # ---- honest heroes: tell the truth, trust the claims ---------------------------------------------
 # params: hide_dragon, dragon_fear
 
-@njit(DECLARE_SIG, cache=True, _nrt=False)
+@njit_later(DECLARE_SIG, cache=True, _nrt=False)
 def honest_declare(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     return truthful_claim(me, state, cards, pub, params[0])
 
 
-@njit(PICK_SIG, cache=True, _nrt=False)
+@njit_later(PICK_SIG, cache=True, _nrt=False)
 def trust_pick(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     scores = trust_scores(me, role, cards, board, pub, memory, params[1], True)
     return use_knowledge(me, role, state, pick_best_player(me, state, down, pub, scores))
 
 
-@njit(POWER_SIG, cache=True, _nrt=False)
+@njit_later(POWER_SIG, cache=True, _nrt=False)
 def trust_power(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     scores = trust_scores(me, role, cards, board, pub, memory, params[1], role == HERO)
@@ -532,7 +532,7 @@ def trust_power(me, role, state, params, memory):
 # ---- lying cultists: inflate relics, hide the dragon, hunt for it ----------------------------------
 # params: inflate, silent, honest_caught, liar_caught, relic_aversion
 
-@njit(DECLARE_SIG, cache=True, _nrt=False)
+@njit_later(DECLARE_SIG, cache=True, _nrt=False)
 def liar_declare(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     return lying_claim(me, state, cards, pub, params[0], params[1])
@@ -558,7 +558,7 @@ def posterior_scores(me, role, cards, board, pub, honest_caught, liar_caught, re
         scores[j] = relic_weight * r + dragon_weight * d
 
 
-@njit(PICK_SIG, cache=True, _nrt=False)
+@njit_later(PICK_SIG, cache=True, _nrt=False)
 def dragon_pick(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     scores = memory[:pub[P_PLAYERS]]
@@ -566,7 +566,7 @@ def dragon_pick(me, role, state, params, memory):
     return use_knowledge(me, role, state, pick_best_player(me, state, down, pub, scores))
 
 
-@njit(POWER_SIG, cache=True, _nrt=False)
+@njit_later(POWER_SIG, cache=True, _nrt=False)
 def dragon_power(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     scores = memory[:pub[P_PLAYERS]]
@@ -577,7 +577,7 @@ def dragon_power(me, role, state, params, memory):
 # ---- bayes: either role; truthful or lying claims by role, posterior picks ------------------------
 # params: hide_dragon, dragon_fear, honest_caught, liar_caught, inflate, relic_aversion
 
-@njit(DECLARE_SIG, cache=True, _nrt=False)
+@njit_later(DECLARE_SIG, cache=True, _nrt=False)
 def role_declare(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     if role == HERO:
@@ -585,7 +585,7 @@ def role_declare(me, role, state, params, memory):
     return lying_claim(me, state, cards, pub, params[4], 0.0)
 
 
-@njit(PICK_SIG, cache=True, _nrt=False)
+@njit_later(PICK_SIG, cache=True, _nrt=False)
 def bayes_pick(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     scores = memory[:pub[P_PLAYERS]]
@@ -596,7 +596,7 @@ def bayes_pick(me, role, state, params, memory):
     return use_knowledge(me, role, state, pick_best_player(me, state, down, pub, scores))
 
 
-@njit(POWER_SIG, cache=True, _nrt=False)
+@njit_later(POWER_SIG, cache=True, _nrt=False)
 def bayes_power(me, role, state, params, memory):
     cards, down, board, pub = views(state)
     scores = memory[:pub[P_PLAYERS]]

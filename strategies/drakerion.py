@@ -58,7 +58,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from sim.engine.strategy import Strategy, StrategyRegistry
+from sim.engine.strategy import Strategy, StrategyRegistry, njit_later
 from sim.games.drakerion.shared import below as draw, target_ok   # the kernel's own
 from sim.games.drakerion.records import (
     AB_AMOUNT, AB_CARD_TYPE, AB_COST, AB_COST_AMOUNT, AB_EFFECT, AB_FILTER, AB_MAX_COST, AB_TARGET,
@@ -1009,7 +1009,7 @@ def value_mulligan(opts, n, st, cards, board, me, p):
     return k
 
 
-@njit(DECISION_SIG, **FAST)
+@njit_later(DECISION_SIG, **FAST)
 def value_choice(kind, opts, n, st, board, cards, params):
     if n <= 1:
         return 0
@@ -1128,7 +1128,7 @@ def aggressive_combat(opts, n, st, cards, board, me, p):
     return k
 
 
-@njit(DECISION_SIG, **FAST)
+@njit_later(DECISION_SIG, **FAST)
 def aggressive_choice(kind, opts, n, st, board, cards, params):
     if n <= 1:
         return 0
@@ -1191,7 +1191,7 @@ def aggressive_choice(kind, opts, n, st, board, cards, params):
 # ---- random -----------------------------------------------------------------------------------------
 
 
-@njit(DECISION_SIG, **FAST)
+@njit_later(DECISION_SIG, **FAST)
 def random_choice(kind, opts, n, st, board, cards, params):
     if n <= 1:
         return 0

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.engine.strategy import Strategy, StrategyRegistry
+from sim.engine.strategy import Strategy, StrategyRegistry, njit_later
 from sim.games.drako.records import (
     AREA_FLIGHT, A_DRAW, A_DUD, A_ESCAPE, A_FURY, A_PASS, A_PLAY, DECISION_SIG, DRAGON, FIG_ARCHER,
     FIG_DRAGON, FIG_FURY, FIG_NET, K_BLOCK, K_DISCARD, K_DRAGON_MOVE, K_DWARF_MOVE, K_DWARF_MOVE2,
@@ -198,7 +198,7 @@ def draw(st, n):
     return np.int64((((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(DECISION_SIG, **FAST)
+@njit_later(DECISION_SIG, **FAST)
 def random_choice(kind, opts, n, st, geo, p):
     return draw(st, n)
 
@@ -847,58 +847,58 @@ def coordinated2(kind, opts, n, st, geo, p, b):
 # ---- registered functions ---------------------------------------------------------------------
 
 
-@njit(DECISION_SIG, **FAST)
+@njit_later(DECISION_SIG, **FAST)
 def brawler_choice(kind, opts, n, st, geo, p):
     return brawler(kind, opts, n, st, geo, p, 0)
 
 
-@njit(DECISION_SIG, **FAST)
+@njit_later(DECISION_SIG, **FAST)
 def brawler2_choice(kind, opts, n, st, geo, p):
     return brawler2(kind, opts, n, st, geo, p, 0)
 
 
-@njit(DECISION_SIG, **FAST)
+@njit_later(DECISION_SIG, **FAST)
 def kiter_choice(kind, opts, n, st, geo, p):
     return kiter(kind, opts, n, st, geo, p, 0)
 
 
-@njit(DECISION_SIG, **FAST)
+@njit_later(DECISION_SIG, **FAST)
 def rush_choice(kind, opts, n, st, geo, p):
     return rush(kind, opts, n, st, geo, p, 0)
 
 
-@njit(DECISION_SIG, **FAST)
+@njit_later(DECISION_SIG, **FAST)
 def coordinated_v1_choice(kind, opts, n, st, geo, p):
     return coordinated(kind, opts, n, st, geo, p, 0)
 
 
-@njit(DECISION_SIG, **FAST)
+@njit_later(DECISION_SIG, **FAST)
 def coordinated_choice(kind, opts, n, st, geo, p):
     return coordinated2(kind, opts, n, st, geo, p, 0)
 
 
-@njit(DECISION_SIG, **FAST)
+@njit_later(DECISION_SIG, **FAST)
 def aggressive_v1_choice(kind, opts, n, st, geo, p):
     if st[S_SIDE] == DRAGON:
         return brawler(kind, opts, n, st, geo, p, 0)
     return rush(kind, opts, n, st, geo, p, len(BRAWLER))
 
 
-@njit(DECISION_SIG, **FAST)
+@njit_later(DECISION_SIG, **FAST)
 def aggressive_choice(kind, opts, n, st, geo, p):
     if st[S_SIDE] == DRAGON:
         return brawler2(kind, opts, n, st, geo, p, 0)
     return rush(kind, opts, n, st, geo, p, len(BRAWLER2))
 
 
-@njit(DECISION_SIG, **FAST)
+@njit_later(DECISION_SIG, **FAST)
 def patient_v1_choice(kind, opts, n, st, geo, p):
     if st[S_SIDE] == DRAGON:
         return kiter(kind, opts, n, st, geo, p, 0)
     return coordinated(kind, opts, n, st, geo, p, len(KITER))
 
 
-@njit(DECISION_SIG, **FAST)
+@njit_later(DECISION_SIG, **FAST)
 def patient_choice(kind, opts, n, st, geo, p):
     if st[S_SIDE] == DRAGON:
         return kiter(kind, opts, n, st, geo, p, 0)

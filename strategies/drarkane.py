@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit
 
 from sim.engine.rng import _MUL, _S32, step
-from sim.engine.strategy import Strategy, StrategyRegistry
+from sim.engine.strategy import Strategy, StrategyRegistry, njit_later
 from sim.games.drarkane.records import (
     ARCANA, CHOOSE_SIG, CTX_OFFER, CTX_OPENING, M_COLOUR, M_KIND, M_MODE, M_VALUE, M_WINS, MAX_SEATS, MERCENARY,
     O_POINTS, OBSCURE, P_DEFEATS, P_LEFT, P_TERROR, S_BID, S_CONTEXT, S_CONTRACT_MAX, S_OFFER,
@@ -121,7 +121,7 @@ def extreme(options, n, trump, wins, want, highest):
 
 # ---- bids -----------------------------------------------------------------------------------------
 
-@njit(CHOOSE_SIG, cache=True, _nrt=False)
+@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
 def bid_random(options, n, state, params):
     return draw(state, state[S_CONTRACT_MAX] + 1)
 
@@ -166,7 +166,7 @@ def estimate_contract(total, rivals, contract_max, params, bids_before, seats):
     return min(max(b, 0), contract_max)
 
 
-@njit(CHOOSE_SIG, cache=True, _nrt=False)
+@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
 def bid_estimate(options, n, state, params):
     """Sum of per-class trick values, scaled by the share of the round expected to be played."""
     trump = state[S_TRUMP]
@@ -179,7 +179,7 @@ def bid_estimate(options, n, state, params):
 
 # ---- play -----------------------------------------------------------------------------------------
 
-@njit(CHOOSE_SIG, cache=True, _nrt=False)
+@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
 def play_random(options, n, state, params):
     return draw(state, n)
 
@@ -196,7 +196,7 @@ def seeker_aim(pos, last, need, cheap):
     return 0, True                   # duck with the strongest loser
 
 
-@njit(CHOOSE_SIG, cache=True, _nrt=False)
+@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
 def play_seeker(options, n, state, params):
     """Win while under the contract (cheapest sure winner when last, strongest otherwise); duck once made."""
     trump = state[S_TRUMP]
@@ -219,7 +219,7 @@ def play_seeker(options, n, state, params):
 
 # ---- placement --------------------------------------------------------------------------------------
 
-@njit(CHOOSE_SIG, cache=True, _nrt=False)
+@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
 def place_random(options, n, state, params):
     return draw(state, n)
 
@@ -237,7 +237,7 @@ def spread_key(left, defeats):
     return float(left) if defeats == 0 else -1000.0 + left
 
 
-@njit(CHOOSE_SIG, cache=True, _nrt=False)
+@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
 def place_greedy(options, n, state, params):
     """Finish the dragon closest to defeat (least strength wasted), favouring Terror-rich dragons."""
     best = 0
@@ -251,7 +251,7 @@ def place_greedy(options, n, state, params):
     return best
 
 
-@njit(CHOOSE_SIG, cache=True, _nrt=False)
+@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
 def place_spread(options, n, state, params):
     """Spread strength over the dragons furthest from defeat; defeat one only when nothing else is left."""
     best = 0
@@ -264,7 +264,7 @@ def place_spread(options, n, state, params):
     return best
 
 
-@njit(CHOOSE_SIG, cache=True, _nrt=False)
+@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
 def place_saboteur(options, n, state, params):
     """Greedy while the contract is open; once it is made, let the dragons pile up."""
     if state[S_TRICKS] >= state[S_BID]:
@@ -274,14 +274,14 @@ def place_saboteur(options, n, state, params):
 
 # ---- team exchanges ---------------------------------------------------------------------------------
 
-@njit(CHOOSE_SIG, cache=True, _nrt=False)
+@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
 def give_random(options, n, state, params):
     if state[S_CONTEXT] != CTX_OPENING and chance(state) < 0.5:
         return -1
     return draw(state, n)
 
 
-@njit(CHOOSE_SIG, cache=True, _nrt=False)
+@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
 def give_team(options, n, state, params):
     """Open with the weakest card; offer the best card to a partner still short once my contract is made;
     accept an offer only while short myself, giving back my weakest card."""
@@ -300,7 +300,7 @@ def give_team(options, n, state, params):
     return -1
 
 
-@njit(CHOOSE_SIG, cache=True, _nrt=False)
+@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
 def give_partner(options, n, state, params):
     """give_team, and it uses the partner's objective (teams with Treasures: partners show each other theirs):
     a winner whose contract is made offers the card of the value its partner's objective asks for."""
@@ -314,12 +314,12 @@ def give_partner(options, n, state, params):
 
 # ---- objective draft ------------------------------------------------------------------------------
 
-@njit(CHOOSE_SIG, cache=True, _nrt=False)
+@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
 def draft_random(options, n, state, params):
     return draw(state, n)
 
 
-@njit(CHOOSE_SIG, cache=True, _nrt=False)
+@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
 def draft_points(options, n, state, params):
     best = 0
     for i in range(1, n):
@@ -342,7 +342,7 @@ def draft_value(cond, p, points, bid, known):
     return points
 
 
-@njit(CHOOSE_SIG, cache=True, _nrt=False)
+@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
 def draft_contract(options, n, state, params):
     """draft_points, but once the contracts are known (contracts before objectives) it passes the objectives
     its own contract rules out and favours one its contract aims at."""

@@ -88,3 +88,13 @@ def test_drakerion_mirror_report_shows_the_mirror_cell(tmp_path):
     assert dsim("run", "--game", "drakerion", "--deck", "ember", "--n", 300, "--out", out, "--no-progress") == 0
     report = (out / "report" / "drakerion.md").read_text()
     assert "## Faction against faction" in report and "| **ember** |" in report
+
+
+def test_compare_checks_every_arm_before_playing_any(tmp_path, capsys):
+    """Found by the command matrix: the base arm was played and written before the teams arm was refused."""
+    out = tmp_path / "res"
+    assert dsim("compare", "--game", "drarkane", "--players", 1, "--variant", "base", "--variant", "teams",
+                "--n", 40, "--out", out) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "variant 'teams' cannot be played here: teams need 4 or 6 players" in lines[0]
+    assert not out.exists()

@@ -331,6 +331,23 @@ def test_match_play():
         GAME.simulate(rules, 2, GAME.lineup("dragon=kiter,dwarves=rush"), 4, 10)
 
 
+def test_match_play_with_the_default_lineup():
+    """The default line-up plays matches as aggressive (first-leg dragon) against patient: its first leg is the
+    default game itself, the second leg the kiter dragon against rushing dwarves; a one-sided strategy the user
+    named is still refused."""
+    seed, n = 11, 1_000
+    default = GAME.simulate(GAME.load_rules(), 2, GAME.lineup(None), seed, n)["games"]
+    rules = GAME.load_rules(variants=("match",))
+    match = GAME.simulate(rules, 2, GAME.lineup(None), seed, n)["games"]
+    named = GAME.simulate(rules, 2, GAME.lineup("dragon=aggressive,dwarves=patient"), seed, n)["games"]
+    for column in ("winner", "end", "turns", "wounds_to_dragon", "wounds_to_dwarves"):
+        assert np.array_equal(match[column], default[column]), column
+    for column in ("leg2_winner", "match_winner", "a_wounds"):
+        assert np.array_equal(match[column], named[column]), column
+    with pytest.raises(DsimError, match="both sides: aggressive"):
+        GAME.simulate(rules, 2, GAME.lineup("dragon=kiter"), seed, 10)
+
+
 def test_bad_rules():
     for sets in (["dragon_deck=['6 x attack 2 / teleport']"], ["dwarf_deck=['3 x net 2']"],
                  ["dwarf_start=[[9, 9], [0, -2], [-2, 2]]"], ["hand_limit=2"], ["dwarf_spaces=[6, 5]"],

@@ -174,7 +174,7 @@ def grow(table, solve, oracle_round, player: Player, budget: Budget, search: Sea
 # -- two sides -----------------------------------------------------------------------------------------------
 
 def _two_sided(game, base, roles, budget, search, player, decks, boot) -> Study:
-    rows, cols = candidates(game, roles[0], decks), candidates(game, roles[1], decks)
+    rows, cols = candidates(game, roles[0], decks, base.rules), candidates(game, roles[1], decks, base.rules)
     d_row, d_col = default_index(rows, base.lineup[roles[0]]), default_index(cols, base.lineup[roles[1]])
     table = TwoSidedTable((roles[0], roles[1]), rows, cols)
     rounds, converged = grow(table, lambda: solve_zero_sum(table.means()), _oracle_round, player, budget, search)
@@ -365,7 +365,7 @@ def _multinomial(counts: np.ndarray, x: np.ndarray, n: int) -> float:
 
 
 def _symmetric(game, base, roles, budget, search, player, decks, boot) -> Study:
-    options = candidates(game, roles[0], decks)
+    options = candidates(game, roles[0], decks, base.rules)
     d = default_index(options, base.lineup[roles[0]])
     if any(base.lineup[r].strategy is not base.lineup[roles[0]].strategy for r in roles):
         raise DsimError("a symmetric equilibrium starts from one default for every seat; give every seat the same "

@@ -72,7 +72,7 @@ def pick_outcome(game: Game, name: str | None) -> Outcome:
     return outcomes[name]
 
 
-def levels(game: Game, base: RunSpec, iters: int, popsize: int, tune_n: int) -> list[Level]:
+def levels(game: Game, base: RunSpec, iters: int, popsize: int, tune_n: int, jobs: int = 1) -> list[Level]:
     """Random, default, each side's best response to the defaults, those played together. In a seat game the
     sides are alike: the first seat is tuned against the defaults, then every seat plays those weights."""
     out = [Level("random", game.lineup("random")), Level("default", dict(base.lineup))]
@@ -85,7 +85,8 @@ def levels(game: Game, base: RunSpec, iters: int, popsize: int, tune_n: int) -> 
             out[1].note += f"{role}'s default ({seat.strategy.name}) has no weights to tune. "
             continue
         train = dataclasses.replace(base, n=tune_n)
-        _, strategy, best, before, after, _ = best_response(game, train, seat.strategy.name, role, iters, popsize)
+        _, strategy, best, before, after, _ = best_response(game, train, seat.strategy.name, role, iters, popsize,
+                                                         jobs)
         lineup = dict(base.lineup)
         lineup[role] = Seat(strategy, np.asarray(best, dtype=np.float64))
         tuned[role] = lineup[role]
@@ -171,12 +172,12 @@ def judge(steps: list[Level], values: dict[str, np.ndarray]) -> None:
 
 
 def ladder(game: Game, base: RunSpec, outcome_name: str | None = None, reference: float | None = None,
-           iters: int = 4, popsize: int = 5, tune_n: int | None = None, study=None) -> Ladder:
+           iters: int = 4, popsize: int = 5, tune_n: int | None = None, study=None, jobs: int = 1) -> Ladder:
     """The rungs up to the best responses to the defaults, then, given an equilibrium `study` of the same
     rules and player count, the equilibrium as the top rung."""
     outcome = pick_outcome(game, outcome_name)
     search = Search(iters, popsize, tune_n or max(2_000, base.n // 10))
-    steps = levels(game, base, iters, popsize, search.games)
+    steps = levels(game, base, iters, popsize, search.games, jobs)
     if study is not None:
         steps.append(equilibrium_level(game, base, study))
     judge(steps, {s.name: play_level(game, base, s, outcome, base.n) for s in steps})

@@ -17,6 +17,7 @@ import polars as pl
 from scipy import optimize as opt
 
 from sim.analysis.intervals_paired import PairedChange, paired_change
+from sim.analysis.payoffs import score_chunk
 from sim.engine import seeding
 from sim.engine.errors import DsimError
 from sim.engine.game import Game
@@ -31,10 +32,12 @@ def role_score(game: Game, spec: RunSpec, role: str, params: np.ndarray, seed: i
     return game.role_scores(pl.DataFrame(tables["games"]), spec.players)[role]
 
 
-def best_response(game: Game, base: RunSpec, strategy: str, role: str, iters: int = 10, popsize: int = 6):
+def best_response(game: Game, base: RunSpec, strategy: str, role: str, iters: int = 10, popsize: int = 6,
+                  jobs: int = 1):
     """Differential evolution over one role's strategy weights against the rest of `base`'s lineup, on common
-    random numbers. Returns (spec with the strategy at its defaults, strategy, best weights, default training
-    score, best training score, history rows)."""
+    random numbers, a generation at a time (in parallel with `jobs`: the same games and the same answer for any
+    `jobs`). Returns (spec with the strategy at its defaults, strategy, best weights, default training score,
+    best training score, history rows)."""
     if role not in game.active_roles(base.players):
         raise DsimError(f"unknown role '{role}' for {game.name} (roles: {', '.join(game.active_roles(base.players))})")
     s = game.strategies.get(strategy, role)
@@ -43,20 +46,36 @@ def best_response(game: Game, base: RunSpec, strategy: str, role: str, iters: in
     lineup = dict(base.lineup)
     lineup[role] = Seat(s, s.params())
     spec = dataclasses.replace(base, lineup=lineup)
-    train_seed = seeding.chunk_seed(base.seed, 0)
     history = []
 
-    def objective(theta):
-        score = float(role_score(game, spec, role, theta, train_seed, spec.n).mean())
-        history.append((*theta, score))
-        return -score
+    def scores(thetas) -> list[float]:
+        out = training_scores(game, spec, role, thetas, jobs)
+        history.extend((*theta, score) for theta, score in zip(thetas, out))
+        return out
 
-    default_score = -objective(s.params())
-    res = opt.differential_evolution(objective, s.bounds, maxiter=iters, popsize=popsize, seed=base.seed,
-                                     polish=False, tol=0, init="latinhypercube", updating="immediate")
+    default_score = scores([s.params()])[0]
+    res = opt.differential_evolution(lambda theta: -scores([theta])[0], s.bounds, maxiter=iters, popsize=popsize,
+                                     seed=base.seed, polish=False, tol=0, init="latinhypercube", updating="deferred",
+                                     workers=lambda _, population: [-x for x in scores(list(population))])
     if -res.fun <= default_score:          # the search found nothing better: the defaults are the best response
         return spec, s, s.params(), default_score, default_score, history
     return spec, s, res.x, default_score, -res.fun, history
+
+
+def training_scores(game: Game, spec: RunSpec, role: str, thetas, jobs: int = 1) -> list[float]:
+    """The role's mean score with each weight vector, every one on the same training games (the first chunk of
+    the spec's seed); one process per vector with jobs > 1, each rebuilding the lineup from names."""
+    tasks = []
+    for theta in thetas:
+        lineup = spec.lineup_spec()
+        lineup[role] = (lineup[role][0], np.asarray(theta, dtype=np.float64).tolist())
+        tasks.append((game.module, spec.rules, spec.players, lineup, spec.plugins, spec.seed, 0, spec.n))
+    if jobs == 1 or len(tasks) == 1:
+        results = [score_chunk(*t) for t in tasks]
+    else:
+        from joblib import Parallel, delayed
+        results = Parallel(n_jobs=jobs)(delayed(score_chunk)(*t) for t in tasks)
+    return [float(r[role].mean()) for r in results]
 
 
 @dataclass(frozen=True)
@@ -82,9 +101,10 @@ class Optimization:
 
 
 def optimize(game: Game, base: RunSpec, strategy: str, role: str, iters: int = 10, popsize: int = 6,
-             holdout: int | None = None) -> Optimization:
+             holdout: int | None = None, jobs: int = 1) -> Optimization:
     start = time.perf_counter()
-    spec, s, best, default_score, best_score, history = best_response(game, base, strategy, role, iters, popsize)
+    spec, s, best, default_score, best_score, history = best_response(game, base, strategy, role, iters, popsize,
+                                                                      jobs)
     n_check = holdout or 4 * spec.n
     check_seed = seeding.chunk_seed(base.seed + 1, 0)   # fresh seeds: the search never saw them
     before = role_score(game, spec, role, s.params(), check_seed, n_check)

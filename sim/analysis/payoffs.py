@@ -56,9 +56,10 @@ class Candidate:
         return self.strategy.name, tuple(np.round(self.params, 12)), self.deck
 
 
-def candidates(game: Game, role: str, decks: list[str] | None = None) -> list[Candidate]:
-    """Every registered strategy that can play `role`, at its default weights (with each deck, if given)."""
-    names = game.strategies.names(role)
+def candidates(game: Game, role: str, decks: list[str] | None = None, rules: Rules | None = None) -> list[Candidate]:
+    """Every registered strategy that can play `role` (under `rules`, if given), at its default weights (with each
+    deck, if given)."""
+    names = [n for n in game.strategies.names(role) if rules is None or game.can_play(rules, game.strategies.get(n))]
     return [Candidate(game.strategies.get(n), game.strategies.get(n).params(), d)
             for d in (decks or [None]) for n in names]
 

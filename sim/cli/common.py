@@ -78,7 +78,7 @@ def build_spec(game: str, n: float, players, strategy, variant, seed: int, rules
     r = g.load_rules(rules, variant or (), sets or ())
     players = g.default_players if players is None else players
     g.check_players(r, players)
-    return RunSpec(g, r, players, g.lineup(strategy), check_n(n), seed, plugins, extra=extra or {}, resume=resume)
+    return RunSpec(g, r, players, g.lineup(strategy, r), check_n(n), seed, plugins, extra=extra or {}, resume=resume)
 
 
 def game_spec(game: str, n: float, players, strategy, variant, seed: int, rules, sets, deck, plugins,

@@ -31,7 +31,7 @@ def ladder(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt =
     spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_)
     check_jobs(jobs)
     study = standard_study(spec.game, spec, jobs) if equilibrium else None
-    result = run_ladder(spec.game, spec, outcome, reference, iters, study=study)
+    result = run_ladder(spec.game, spec, outcome, reference, iters, study=study, jobs=jobs)
     path, _ = write(result, to or Path(out) / "report")
     show(path, format_, {"levels": result.table().drop("lineup").to_dicts()})
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.util
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +26,8 @@ import polars as pl
 
 from sim.engine.errors import DsimError
 from sim.engine.rules import RuleSet, build_typed, load_ruleset, parse_set
-from sim.engine.strategy import Lineup, StrategyRegistry, parse_lineup
+from sim.engine.strategy import Lineup, StrategyRegistry, compile_pending, parse_lineup
+from sim.tooling import _numba_cache
 
 
 class RefereeError(Exception):
@@ -215,10 +217,31 @@ class Game:
         """The decks a seat may bring under these rules (games with `deck_rules`)."""
         return []
 
-    def lineup(self, text: str | None) -> Lineup:
-        return parse_lineup(text or "default", self.roles, self.strategies, self.default_lineup)
+    def lineup(self, text: str | None, rules: Rules | None = None) -> Lineup:
+        """The strategies `text` names, each role it leaves out at its default under `rules`."""
+        return parse_lineup(text or "default", self.roles, self.strategies, self.default_strategies(rules))
+
+    def default_strategies(self, rules: Rules | None = None) -> dict[str, str]:
+        """Role -> the strategy it plays when the user names none, under these rules."""
+        return self.default_lineup
+
+    def can_play(self, rules: Rules, strategy) -> bool:
+        """Whether a strategy can take its seat under these rules (what an equilibrium study lines up)."""
+        return True
 
     # ---- engine (each game overrides) ---------------------------------------------------------
+    def kernels(self):
+        """The game's `kernel` module, imported on first play rather than with the game, so listing the games or
+        reading `--help` compiles nothing. A cold numba cache is announced on stderr first (compiling takes
+        minutes); the strategies compile before the kernels, which may call them."""
+        name = f"{self.module.rpartition('.')[0]}.kernel"
+        if name not in sys.modules and importlib.util.find_spec(name) is not None:
+            _numba_cache.announce(self.name)
+            compile_pending([f for s in self.strategies.items.values() for f in s.functions])
+            importlib.import_module(name)
+            _numba_cache.mark_warm(self.name)
+        return sys.modules.get(name)
+
     def simulate(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> dict[str, dict[str, np.ndarray]]:
         """Play `n` games from `seed` (a uint32); return {table: {column: array}}, `games` first."""
         raise NotImplementedError

@@ -70,6 +70,7 @@ def iter_chunks(spec: RunSpec, jobs: int = 1, start: int = 0):
             yield ci, cn, play_chunk(*args, ci, cn, ci * size)
         return
     from joblib import Parallel, delayed
+    spec.game.kernels()      # compiled (and announced) here once, rather than by every worker at the same time
     # a run that stops at its precision, or on Ctrl-C, closes this generator on purpose: the chunks in flight
     # are not wanted, and joblib's warning about them would bury the one line the user needs
     warnings.filterwarnings("ignore", message=r"\d+ tasks (have been successfully executed|which were still being "

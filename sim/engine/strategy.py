@@ -5,6 +5,9 @@ A game declares, in its `records.py`, one numba signature per decision point (e.
 signatures (`@njit(SIG, cache=True)`), so the kernel takes them as first-class function arguments,
 compiles once and stays in the disk cache whatever strategy is plugged in. Parameters are a float64
 array, so they can be swept and optimised without recompiling anything.
+
+The built-in strategies declare theirs with `njit_later`: the same compile, done when a strategy of the module is
+first played rather than when the module is imported, so listing the games (`dsim games`) compiles nothing.
 """
 
 from __future__ import annotations
@@ -18,9 +21,40 @@ from pathlib import Path
 import numpy as np
 
 from sim.engine.errors import DsimError
+from sim.tooling import _numba_cache
 
 # Strategies are first-class functions by design (see the module docstring); numba flags the feature.
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+
+
+_PENDING: dict[str, list] = {}        # module -> [(dispatcher, signature)], in the order they were defined
+
+
+def njit_later(signature, **options):
+    """`numba.njit(signature, **options)`, compiled by `compile_pending` (when a strategy of the module is first
+    played) instead of at import: a cold numba cache takes up to a minute per game to compile them."""
+    from numba import njit
+
+    def decorate(fn):
+        dispatcher = njit(**options)(fn)
+        _PENDING.setdefault(fn.__module__, []).append((dispatcher, signature))
+        return dispatcher
+    return decorate
+
+
+def compile_pending(functions) -> None:
+    """Compile the `njit_later` functions of the modules defining `functions`, every one of a module in the order
+    written (as importing it with eager signatures would: one may call another), then fix each to its signature."""
+    modules = {getattr(getattr(f, "py_func", f), "__module__", None) for f in functions}
+    for module in sorted(m for m in modules if m in _PENDING):
+        game = _numba_cache.game_of(sys.modules[module].__file__)
+        if game:
+            _numba_cache.announce(game)
+        from numba.core import typeinfer
+        for dispatcher, signature in _PENDING.pop(module):
+            with typeinfer.register_dispatcher(dispatcher):
+                dispatcher.compile(signature)
+            dispatcher.disable_compile()
 
 
 @dataclass(frozen=True)
@@ -67,6 +101,7 @@ class StrategyRegistry:
         if name not in self.items:
             raise DsimError(f"unknown strategy '{name}' for {self.game} (known: {', '.join(sorted(self.items))})")
         s = self.items[name]
+        compile_pending(s.functions)
         if role is not None and role not in s.roles:
             raise DsimError(f"strategy '{name}' cannot play {role} in {self.game} (it plays: {', '.join(s.roles)})")
         return s
@@ -81,6 +116,9 @@ class Seat:
 
     strategy: Strategy
     params: np.ndarray
+
+    def __post_init__(self):
+        compile_pending(self.strategy.functions)      # a seat is about to play
 
     def label(self) -> str:
         if np.array_equal(self.params, self.strategy.params()):

@@ -9,7 +9,9 @@ It relies on numba's `CacheImpl._locator_classes`; if that ever changes, numba's
 
 import functools
 import hashlib
+import os
 import platform
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,3 +111,43 @@ def install() -> None:
             return None
 
     caching.CacheImpl._locator_classes = [DependencyLocator] + defaults
+
+
+# ---- saying so before a long compile ----------------------------------------------------------------------
+# Loading a game's compiled code from the cache takes a second; compiling it takes minutes and looks like a hang.
+# numba can only tell which by trying, so a marker file beside the cache records that a game's code was compiled
+# under the current stamp: no marker, and the game is about to compile. A cleared cache clears the marker with it.
+
+COMPILE_MINUTES = {"dragonwake": 3, "drako": 3, "drakerion": 3, "drarkane": 2, "drachensachen": 1}   # one core
+_ANNOUNCED: set[str] = set()
+
+
+def _marker(game: str) -> Path:
+    import numba
+    root = Path(os.environ.get("NUMBA_CACHE_DIR") or ROOT / "sim" / "games" / game / "__pycache__")
+    key = hashlib.sha256(f"{stamp(game)}|{numba.__version__}|{sys.version}".encode()).hexdigest()[:16]
+    return root / "dsim-compiled" / f"{game}-{key}"
+
+
+def is_warm(game: str) -> bool:
+    """Whether the cache holds this game's kernels and strategies as they are on disk now."""
+    return _marker(game).exists()
+
+
+def mark_warm(game: str) -> None:
+    marker = _marker(game)
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+    except OSError:            # a read-only cache: we will say so again next time, nothing worse
+        pass
+
+
+def announce(game: str) -> None:
+    """One line on stderr, once per process, before a game's code is compiled rather than loaded."""
+    if game in _ANNOUNCED or is_warm(game):
+        return
+    _ANNOUNCED.add(game)
+    minutes = COMPILE_MINUTES.get(game, 2)
+    print(f"compiling the {game.capitalize()} kernels (about {minutes} minute{'s' * (minutes != 1)}, once per "
+          "machine)…", file=sys.stderr, flush=True)

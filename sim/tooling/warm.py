@@ -1,6 +1,6 @@
 """Compile every game's kernels into numba's disk cache, one game per process, as many at once as there are cores.
 
-A fresh checkout has no cache, and each game compiles its kernels and strategies when first imported (their
+A fresh checkout has no cache, and each game compiles its kernels and strategies when first played (their
 signatures are declared): 20 s for Drachensachen to 2 min for Dragonwake on one core. Imported one after another
 that is 6-10 minutes; in parallel, the longest two. `make test` runs this first, then the test workers load the
 kernels from the cache instead of each compiling all of them; both use the same NUMBA_CACHE_DIR (the tests set
@@ -24,6 +24,7 @@ def warm(name: str) -> tuple[str, float]:
     start = time.perf_counter()
     from sim.games import get_game
     game = get_game(name)
+    game.kernels()                   # the strategies first, as a run compiles them, then the kernels
     package = importlib.import_module(f"sim.games.{name}")
     for module in pkgutil.iter_modules(package.__path__):
         importlib.import_module(f"sim.games.{name}.{module.name}")

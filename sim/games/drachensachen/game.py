@@ -8,7 +8,7 @@ import polars as pl
 from sim.engine.frames import collect, columns, first, lazy
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules
 from sim.engine.sections import Histogram, Measure, Series, Table
-from sim.games.drachensachen import kernel, referee
+from sim.games.drachensachen import referee
 from sim.games.drachensachen.records import (
     C_ROUNDS, C_TRACE, FIRED_ALIASES, GAME_COLUMNS, MAX_PLAYERS, N_GAME_COLS, N_PLAYER_COLS, N_ROUND_COLS, PLAYER_COLUMNS,
     ROUND_COLUMNS, TRACE_WIDTH,
@@ -45,6 +45,7 @@ def seat_functions(lineup: dict, players: int):
 def play(rules: Rules, players: int, lineup: dict, seed: int, n: int, n_traced: int = 0, check: bool = False,
          preset: np.ndarray | None = None):
     """Run the kernel; returns (games, players, rounds) arrays and the traces (rows, start offsets)."""
+    kernel = GAME.kernels()
     r: DrachensachenRules = rules.typed
     fns, params = seat_functions(lineup, players)
     rounds_cap = max(64, n * ROUNDS_PER_GAME_GUESS)

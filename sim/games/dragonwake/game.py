@@ -8,7 +8,7 @@ import polars as pl
 from sim.engine.frames import columns, first
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
 from sim.engine.sections import Measure, Series, Table
-from sim.games.dragonwake import kernel, referee
+from sim.games.dragonwake import referee
 from sim.games.dragonwake.records import END_NAMES, GAME_COLUMNS, N_KERNEL_COLUMNS, TRACE_WIDTH, trace_steps
 from sim.games.dragonwake.rules import DragonwakeRules
 from strategies.dragonwake import REGISTRY, no_power
@@ -32,7 +32,7 @@ class DragonwakeGame(Game):
         mods = np.array([*r.artifact_counts(), int(r.powers), r.powers_per_player, len(power_deck), r.hunter_flips,
                          r.mentor_peeks, int(r.power_order == "runestone"), int(r.kth_reveal_dragon_wakes),
                          int(r.events_with_replacement), r.skip_round(), len(r.event_deck())], np.int64)
-        kernel.play_batch(np.uint32(seed), n, players, heroes, cultists, r.relics_per_player, r.dragons,
+        self.kernels().play_batch(np.uint32(seed), n, players, heroes, cultists, r.relics_per_player, r.dragons,
                           r.cards_per_player, np.array(r.hand_sizes, np.int64), r.min_reveals, r.self_reveal,
                           r.events, np.array(r.event_deck() or [0], np.int64), r.gluttony_cards,
                           mods, np.array(power_deck or [0], np.int64),

@@ -10,7 +10,6 @@ import polars as pl
 from sim.engine.errors import DsimError
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
 from sim.engine.strategy import Lineup
-from sim.games.drakerion import kernel
 from sim.games.drakerion import records as R
 from sim.games.drakerion.rules import DrakerionRules
 from strategies.drakerion import REGISTRY
@@ -42,6 +41,7 @@ FIRED_COLUMNS = [*FIRED, *DERIVED]
 
 def play(rules: DrakerionRules, lineup: Lineup, seed: int, n: int, n_traced: int = 0, check: bool = False):
     """Play n games; returns (state slots [N_STATE, n], plays per board row [N_INST, n], traces)."""
+    kernel = GAME.kernels()
     t = rules.arrays()
     config = t.config.copy()
     config[R.C_CHECK] = int(check)

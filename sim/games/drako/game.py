@@ -11,12 +11,15 @@ from sim.engine.errors import DsimError
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
 from sim.engine.sections import Histogram, Measure, Table
 from sim.engine.strategy import Lineup, Seat
-from sim.games.drako import kernel, referee
+from sim.games.drako import referee
 from sim.games.drako import records as R
 from sim.games.drako.rules import DrakoRules
 from strategies.drako import REGISTRY
 
-TRACE_ROWS_PER_GAME = 320     # a first guess (games average ~250 rows); doubled until the batch fits
+TRACE_ROWS_PER_GAME = 320
+# Match play with the default line-up: each first-leg role's player, with a strategy for either side that
+# plays that role as its default does (aggressive's dragon is the brawler, patient's dwarves are coordinated).
+MATCH_DEFAULTS = {"dragon": "aggressive", "dwarves": "patient"}     # a first guess (games average ~250 rows); doubled until the batch fits
 
 
 # ---- running the kernel ------------------------------------------------------------------------
@@ -26,6 +29,7 @@ def play(rules: DrakoRules, dragon: Seat, dwarves: Seat, seed: int, n: int, n_tr
          check: bool = False):
     """Play n games; returns (final states, one int32 row per slot of records.OUT_SLOTS — read
     them with `field` — and [trace rows per traced game])."""
+    kernel = GAME.kernels()
     w = kernel.new_work(rules, check)
     out = np.zeros((len(R.OUT_SLOTS), n), dtype=np.int32)
     fd, fw = dragon.strategy.functions, dwarves.strategy.functions
@@ -137,10 +141,11 @@ def match_columns(leg1: np.ndarray, leg2: np.ndarray | None) -> dict[str, np.nda
 class DrakoGame(Game):
     def simulate(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int):
         typed: DrakoRules = rules.typed
+        if typed.match_play:
+            lineup = self.match_players(lineup)
         states, _ = play(typed, lineup["dragon"], lineup["dwarves"], seed, n)
         leg2 = None
         if typed.match_play:
-            self._check_match(lineup)
             leg2, _ = play(typed, lineup["dwarves"], lineup["dragon"], seed, n)
         return {"games": {**columns(states, typed.match_play), **match_columns(states, leg2)}}
 
@@ -158,13 +163,35 @@ class DrakoGame(Game):
         dragon = np.where(winner == R.WIN_DRAGON, 1.0, np.where(winner == R.WIN_DWARVES, 0.0, 0.5))
         return {"dragon": dragon, "dwarves": 1.0 - dragon}
 
-    def _check_match(self, lineup: Lineup) -> None:
+    def default_strategies(self, rules: Rules | None = None) -> dict[str, str]:
+        if rules is not None and rules.typed.match_play:
+            return MATCH_DEFAULTS
+        return self.default_lineup
+
+    def can_play(self, rules: Rules, strategy) -> bool:
+        return not rules.typed.match_play or set(strategy.roles) == {"dragon", "dwarves"}
+
+    def match_players(self, lineup: Lineup) -> Lineup:
+        """Match play: who plays each first-leg role, for both legs (the second leg swaps the sides). A role left
+        at the game's default (one side only: a line-up made for other rules, as compare's arms share theirs) is
+        played by its match default, MATCH_DEFAULTS, as `lineup` gives under match rules: aggressive plays
+        the dragon as the brawler does and patient the dwarves as coordinated does, so the first leg is the
+        default game, and the second leg the kiter dragon against rushing dwarves. (The same strategy for both
+        players would make the legs mirror games: both legs are dealt alike.) Any other one-sided strategy is
+        refused, naming those that play both sides."""
+        players = dict(lineup)
         for role in ("dragon", "dwarves"):
-            s = lineup[role].strategy
-            if set(s.roles) != {"dragon", "dwarves"}:
-                both = ", ".join(sorted(set(self.strategies.names("dragon")) & set(self.strategies.names("dwarves"))))
-                raise DsimError(f"match play needs strategies that play both sides; '{s.name}' plays "
-                                f"only {', '.join(s.roles)} (both sides: {both})")
+            seat = lineup[role]
+            if set(seat.strategy.roles) == {"dragon", "dwarves"}:
+                continue
+            if seat.strategy.name == self.default_lineup[role] and np.array_equal(seat.params, seat.strategy.params()):
+                match = self.strategies.get(MATCH_DEFAULTS[role])
+                players[role] = Seat(match, match.params())
+                continue
+            both = ", ".join(sorted(set(self.strategies.names("dragon")) & set(self.strategies.names("dwarves"))))
+            raise DsimError(f"match play needs strategies that play both sides; '{seat.strategy.name}' plays "
+                            f"only {', '.join(seat.strategy.roles)} (both sides: {both})")
+        return players
 
     # ---- reporting ---------------------------------------------------------------------------
     def outcomes(self) -> list[Outcome]:

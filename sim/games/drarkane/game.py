@@ -8,7 +8,7 @@ import polars as pl
 from sim.engine.frames import collect, columns, first, lazy
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
 from sim.engine.sections import Histogram, Measure, Series, Table
-from sim.games.drarkane import kernel, referee
+from sim.games.drarkane import referee
 from sim.games.drarkane.records import (
     DECISIONS, GAME_COLUMNS, MAX_SEATS, MODE_SOLO, ROUND_COLUMNS, TRACE_WIDTH, trace_steps,
 )
@@ -38,7 +38,7 @@ class DrarkaneGame(Game):
         rounds = np.zeros((n * rows_per_game, len(ROUND_COLUMNS)), np.int32, order="F")
         steps = trace_steps(mode, seats, hand, r.solo_trick_cap) if n_traced else 1
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int16)
-        kernel.play_batch(int(seed) & 0xFFFFFFFF, n, cf, kind, colour, value, r.deck(players), r.dragon_array(),
+        self.kernels().play_batch(int(seed) & 0xFFFFFFFF, n, cf, kind, colour, value, r.deck(players), r.dragon_array(),
                           r.objective_array(), *fns, params, games, rounds, trace)
         game_cols = {name: games[:, i].astype(dtype) for i, (name, dtype) in enumerate(GAME_COLUMNS.items())}
         game_cols["first_win_share"] = first_win_share(game_cols, players)
