@@ -86,11 +86,9 @@ def test_converged_study_holds_on_fresh_seeds():
     assert g.lo <= study.search.tol
 
 
-@pytest.mark.parametrize("game,extra", [
-    ("drako", []), ("dragonwake", ["--players", "4"]), ("drakerion", ["--decks", "ember,tide"]),
-    ("drarkane", ["--players", "3"]), ("drachensachen", ["--players", "3"]),
-])
-def test_command_runs_for_every_game(tmp_path, capsys, game, extra):
+@pytest.mark.parametrize("game,extra", [("drakerion", ["--decks", "ember,tide"])])
+def test_command_gives_numbers_in_json(tmp_path, capsys, game, extra):
+    """Every game runs the command in the command matrix (tests/test_matrix.py); here its JSON, with decks."""
     code = main(["equilibrium", "--game", game, *extra, "--precision", "0.1", "--n", "300", "--rounds", "1",
                  "--iters", "1", "--search-games", "100", "--boot", "20", "--out", str(tmp_path), "--format", "json"])
     out = capsys.readouterr().out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+import warnings
 from pathlib import Path
 
 import matplotlib
@@ -30,13 +31,22 @@ class ChartSaver:
     def __call__(self, name: str, fig) -> str:
         path = self.folder / f"{self.prefix}_{name}.png"
         self.texts[path.name] = [t.get_text() for t in fig.findobj(matplotlib.text.Text) if t.get_text()]
-        fig.tight_layout()
+        fitted = _tight(fig)
         if _wrap_titles(fig):
-            fig.tight_layout()
-        fig.savefig(path, dpi=110)
+            fitted = _tight(fig)
+        # where tight_layout cannot fit everything (very long labels), let the saved image grow around it instead
+        fig.savefig(path, dpi=110, bbox_inches=None if fitted else "tight")
         plt.close(fig)
         self.files.append(path)
         return f"![{name}]({path.name})"
+
+
+def _tight(fig) -> bool:
+    """tight_layout, silently; whether it could fit every label (matplotlib warns when it cannot)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fig.tight_layout()
+    return not any("Tight layout not applied" in str(w.message) for w in caught)
 
 
 def _wrap_titles(fig) -> bool:
