@@ -15,7 +15,7 @@ CASES = [
       "--n", "20000", "--verify", "200000", "--jobs", "2", "--seed", "13"], 120.0),
     ("sensitivity over every Drako assumed value, headline changes to ±1 point",
      ["sensitivity", "--game", "drako", "--precision", "0.01", "--n", "400000", "--jobs", "2"], 300.0),
-    ("Drako equilibrium to a 1-point tolerance, every built-in strategy per side (#24)",
+    ("Drako equilibrium to a 1-point tolerance, every built-in strategy per side",
      ["equilibrium", "--game", "drako", "--precision", "0.01", "--tol", "0.01", "--jobs", "2"], 600.0),
 ]
 
