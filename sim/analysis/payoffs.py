@@ -92,13 +92,20 @@ class Player:
     jobs: int = 1
     rest: dict = field(default_factory=dict)    # role -> Seat for the roles no candidate takes (idle seats)
     games_played: int = 0
+    decked: dict = field(default_factory=dict)  # the rules for each choice of decks, built once
 
     def task(self, seats: dict[str, Candidate], chunk: int, n: int, seed: int | None = None) -> tuple:
-        decks = {r: c.deck for r, c in seats.items() if c.deck is not None}
         lineup = {r: (seat.strategy.name, seat.params.tolist()) for r, seat in self.rest.items()}
         lineup |= {r: (c.strategy.name, c.params.tolist()) for r, c in seats.items()}
-        return (self.game.module, with_decks(self.game, self.rules, decks), self.players, lineup, self.plugins,
+        return (self.game.module, self.rules_with(seats), self.players, lineup, self.plugins,
                 self.seed if seed is None else seed, chunk, n)
+
+    def rules_with(self, seats: dict[str, Candidate]) -> Rules:
+        """The rules with the seats' decks: validated once per choice of decks, not once per chunk played."""
+        decks = tuple(sorted((r, c.deck) for r, c in seats.items() if c.deck is not None))
+        if decks not in self.decked:
+            self.decked[decks] = with_decks(self.game, self.rules, dict(decks))
+        return self.decked[decks]
 
     def play(self, tasks: list[tuple]) -> list[dict[str, np.ndarray]]:
         """Every task's role scores, in order (in parallel when jobs > 1)."""

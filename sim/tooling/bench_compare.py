@@ -23,9 +23,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+from sim.tooling.bench_scale import sampled_run
 
 HERE = Path(__file__).resolve().parent
 TOP = HERE.parents[1]
@@ -90,44 +91,16 @@ def env_for(tree: Path) -> dict:
     return env
 
 
-def tree_rss(pid: int) -> int:
-    """Resident bytes of a process and all its descendants (Linux /proc)."""
-    total, todo = 0, [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            with open(f"/proc/{p}/status") as f:
-                total += next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmRSS:"))
-            for task in os.listdir(f"/proc/{p}/task"):
-                with open(f"/proc/{p}/task/{task}/children") as f:
-                    todo += [int(c) for c in f.read().split()]
-        except (OSError, StopIteration):
-            continue
-    return total
-
-
 def peak_rss(tree: Path, game: str, n: float, jobs: int) -> int:
     """Peak RSS of `dsim run` (its whole process tree, sampled every 20 ms) in checkout `tree`."""
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, "-c", "import sys; sys.path.insert(0, '.'); from sim.cli.main import main; main()",
                "run", "--game", game, "--n", f"{n:g}", "--jobs", str(jobs), "--out", str(Path(tmp) / "r"),
                "--no-progress"]
-        proc = subprocess.Popen(cmd, cwd=tree, env=env_for(tree), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                text=True)
-        peak = [0]
-
-        def sample():
-            while proc.poll() is None:
-                peak[0] = max(peak[0], tree_rss(proc.pid))
-                time.sleep(0.02)
-
-        sampler = threading.Thread(target=sample)
-        sampler.start()
-        _, err = proc.communicate()
-        sampler.join()
-        if proc.returncode:
+        code, err, _, peak = sampled_run(cmd, cwd=tree, env=env_for(tree))
+        if code:
             sys.exit(f"bench-compare: dsim run --game {game} failed in {tree}: {err.strip()[-300:]}")
-        return peak[0]
+        return peak
 
 
 def speed_round(tree: Path, cases: list[dict], repeats: int, games: list[str]) -> dict:

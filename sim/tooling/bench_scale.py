@@ -31,27 +31,33 @@ def tree_rss(pid: int) -> int:
     return total
 
 
+def sampled_run(cmd: list[str], cwd=None, env=None) -> tuple[int, str, float, int]:
+    """Run a command, sampling its process tree's RSS every 20 ms: (exit code, stderr, seconds, peak bytes)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    peak = [0]
+
+    def sample():
+        while proc.poll() is None:
+            peak[0] = max(peak[0], tree_rss(proc.pid))
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    _, err = proc.communicate()
+    sampler.join()
+    return proc.returncode, err, time.perf_counter() - start, peak[0]
+
+
 def peak_rss_run(game: str, n: float, jobs: int = 2) -> dict:
     """Run `dsim run` in a child process, sampling the tree's RSS; returns seconds and peak bytes."""
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, "-m", "sim.cli.main", "run", "--game", game, "--n", f"{n:g}", "--jobs", str(jobs),
                "--out", str(Path(tmp) / "res"), "--no-progress"]
-        start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        peak = [0]
-
-        def sample():
-            while proc.poll() is None:
-                peak[0] = max(peak[0], tree_rss(proc.pid))
-                time.sleep(0.02)
-
-        sampler = threading.Thread(target=sample)
-        sampler.start()
-        _, err = proc.communicate()
-        sampler.join()
-        if proc.returncode:
+        code, err, seconds, peak = sampled_run(cmd)
+        if code:
             raise RuntimeError(f"{' '.join(cmd)} failed: {err.strip()[-300:]}")
-        return {"game": game, "n": n, "jobs": jobs, "seconds": time.perf_counter() - start, "peak_rss": peak[0]}
+        return {"game": game, "n": n, "jobs": jobs, "seconds": seconds, "peak_rss": peak}
 
 
 def dask_overhead(game: str = "dragonwake", chunks: int = 200, chunk_size: int = 2_000) -> dict:
