@@ -348,15 +348,10 @@ def _symmetric_round(table: SymmetricTable, sol, player: Player, budget: Budget,
     return Round((len(options),), sol.value, {"every seat": cand.label()}, {"every seat": gain}, added)
 
 
-def seat0_share(table: SymmetricTable, x: np.ndarray, seat0: dict | None = None) -> float:
-    """Seat 0's expected share when every seat plays mixture x (line-ups drawn from x, seats in rotation)."""
-    seat0 = seat0 or table.seat0()
-    n = len(table.roles)
-    total = 0.0
-    for lu, s in seat0.items():
-        counts = np.bincount(lu, minlength=len(x))
-        total += _multinomial(counts, x, n) * s
-    return total
+def seat0_share(seat0: dict[tuple[int, ...], float], x: np.ndarray) -> float:
+    """Seat 0's expected share when every seat plays mixture x (line-ups drawn from x, seats in rotation), from
+    seat 0's mean score in each line-up."""
+    return sum(_multinomial(np.bincount(lu, minlength=len(x)), x, len(lu)) * s for lu, s in seat0.items())
 
 
 def _multinomial(counts: np.ndarray, x: np.ndarray, n: int) -> float:
@@ -395,7 +390,7 @@ def _symmetric(game, base, roles, budget, search, player, decks, boot) -> Study:
         g = SymmetricGame.from_hpt(counts, pay)
         s0 = dict(zip(lineups, t[:, k]))
         everyone_default = _pure(d, k)
-        return {"seat0": seat0_share(table, s.x, s0), "default": seat0_share(table, everyone_default, s0),
+        return {"seat0": seat0_share(s0, s.x), "default": seat0_share(s0, everyone_default),
                 "every seat": float(strategy_payoffs(g, everyone_default).max()
                                     - strategy_payoffs(g, everyone_default)[d])}
 

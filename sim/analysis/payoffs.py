@@ -224,13 +224,6 @@ class SymmetricTable:
             pay.append(row)
         return np.array(counts), np.array(pay)
 
-    def seat0(self) -> dict[tuple[int, ...], float]:
-        """Seat 0's mean score in each line-up, over its rotations."""
-        return {lu: float(seat0_scores(seats).mean()) for lu, seats in self.cells.items()}
-
-    def games(self) -> int:
-        return sum(len(s) * len(seats) for seats in self.cells.values() for s in seats[:1])
-
 
 def seat0_scores(seats: list[np.ndarray]) -> np.ndarray:
     """Seat 0's per-game score in a line-up, averaged over its rotations (game g of each is the same deal). A
