@@ -55,7 +55,7 @@ from sim.core.rng import mix
 from sim.core.rng import shuffle as rng_shuffle
 from strategies import drarkane as builtin
 from strategies.drarkane import (
-    FOLLOW_CHEAP, LEAD_TRUMPS_LAST, TERROR_WEIGHT, short_table, card_power, card_worth, draw, estimate_contract, greedy_key, lead_power,
+    FOLLOW_CHEAP, LEAD_TRUMPS_LAST, SHORT_FROM, TERROR_WEIGHT, card_power, card_worth, draw, estimate_contract, greedy_key, lead_power,
     rivals_factor, seeker_aim, spread_key,
 )
 
@@ -115,7 +115,7 @@ GS_PLAYED = 27      # cards played this round (invariant)
 GS_AUTO_DEF = 28    # dragons the Fallen King or the Demon defeated this round
 GS_DPILE = 29       # solo with separate piles: next card of the Demon's deck
 GS_DPILE_N = 30     # solo with separate piles: cards in the Demon's deck
-GS_SINK = 31        # count_table: where a card without a counter of its own is counted (never read)
+GS_SINK = 31        # play_trick: where a card without a counter of its own is counted (never read)
 GS_ZSLOTS = 32      # the zone slots of each colour as bit masks (ZONE_BITS bits per colour), kept by reveal/defeat
 GS_F0 = 33          # rule counters (records.FIRED): gs[GS_F0 + F[name]], copied to the fired_* columns
 GS_SIZE = GS_F0 + len(FIRED)
@@ -210,6 +210,10 @@ BIG_BID = 1000     # solo: the player always wants more tricks
 # facts (with the formulas it shares with strategies/drarkane.py) and draws the same random numbers.
 D_BID, D_PLAY, D_PLACE = 0, 1, 2
 CALL = 0
+# rows of `codes` after the decisions': the inline seeker's per-seat habits, known once per batch
+C_CHEAP = len(DECISIONS)        # follow_cheap and a short table: a follower takes the trick with its cheapest winner
+C_LEAD_TL = C_CHEAP + 1         # lead_trumps_last and a short table: a leader under its contract leads trumps last
+CODE_ROWS = C_LEAD_TL + 1
 BID_ESTIMATE, BID_RANDOM = 1, 2
 PLAY_SEEKER, PLAY_RANDOM = 1, 2
 PLACE_GREEDY, PLACE_SPREAD, PLACE_SABOTEUR, PLACE_RANDOM, PLACE_AUTO = 1, 2, 3, 4, 5
@@ -526,7 +530,7 @@ def checked(i, lo, hi, gs):
     return i
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline='always', _nrt=False)
 def reveal(zone, gs, ddeck, dr, cf, trace):
     """Turn the next dragon into the zone; False when the deck is empty."""
     if gs[GS_DPTR] >= cf[CF_N_DRAGONS]:
@@ -932,6 +936,13 @@ def build_keys(kind, colour, value, trump, egg_low, keys):
 
 
 @njit(cache=True, inline='always', _nrt=False)
+def kix(reg, led, m):
+    """Offset of keys[reg, led + 1, m, 0] in the flat key table (rows padded to MAX_CARDS: the offsets are
+    shifts, not multiplications by strides read from the array)."""
+    return ((reg * (N_COLOURS + 1) + led + 1) * 2 + m) * MAX_CARDS
+
+
+@njit(cache=True, inline='always', _nrt=False)
 def seeker_fold(top, bottom, key, p, sp, legal, j, bound, want_win):
     """play_trick's inline play_seeker when following: fold option j (trick key `key`, power p, sign * power
     sp) into the running choices. `top` = (sign * power, then the first option) of the options with the
@@ -969,11 +980,14 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
     """Every seat plays one card, from the leader on; returns the winning position in the trick.
 
     The same decisions as `choose_card` + `play_card` for each seat, with the trick's standing (regime, led
-    colour, best key) kept up to date card by card and the keys read from the `build_keys` table."""
+    colour, best key) kept up to date card by card and the keys read from the `build_keys` table (flat: `kix`).
+    The cards' rule counters are counted as they join the trick (count_trick's counts for a table game)."""
     seats = cf[CF_SEATS]
     players = cf[CF_PLAYERS]
     check = cf[CF_CHECK] != 0 and cf[CF_MODE] != MODE_SOLO
     merc_zero = cf[CF_AUTO_MERC_HIGH] == 0
+    counters = ptab[5]
+    zero = False
     nlow = 0
     nhigh = 0
     led = -1
@@ -1012,6 +1026,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
             gs[GS_AUTO_PTR] += 1
             hand_n[s] -= 1
             m = 1 if kind[c] == MERCENARY and merc_zero else 0
+            gs[FD_AUTO_MERC] += kind[c] == MERCENARY
         else:
             hn = hand_n[s]
             hb = hx[HX_BITS + s]
@@ -1024,7 +1039,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                 # play_seeker over the same options in the same order (hand order, a Mercenary as 14 then 0):
                 # its first choice (`aim`), else its weakest card; the first of equals in both
                 want, highest = seeker_aim(tn, tn == seats - 1, ps[s, PS_BID] - ps[s, PS_TRICKS],
-                                           params[s, FOLLOW_CHEAP] > 0.5 and short_table(seats, params[s]))
+                                           codes[C_CHEAP, s] != 0)
                 # option j = 2 * slot + mode. With keys that hold the power and then the option, the choice is a
                 # plain max/min (no unpredictable branch): `top` = highest sign * power, first among equals;
                 # `bottom` = lowest power, first among equals. ptab rows 2-3 hold the powers negated.
@@ -1036,7 +1051,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                 spow1 = ptab[1] if highest else ptab[3]
                 if tn == 0:     # leading: every card is legal and every option wanted
                     # lead_trumps_last: a leader under its contract ranks its trumps below its other cards
-                    lead_tl = highest and params[s, LEAD_TRUMPS_LAST] > 0.5 and short_table(seats, params[s])
+                    lead_tl = highest and codes[C_LEAD_TL, s] != 0
                     lpow0 = ptab[4] if lead_tl else spow0
                     for i in range(hn):
                         c = hand[s, i] & ID_MASK
@@ -1049,8 +1064,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                     bound = bk - np.int64(tie)
                     win_m = -np.int64(want == 1)
                     if led >= 0:
-                        krow0 = keys[reg, led + 1, 0]
-                        krow1 = keys[reg, led + 1, 1]
+                        kb = kix(reg, led, 0)
                         # only the legal cards, in card order (each key holds its option: the order does not
                         # matter): the led colour and the colourless cards, or all of a hand void in the colour
                         legal = hb & (led_bits | hx[HX_NONE]) if has_led else hb
@@ -1058,17 +1072,18 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                             c = trailing_zeros(legal)
                             legal &= legal - 1
                             j = 2 * hx[HX_SLOT + c]
-                            top, bottom = seeker_fold(top, bottom, krow0[c], pow0[c], spow0[c], -1, j, bound, win_m)
+                            top, bottom = seeker_fold(top, bottom, keys[kb + c], pow0[c], spow0[c], -1, j, bound,
+                                                      win_m)
                             if kind[c] == MERCENARY:        # its option as 0 (always legal: it has no colour)
-                                top, bottom = seeker_fold(top, bottom, krow1[c], pow1[c], spow1[c], -1, j + 1,
-                                                          bound, win_m)
+                                top, bottom = seeker_fold(top, bottom, keys[kb + MAX_CARDS + c], pow1[c], spow1[c],
+                                                          -1, j + 1, bound, win_m)
                     else:           # no colour led yet: every card is legal, and would set the led colour
                         for i in range(hn):
                             c = hand[s, i] & ID_MASK
-                            key = keys[reg, colour[c] + 1, 0, c]
+                            key = keys[kix(reg, colour[c], 0) + c]
                             top, bottom = seeker_fold(top, bottom, key, pow0[c], spow0[c], -1, 2 * i, bound, win_m)
                             if kind[c] == MERCENARY:
-                                top, bottom = seeker_fold(top, bottom, keys[reg, 0, 1, c], pow1[c], spow1[c], -1,
+                                top, bottom = seeker_fold(top, bottom, keys[kix(reg, -1, 1) + c], pow1[c], spow1[c], -1,
                                                           2 * i + 1, bound, win_m)
                 pick = 63 - (top & 63) if top > NO_KEY else bottom & 63
                 slot = pick >> 1
@@ -1101,7 +1116,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                     kc = kind[c]
                     cc = colour[c]
                     li = (led if led >= 0 else cc) + 1
-                    key = keys[reg, li, 0, c]
+                    key = keys[kix(reg, li - 1, 0) + c]
                     moves[n, M_CARD] = c
                     moves[n, M_MODE] = 0
                     moves[n, M_KIND] = kc
@@ -1111,7 +1126,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                     moves[n, M_SLOT] = i
                     n += (not has_led) | (cc == led) | (cc < 0)
                     if kc == MERCENARY:
-                        key = keys[reg, li, 1, c]
+                        key = keys[kix(reg, li - 1, 1) + c]
                         moves[n, M_CARD] = c
                         moves[n, M_MODE] = 1
                         moves[n, M_KIND] = kc
@@ -1161,6 +1176,10 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                 gs[GS_VIOL] += 1
             played[c] = 1
             gs[GS_PLAYED] += 1
+        # its rule counter (ptab[5]: a Mercenary played as 0 counts one slot further; arcana count in GS_SINK)
+        counter = counters[c & ID_MASK] + m
+        gs[counter] += 1
+        zero |= (counter == FD_EGG) | (counter == FD_MERC + 1)
         kc = kind[c]
         if kc == WIZ_LOW or kc == WIZ_HIGH:
             if kc == WIZ_LOW:
@@ -1171,7 +1190,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
             best = -1
             bkey = -1
             for j in range(tn):
-                key = keys[reg, led + 1, tr[j, T_MODE], tr[j, T_CARD]]
+                key = keys[kix(reg, led, tr[j, T_MODE]) + (tr[j, T_CARD] & ID_MASK)]
                 if key > bkey:
                     bkey = key
                     best = j
@@ -1180,10 +1199,15 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                 led = colour[c]
             if fnw < 0:
                 fnw = tn - 1
-            key = keys[reg, led + 1, m, c]
+            key = keys[kix(reg, led, m) + (c & ID_MASK)]
             if key > bkey:
                 bkey = key
                 best = tn - 1
+    # the trick's own counters: both Wizards, or the low Wizard alone with the Egg or a Mercenary as 0
+    low = nlow > 0
+    high = nhigh > 0
+    gs[FD_WIZ_CANCEL] += low & high
+    gs[FD_EGG_LOW] += low & (not high) & zero
     if best < 0:
         best = fnw if fnw >= 0 else 0
     return best
@@ -1219,24 +1243,6 @@ def count_trick(tr, tn, kind, value, gs, auto):
         gs[FD_WIZ_CANCEL] += 1
     if nlow > 0 and nhigh == 0 and zero > 0:
         gs[FD_EGG_LOW] += 1
-
-
-@njit(cache=True, inline='always', _nrt=False)
-def count_table(tr, tn, kind, ptab, gs, auto):
-    """count_trick for a table game, without a branch per card: ptab[5, card] is the card's counter slot in gs
-    (GS_SINK for an arcana card), a Mercenary played as 0 counts one slot further (mercenary_low)."""
-    wl = gs[FD_WIZ_LOW]
-    wh = gs[FD_WIZ_HIGH]
-    zero = gs[FD_EGG] + gs[FD_MERC + 1]
-    for i in range(tn):
-        c = tr[i, T_CARD] & ID_MASK
-        m = tr[i, T_MODE]
-        gs[ptab[5, c] + m] += 1
-        gs[FD_AUTO_MERC] += (kind[c] == MERCENARY) & (tr[i, T_SEAT] == auto)
-    low = gs[FD_WIZ_LOW] > wl
-    high = gs[FD_WIZ_HIGH] > wh
-    gs[FD_WIZ_CANCEL] += low & high
-    gs[FD_EGG_LOW] += low & (not high) & (gs[FD_EGG] + gs[FD_MERC + 1] > zero)
 
 
 @njit(cache=True, _nrt=False)
@@ -1594,14 +1600,13 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
                           state, played, play_fns, params, codes, call_play, trace, H)
         w = tr[wpos, T_SEAT]
         gs[GS_TRICK] = t + 1
-        count_table(tr, gs[GS_TN], kind, ptab, gs, auto)
         if auto >= 0:
             gs[FD_FK] += 1
-        for s in range(seats):
-            if s != w:
-                ps[s, PS_STREAK] = 0
+        # streaks: only the leader (last trick's winner) can have one, so only its streak may end here
+        streak = ps[w, PS_STREAK]
+        ps[leader, PS_STREAK] = 0
+        ps[w, PS_STREAK] = streak + 1
         ps[w, PS_TRICKS] += 1
-        ps[w, PS_STREAK] += 1
         if w == auto:
             gs[GS_AUTO_TRICKS] += 1
         rec(trace, gs, EV_TRICK, w, t + 1, 0, 0)
@@ -2042,7 +2047,7 @@ def build_powers(kind, colour, value, trump, ptab):
     """ptab[mode, card]: the seeker's card_power of each card as an option row shows it (a Mercenary
     played as 0 has value 0 and no colour); ptab[2 + mode, card]: the same negated; ptab[4, card]: its
     lead_power (trumps below every other card) for a seeker that leads trumps last; ptab[5, card]: the gs slot
-    of its rule counter (count_table)."""
+    of its rule counter (play_trick counts the cards as they are played)."""
     for c in range(kind.shape[0]):
         ptab[0, c] = card_power(kind[c], value[c], 0, colour[c], trump)
         ptab[1, c] = card_power(kind[c], 0, 1, -1, trump)
@@ -2118,8 +2123,9 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     card_loc = np.full(ON_DRAGON + MAX_DRAGONS, -1, np.int64)
     discard = np.zeros(MAX_CARDS, np.int64)
     played = np.zeros(MAX_CARDS, np.int64)
-    keys = np.zeros((3, N_COLOURS + 1, 2, kind.shape[0]), np.int64)
+    keys = np.zeros((3, N_COLOURS + 1, 2, MAX_CARDS), np.int64)     # rows padded: see kix
     build_keys(kind, colour, value, cf[CF_TRUMP], cf[CF_EGG_LOW], keys)
+    flat_keys = keys.reshape(keys.size)
     ptab = np.zeros((6, kind.shape[0]), np.int64)
     build_powers(kind, colour, value, cf[CF_TRUMP], ptab)
     follows = np.zeros((N_COLOURS + 2, kind.shape[0]), np.int64)
@@ -2128,7 +2134,7 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     build_worths(kind, colour, value, cf, params, codes, worths)
     hx = np.zeros(HX_SIZE, np.int64)
     build_hx(colour, hx)
-    run_batch(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(keys), borrow(ptab),
+    run_batch(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(flat_keys), borrow(ptab),
               borrow(follows), borrow(worths), borrow(deck_cards), borrow(dr), borrow(ob), bid_fns, play_fns, place_fns,
               give_fns, draft_fns, borrow(params), borrow(codes), borrow(games), borrow(rounds), borrow(trace), borrow(hand),
               borrow(hand_n), borrow(hx), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
@@ -2153,8 +2159,21 @@ def inline_codes(bid_fns, play_fns, place_fns):
     return codes
 
 
+def seat_codes(bid_fns, play_fns, place_fns, params, seats):
+    """inline_codes, and the inline seeker's per-seat habits (rows C_CHEAP, C_LEAD_TL; the same tests as
+    play_seeker: `follow_cheap` / `lead_trumps_last` above 0.5 at a table of `short_from` seats or more)."""
+    codes = np.zeros((CODE_ROWS, MAX_SEATS), np.int64)
+    codes[:len(DECISIONS)] = inline_codes(bid_fns, play_fns, place_fns)
+    if params.shape[1] > max(FOLLOW_CHEAP, LEAD_TRUMPS_LAST, SHORT_FROM):
+        short = seats >= params[:, SHORT_FROM]
+        codes[C_CHEAP] = (params[:, FOLLOW_CHEAP] > 0.5) & short
+        codes[C_LEAD_TL] = (params[:, LEAD_TRUMPS_LAST] > 0.5) & short
+    return codes
+
+
 def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
                draft_fns, params, games, rounds, trace):
     """Play n games from `seed` into `games`, `rounds` and the first trace.shape[0] traces."""
+    codes = seat_codes(bid_fns, play_fns, place_fns, params, int(cf[CF_SEATS]))
     play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
-                   draft_fns, params, inline_codes(bid_fns, play_fns, place_fns), games, rounds, trace)
+                   draft_fns, params, codes, games, rounds, trace)
