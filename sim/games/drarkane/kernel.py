@@ -199,7 +199,12 @@ HX_SIZE = HX_NONE + 1
 # zone columns: the dragon, the strength on it, and copies of its colour, resistance and Terror (placement
 # reads them in the slot's row instead of after a second, dependent load)
 Z_ID, Z_DMG, Z_COL, Z_RES, Z_TERROR = 0, 1, 2, 3, 4
-Z_COLS = 5
+# and the row of the greedy placement's rank table (`build_ranks`) for the resistance left on it:
+# dragon * RANK_W + RANK_OFF + resistance - strength on it (a card of value v then reads entry Z_RB - v)
+Z_RB = 5
+Z_COLS = 6
+RANK_W = 64         # entries per dragon in the rank table: resistance left after a card, from -RANK_OFF
+RANK_OFF = 16
 # trick columns
 T_CARD, T_MODE, T_SEAT = 0, 1, 2
 
@@ -543,6 +548,7 @@ def reveal(zone, gs, ddeck, dr, cf, trace):
     zone[z, Z_COL] = dr[d, 0]
     zone[z, Z_RES] = dr[d, 1]
     zone[z, Z_TERROR] = dr[d, 2]
+    zone[z, Z_RB] = d * RANK_W + RANK_OFF + dr[d, 1]
     gs[GS_ZONE_N] = z + 1
     gs[GS_ZSLOTS] |= np.int64(1) << (ZONE_BITS * (dr[d, 0] & 3) + z)
     rec(trace, gs, EV_REVEAL, d, z + 1, 0, 0)
@@ -555,18 +561,6 @@ def reveal(zone, gs, ddeck, dr, cf, trace):
 def placeable(c, m, kind):
     k = kind[c]
     return k == ARCANA or k == OBSCURE or (k == MERCENARY and m == 0)
-
-
-@njit(cache=True, inline='always', _nrt=False)
-def fitting(i, done, slots, every, tr, kind, colour):
-    """(zone slots the card at trick position i may go on as a bit mask, whether it is still to place): its
-    colour's slots, or every slot for a wild card; none once placed. Written without branches (the card's kind
-    and whether it is placed go either way at random)."""
-    c = tr[i, T_CARD] & ID_MASK
-    wild = np.int64(kind[c] != ARCANA)
-    own = (slots >> (ZONE_BITS * (colour[c] & 3))) & every      # (a wild card's colour -1 is masked to 3)
-    open_ = ((done >> i) & 1) ^ 1
-    return (own + wild * (every - own)) & -open_, open_
 
 
 ROWS = np.int64(0x0001000100010001)         # bit 0 of each PAIR_BITS-bit row of a pair mask
@@ -602,8 +596,8 @@ def nth_bit(m, k):
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs, ps, tr, state, card_loc, discard,
-                 params, trace):
+def place_inline(code, w, auto, tn, cf, kind, colour, value, dr, zone, gs, ps, tr, state, card_loc, discard,
+                 params, ranks, trace):
     """place_trick's loop for a built-in placement strategy (or the automaton).
 
     The open (card, dragon) pairs are bit masks: bit PAIR_BITS * i + z of `lo` (trick positions 0-3) or `hi`
@@ -614,30 +608,53 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
     exits and skips went either way at random. After a defeat the masks are not rebuilt: the defeated slot's bits
     go and the zone's last slot's bits move into it (`drop_slot`), as the zone's own rows do."""
     tw = 0.0
+    rank_row = MAX_SEATS            # the automaton's row of the rank table (no Terror)
     if code == PLACE_SABOTEUR:       # greedy while the contract is open, spread once it is made
         code = PLACE_SPREAD if ps[w, PS_TRICKS] >= ps[w, PS_BID] else PLACE_GREEDY
     if code == PLACE_GREEDY:
         tw = params[w, TERROR_WEIGHT]
+        rank_row = w
     elif code == PLACE_AUTO:         # auto_place: the greedy key without Terror
         code = PLACE_GREEDY
     greedy = code == PLACE_GREEDY
+    ranked = greedy and ranks.shape[0] > 0
+    rbase = rank_row * (MAX_DRAGONS * RANK_W)
     in_order = cf[CF_TRICK_ORDER] != 0
     card_bits = (np.int64(1) << PAIR_BITS) - 1
     # the zone slots of each colour (GS_ZSLOTS: ZONE_BITS bits per colour) and of any colour
     slots = gs[GS_ZSLOTS]
     every = (np.int64(1) << gs[GS_ZONE_N]) - 1
+    # each card's pairs, the cards that cannot be placed (the Egg, the Wizards, a Mercenary as 0) and those with
+    # no dragon of their colour left, as masks: no branch per card; then the discards (few), in trick order
     lo = 0
     hi = 0
+    unplaceable = 0
+    nofit = 0
+    vals = 0        # the cards' values, a byte each
     for i in range(tn):
-        fit, open_ = fitting(i, done, slots, every, tr, kind, colour)
+        c = tr[i, T_CARD] & ID_MASK
+        k = kind[c]
+        pl = np.int64((k == ARCANA) | (k == OBSCURE) | ((k == MERCENARY) & (tr[i, T_MODE] == 0)))
+        wild = np.int64(k != ARCANA)
+        own = (slots >> (ZONE_BITS * (colour[c] & 3))) & every      # (a wild card's colour -1 is masked to 3)
+        fit = (own + wild * (every - own)) & -pl
         if i < 4:
             lo |= fit << (PAIR_BITS * i)
         else:
             hi |= fit << (PAIR_BITS * (i - 4))
-        if fit == 0 and open_ != 0:        # no dragon of its colour is left: discarded
-            done |= 1 << i
-            gs[FD_DISCARDED] += 1
-            discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
+        unplaceable |= (pl ^ 1) << i
+        nofit |= (pl & np.int64(fit == 0)) << i
+        vals |= (value[c] & 255) << (8 * i)
+    done = unplaceable | nofit
+    while unplaceable != 0:
+        i = trailing_zeros(unplaceable)
+        unplaceable &= unplaceable - 1
+        discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
+    while nofit != 0:                   # no dragon of its colour is left: discarded
+        i = trailing_zeros(nofit)
+        nofit &= nofit - 1
+        gs[FD_DISCARDED] += 1
+        discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
     while lo != 0 or hi != 0:
         clo = lo        # the pairs open to this choice: all, or only the first card left in trick order
         chi = hi
@@ -647,7 +664,24 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
                 chi = 0
             else:
                 chi = hi & (card_bits << (PAIR_BITS * (trailing_zeros(hi) >> PAIR_SHIFT)))
-        if code == PLACE_RANDOM:
+        if ranked:
+            # the greedy key's rank (build_ranks: the same order, equal keys equal ranks), then the pair's bit: the
+            # lowest is the first lowest key, as place_greedy picks
+            bkey = np.int64(1) << 62
+            m = clo
+            first = 0       # bit of m's bit 0 among all pairs
+            for _ in range(2):
+                while m != 0:
+                    b = trailing_zeros(m) + first
+                    m &= m - 1
+                    v = (vals >> ((b >> 1) & ~7)) & 255
+                    key = (np.int64(ranks[rbase + zone[b & (PAIR_BITS - 1), Z_RB] - v]) << 7) | b
+                    bkey = imin(bkey, key)
+                m = chi
+                first = 4 * PAIR_BITS
+            bi = (bkey & 127) >> PAIR_SHIFT
+            bz = bkey & (PAIR_BITS - 1)
+        elif code == PLACE_RANDOM:
             n_lo = popcount(clo)
             k = draw(state, n_lo + popcount(chi))
             b = nth_bit(clo, k) if k < n_lo else 4 * PAIR_BITS + nth_bit(chi, k - n_lo)
@@ -688,6 +722,7 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
         card_loc[c] = d
         card_loc[ON_DRAGON + d] |= np.int64(1) << c
         zone[bz, Z_DMG] += value[c]
+        zone[bz, Z_RB] -= value[c]
         if zone[bz, Z_DMG] >= dr[d, 1]:
             last = gs[GS_ZONE_N] - 1
             defeat(bz, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace)
@@ -707,24 +742,24 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
 
 @njit(cache=True, inline='always', _nrt=False)
 def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, state, hand_n, card_loc,
-                discard, place_fns, params, codes, trace):
+                discard, place_fns, params, codes, ranks, trace):
     """The trick winner puts every card it can on a dragon of its colour (wild: any); the rest is discarded."""
     tn = gs[GS_TN]
-    done = 0        # bit mask of trick positions already placed or discarded
-    for i in range(tn):
-        c = tr[i, T_CARD]
-        if not placeable(c, tr[i, T_MODE], kind):
-            done |= 1 << i
-            discard_card(c, card_loc, discard, gs, trace)
     gs[GS_DEF_TRICK] = 0
     gs[GS_MAXRES_TRICK] = 0
     gs[GS_COLS_TRICK] = 0
     human = w != auto
     code = codes[D_PLACE, w] if human else PLACE_AUTO
     if code != CALL:
-        place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs, ps, tr, state, card_loc,
-                     discard, params, trace)
+        place_inline(code, w, auto, tn, cf, kind, colour, value, dr, zone, gs, ps, tr, state, card_loc,
+                     discard, params, ranks, trace)
         return
+    done = 0        # bit mask of trick positions already placed or discarded
+    for i in range(tn):
+        c = tr[i, T_CARD]
+        if not placeable(c, tr[i, T_MODE], kind):
+            done |= 1 << i
+            discard_card(c, card_loc, discard, gs, trace)
     pw = params[w]
     fill_state(state, w, cf, gs, ps, hand_n, 0)     # facts a defeat changes are refreshed per decision
     in_order = cf[CF_TRICK_ORDER] != 0
@@ -790,6 +825,7 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
         for z in range(zn):
             if zone[z, Z_ID] == d:
                 zone[z, Z_DMG] += v
+                zone[z, Z_RB] -= v
                 if zone[z, Z_DMG] >= dr[d, 1]:
                     defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace)
                     if done != (1 << tn) - 1:
@@ -1497,7 +1533,7 @@ def trick_exchange(w, cf, kind, colour, value, hand, hand_n, hx, gs, ps, moves, 
 
 
 @njit(cache=True, _nrt=False)
-def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, hand, hand_n, hx, zone, gs, ps, tr,
+def play_round(cf, kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob, hand, hand_n, hx, zone, gs, ps, tr,
                moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
                bid_fns, play_fns, place_fns, give_fns, draft_fns, params, codes, trace):
     """Deal, draft, exchange, bid and play tricks until the hands are empty or the zone is full."""
@@ -1611,7 +1647,7 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
             gs[GS_AUTO_TRICKS] += 1
         rec(trace, gs, EV_TRICK, w, t + 1, 0, 0)
         place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, state, hand_n, card_loc,
-                    discard, place_fns, params, codes, trace)
+                    discard, place_fns, params, codes, ranks, trace)
         if cf[CF_TREASURES] != 0:
             check_instant(w, wpos, cf, kind, colour, value, ob, gs, ps, tr, zobj, trace)
         if cf[CF_TEAMS] != 0 and cf[CF_TRICK_EXCHANGE] != 0 and t < H - 1:
@@ -1718,7 +1754,7 @@ def solo_next_card(pile, ip, i_n, which, discard, gs, card_loc, state, trace):
 
 
 @njit(cache=True, _nrt=False)
-def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, ps, tr, moves, pairs, state, deck,
+def play_solo(cf, kind, colour, value, ranks, deck_cards, dr, hand, hand_n, zone, gs, ps, tr, moves, pairs, state, deck,
               ddeck, card_loc, discard, played, play_fns, place_fns, params, codes, trace):
     """One solo game: the player (seat 0) against the Demon (seat 1), who plays the top card of the pile.
 
@@ -1816,7 +1852,7 @@ def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, p
         count_trick(tr, 2, kind, value, gs, 1)
         rec(trace, gs, EV_TRICK, w, t + 1, 0, 0)
         place_trick(w, 1, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, state, hand_n, card_loc,
-                    discard, place_fns, params, codes, trace)
+                    discard, place_fns, params, codes, ranks, trace)
         c = solo_next_card(deck, GS_PILE, GS_PILE_N, 0, discard, gs, card_loc, state, trace)
         if c >= 0:
             hand[0, hand_n[0]] = c
@@ -1971,7 +2007,7 @@ KERNEL_SIG = types.void(
 
 
 @njit(cache=True, _nrt=False)
-def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, bid_fns, play_fns,
+def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob, bid_fns, play_fns,
               place_fns, give_fns, draft_fns, params, codes, games, rounds, trace, hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state,
               deck, ddeck, odeck, zobj, card_loc, discard, played):
     mode = cf[CF_MODE]
@@ -1988,7 +2024,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, dec
         row = games[g]
         row[:] = 0
         if mode == MODE_SOLO:
-            rank = play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, ps, tr, moves, pairs,
+            rank = play_solo(cf, kind, colour, value, ranks, deck_cards, dr, hand, hand_n, zone, gs, ps, tr, moves, pairs,
                              state, deck, ddeck, card_loc, discard, played, play_fns, place_fns, params, codes,
                              trace)
             record_round(g, cf, gs, ps, rounds, 0)
@@ -2004,7 +2040,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, dec
         else:
             for r in range(n_rounds):
                 gs[GS_ROUND] = r
-                play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, hand, hand_n, hx, zone, gs,
+                play_round(cf, kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob, hand, hand_n, hx, zone, gs,
                            ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
                            bid_fns, play_fns, place_fns, give_fns, draft_fns, params, codes, trace)
                 for s in range(players):
@@ -2082,6 +2118,27 @@ def build_follows(colour, follows):
 
 
 @njit(cache=True)
+def build_ranks(dr, nd, params, ranks):
+    """ranks[row * MAX_DRAGONS * RANK_W + dragon * RANK_W + RANK_OFF + left]: the rank of greedy_key(left, the
+    dragon's Terror, that row's terror_weight) among all of that row's keys (equal keys, equal ranks), so the
+    greedy placement compares integers and picks what place_greedy picks. Rows: seats 0-5 (their
+    terror_weight), then the automaton (no Terror)."""
+    n = nd * RANK_W
+    keys = np.empty(n, np.float64)
+    for row in range(MAX_SEATS + 1):
+        tw = params[row, TERROR_WEIGHT] if row < MAX_SEATS and params.shape[1] > TERROR_WEIGHT else 0.0
+        for d in range(nd):
+            for j in range(RANK_W):
+                keys[d * RANK_W + j] = greedy_key(j - RANK_OFF, dr[d, 2], tw)
+        order = np.argsort(keys)
+        r = 0
+        for k in range(n):
+            if k > 0 and keys[order[k]] != keys[order[k - 1]]:
+                r += 1
+            ranks[row * MAX_DRAGONS * RANK_W + order[k]] = r
+
+
+@njit(cache=True)
 def build_hx(colour, hx):
     """hx's per-batch masks: the cards of each colour and the colourless cards (card ids < MAX_CARDS)."""
     for c in range(colour.shape[0]):
@@ -2134,8 +2191,13 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     build_worths(kind, colour, value, cf, params, codes, worths)
     hx = np.zeros(HX_SIZE, np.int64)
     build_hx(colour, hx)
+    nd = cf[CF_N_DRAGONS]
+    ranked = nd <= MAX_DRAGONS and dr[:nd, 1].max() <= RANK_W - RANK_OFF and value.max() <= RANK_OFF + 1
+    ranks = np.zeros((MAX_SEATS + 1) * MAX_DRAGONS * RANK_W if ranked else 0, np.int32)
+    if ranked:
+        build_ranks(dr, nd, params, ranks)
     run_batch(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(flat_keys), borrow(ptab),
-              borrow(follows), borrow(worths), borrow(deck_cards), borrow(dr), borrow(ob), bid_fns, play_fns, place_fns,
+              borrow(follows), borrow(worths), borrow(ranks), borrow(deck_cards), borrow(dr), borrow(ob), bid_fns, play_fns, place_fns,
               give_fns, draft_fns, borrow(params), borrow(codes), borrow(games), borrow(rounds), borrow(trace), borrow(hand),
               borrow(hand_n), borrow(hx), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
               borrow(objopt), borrow(state), borrow(deck), borrow(ddeck), borrow(odeck), borrow(zobj),
@@ -2143,7 +2205,8 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     # the owners stay alive until here: the borrowed views above hold no reference
     keep = (hand[0, 0] + hand_n[0] + zone[0, 0] + gs[0] + ps[0, 0] + tr[0, 0] + moves[0, 0] + pairs[0, 0]
             + objopt[0, 0] + state[0] + deck[0] + ddeck[0] + odeck[0] + zobj[0, 0] + card_loc[0] + discard[0]
-            + played[0] + keys[0, 0, 0, 0] + ptab[0, 0] + follows[0, 0] + worths[0, 0] + hx[0])
+            + played[0] + keys[0, 0, 0, 0] + ptab[0, 0] + follows[0, 0] + worths[0, 0] + hx[0]
+            + ranks.size)
     gs[1] = keep
 
 
