@@ -1969,7 +1969,8 @@ def record_round(row, cf, gs, ps, rounds, s):
     diff = ps[s, PS_TRICKS] - ps[s, PS_BID]
     rounds[row, R_ROUND] = gs[GS_ROUND]
     rounds[row, R_SEAT] = s
-    rounds[row, R_POSITION] = (s - gs[GS_FIRST]) % cf[CF_SEATS]
+    pos = s - gs[GS_FIRST]         # (s - first) % seats without a division
+    rounds[row, R_POSITION] = pos + cf[CF_SEATS] * (pos < 0)
     rounds[row, R_TEAM] = s % (players // 2) if cf[CF_TEAMS] != 0 else -1
     rounds[row, R_DEALT] = cf[CF_HAND]
     rounds[row, R_TRICKS] = ps[s, PS_TRICKS]
@@ -2047,12 +2048,9 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
                     record_round((g * n_rounds + r) * players + s, cf, gs, ps, rounds, s)
                     d = abs(ps[s, PS_TRICKS] - ps[s, PS_BID])
                     row[G_CONTRACTS] += 1
-                    if d == 0:
-                        row[G_EXACT] += 1
-                    elif d <= cf[CF_NEAR]:
-                        row[G_NEAR] += 1
-                    else:
-                        row[G_MISSED] += 1
+                    row[G_EXACT] += d == 0          # (counts, not branches: the outcome goes either way)
+                    row[G_NEAR] += (d != 0) & (d <= cf[CF_NEAR])
+                    row[G_MISSED] += d > cf[CF_NEAR]
                     row[G_DEFEATED] += ps[s, PS_DEF]
                     row[G_TREASURE] += ps[s, PS_TREASURE]
                 row[G_LOST] += gs[GS_LOST]
