@@ -1532,11 +1532,16 @@ def trick_exchange(w, cf, kind, colour, value, hand, hand_n, hx, gs, ps, moves, 
     put_slot(hand, hx, w, i, back)
 
 
-@njit(cache=True, _nrt=False)
-def play_round(cf, kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob, hand, hand_n, hx, zone, gs, ps, tr,
-               moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
-               bid_fns, play_fns, place_fns, give_fns, draft_fns, params, codes, trace):
-    """Deal, draft, exchange, bid and play tricks until the hands are empty or the zone is full."""
+@njit(cache=True, inline='always', _nrt=False)
+def play_round(cf, tables, work, fns, params, codes, trace):
+    """Deal, draft, exchange, bid and play tricks until the hands are empty or the zone is full.
+
+    Inlined into run_batch: a call passed some three hundred words of array arguments, three times a game. The
+    arrays come in three tuples because numba inlines only calls of fewer than 30 arguments."""
+    kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob = tables
+    (hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard,
+     played) = work
+    bid_fns, play_fns, place_fns, give_fns, draft_fns = fns
     mode = cf[CF_MODE]
     players = cf[CF_PLAYERS]
     seats = cf[CF_SEATS]
@@ -2015,6 +2020,10 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
     players = cf[CF_PLAYERS]
     n_rounds = cf[CF_ROUNDS]
     n_traced = trace.shape[0]
+    tables = (kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob)
+    work = (hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard,
+            played)
+    fns = (bid_fns, play_fns, place_fns, give_fns, draft_fns)
     for g in range(n):
         state[S_RNG] = mix(seed, g)     # each game its own stream: same seed and index, same deals
         gs[:] = 0
@@ -2041,9 +2050,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
         else:
             for r in range(n_rounds):
                 gs[GS_ROUND] = r
-                play_round(cf, kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob, hand, hand_n, hx, zone, gs,
-                           ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
-                           bid_fns, play_fns, place_fns, give_fns, draft_fns, params, codes, trace)
+                play_round(cf, tables, work, fns, params, codes, trace)
                 for s in range(players):
                     record_round((g * n_rounds + r) * players + s, cf, gs, ps, rounds, s)
                     d = abs(ps[s, PS_TRICKS] - ps[s, PS_BID])
