@@ -194,7 +194,8 @@ HX_BITS = 0                         # hx[HX_BITS + s]: the cards in seat s's han
 HX_SLOT = HX_BITS + MAX_SEATS       # hx[HX_SLOT + c]: card c's slot in its holder's hand
 HX_COLOUR = HX_SLOT + MAX_CARDS     # hx[HX_COLOUR + colour]: the cards of that colour (arcana)
 HX_NONE = HX_COLOUR + N_COLOURS     # the cards without a colour (legal on any lead)
-HX_SIZE = HX_NONE + 1
+HX_MERC = HX_NONE + 1               # the Mercenaries (a second option each: played as 0)
+HX_SIZE = HX_MERC + 1
 
 # zone columns: the dragon, the strength on it, and copies of its colour, resistance and Terror (placement
 # reads them in the slot's row instead of after a second, dependent load)
@@ -1092,8 +1093,6 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                     for i in range(hn):
                         c = hand[s, i] & ID_MASK
                         top = imax(top, (lpow0[c] << 6) + 63 - 2 * i)
-                        if kind[c] == MERCENARY:
-                            top = imax(top, (spow1[c] << 6) + 62 - 2 * i)
                 else:
                     # following, the seeker wants M_WINS = want (0 or 1). A tie on -1 (only Wizards so far)
                     # lets every key above -2 win: one bound covers both cases
@@ -1110,17 +1109,23 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                             j = 2 * hx[HX_SLOT + c]
                             top, bottom = seeker_fold(top, bottom, keys[kb + c], pow0[c], spow0[c], -1, j, bound,
                                                       win_m)
-                            if kind[c] == MERCENARY:        # its option as 0 (always legal: it has no colour)
-                                top, bottom = seeker_fold(top, bottom, keys[kb + MAX_CARDS + c], pow1[c], spow1[c],
-                                                          -1, j + 1, bound, win_m)
                     else:           # no colour led yet: every card is legal, and would set the led colour
                         for i in range(hn):
                             c = hand[s, i] & ID_MASK
                             key = keys[kix(reg, colour[c], 0) + c]
                             top, bottom = seeker_fold(top, bottom, key, pow0[c], spow0[c], -1, 2 * i, bound, win_m)
-                            if kind[c] == MERCENARY:
-                                top, bottom = seeker_fold(top, bottom, keys[kix(reg, -1, 1) + c], pow1[c], spow1[c], -1,
-                                                          2 * i + 1, bound, win_m)
+                # a Mercenary's option as 0 (option 2 * slot + 1; always legal, it has no colour), after the loops:
+                # no test per card (the keys hold their option, so the order of the folds does not matter)
+                mercs = hb & hx[HX_MERC]
+                while mercs != 0:
+                    c = trailing_zeros(mercs)
+                    mercs &= mercs - 1
+                    j = 2 * hx[HX_SLOT + c] + 1
+                    if tn == 0:
+                        top = imax(top, (spow1[c] << 6) + 63 - j)
+                    else:       # (led < 0: kix(reg, -1, 1), the row of a card played with no colour led)
+                        top, bottom = seeker_fold(top, bottom, keys[kix(reg, led, 1) + c], pow1[c], spow1[c], -1, j,
+                                                  bk - np.int64(tie), -np.int64(want == 1))
                 pick = 63 - (top & 63) if top > NO_KEY else bottom & 63
                 slot = pick >> 1
                 m = pick & 1
@@ -1550,15 +1555,19 @@ def play_round(cf, tables, work, fns, params, codes, trace):
     first = gs[GS_FIRST]
     rec(trace, gs, EV_ROUND, gs[GS_ROUND], first, H, 0)
     nd = cf[CF_DECK_N]
+    tracing = gs[GS_TG] >= 0        # (the per-card trace rows below only then: rec tests it per row)
     for i in range(nd):
         deck[i] = deck_cards[i]
         card_loc[deck_cards[i]] = -1
-        played[deck_cards[i]] = 0
+    if cf[CF_CHECK] != 0:           # `played` is read only by the invariant checks
+        for i in range(nd):
+            played[deck_cards[i]] = 0
     for d in range(cf[CF_N_DRAGONS]):
         card_loc[ON_DRAGON + d] = 0
     shuffle(state, deck, nd)
-    for i in range(nd):
-        rec(trace, gs, EV_DECK, i, deck[i], 0, 0)
+    if tracing:
+        for i in range(nd):
+            rec(trace, gs, EV_DECK, i, deck[i], 0, 0)
     pos = 0
     for s in range(seats):
         cnt = H if s < players else cf[CF_AUTO_CARDS]
@@ -1575,8 +1584,9 @@ def play_round(cf, tables, work, fns, params, codes, trace):
     for i in range(nd_dr):
         ddeck[i] = i
     shuffle(state, ddeck, nd_dr)
-    for i in range(nd_dr):
-        rec(trace, gs, EV_DRAGON_DECK, i, ddeck[i], 0, 0)
+    if tracing:
+        for i in range(nd_dr):
+            rec(trace, gs, EV_DRAGON_DECK, i, ddeck[i], 0, 0)
     gs[GS_ZONE_N] = 0
     gs[GS_ZSLOTS] = 0
     gs[GS_DPTR] = 0
@@ -2144,13 +2154,15 @@ def build_ranks(dr, nd, params, ranks):
 
 
 @njit(cache=True)
-def build_hx(colour, hx):
+def build_hx(kind, colour, hx):
     """hx's per-batch masks: the cards of each colour and the colourless cards (card ids < MAX_CARDS)."""
     for c in range(colour.shape[0]):
         if colour[c] >= 0:
             hx[HX_COLOUR + colour[c]] |= np.int64(1) << c
         else:
             hx[HX_NONE] |= np.int64(1) << c
+        if kind[c] == MERCENARY:
+            hx[HX_MERC] |= np.int64(1) << c
 
 
 @njit(cache=True)
@@ -2195,7 +2207,7 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     worths = np.zeros((MAX_SEATS, kind.shape[0] + 1), np.float64)
     build_worths(kind, colour, value, cf, params, codes, worths)
     hx = np.zeros(HX_SIZE, np.int64)
-    build_hx(colour, hx)
+    build_hx(kind, colour, hx)
     nd = cf[CF_N_DRAGONS]
     ranked = nd <= MAX_DRAGONS and dr[:nd, 1].max() <= RANK_W - RANK_OFF and value.max() <= RANK_OFF + 1
     ranks = np.zeros((MAX_SEATS + 1) * MAX_DRAGONS * RANK_W if ranked else 0, np.int32)
