@@ -55,7 +55,7 @@ from sim.engine.rng import mix
 from sim.engine.rng import shuffle as rng_shuffle
 from strategies import drarkane as builtin
 from strategies.drarkane import (
-    FOLLOW_CHEAP, LEAD_TRUMPS_LAST, TERROR_WEIGHT, short_table, card_power, card_worth, draw, estimate_contract, greedy_key, lead_power,
+    FOLLOW_CHEAP, LEAD_TRUMPS_LAST, SHORT_FROM, TERROR_WEIGHT, card_power, card_worth, draw, estimate_contract, greedy_key, lead_power,
     rivals_factor, seeker_aim, spread_key,
 )
 
@@ -115,7 +115,7 @@ GS_PLAYED = 27      # cards played this round (invariant)
 GS_AUTO_DEF = 28    # dragons the Fallen King or the Demon defeated this round
 GS_DPILE = 29       # solo with separate piles: next card of the Demon's deck
 GS_DPILE_N = 30     # solo with separate piles: cards in the Demon's deck
-GS_SINK = 31        # count_table: where a card without a counter of its own is counted (never read)
+GS_SINK = 31        # play_trick: where a card without a counter of its own is counted (never read)
 GS_ZSLOTS = 32      # the zone slots of each colour as bit masks (ZONE_BITS bits per colour), kept by reveal/defeat
 GS_F0 = 33          # rule counters (records.FIRED): gs[GS_F0 + F[name]], copied to the fired_* columns
 GS_SIZE = GS_F0 + len(FIRED)
@@ -194,12 +194,18 @@ HX_BITS = 0                         # hx[HX_BITS + s]: the cards in seat s's han
 HX_SLOT = HX_BITS + MAX_SEATS       # hx[HX_SLOT + c]: card c's slot in its holder's hand
 HX_COLOUR = HX_SLOT + MAX_CARDS     # hx[HX_COLOUR + colour]: the cards of that colour (arcana)
 HX_NONE = HX_COLOUR + N_COLOURS     # the cards without a colour (legal on any lead)
-HX_SIZE = HX_NONE + 1
+HX_MERC = HX_NONE + 1               # the Mercenaries (a second option each: played as 0)
+HX_SIZE = HX_MERC + 1
 
 # zone columns: the dragon, the strength on it, and copies of its colour, resistance and Terror (placement
 # reads them in the slot's row instead of after a second, dependent load)
 Z_ID, Z_DMG, Z_COL, Z_RES, Z_TERROR = 0, 1, 2, 3, 4
-Z_COLS = 5
+# and the row of the greedy placement's rank table (`build_ranks`) for the resistance left on it:
+# dragon * RANK_W + RANK_OFF + resistance - strength on it (a card of value v then reads entry Z_RB - v)
+Z_RB = 5
+Z_COLS = 6
+RANK_W = 64         # entries per dragon in the rank table: resistance left after a card, from -RANK_OFF
+RANK_OFF = 16
 # trick columns
 T_CARD, T_MODE, T_SEAT = 0, 1, 2
 
@@ -210,6 +216,10 @@ BIG_BID = 1000     # solo: the player always wants more tricks
 # facts (with the formulas it shares with strategies/drarkane.py) and draws the same random numbers.
 D_BID, D_PLAY, D_PLACE = 0, 1, 2
 CALL = 0
+# rows of `codes` after the decisions': the inline seeker's per-seat habits, known once per batch
+C_CHEAP = len(DECISIONS)        # follow_cheap and a short table: a follower takes the trick with its cheapest winner
+C_LEAD_TL = C_CHEAP + 1         # lead_trumps_last and a short table: a leader under its contract leads trumps last
+CODE_ROWS = C_LEAD_TL + 1
 BID_ESTIMATE, BID_RANDOM = 1, 2
 PLAY_SEEKER, PLAY_RANDOM = 1, 2
 PLACE_GREEDY, PLACE_SPREAD, PLACE_SABOTEUR, PLACE_RANDOM, PLACE_AUTO = 1, 2, 3, 4, 5
@@ -526,7 +536,7 @@ def checked(i, lo, hi, gs):
     return i
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline='always', _nrt=False)
 def reveal(zone, gs, ddeck, dr, cf, trace):
     """Turn the next dragon into the zone; False when the deck is empty."""
     if gs[GS_DPTR] >= cf[CF_N_DRAGONS]:
@@ -539,6 +549,7 @@ def reveal(zone, gs, ddeck, dr, cf, trace):
     zone[z, Z_COL] = dr[d, 0]
     zone[z, Z_RES] = dr[d, 1]
     zone[z, Z_TERROR] = dr[d, 2]
+    zone[z, Z_RB] = d * RANK_W + RANK_OFF + dr[d, 1]
     gs[GS_ZONE_N] = z + 1
     gs[GS_ZSLOTS] |= np.int64(1) << (ZONE_BITS * (dr[d, 0] & 3) + z)
     rec(trace, gs, EV_REVEAL, d, z + 1, 0, 0)
@@ -551,18 +562,6 @@ def reveal(zone, gs, ddeck, dr, cf, trace):
 def placeable(c, m, kind):
     k = kind[c]
     return k == ARCANA or k == OBSCURE or (k == MERCENARY and m == 0)
-
-
-@njit(cache=True, inline='always', _nrt=False)
-def fitting(i, done, slots, every, tr, kind, colour):
-    """(zone slots the card at trick position i may go on as a bit mask, whether it is still to place): its
-    colour's slots, or every slot for a wild card; none once placed. Written without branches (the card's kind
-    and whether it is placed go either way at random)."""
-    c = tr[i, T_CARD] & ID_MASK
-    wild = np.int64(kind[c] != ARCANA)
-    own = (slots >> (ZONE_BITS * (colour[c] & 3))) & every      # (a wild card's colour -1 is masked to 3)
-    open_ = ((done >> i) & 1) ^ 1
-    return (own + wild * (every - own)) & -open_, open_
 
 
 ROWS = np.int64(0x0001000100010001)         # bit 0 of each PAIR_BITS-bit row of a pair mask
@@ -598,8 +597,8 @@ def nth_bit(m, k):
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs, ps, tr, state, card_loc, discard,
-                 params, trace):
+def place_inline(code, w, auto, tn, cf, kind, colour, value, dr, zone, gs, ps, tr, state, card_loc, discard,
+                 params, ranks, trace):
     """place_trick's loop for a built-in placement strategy (or the automaton).
 
     The open (card, dragon) pairs are bit masks: bit PAIR_BITS * i + z of `lo` (trick positions 0-3) or `hi`
@@ -610,30 +609,53 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
     exits and skips went either way at random. After a defeat the masks are not rebuilt: the defeated slot's bits
     go and the zone's last slot's bits move into it (`drop_slot`), as the zone's own rows do."""
     tw = 0.0
+    rank_row = MAX_SEATS            # the automaton's row of the rank table (no Terror)
     if code == PLACE_SABOTEUR:       # greedy while the contract is open, spread once it is made
         code = PLACE_SPREAD if ps[w, PS_TRICKS] >= ps[w, PS_BID] else PLACE_GREEDY
     if code == PLACE_GREEDY:
         tw = params[w, TERROR_WEIGHT]
+        rank_row = w
     elif code == PLACE_AUTO:         # auto_place: the greedy key without Terror
         code = PLACE_GREEDY
     greedy = code == PLACE_GREEDY
+    ranked = greedy and ranks.shape[0] > 0
+    rbase = rank_row * (MAX_DRAGONS * RANK_W)
     in_order = cf[CF_TRICK_ORDER] != 0
     card_bits = (np.int64(1) << PAIR_BITS) - 1
     # the zone slots of each colour (GS_ZSLOTS: ZONE_BITS bits per colour) and of any colour
     slots = gs[GS_ZSLOTS]
     every = (np.int64(1) << gs[GS_ZONE_N]) - 1
+    # each card's pairs, the cards that cannot be placed (the Egg, the Wizards, a Mercenary as 0) and those with
+    # no dragon of their colour left, as masks: no branch per card; then the discards (few), in trick order
     lo = 0
     hi = 0
+    unplaceable = 0
+    nofit = 0
+    vals = 0        # the cards' values, a byte each
     for i in range(tn):
-        fit, open_ = fitting(i, done, slots, every, tr, kind, colour)
+        c = tr[i, T_CARD] & ID_MASK
+        k = kind[c]
+        pl = np.int64((k == ARCANA) | (k == OBSCURE) | ((k == MERCENARY) & (tr[i, T_MODE] == 0)))
+        wild = np.int64(k != ARCANA)
+        own = (slots >> (ZONE_BITS * (colour[c] & 3))) & every      # (a wild card's colour -1 is masked to 3)
+        fit = (own + wild * (every - own)) & -pl
         if i < 4:
             lo |= fit << (PAIR_BITS * i)
         else:
             hi |= fit << (PAIR_BITS * (i - 4))
-        if fit == 0 and open_ != 0:        # no dragon of its colour is left: discarded
-            done |= 1 << i
-            gs[FD_DISCARDED] += 1
-            discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
+        unplaceable |= (pl ^ 1) << i
+        nofit |= (pl & np.int64(fit == 0)) << i
+        vals |= (value[c] & 255) << (8 * i)
+    done = unplaceable | nofit
+    while unplaceable != 0:
+        i = trailing_zeros(unplaceable)
+        unplaceable &= unplaceable - 1
+        discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
+    while nofit != 0:                   # no dragon of its colour is left: discarded
+        i = trailing_zeros(nofit)
+        nofit &= nofit - 1
+        gs[FD_DISCARDED] += 1
+        discard_card(tr[i, T_CARD], card_loc, discard, gs, trace)
     while lo != 0 or hi != 0:
         clo = lo        # the pairs open to this choice: all, or only the first card left in trick order
         chi = hi
@@ -643,7 +665,24 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
                 chi = 0
             else:
                 chi = hi & (card_bits << (PAIR_BITS * (trailing_zeros(hi) >> PAIR_SHIFT)))
-        if code == PLACE_RANDOM:
+        if ranked:
+            # the greedy key's rank (build_ranks: the same order, equal keys equal ranks), then the pair's bit: the
+            # lowest is the first lowest key, as place_greedy picks
+            bkey = np.int64(1) << 62
+            m = clo
+            first = 0       # bit of m's bit 0 among all pairs
+            for _ in range(2):
+                while m != 0:
+                    b = trailing_zeros(m) + first
+                    m &= m - 1
+                    v = (vals >> ((b >> 1) & ~7)) & 255
+                    key = (np.int64(ranks[rbase + zone[b & (PAIR_BITS - 1), Z_RB] - v]) << 7) | b
+                    bkey = imin(bkey, key)
+                m = chi
+                first = 4 * PAIR_BITS
+            bi = (bkey & 127) >> PAIR_SHIFT
+            bz = bkey & (PAIR_BITS - 1)
+        elif code == PLACE_RANDOM:
             n_lo = popcount(clo)
             k = draw(state, n_lo + popcount(chi))
             b = nth_bit(clo, k) if k < n_lo else 4 * PAIR_BITS + nth_bit(chi, k - n_lo)
@@ -684,6 +723,7 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
         card_loc[c] = d
         card_loc[ON_DRAGON + d] |= np.int64(1) << c
         zone[bz, Z_DMG] += value[c]
+        zone[bz, Z_RB] -= value[c]
         if zone[bz, Z_DMG] >= dr[d, 1]:
             last = gs[GS_ZONE_N] - 1
             defeat(bz, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace)
@@ -703,24 +743,24 @@ def place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs,
 
 @njit(cache=True, inline='always', _nrt=False)
 def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, state, hand_n, card_loc,
-                discard, place_fns, params, codes, trace):
+                discard, place_fns, params, codes, ranks, trace):
     """The trick winner puts every card it can on a dragon of its colour (wild: any); the rest is discarded."""
     tn = gs[GS_TN]
-    done = 0        # bit mask of trick positions already placed or discarded
-    for i in range(tn):
-        c = tr[i, T_CARD]
-        if not placeable(c, tr[i, T_MODE], kind):
-            done |= 1 << i
-            discard_card(c, card_loc, discard, gs, trace)
     gs[GS_DEF_TRICK] = 0
     gs[GS_MAXRES_TRICK] = 0
     gs[GS_COLS_TRICK] = 0
     human = w != auto
     code = codes[D_PLACE, w] if human else PLACE_AUTO
     if code != CALL:
-        place_inline(code, w, auto, tn, done, cf, kind, colour, value, dr, zone, gs, ps, tr, state, card_loc,
-                     discard, params, trace)
+        place_inline(code, w, auto, tn, cf, kind, colour, value, dr, zone, gs, ps, tr, state, card_loc,
+                     discard, params, ranks, trace)
         return
+    done = 0        # bit mask of trick positions already placed or discarded
+    for i in range(tn):
+        c = tr[i, T_CARD]
+        if not placeable(c, tr[i, T_MODE], kind):
+            done |= 1 << i
+            discard_card(c, card_loc, discard, gs, trace)
     pw = params[w]
     fill_state(state, w, cf, gs, ps, hand_n, 0)     # facts a defeat changes are refreshed per decision
     in_order = cf[CF_TRICK_ORDER] != 0
@@ -786,6 +826,7 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
         for z in range(zn):
             if zone[z, Z_ID] == d:
                 zone[z, Z_DMG] += v
+                zone[z, Z_RB] -= v
                 if zone[z, Z_DMG] >= dr[d, 1]:
                     defeat(z, w, auto, cf, dr, zone, gs, ps, card_loc, discard, trace)
                     if done != (1 << tn) - 1:
@@ -932,6 +973,13 @@ def build_keys(kind, colour, value, trump, egg_low, keys):
 
 
 @njit(cache=True, inline='always', _nrt=False)
+def kix(reg, led, m):
+    """Offset of keys[reg, led + 1, m, 0] in the flat key table (rows padded to MAX_CARDS: the offsets are
+    shifts, not multiplications by strides read from the array)."""
+    return ((reg * (N_COLOURS + 1) + led + 1) * 2 + m) * MAX_CARDS
+
+
+@njit(cache=True, inline='always', _nrt=False)
 def seeker_fold(top, bottom, key, p, sp, legal, j, bound, want_win):
     """play_trick's inline play_seeker when following: fold option j (trick key `key`, power p, sign * power
     sp) into the running choices. `top` = (sign * power, then the first option) of the options with the
@@ -969,11 +1017,14 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
     """Every seat plays one card, from the leader on; returns the winning position in the trick.
 
     The same decisions as `choose_card` + `play_card` for each seat, with the trick's standing (regime, led
-    colour, best key) kept up to date card by card and the keys read from the `build_keys` table."""
+    colour, best key) kept up to date card by card and the keys read from the `build_keys` table (flat: `kix`).
+    The cards' rule counters are counted as they join the trick (count_trick's counts for a table game)."""
     seats = cf[CF_SEATS]
     players = cf[CF_PLAYERS]
     check = cf[CF_CHECK] != 0 and cf[CF_MODE] != MODE_SOLO
     merc_zero = cf[CF_AUTO_MERC_HIGH] == 0
+    counters = ptab[5]
+    zero = False
     nlow = 0
     nhigh = 0
     led = -1
@@ -1012,6 +1063,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
             gs[GS_AUTO_PTR] += 1
             hand_n[s] -= 1
             m = 1 if kind[c] == MERCENARY and merc_zero else 0
+            gs[FD_AUTO_MERC] += kind[c] == MERCENARY
         else:
             hn = hand_n[s]
             hb = hx[HX_BITS + s]
@@ -1024,7 +1076,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                 # play_seeker over the same options in the same order (hand order, a Mercenary as 14 then 0):
                 # its first choice (`aim`), else its weakest card; the first of equals in both
                 want, highest = seeker_aim(tn, tn == seats - 1, ps[s, PS_BID] - ps[s, PS_TRICKS],
-                                           params[s, FOLLOW_CHEAP] > 0.5 and short_table(seats, params[s]))
+                                           codes[C_CHEAP, s] != 0)
                 # option j = 2 * slot + mode. With keys that hold the power and then the option, the choice is a
                 # plain max/min (no unpredictable branch): `top` = highest sign * power, first among equals;
                 # `bottom` = lowest power, first among equals. ptab rows 2-3 hold the powers negated.
@@ -1036,21 +1088,18 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                 spow1 = ptab[1] if highest else ptab[3]
                 if tn == 0:     # leading: every card is legal and every option wanted
                     # lead_trumps_last: a leader under its contract ranks its trumps below its other cards
-                    lead_tl = highest and params[s, LEAD_TRUMPS_LAST] > 0.5 and short_table(seats, params[s])
+                    lead_tl = highest and codes[C_LEAD_TL, s] != 0
                     lpow0 = ptab[4] if lead_tl else spow0
                     for i in range(hn):
                         c = hand[s, i] & ID_MASK
                         top = imax(top, (lpow0[c] << 6) + 63 - 2 * i)
-                        if kind[c] == MERCENARY:
-                            top = imax(top, (spow1[c] << 6) + 62 - 2 * i)
                 else:
                     # following, the seeker wants M_WINS = want (0 or 1). A tie on -1 (only Wizards so far)
                     # lets every key above -2 win: one bound covers both cases
                     bound = bk - np.int64(tie)
                     win_m = -np.int64(want == 1)
                     if led >= 0:
-                        krow0 = keys[reg, led + 1, 0]
-                        krow1 = keys[reg, led + 1, 1]
+                        kb = kix(reg, led, 0)
                         # only the legal cards, in card order (each key holds its option: the order does not
                         # matter): the led colour and the colourless cards, or all of a hand void in the colour
                         legal = hb & (led_bits | hx[HX_NONE]) if has_led else hb
@@ -1058,18 +1107,25 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                             c = trailing_zeros(legal)
                             legal &= legal - 1
                             j = 2 * hx[HX_SLOT + c]
-                            top, bottom = seeker_fold(top, bottom, krow0[c], pow0[c], spow0[c], -1, j, bound, win_m)
-                            if kind[c] == MERCENARY:        # its option as 0 (always legal: it has no colour)
-                                top, bottom = seeker_fold(top, bottom, krow1[c], pow1[c], spow1[c], -1, j + 1,
-                                                          bound, win_m)
+                            top, bottom = seeker_fold(top, bottom, keys[kb + c], pow0[c], spow0[c], -1, j, bound,
+                                                      win_m)
                     else:           # no colour led yet: every card is legal, and would set the led colour
                         for i in range(hn):
                             c = hand[s, i] & ID_MASK
-                            key = keys[reg, colour[c] + 1, 0, c]
+                            key = keys[kix(reg, colour[c], 0) + c]
                             top, bottom = seeker_fold(top, bottom, key, pow0[c], spow0[c], -1, 2 * i, bound, win_m)
-                            if kind[c] == MERCENARY:
-                                top, bottom = seeker_fold(top, bottom, keys[reg, 0, 1, c], pow1[c], spow1[c], -1,
-                                                          2 * i + 1, bound, win_m)
+                # a Mercenary's option as 0 (option 2 * slot + 1; always legal, it has no colour), after the loops:
+                # no test per card (the keys hold their option, so the order of the folds does not matter)
+                mercs = hb & hx[HX_MERC]
+                while mercs != 0:
+                    c = trailing_zeros(mercs)
+                    mercs &= mercs - 1
+                    j = 2 * hx[HX_SLOT + c] + 1
+                    if tn == 0:
+                        top = imax(top, (spow1[c] << 6) + 63 - j)
+                    else:       # (led < 0: kix(reg, -1, 1), the row of a card played with no colour led)
+                        top, bottom = seeker_fold(top, bottom, keys[kix(reg, led, 1) + c], pow1[c], spow1[c], -1, j,
+                                                  bk - np.int64(tie), -np.int64(want == 1))
                 pick = 63 - (top & 63) if top > NO_KEY else bottom & 63
                 slot = pick >> 1
                 m = pick & 1
@@ -1101,7 +1157,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                     kc = kind[c]
                     cc = colour[c]
                     li = (led if led >= 0 else cc) + 1
-                    key = keys[reg, li, 0, c]
+                    key = keys[kix(reg, li - 1, 0) + c]
                     moves[n, M_CARD] = c
                     moves[n, M_MODE] = 0
                     moves[n, M_KIND] = kc
@@ -1111,7 +1167,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                     moves[n, M_SLOT] = i
                     n += (not has_led) | (cc == led) | (cc < 0)
                     if kc == MERCENARY:
-                        key = keys[reg, li, 1, c]
+                        key = keys[kix(reg, li - 1, 1) + c]
                         moves[n, M_CARD] = c
                         moves[n, M_MODE] = 1
                         moves[n, M_KIND] = kc
@@ -1161,6 +1217,10 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                 gs[GS_VIOL] += 1
             played[c] = 1
             gs[GS_PLAYED] += 1
+        # its rule counter (ptab[5]: a Mercenary played as 0 counts one slot further; arcana count in GS_SINK)
+        counter = counters[c & ID_MASK] + m
+        gs[counter] += 1
+        zero |= (counter == FD_EGG) | (counter == FD_MERC + 1)
         kc = kind[c]
         if kc == WIZ_LOW or kc == WIZ_HIGH:
             if kc == WIZ_LOW:
@@ -1171,7 +1231,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
             best = -1
             bkey = -1
             for j in range(tn):
-                key = keys[reg, led + 1, tr[j, T_MODE], tr[j, T_CARD]]
+                key = keys[kix(reg, led, tr[j, T_MODE]) + (tr[j, T_CARD] & ID_MASK)]
                 if key > bkey:
                     bkey = key
                     best = j
@@ -1180,10 +1240,15 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                 led = colour[c]
             if fnw < 0:
                 fnw = tn - 1
-            key = keys[reg, led + 1, m, c]
+            key = keys[kix(reg, led, m) + (c & ID_MASK)]
             if key > bkey:
                 bkey = key
                 best = tn - 1
+    # the trick's own counters: both Wizards, or the low Wizard alone with the Egg or a Mercenary as 0
+    low = nlow > 0
+    high = nhigh > 0
+    gs[FD_WIZ_CANCEL] += low & high
+    gs[FD_EGG_LOW] += low & (not high) & zero
     if best < 0:
         best = fnw if fnw >= 0 else 0
     return best
@@ -1219,24 +1284,6 @@ def count_trick(tr, tn, kind, value, gs, auto):
         gs[FD_WIZ_CANCEL] += 1
     if nlow > 0 and nhigh == 0 and zero > 0:
         gs[FD_EGG_LOW] += 1
-
-
-@njit(cache=True, inline='always', _nrt=False)
-def count_table(tr, tn, kind, ptab, gs, auto):
-    """count_trick for a table game, without a branch per card: ptab[5, card] is the card's counter slot in gs
-    (GS_SINK for an arcana card), a Mercenary played as 0 counts one slot further (mercenary_low)."""
-    wl = gs[FD_WIZ_LOW]
-    wh = gs[FD_WIZ_HIGH]
-    zero = gs[FD_EGG] + gs[FD_MERC + 1]
-    for i in range(tn):
-        c = tr[i, T_CARD] & ID_MASK
-        m = tr[i, T_MODE]
-        gs[ptab[5, c] + m] += 1
-        gs[FD_AUTO_MERC] += (kind[c] == MERCENARY) & (tr[i, T_SEAT] == auto)
-    low = gs[FD_WIZ_LOW] > wl
-    high = gs[FD_WIZ_HIGH] > wh
-    gs[FD_WIZ_CANCEL] += low & high
-    gs[FD_EGG_LOW] += low & (not high) & (gs[FD_EGG] + gs[FD_MERC + 1] > zero)
 
 
 @njit(cache=True, _nrt=False)
@@ -1490,11 +1537,16 @@ def trick_exchange(w, cf, kind, colour, value, hand, hand_n, hx, gs, ps, moves, 
     put_slot(hand, hx, w, i, back)
 
 
-@njit(cache=True, _nrt=False)
-def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, hand, hand_n, hx, zone, gs, ps, tr,
-               moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
-               bid_fns, play_fns, place_fns, give_fns, draft_fns, params, codes, trace):
-    """Deal, draft, exchange, bid and play tricks until the hands are empty or the zone is full."""
+@njit(cache=True, inline='always', _nrt=False)
+def play_round(cf, tables, work, fns, params, codes, trace):
+    """Deal, draft, exchange, bid and play tricks until the hands are empty or the zone is full.
+
+    Inlined into run_batch: a call passed some three hundred words of array arguments, three times a game. The
+    arrays come in three tuples because numba inlines only calls of fewer than 30 arguments."""
+    kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob = tables
+    (hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard,
+     played) = work
+    bid_fns, play_fns, place_fns, give_fns, draft_fns = fns
     mode = cf[CF_MODE]
     players = cf[CF_PLAYERS]
     seats = cf[CF_SEATS]
@@ -1503,15 +1555,19 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
     first = gs[GS_FIRST]
     rec(trace, gs, EV_ROUND, gs[GS_ROUND], first, H, 0)
     nd = cf[CF_DECK_N]
+    tracing = gs[GS_TG] >= 0        # (the per-card trace rows below only then: rec tests it per row)
     for i in range(nd):
         deck[i] = deck_cards[i]
         card_loc[deck_cards[i]] = -1
-        played[deck_cards[i]] = 0
+    if cf[CF_CHECK] != 0:           # `played` is read only by the invariant checks
+        for i in range(nd):
+            played[deck_cards[i]] = 0
     for d in range(cf[CF_N_DRAGONS]):
         card_loc[ON_DRAGON + d] = 0
     shuffle(state, deck, nd)
-    for i in range(nd):
-        rec(trace, gs, EV_DECK, i, deck[i], 0, 0)
+    if tracing:
+        for i in range(nd):
+            rec(trace, gs, EV_DECK, i, deck[i], 0, 0)
     pos = 0
     for s in range(seats):
         cnt = H if s < players else cf[CF_AUTO_CARDS]
@@ -1528,8 +1584,9 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
     for i in range(nd_dr):
         ddeck[i] = i
     shuffle(state, ddeck, nd_dr)
-    for i in range(nd_dr):
-        rec(trace, gs, EV_DRAGON_DECK, i, ddeck[i], 0, 0)
+    if tracing:
+        for i in range(nd_dr):
+            rec(trace, gs, EV_DRAGON_DECK, i, ddeck[i], 0, 0)
     gs[GS_ZONE_N] = 0
     gs[GS_ZSLOTS] = 0
     gs[GS_DPTR] = 0
@@ -1594,19 +1651,18 @@ def play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards,
                           state, played, play_fns, params, codes, call_play, trace, H)
         w = tr[wpos, T_SEAT]
         gs[GS_TRICK] = t + 1
-        count_table(tr, gs[GS_TN], kind, ptab, gs, auto)
         if auto >= 0:
             gs[FD_FK] += 1
-        for s in range(seats):
-            if s != w:
-                ps[s, PS_STREAK] = 0
+        # streaks: only the leader (last trick's winner) can have one, so only its streak may end here
+        streak = ps[w, PS_STREAK]
+        ps[leader, PS_STREAK] = 0
+        ps[w, PS_STREAK] = streak + 1
         ps[w, PS_TRICKS] += 1
-        ps[w, PS_STREAK] += 1
         if w == auto:
             gs[GS_AUTO_TRICKS] += 1
         rec(trace, gs, EV_TRICK, w, t + 1, 0, 0)
         place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, state, hand_n, card_loc,
-                    discard, place_fns, params, codes, trace)
+                    discard, place_fns, params, codes, ranks, trace)
         if cf[CF_TREASURES] != 0:
             check_instant(w, wpos, cf, kind, colour, value, ob, gs, ps, tr, zobj, trace)
         if cf[CF_TEAMS] != 0 and cf[CF_TRICK_EXCHANGE] != 0 and t < H - 1:
@@ -1713,7 +1769,7 @@ def solo_next_card(pile, ip, i_n, which, discard, gs, card_loc, state, trace):
 
 
 @njit(cache=True, _nrt=False)
-def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, ps, tr, moves, pairs, state, deck,
+def play_solo(cf, kind, colour, value, ranks, deck_cards, dr, hand, hand_n, zone, gs, ps, tr, moves, pairs, state, deck,
               ddeck, card_loc, discard, played, play_fns, place_fns, params, codes, trace):
     """One solo game: the player (seat 0) against the Demon (seat 1), who plays the top card of the pile.
 
@@ -1811,7 +1867,7 @@ def play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, p
         count_trick(tr, 2, kind, value, gs, 1)
         rec(trace, gs, EV_TRICK, w, t + 1, 0, 0)
         place_trick(w, 1, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, state, hand_n, card_loc,
-                    discard, place_fns, params, codes, trace)
+                    discard, place_fns, params, codes, ranks, trace)
         c = solo_next_card(deck, GS_PILE, GS_PILE_N, 0, discard, gs, card_loc, state, trace)
         if c >= 0:
             hand[0, hand_n[0]] = c
@@ -1928,7 +1984,8 @@ def record_round(row, cf, gs, ps, rounds, s):
     diff = ps[s, PS_TRICKS] - ps[s, PS_BID]
     rounds[row, R_ROUND] = gs[GS_ROUND]
     rounds[row, R_SEAT] = s
-    rounds[row, R_POSITION] = (s - gs[GS_FIRST]) % cf[CF_SEATS]
+    pos = s - gs[GS_FIRST]         # (s - first) % seats without a division
+    rounds[row, R_POSITION] = pos + cf[CF_SEATS] * (pos < 0)
     rounds[row, R_TEAM] = s % (players // 2) if cf[CF_TEAMS] != 0 else -1
     rounds[row, R_DEALT] = cf[CF_HAND]
     rounds[row, R_TRICKS] = ps[s, PS_TRICKS]
@@ -1966,13 +2023,17 @@ KERNEL_SIG = types.void(
 
 
 @njit(cache=True, _nrt=False)
-def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, bid_fns, play_fns,
+def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob, bid_fns, play_fns,
               place_fns, give_fns, draft_fns, params, codes, games, rounds, trace, hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state,
               deck, ddeck, odeck, zobj, card_loc, discard, played):
     mode = cf[CF_MODE]
     players = cf[CF_PLAYERS]
     n_rounds = cf[CF_ROUNDS]
     n_traced = trace.shape[0]
+    tables = (kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob)
+    work = (hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard,
+            played)
+    fns = (bid_fns, play_fns, place_fns, give_fns, draft_fns)
     for g in range(n):
         state[S_RNG] = mix(seed, g)     # each game its own stream: same seed and index, same deals
         gs[:] = 0
@@ -1983,7 +2044,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, dec
         row = games[g]
         row[:] = 0
         if mode == MODE_SOLO:
-            rank = play_solo(cf, kind, colour, value, deck_cards, dr, hand, hand_n, zone, gs, ps, tr, moves, pairs,
+            rank = play_solo(cf, kind, colour, value, ranks, deck_cards, dr, hand, hand_n, zone, gs, ps, tr, moves, pairs,
                              state, deck, ddeck, card_loc, discard, played, play_fns, place_fns, params, codes,
                              trace)
             record_round(g, cf, gs, ps, rounds, 0)
@@ -1999,19 +2060,14 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, dec
         else:
             for r in range(n_rounds):
                 gs[GS_ROUND] = r
-                play_round(cf, kind, colour, value, keys, ptab, follows, worths, deck_cards, dr, ob, hand, hand_n, hx, zone, gs,
-                           ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played,
-                           bid_fns, play_fns, place_fns, give_fns, draft_fns, params, codes, trace)
+                play_round(cf, tables, work, fns, params, codes, trace)
                 for s in range(players):
                     record_round((g * n_rounds + r) * players + s, cf, gs, ps, rounds, s)
                     d = abs(ps[s, PS_TRICKS] - ps[s, PS_BID])
                     row[G_CONTRACTS] += 1
-                    if d == 0:
-                        row[G_EXACT] += 1
-                    elif d <= cf[CF_NEAR]:
-                        row[G_NEAR] += 1
-                    else:
-                        row[G_MISSED] += 1
+                    row[G_EXACT] += d == 0          # (counts, not branches: the outcome goes either way)
+                    row[G_NEAR] += (d != 0) & (d <= cf[CF_NEAR])
+                    row[G_MISSED] += d > cf[CF_NEAR]
                     row[G_DEFEATED] += ps[s, PS_DEF]
                     row[G_TREASURE] += ps[s, PS_TREASURE]
                 row[G_LOST] += gs[GS_LOST]
@@ -2042,7 +2098,7 @@ def build_powers(kind, colour, value, trump, ptab):
     """ptab[mode, card]: the seeker's card_power of each card as an option row shows it (a Mercenary
     played as 0 has value 0 and no colour); ptab[2 + mode, card]: the same negated; ptab[4, card]: its
     lead_power (trumps below every other card) for a seeker that leads trumps last; ptab[5, card]: the gs slot
-    of its rule counter (count_table)."""
+    of its rule counter (play_trick counts the cards as they are played)."""
     for c in range(kind.shape[0]):
         ptab[0, c] = card_power(kind[c], value[c], 0, colour[c], trump)
         ptab[1, c] = card_power(kind[c], 0, 1, -1, trump)
@@ -2077,13 +2133,36 @@ def build_follows(colour, follows):
 
 
 @njit(cache=True)
-def build_hx(colour, hx):
+def build_ranks(dr, nd, params, ranks):
+    """ranks[row * MAX_DRAGONS * RANK_W + dragon * RANK_W + RANK_OFF + left]: the rank of greedy_key(left, the
+    dragon's Terror, that row's terror_weight) among all of that row's keys (equal keys, equal ranks), so the
+    greedy placement compares integers and picks what place_greedy picks. Rows: seats 0-5 (their
+    terror_weight), then the automaton (no Terror)."""
+    n = nd * RANK_W
+    keys = np.empty(n, np.float64)
+    for row in range(MAX_SEATS + 1):
+        tw = params[row, TERROR_WEIGHT] if row < MAX_SEATS and params.shape[1] > TERROR_WEIGHT else 0.0
+        for d in range(nd):
+            for j in range(RANK_W):
+                keys[d * RANK_W + j] = greedy_key(j - RANK_OFF, dr[d, 2], tw)
+        order = np.argsort(keys)
+        r = 0
+        for k in range(n):
+            if k > 0 and keys[order[k]] != keys[order[k - 1]]:
+                r += 1
+            ranks[row * MAX_DRAGONS * RANK_W + order[k]] = r
+
+
+@njit(cache=True)
+def build_hx(kind, colour, hx):
     """hx's per-batch masks: the cards of each colour and the colourless cards (card ids < MAX_CARDS)."""
     for c in range(colour.shape[0]):
         if colour[c] >= 0:
             hx[HX_COLOUR + colour[c]] |= np.int64(1) << c
         else:
             hx[HX_NONE] |= np.int64(1) << c
+        if kind[c] == MERCENARY:
+            hx[HX_MERC] |= np.int64(1) << c
 
 
 @njit(cache=True)
@@ -2118,8 +2197,9 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     card_loc = np.full(ON_DRAGON + MAX_DRAGONS, -1, np.int64)
     discard = np.zeros(MAX_CARDS, np.int64)
     played = np.zeros(MAX_CARDS, np.int64)
-    keys = np.zeros((3, N_COLOURS + 1, 2, kind.shape[0]), np.int64)
+    keys = np.zeros((3, N_COLOURS + 1, 2, MAX_CARDS), np.int64)     # rows padded: see kix
     build_keys(kind, colour, value, cf[CF_TRUMP], cf[CF_EGG_LOW], keys)
+    flat_keys = keys.reshape(keys.size)
     ptab = np.zeros((6, kind.shape[0]), np.int64)
     build_powers(kind, colour, value, cf[CF_TRUMP], ptab)
     follows = np.zeros((N_COLOURS + 2, kind.shape[0]), np.int64)
@@ -2127,9 +2207,14 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     worths = np.zeros((MAX_SEATS, kind.shape[0] + 1), np.float64)
     build_worths(kind, colour, value, cf, params, codes, worths)
     hx = np.zeros(HX_SIZE, np.int64)
-    build_hx(colour, hx)
-    run_batch(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(keys), borrow(ptab),
-              borrow(follows), borrow(worths), borrow(deck_cards), borrow(dr), borrow(ob), bid_fns, play_fns, place_fns,
+    build_hx(kind, colour, hx)
+    nd = cf[CF_N_DRAGONS]
+    ranked = nd <= MAX_DRAGONS and dr[:nd, 1].max() <= RANK_W - RANK_OFF and value.max() <= RANK_OFF + 1
+    ranks = np.zeros((MAX_SEATS + 1) * MAX_DRAGONS * RANK_W if ranked else 0, np.int32)
+    if ranked:
+        build_ranks(dr, nd, params, ranks)
+    run_batch(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(flat_keys), borrow(ptab),
+              borrow(follows), borrow(worths), borrow(ranks), borrow(deck_cards), borrow(dr), borrow(ob), bid_fns, play_fns, place_fns,
               give_fns, draft_fns, borrow(params), borrow(codes), borrow(games), borrow(rounds), borrow(trace), borrow(hand),
               borrow(hand_n), borrow(hx), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
               borrow(objopt), borrow(state), borrow(deck), borrow(ddeck), borrow(odeck), borrow(zobj),
@@ -2137,7 +2222,8 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     # the owners stay alive until here: the borrowed views above hold no reference
     keep = (hand[0, 0] + hand_n[0] + zone[0, 0] + gs[0] + ps[0, 0] + tr[0, 0] + moves[0, 0] + pairs[0, 0]
             + objopt[0, 0] + state[0] + deck[0] + ddeck[0] + odeck[0] + zobj[0, 0] + card_loc[0] + discard[0]
-            + played[0] + keys[0, 0, 0, 0] + ptab[0, 0] + follows[0, 0] + worths[0, 0] + hx[0])
+            + played[0] + keys[0, 0, 0, 0] + ptab[0, 0] + follows[0, 0] + worths[0, 0] + hx[0]
+            + ranks.size)
     gs[1] = keep
 
 
@@ -2153,8 +2239,21 @@ def inline_codes(bid_fns, play_fns, place_fns):
     return codes
 
 
+def seat_codes(bid_fns, play_fns, place_fns, params, seats):
+    """inline_codes, and the inline seeker's per-seat habits (rows C_CHEAP, C_LEAD_TL; the same tests as
+    play_seeker: `follow_cheap` / `lead_trumps_last` above 0.5 at a table of `short_from` seats or more)."""
+    codes = np.zeros((CODE_ROWS, MAX_SEATS), np.int64)
+    codes[:len(DECISIONS)] = inline_codes(bid_fns, play_fns, place_fns)
+    if params.shape[1] > max(FOLLOW_CHEAP, LEAD_TRUMPS_LAST, SHORT_FROM):
+        short = seats >= params[:, SHORT_FROM]
+        codes[C_CHEAP] = (params[:, FOLLOW_CHEAP] > 0.5) & short
+        codes[C_LEAD_TL] = (params[:, LEAD_TRUMPS_LAST] > 0.5) & short
+    return codes
+
+
 def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
                draft_fns, params, games, rounds, trace):
     """Play n games from `seed` into `games`, `rounds` and the first trace.shape[0] traces."""
+    codes = seat_codes(bid_fns, play_fns, place_fns, params, int(cf[CF_SEATS]))
     play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
-                   draft_fns, params, inline_codes(bid_fns, play_fns, place_fns), games, rounds, trace)
+                   draft_fns, params, codes, games, rounds, trace)
