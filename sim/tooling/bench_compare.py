@@ -42,10 +42,10 @@ out = {}
 for c in cases:
     if only and c["game"] not in only:
         continue
-    game = get_game(c["game"])
     try:
+        game = get_game(c["game"])
         rules, lineup = game.load_rules(), game.lineup(c["lineup"])
-    except Exception as e:               # the other commit may not know this lineup
+    except Exception as e:               # the other commit may not know this game or lineup
         out[c["key"]] = None
         continue
     game.simulate(rules, c["players"], lineup, 1, 500)           # load or compile the kernel
