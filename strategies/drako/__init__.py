@@ -13,12 +13,15 @@ Dragon:   brawler (fights at close range, leaves a crowd; brawler_v1 stays in it
 Dwarves:  rush (everyone charges), coordinated (net, then close in, Fury when surrounding, the
           archer holding a line)
 Both:     random (uniform over legal options); aggressive (brawler + rush) and patient
-          (kiter + coordinated) play either side, for match play.
+          (kiter + coordinated) play either side, for match play; search (the reference player: plays
+          each option on to the end many times, see sim/games/drako/kernel_search.py and docs/SEARCH.md).
 
 The dragons are in dragon.py, the dwarves in dwarves.py, the helpers they share in shared.py.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from sim.engine.strategy import Strategy, StrategyRegistry, njit_later
 from sim.games.drako.records import DECISION_SIG, DRAGON, S_SIDE
@@ -71,6 +74,28 @@ def patient_choice(kind, opts, n, st, geo, p):
     return coordinated2(kind, opts, n, st, geo, p, len(KITER))
 
 
+# ---- the search player ---------------------------------------------------------------------------
+# The kernel runs it (kernel_search): it needs the whole game state, which a strategy function does not see.
+# Its one parameter is the budget (playouts per decision); the kernel receives the budget followed by the
+# weights of the heuristics its playouts use (`search_params`).
+SEARCH, SEARCH_DEFAULTS = ("budget",), (200.0,)
+P_BUDGET, P_DRAGON, P_DWARVES = 0, 1, 1 + len(BRAWLER2)
+
+
+def search_params(params) -> np.ndarray:
+    """What the kernel receives for a search seat: its budget, then the playout heuristics' default weights."""
+    return np.concatenate([np.asarray(params, dtype=np.float64)[:1], BRAWLER2_DEFAULTS, COORDINATED2_DEFAULTS])
+
+
+@njit_later(DECISION_SIG, **FAST)
+def search_choice(kind, opts, n, st, geo, p):
+    """Recognised by identity in kernel.inline_codes and never called there; called anywhere else, it plays
+    as its playouts do."""
+    if st[S_SIDE] == DRAGON:
+        return brawler2(kind, opts, n, st, geo, p, P_DRAGON)
+    return coordinated2(kind, opts, n, st, geo, p, P_DWARVES)
+
+
 # ---- the registry ------------------------------------------------------------------------------
 
 
@@ -112,6 +137,10 @@ STRATEGIES = (
      (_prefixed("kiter", KITER) + _prefixed("coordinated", COORDINATED2),
       KITER_DEFAULTS + COORDINATED2_DEFAULTS, KITER_BOUNDS + COORDINATED2_BOUNDS),
      "kiter as the dragon, coordinated as the dwarves (for match play)"),
+    ("search", BOTH, search_choice, (SEARCH, SEARCH_DEFAULTS, ()),
+     "plays each option of a decision on to the end of the game (budget: playouts per decision, spread over "
+     "the options by sequential halving) with the hidden cards dealt afresh each time, and keeps the one that "
+     "wins most; brawler and coordinated play out both sides"),
     ("patient_v1", BOTH, patient_v1_choice,
      (_prefixed("kiter", KITER) + _prefixed("coordinated", COORDINATED),
       KITER_DEFAULTS + COORDINATED_DEFAULTS, KITER_BOUNDS + COORDINATED_BOUNDS),

@@ -14,7 +14,7 @@ from sim.engine.strategy import Lineup, Seat
 from sim.games.drako import referee
 from sim.games.drako import records as R
 from sim.games.drako.rules import DrakoRules
-from strategies.drako import REGISTRY
+from strategies.drako import REGISTRY, search_choice, search_params
 
 TRACE_ROWS_PER_GAME = 320
 # Match play with the default line-up: each first-leg role's player, with a strategy for either side that
@@ -33,8 +33,7 @@ def play(rules: DrakoRules, dragon: Seat, dwarves: Seat, seed: int, n: int, n_tr
     w = kernel.new_work(rules, check)
     out = np.zeros((len(R.OUT_SLOTS), n), dtype=np.int32)
     fd, fw = dragon.strategy.functions, dwarves.strategy.functions
-    pd = np.ascontiguousarray(dragon.params, dtype=np.float64)
-    pw = np.ascontiguousarray(dwarves.params, dtype=np.float64)
+    pd, pw = kernel_params(dragon), kernel_params(dwarves)
     rows = max(1, n_traced) * TRACE_ROWS_PER_GAME
     while True:
         trace = np.zeros((rows if n_traced else 1, R.TRACE_WIDTH), dtype=np.int16)
@@ -46,6 +45,13 @@ def play(rules: DrakoRules, dragon: Seat, dwarves: Seat, seed: int, n: int, n_tr
         rows *= 2
     traces = [trace[starts[i]:starts[i + 1]].copy() for i in range(n_traced)]
     return out, traces
+
+
+def kernel_params(seat: Seat) -> np.ndarray:
+    """A seat's parameters as the kernel takes them (a search seat's budget is followed by its playouts' weights)."""
+    if seat.strategy.functions[0] is search_choice:
+        return search_params(seat.params)
+    return np.ascontiguousarray(seat.params, dtype=np.float64)
 
 
 def field(states: np.ndarray, slot: int) -> np.ndarray:

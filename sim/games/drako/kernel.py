@@ -1,15 +1,16 @@
 """Drako's numba kernel: plays whole batches of games and keeps each game's final state.
 
 The rules run as a resumable state machine: `next_question` plays on until some side has to choose,
-leaves the choices as rows in `opts` and returns who must answer; `advance` calls that side's
-strategy function, writes the chosen row back into the state and goes on to the game's end. Only
-`advance` ever calls the strategy functions.
+leaves the choices as rows in `opts` and returns who must answer; `advance` (here) calls that side's
+strategy function, or runs a built-in inline, or searches (kernel_search), writes the chosen row back
+into the state and goes on to the game's end. Only `advance` ever calls the strategy functions.
 
 The kernel is in parts, each importing only those before it: kernel_base (primitives, phases, the
 random stream, the trace), kernel_board (figures, walks, fire lines), kernel_cards (hands, decks and
 the option rows taken from them), kernel_combat (wounds, attacks, blocks), kernel_steps (setup,
-turns, actions, moves), kernel_game (one game: `start_game`, `advance`, `next_question`) and this
-module (the batch, and the work array built in Python).
+turns, actions, moves), kernel_game (the rules of one game: `start_game`, `next_question`),
+kernel_search (the search player) and this module (who answers each decision, the batch, and the
+work array built in Python).
 
 A game lives in one int64 work array `w` (offsets in records.py): configuration, board, decks,
 card table, scratch, and three blocks the strategies see as arrays of their own:
@@ -32,23 +33,67 @@ import numpy as np
 from numba import njit, types
 
 from strategies import drako as builtin
-# start_game, next_question, advance, place, hand_add, take_row and PH_TURN are imported for the tests too
+# start_game, next_question, place, hand_add, take_row and PH_TURN are imported for the tests too
 from sim.games.drako.records import (
-    C_FIRE_RANGE, DECISION_FN, MAX_HEX, MAX_OPTS, N_STATE, OPT_WIDTH, OUT_SLOTS, W_BOARD, W_CARDS, W_GEO,
-    W_GEO_COLS, W_GEO_ROWS, W_OPTS, W_RAY_AT, W_RING2, W_ST, W_TOVER, W_TRACING, W_TROW,
+    C_FIRE_RANGE, DECISION_FN, MAX_HEX, MAX_OPTS, N_STATE, OPT_WIDTH, OUT_SLOTS, R_NOPTS, T_BAD_CHOICES,
+    W_BOARD, W_CARDS, W_GEO, W_GEO_COLS, W_GEO_ROWS, W_NSEARCH, W_OPTS, W_RAY_AT, W_RING2, W_ST, W_TOVER,
+    W_TRACING, W_TROW,
 )
 from sim.games.drako.kernel_base import FAST, PH_TURN, take_row
 from sim.games.drako.kernel_board import place, ray_table, ring2_table
 from sim.games.drako.kernel_cards import hand_add
-from sim.games.drako.kernel_game import (
-    advance, IN_BRAWLER, IN_COORDINATED, IN_RANDOM, next_question, start_game,
-)
+from sim.games.drako.kernel_game import next_question, start_game
+from sim.games.drako.kernel_search import N_SCRATCH, search_choice, search_seed
+
+CALL, IN_BRAWLER, IN_COORDINATED, IN_RANDOM, IN_SEARCH = 0, 1, 2, 3, 4
+
+
+@njit(inline="always", **FAST)
+def inline_choice(code, kind, opts, n, st, geo, p):
+    """The built-in strategy `code` (not CALL or IN_SEARCH) answering one decision, as its *_choice
+    function would."""
+    if code == IN_BRAWLER:
+        return builtin.brawler2(kind, opts, n, st, geo, p, 0)
+    if code == IN_COORDINATED:
+        return builtin.coordinated2(kind, opts, n, st, geo, p, 0)
+    return builtin.draw(st, n)
+
+
+@njit(inline="always", **FAST)
+def advance(w, tr, sc, st, opts, geo, fns, codes, pd, pw):
+    """Play the game in `w` on to its end. st, opts and geo are w's blocks as arrays (views);
+    fns are the eight decision functions (the dragon's act, target, react, setup, then the
+    dwarves'), codes[slot] the built-in run inline there, IN_SEARCH or CALL; pd and pw the sides'
+    parameters; sc the search's scratch. A choice out of range counts as a bad choice and takes the
+    first row."""
+    while True:
+        q = next_question(w, tr)
+        if q < 0:
+            return
+        who = q >> 4
+        kind = q & 15
+        k = st[R_NOPTS]
+        p = pd if who < 4 else pw
+        code = codes[who]
+        if code == IN_SEARCH:
+            i = search_choice(w, sc, tr, st, opts, geo, who >> 2, p)
+        elif code != CALL:
+            i = inline_choice(code, kind, opts, k, st, geo, p)
+        else:
+            i = fns[who](kind, opts, k, st, geo, p)
+        if i < 0 or i >= k:
+            st[T_BAD_CHOICES] += 1
+            i = 0
+        take_row(w, i)
 
 
 # ---- the batch --------------------------------------------------------------------------------
-# The built-in strategies run inline (see kernel_game): a decision slot whose function is one of these is
-# recognised by identity. INLINE_BUILTINS = False calls every function (to check that both paths give the
-# same games).
+# A decision slot whose function is one of the built-ins below runs that strategy inlined into `advance`
+# instead of an indirect call (recognised by identity): a call passes the option rows, state, geometry and
+# parameters as some thirty words and the callee reloads them, about a tenth of a default game. Same code,
+# same answers, same draws from the game's stream. INLINE_BUILTINS = False calls every function (to check
+# that both paths give the same games). The search player is always run by the kernel: it needs the whole
+# work array, which a strategy function does not see.
 INLINE = ((builtin.brawler2_choice, IN_BRAWLER), (builtin.coordinated_choice, IN_COORDINATED),
           (builtin.random_choice, IN_RANDOM))
 INLINE_BUILTINS = True
@@ -57,15 +102,17 @@ FN = DECISION_FN
 BATCH_SIG = types.int64(
     types.int64, types.int64, types.int64[::1], FN, FN, FN, FN, FN, FN, FN, FN,
     types.float64[::1], types.float64[::1],
-    types.int32[:, ::1], types.int16[:, ::1], types.int64[::1], types.int64, types.int64[::1])
+    types.int32[:, ::1], types.int16[:, ::1], types.int64[::1], types.int64, types.int64[::1], types.int64[::1])
 
 
 def inline_codes(functions) -> np.ndarray:
     """codes[slot] for the eight decision slots (dragon's act, target, react, setup, then the dwarves'):
     the built-in strategy run inline there, or CALL."""
     codes = np.zeros(8, dtype=np.int64)
-    if INLINE_BUILTINS:
-        for slot, fn in enumerate(functions):
+    for slot, fn in enumerate(functions):
+        if fn is builtin.search_choice:
+            codes[slot] = IN_SEARCH
+        elif INLINE_BUILTINS:
             for builtin_fn, code in INLINE:
                 if fn is builtin_fn:
                     codes[slot] = code
@@ -81,27 +128,34 @@ def play_batch(seed, n, w, d_act, d_target, d_react, d_setup,
     trace_start[i] (trace_start[n_traced] is the end). Returns 1 if `trace` was too small.
     """
     fns = (d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup)
-    return play_batch_jit(seed, n, w, *fns, pd, pw, out, trace, trace_start, n_traced, inline_codes(fns))
+    codes = inline_codes(fns)
+    scratch = np.zeros(N_SCRATCH if (codes == IN_SEARCH).any() else 1, dtype=np.int64)
+    return play_batch_jit(seed, n, w, *fns, pd, pw, out, trace, trace_start, n_traced, codes, scratch)
 
 
 @njit(BATCH_SIG, **FAST)
 def play_batch_jit(seed, n, w, d_act, d_target, d_react, d_setup,
-                   w_act, w_target, w_react, w_setup, pd, pw, out, trace, trace_start, n_traced, codes):
-    """`play_batch` (Python) with codes[slot]: the built-in strategy a decision slot runs inline."""
+                   w_act, w_target, w_react, w_setup, pd, pw, out, trace, trace_start, n_traced, codes, sc):
+    """`play_batch` (Python) with codes[slot]: the built-in strategy a decision slot runs inline, or
+    IN_SEARCH; sc: the search's scratch (kernel_search.N_SCRATCH words when a side searches)."""
     np.random.seed(seed)
     # the blocks strategies see, as arrays of their own (made once: reshaping is not free)
     st = w[W_ST:W_ST + N_STATE]
     opts = w[W_OPTS:W_OPTS + MAX_OPTS * OPT_WIDTH].reshape((MAX_OPTS, OPT_WIDTH))
     geo = w[W_GEO:W_GEO + w[W_GEO_ROWS] * w[W_GEO_COLS]].reshape((w[W_GEO_ROWS], w[W_GEO_COLS]))
     fns = (d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup)
+    searching = sc.shape[0] > 1
     w[W_TROW] = 0
     w[W_TOVER] = 0
+    w[W_NSEARCH] = 0
     for g in range(n):
         w[W_TRACING] = 1 if g < n_traced else 0
         if g < n_traced:
             trace_start[g] = w[W_TROW]
         start_game(w, trace, seed, g)
-        advance(w, trace, st, opts, geo, fns, codes, pd, pw)
+        if searching:
+            search_seed(w, seed, g)
+        advance(w, trace, sc, st, opts, geo, fns, codes, pd, pw)
         for k in range(OUT_SLOTS.shape[0]):
             out[k, g] = st[OUT_SLOTS[k]]
     if n_traced > 0:

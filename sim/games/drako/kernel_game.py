@@ -1,23 +1,17 @@
-"""Drako kernel, part 6: one game. `start_game` deals and sets up a game in a work array; `advance`
-plays it on from whatever state the array holds to the game's end, asking each side's strategy
-functions; `next_question` runs the rules alone up to the next decision. A search player can copy a
-work array at a decision and call `advance` on the copy to play out from there.
-
-A decision slot whose function is one of the built-ins in `INLINE_CODES` (kernel.inline_codes gives
-each slot's code) runs that strategy inlined into the loop instead of an indirect call: a call passes
-the option rows, state, geometry and parameters as some thirty words and the callee reloads them,
-about a tenth of a default game. Same code, same answers, same draws from the game's stream.
+"""Drako kernel, part 6: the rules of one game, with no strategy in them. `start_game` deals and sets
+up a game in a work array; `next_question` runs the rules from whatever state the array holds up to the
+next decision (or the game's end). The search player (kernel_search) copies a work array at a decision
+and plays on from the copy with these two.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from strategies import drako as builtin
 from sim.games.drako.records import (
     C_ACAP, C_CAP, C_CHECK, C_DRAGON_START, C_DRAW, C_HAND_LIMIT, C_MULLIGAN, C_OPENING, DRAGON, DWARVES,
-    EV_END, FIG_DRAGON, MAX_HEX, MAX_TYPES, N_STATE, R_INDEX, R_NOPTS, R_PHASE, R_ROW, S_ACAP, S_CAP,
-    S_DRAW_COUNT, S_END, S_HAND_LIMIT, S_OVER, S_POS, S_TURN, S_WINNER, T_BAD_CHOICES, T_FURY_TURN,
+    EV_END, FIG_DRAGON, MAX_HEX, MAX_TYPES, N_STATE, R_INDEX, R_PHASE, R_ROW, S_ACAP, S_CAP,
+    S_DRAW_COUNT, S_END, S_HAND_LIMIT, S_OVER, S_POS, S_TURN, S_WINNER, T_FURY_TURN,
     T_VIOLATIONS, W_BOARD, W_GONE, W_ST, WIN_NOBODY,
 )
 from sim.games.drako.kernel_base import (
@@ -25,7 +19,7 @@ from sim.games.drako.kernel_base import (
     PH_ATTACK_DRAGON, PH_ATTACK_DWARF, PH_ATTACKERS_ANS, PH_BLOCK_DRAGON_ANS, PH_BLOCK_DWARF_ANS,
     PH_DISCARD, PH_DISCARD_ANS, PH_DRAGON_MOVE_ANS, PH_DWARF_MOVE2_ANS, PH_DWARF_MOVE_ANS, PH_FIRE_ANS,
     PH_FIRE_NEXT, PH_MAIN_ANS, PH_MULLIGAN, PH_MULLIGAN_ANS, PH_OVER, PH_PLACE, PH_PLACE_ANS, PH_TURN,
-    PH_VICTIM_ANS, PH_WOUND, PH_WOUND_ANS, take_row, violations,
+    PH_VICTIM_ANS, PH_WOUND, PH_WOUND_ANS, violations,
 )
 from sim.games.drako.kernel_board import place
 from sim.games.drako.kernel_cards import draw_cards, shuffle_deck
@@ -37,8 +31,6 @@ from sim.games.drako.kernel_steps import (
     on_action, on_action_end, on_discard, on_discard_ans, on_dragon_move_ans, on_dwarf_move_ans,
     on_main_ans, on_mulligan, on_mulligan_ans, on_place, on_place_ans, on_turn,
 )
-
-CALL, IN_BRAWLER, IN_COORDINATED, IN_RANDOM = 0, 1, 2, 3
 
 
 @njit(**FAST)
@@ -65,41 +57,6 @@ def start_game(w, tr, seed, game):
         draw_cards(w, side, w[C_OPENING])
     w[W_ST + R_INDEX] = 0
     w[W_ST + R_PHASE] = PH_MULLIGAN if w[C_MULLIGAN] else PH_PLACE
-
-
-@njit(inline="always", **FAST)
-def advance(w, tr, st, opts, geo, fns, codes, pd, pw):
-    """Play the game in `w` on to its end. st, opts and geo are w's blocks as arrays (kernel.views);
-    fns are the eight decision functions (the dragon's act, target, react, setup, then the
-    dwarves'), codes[slot] the built-in run inline there or CALL; pd and pw the sides' parameters.
-    A choice out of range counts as a bad choice and takes the first row."""
-    while True:
-        q = next_question(w, tr)
-        if q < 0:
-            return
-        who = q >> 4
-        kind = q & 15
-        k = st[R_NOPTS]
-        p = pd if who < 4 else pw
-        code = codes[who]
-        if code != CALL:
-            i = inline_choice(code, kind, opts, k, st, geo, p)
-        else:
-            i = fns[who](kind, opts, k, st, geo, p)
-        if i < 0 or i >= k:
-            st[T_BAD_CHOICES] += 1
-            i = 0
-        take_row(w, i)
-
-
-@njit(inline="always", **FAST)
-def inline_choice(code, kind, opts, n, st, geo, p):
-    """The built-in strategy `code` (not CALL) answering one decision, as its *_choice function would."""
-    if code == IN_BRAWLER:
-        return builtin.brawler2(kind, opts, n, st, geo, p, 0)
-    if code == IN_COORDINATED:
-        return builtin.coordinated2(kind, opts, n, st, geo, p, 0)
-    return builtin.draw(st, n)
 
 
 @njit(inline="always", **FAST)

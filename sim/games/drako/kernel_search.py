@@ -1,0 +1,251 @@
+"""Drako's search player: flat Monte Carlo over determinisations (PIMC), run inside the batch kernel.
+
+At each of its decisions with more than one option, the searching side plays each option on to the end
+of the game many times and keeps the option that wins most. Each playout starts from a copy of the true
+state in which everything the side cannot see is dealt afresh (`determinise`): the opponent's hand and the
+order of both decks, drawn from the cards not yet played or discarded (discards are public in Drako).
+Both sides then play the default heuristics (brawler and coordinated, at their default weights). Options
+are compared on common random numbers: within a round, playout j deals the same hidden cards and draws the
+same random numbers for every option. The budget (playouts per decision) is spread by sequential halving:
+every surviving option gets the same share of a round, and the better half goes on to the next.
+
+Why flat Monte Carlo and not information-set MCTS: a Drako turn is a chain of small decisions (a card,
+then its target, then the opponent's block) whose consequences show only at the end of the fight, and
+hidden information is only the hands and deck order, which matter through the cards drawn later; a flat
+search over the current decision with strong playouts measures that directly, while a tree over chained
+decisions of both sides would spread the same budget over mostly unvisited nodes. See docs/SEARCH.md.
+
+The searching side never reads what it cannot see: the opponent's hand and both deck orders are
+overwritten by `determinise` before any playout reads them, from counts the side can see (cards per kind
+in each deck list, cards gone, cards in each hand, cards left in each deck).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.engine.rng import mix
+from sim.games.drako.kernel_base import FAST, take_row
+from sim.games.drako.kernel_cards import hand_add
+from sim.games.drako.kernel_game import next_question
+from sim.games.drako.records import (
+    C_NTYPES_D, MAX_DECK, MAX_OPTS, MAX_TYPES, N_SYM, OPT_WIDTH, R_NOPTS, S_DECK_TOP, S_HAND,
+    S_HAND_MASK, S_HAND_N, S_RNG, S_SYM, S_WINNER, W_BOARD, W_CARDS, W_DECKS, W_GONE, W_NSEARCH, W_OPTS,
+    W_SRNG, W_ST, W_TRACING, WIN_NOBODY,
+)
+from strategies import drako as builtin
+
+SEARCH_SEED = 0x5EA2C4  # mixed into the batch seed: the search stream differs from the game's
+
+# scratch (int64): the saved root state, then per option: reward sum, playouts; the survivors; a card pile
+SAVE_FIXED = W_CARDS - W_BOARD                 # board, deck orders, cards gone
+SAVE_ST = W_OPTS - W_ST                        # the state vector (option rows follow it)
+AT_SUM = SAVE_FIXED + SAVE_ST + MAX_OPTS * OPT_WIDTH
+AT_COUNT = AT_SUM + MAX_OPTS
+AT_ALIVE = AT_COUNT + MAX_OPTS
+AT_PILE = AT_ALIVE + MAX_OPTS
+N_SCRATCH = AT_PILE + MAX_DECK
+
+# search parameters: budget, then the playout heuristics' weights (strategies.drako.search_params)
+P_BUDGET, P_DRAGON, P_DWARVES = builtin.P_BUDGET, builtin.P_DRAGON, builtin.P_DWARVES
+
+_MUL = np.uint64(0x2545F4914F6CDD1D)
+
+
+@njit(**FAST)
+def search_seed(w, seed, game):
+    w[W_SRNG] = np.int64(mix(seed ^ SEARCH_SEED, game))
+
+
+@njit(**FAST)
+def search_next(w):
+    """The search stream's next 64 bits (xorshift64*, as sim.engine.rng)."""
+    x = np.uint64(w[W_SRNG])
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    w[W_SRNG] = np.int64(x)
+    return x * _MUL
+
+
+@njit(**FAST)
+def search_below(w, m):
+    """A uniform integer in [0, m) from the search stream."""
+    return np.int64(((search_next(w) >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))
+
+
+@njit(**FAST)
+def save(w, sc, nopts):
+    for i in range(SAVE_FIXED):
+        sc[i] = w[W_BOARD + i]
+    for i in range(SAVE_ST + nopts * OPT_WIDTH):
+        sc[SAVE_FIXED + i] = w[W_ST + i]
+
+
+@njit(**FAST)
+def restore(w, sc, nopts):
+    for i in range(SAVE_FIXED):
+        w[W_BOARD + i] = sc[i]
+    for i in range(SAVE_ST + nopts * OPT_WIDTH):
+        w[W_ST + i] = sc[SAVE_FIXED + i]
+
+
+@njit(**FAST)
+def shuffle_pile(w, sc, k):
+    """Fisher-Yates over sc[AT_PILE:AT_PILE + k] on the search stream."""
+    for i in range(k - 1, 0, -1):
+        j = AT_PILE + search_below(w, i + 1)
+        c = sc[AT_PILE + i]
+        sc[AT_PILE + i] = sc[j]
+        sc[j] = c
+
+
+@njit(**FAST)
+def unseen_pile(w, sc, side, hand_too):
+    """Lay out in sc[AT_PILE:] the cards of `side` not gone (played or discarded, public), less those in its
+    hand unless `hand_too`, in order of kind, then shuffle them on the search stream. Built from counts
+    alone, so the result does not depend on where the cards really are. Returns how many."""
+    k = 0
+    for t in range(w[C_NTYPES_D + side]):
+        left = w[W_CARDS + (side * MAX_TYPES + t) * 5] - w[W_GONE + side * MAX_TYPES + t]
+        if not hand_too:
+            left -= w[W_ST + S_HAND + side * MAX_TYPES + t]
+        for _ in range(left):
+            sc[AT_PILE + k] = t
+            k += 1
+    shuffle_pile(w, sc, k)
+    return k
+
+
+@njit(**FAST)
+def deck_from_pile(w, sc, side, first, count):
+    """The deck of `side` from its next card on: sc[AT_PILE + first:][:count]."""
+    top = W_DECKS + side * MAX_DECK + w[W_ST + S_DECK_TOP + side]
+    for i in range(count):
+        w[top + i] = sc[AT_PILE + first + i]
+
+
+@njit(**FAST)
+def determinise(w, sc, me):
+    """Deal afresh what side `me` cannot see: the opponent's hand and the order of both decks.
+
+    The opponent's unseen cards (its deck list less the cards gone) are shuffled; its hand takes as many as
+    it holds and its deck the rest. Our own hand is known; the rest of our cards not gone make our deck, in
+    a new order. Reads only counts `me` can see: cards per kind in each deck list, gone, in its own hand,
+    and how many each side holds.
+    """
+    opp = 1 - me
+    k = unseen_pile(w, sc, opp, True)
+    held = w[W_ST + S_HAND_N + opp]
+    for t in range(MAX_TYPES):
+        w[W_ST + S_HAND + opp * MAX_TYPES + t] = 0
+    for s in range(N_SYM):
+        w[W_ST + S_SYM + opp * N_SYM + s] = 0
+    w[W_ST + S_HAND_MASK + opp] = 0
+    w[W_ST + S_HAND_N + opp] = 0
+    for i in range(held):
+        hand_add(w, opp, sc[AT_PILE + i])
+    deck_from_pile(w, sc, opp, held, k - held)
+    deck_from_pile(w, sc, me, 0, unseen_pile(w, sc, me, False))
+
+
+@njit(**FAST)
+def playout(w, sc, tr, st, opts, geo, me, option, nopts, stream, p, deal):
+    """Restore the root, deal the hidden cards from `stream` (unless `deal` is 0: a cheat that sees them, for
+    the tests), answer `option`, play on with the default heuristics. Returns 2 for a win of `me`, 1 for a
+    stalemate, 0 for a loss."""
+    restore(w, sc, nopts)
+    w[W_SRNG] = stream
+    if deal:
+        determinise(w, sc, me)
+    w[W_ST + S_RNG] = np.int64(search_next(w) | np.uint64(1))     # the playout's own future draws
+    take_row(w, option)
+    play_on(w, tr, st, opts, geo, p)
+    winner = st[S_WINNER]
+    if winner == me:
+        return 2
+    return 1 if winner == WIN_NOBODY else 0
+
+
+@njit(inline="always", **FAST)
+def playout_choice(q, st, opts, geo, p):
+    """The playout heuristics' answer to question q: brawler for the dragon, coordinated for the dwarves."""
+    kind = q & 15
+    n = st[R_NOPTS]
+    if (q >> 4) < 4:
+        i = builtin.brawler2(kind, opts, n, st, geo, p, P_DRAGON)
+    else:
+        i = builtin.coordinated2(kind, opts, n, st, geo, p, P_DWARVES)
+    return i if 0 <= i < n else 0
+
+
+@njit(**FAST)
+def play_on(w, tr, st, opts, geo, p):
+    """Both sides play the playout heuristics to the game's end."""
+    while True:
+        q = next_question(w, tr)
+        if q < 0:
+            return
+        take_row(w, playout_choice(q, st, opts, geo, p))
+
+
+@njit(**FAST)
+def search_choice(w, sc, tr, st, opts, geo, me, p, deal=1):
+    """The option side `me` takes at the pending decision (see the module docstring). `st`, `opts` and
+    `geo` are the batch's views of `w`; `sc` is scratch of N_SCRATCH words."""
+    nopts = w[W_ST + R_NOPTS]
+    if nopts <= 1:
+        return 0
+    w[W_NSEARCH] += 1
+    tracing = w[W_TRACING]
+    w[W_TRACING] = 0
+    save(w, sc, nopts)
+    alive = nopts
+    for i in range(nopts):
+        sc[AT_ALIVE + i] = i
+        sc[AT_SUM + i] = 0
+        sc[AT_COUNT + i] = 0
+    rounds = 0
+    while (1 << rounds) < nopts:
+        rounds += 1
+    budget = max(int(p[P_BUDGET]), 1)
+    for r in range(rounds):
+        per = max(1, budget // (rounds * alive))
+        for j in range(per):
+            stream = np.int64(search_next(w) | np.uint64(1))
+            keep = w[W_SRNG]
+            for a in range(alive):
+                o = sc[AT_ALIVE + a]
+                sc[AT_SUM + o] += playout(w, sc, tr, st, opts, geo, me, o, nopts, stream, p, deal)
+                sc[AT_COUNT + o] += 1
+            w[W_SRNG] = keep
+        # the better half goes on (equal playouts each, so sums compare; ties keep the earlier option)
+        for a in range(1, alive):
+            o = sc[AT_ALIVE + a]
+            b = a - 1
+            while b >= 0 and sc[AT_SUM + sc[AT_ALIVE + b]] < sc[AT_SUM + o]:
+                sc[AT_ALIVE + b + 1] = sc[AT_ALIVE + b]
+                b -= 1
+            sc[AT_ALIVE + b + 1] = o
+        alive = (alive + 1) // 2
+    best = sc[AT_ALIVE]
+    restore(w, sc, nopts)
+    w[W_TRACING] = tracing
+    return best
+
+
+@njit(**FAST)
+def play_to_decision(w, tr, st, opts, geo, me, k, p):
+    """From a freshly started game, play the playout heuristics up to side `me`'s k-th decision with more
+    than one option (0 = the first); returns 1 there, 0 if the game ended first (tests and the benchmark)."""
+    seen = 0
+    while True:
+        q = next_question(w, tr)
+        if q < 0:
+            return 0
+        if (q >> 6) == me and st[R_NOPTS] > 1:
+            if seen == k:
+                return 1
+            seen += 1
+        take_row(w, playout_choice(q, st, opts, geo, p))
