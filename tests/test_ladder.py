@@ -101,3 +101,28 @@ def test_the_equilibrium_is_the_top_rung(tmp_path):
     path, words = write(result, tmp_path)
     assert "at equilibrium" in words or "to the equilibrium" in words
     assert "the top level is the equilibrium" in words
+
+
+def test_the_ladder_has_search_rungs_paired_on_its_first_deals(tmp_path, monkeypatch):
+    """In a game with a search player, each side searches at two budgets above the other rungs, on the ladder's
+    first deals, each paired with the default on those same deals; the report names them."""
+    import sim.analysis.ladder as ladder_module
+    monkeypatch.setattr(ladder_module, "SEARCH_GAMES", 300)
+    monkeypatch.setattr(ladder_module, "SEARCH_BUDGETS", (20, 60))
+    game = get_game("drako")
+    base = build_spec("drako", 1000, 2, None, None, 1, None, None, None)
+    result = ladder(game, base, "dragon_win", None, iters=1, popsize=3, tune_n=300)
+    searching = [s for s in result.steps if s.searching]
+    assert [s.name for s in searching] == ["dragon searches (20 playouts)", "dwarves searches (20 playouts)",
+                                           "dragon searches (60 playouts)", "dwarves searches (60 playouts)"]
+    default = next(s for s in result.steps if s.name == "default")
+    for s in searching:
+        assert s.estimate.n == 300 and s.lineup[s.name.split()[0]].strategy.name == "search"
+        assert s.against_default.a.n == 300          # the default's figure on the same first deals
+    assert default.estimate.n == 1000
+    stronger = searching[2].estimate.value - searching[3].estimate.value   # dragon searching vs dwarves searching
+    assert stronger > 0.2
+    path, words = write(result, tmp_path)
+    text = path.read_text()
+    assert "With the dragon searching (60 playouts)" in text and "the search levels on the first 300 deals" in text
+    assert "searches" not in words          # the headline verdict reads the rungs below the search ones

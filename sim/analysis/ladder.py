@@ -2,7 +2,10 @@
 
 The finding is played on the same seeds by rising line-ups: everyone random; the default heuristics; each
 side's best response to the defaults (its default strategy's weights tuned by a short differential-evolution
-search, `dsim optimize`, against the other defaults); and those best responses played together. Each rung's
+search, `dsim optimize`, against the other defaults); those best responses played together; the equilibrium
+when given; then, in a game with a search player, each side searching against the defaults at two budgets
+(on the first SEARCH_GAMES deals: search is slow, and its rungs are paired with the default's on those
+deals). Each rung's
 estimate has its interval; each rung's change from the default is a paired change (`paired_change`), and the
 rungs against the default are one family (`family_of_changes`), so the report (`sim.report.ladder`) reads
 whether the finding holds, grows, shrinks, vanishes or reverses off the intervals it shows.
@@ -21,11 +24,16 @@ import polars as pl
 from sim.analysis.optimize import best_response
 from sim.analysis.intervals import NAN, Interval
 from sim.analysis.intervals_paired import NO_CHANGE, PairedChange, family_of_changes, paired_change
-from sim.engine import seeding
 from sim.engine.errors import DsimError
 from sim.engine.game import Game, Outcome
+from sim.engine.runner import iter_chunks
 from sim.engine.spec import RunSpec
 from sim.engine.strategy import Seat, lineup_label
+
+
+SEARCH_BUDGETS = (50, 200)     # the search rungs' playouts per decision
+SEARCH_GAMES = 10_000          # the search rungs play the first this many of the ladder's deals
+LADDER_CHUNK = 2_000           # games per chunk, in every rung
 
 
 @dataclass
@@ -43,6 +51,8 @@ class Level:
     p_adjusted: float = NAN
     tuned: bool = False          # a best response found by the search (not random or default play)
     mixture: list = field(default_factory=list)   # the equilibrium rung: (line-up, weight) pairs it plays
+    games: int | None = None     # plays only the first this many deals (None: all of the ladder's)
+    searching: bool = False      # a side plays the search player (a rung beside the others, read on its own)
 
     def label(self) -> str:
         return "equilibrium mixture" if self.mixture else lineup_label(self.lineup)
@@ -105,20 +115,39 @@ def levels(game: Game, base: RunSpec, iters: int, popsize: int, tune_n: int, job
     return out
 
 
-def play(game: Game, base: RunSpec, lineup: dict, outcome: Outcome, n: int) -> np.ndarray:
-    seed = seeding.chunk_seed(base.seed + 1, 0)      # not the tuning seeds
-    tables = game.simulate(base.rules, base.players, lineup, seed, n)
-    return outcome.values(pl.DataFrame(tables["games"]))
+def search_levels(game: Game, base: RunSpec) -> list[Level]:
+    """Each side (the first seat in a seat game) searching against the defaults, at each of SEARCH_BUDGETS;
+    none if the game has no search player."""
+    if "search" not in game.strategies.items:
+        return []
+    search = game.strategies.get("search")
+    out = []
+    for budget in SEARCH_BUDGETS:
+        for role in game.active_roles(base.players)[:1 if game.seat_game() else None]:
+            lineup = dict(base.lineup)
+            lineup[role] = Seat(search, search.params({"budget": budget}))
+            out.append(Level(f"{role} searches ({budget} playouts)", lineup, games=min(SEARCH_GAMES, base.n), searching=True,
+                             note=f"{role} searches ({budget} playouts per decision) against the defaults, on the "
+                                  f"first {min(SEARCH_GAMES, base.n):,} deals"))
+    return out
 
 
-def play_level(game: Game, base: RunSpec, level: Level, outcome: Outcome, n: int) -> np.ndarray:
+def play(game: Game, base: RunSpec, lineup: dict, outcome: Outcome, n: int, jobs: int = 1) -> np.ndarray:
+    """Per-game values of `lineup` on the ladder's deals (not the tuning seeds): chunks of LADDER_CHUNK games on
+    `jobs` processes, so game i is dealt alike in every rung however many games a rung plays."""
+    spec = dataclasses.replace(base, lineup=lineup, n=n, seed=base.seed + 1, chunk_size=LADDER_CHUNK)
+    return np.concatenate([outcome.values(pl.DataFrame(tables["games"])) for _, _, tables in iter_chunks(spec, jobs)])
+
+
+def play_level(game: Game, base: RunSpec, level: Level, outcome: Outcome, n: int, jobs: int = 1) -> np.ndarray:
     """A rung's per-game values; a mixture's are each game's expectation over its line-ups (all dealt alike),
     over the line-ups where the outcome applies."""
+    n = min(n, level.games or n)
     if not level.mixture:
-        return play(game, base, level.lineup, outcome, n)
+        return play(game, base, level.lineup, outcome, n, jobs)
     total, weight = np.zeros(n), np.zeros(n)
     for lineup, w in level.mixture:
-        x = play(game, base, lineup, outcome, n)
+        x = play(game, base, lineup, outcome, n, jobs)
         ok = ~np.isnan(x)
         total += w * np.where(ok, x, 0.0)
         weight += w * ok
@@ -157,10 +186,11 @@ class Ladder:
 
 
 def judge(steps: list[Level], values: dict[str, np.ndarray]) -> None:
-    """Each rung's paired change from the default; the rungs other than the default are one family, whose
-    intervals are shown and whose verdicts are read off them."""
+    """Each rung's paired change from the default (on the deals the rung played: the first ones); the rungs
+    other than the default are one family, whose intervals are shown and whose verdicts are read off them."""
     for s in steps:
-        s.against_default = paired_change(values["default"], values[s.name])
+        x = values[s.name]
+        s.against_default = paired_change(values["default"][:len(x)], x)
         s.estimate = s.against_default.b
     others = [s for s in steps if s.name != "default"]
     fam = family_of_changes([s.against_default for s in others])
@@ -180,5 +210,6 @@ def ladder(game: Game, base: RunSpec, outcome_name: str | None = None, reference
     steps = levels(game, base, iters, popsize, search.games, jobs)
     if study is not None:
         steps.append(equilibrium_level(game, base, study))
-    judge(steps, {s.name: play_level(game, base, s, outcome, base.n) for s in steps})
+    steps += search_levels(game, base)
+    judge(steps, {s.name: play_level(game, base, s, outcome, base.n, jobs) for s in steps})
     return Ladder(game, base, outcome, steps, reference, search)

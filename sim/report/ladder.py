@@ -26,7 +26,8 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
     """`ladder_<game>_<outcome>.md` and its HTML twin, the levels chart, `.parquet` and `.json`; returns the
     report and the finding in words."""
     game, base, outcome, steps, reference = result.game, result.base, result.outcome, result.steps, result.reference
-    words = verdict(steps, reference, outcome.kind, result.search)
+    core = [s for s in steps if not s.searching]
+    words = verdict(core, reference, outcome.kind, result.search)
     to.mkdir(parents=True, exist_ok=True)
     stem = f"ladder_{game.name}_{outcome.name}"
     result.table().write_parquet(to / f"{stem}.parquet")
@@ -35,11 +36,14 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
     chart = ChartSaver(to, stem)
     pct = outcome.kind == "rate"
     family = family_name(len(steps) - 1)
-    at_eq = steps[-1].mixture != []
+    at_eq = core[-1].mixture != []
     question = "when both sides play their best" if at_eq else "against best responses to the defaults"
+    short = [s for s in steps if s.games is not None and s.games < base.n]
+    per_level = f"{base.n:,} games per level" + (f" (the search levels on the first {short[0].games:,} deals)"
+                                                  if short else "")
     lines = [f"# {game.title}: does '{label}' hold {question}?", "", "## Findings", "",
-             f"- {label[:1].upper()}{label[1:]}: {words}.", "",
-             f"{base.n:,} games per level, {base.players} players, every level on the same seeds. The levels "
+             f"- {label[:1].upper()}{label[1:]}: {words}.", *search_findings(steps, outcome.kind), "",
+             f"{per_level}, {base.players} players, every level on the same seeds. The levels "
              f"marked best response are {result.search.words()}, on other seeds than these: not an equilibrium — "
              "a side that adapted to them could do better."
              + (" The top level is the equilibrium of `dsim equilibrium` (every built-in strategy per side, grown by "
@@ -59,6 +63,14 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
     if notes:
         lines += ["", *[f"- {n}" for n in notes]]
     return write_report(to, f"{stem}", "\n".join(lines), game.title), words
+
+
+def search_findings(steps: list[Level], kind: str) -> list[str]:
+    """One line per search rung: the figure, and its paired change from the default on the same deals."""
+    pct = kind == "rate"
+    return [f"- With the {s.name.replace(' searches', ' searching')}: {s.estimate.fmt(pct=pct, digits=1 if pct else 3)}, "
+            f"{change_text(s.against_default, s.shown, kind)} from the default on the same {s.estimate.n:,} deals "
+            f"({s.verdict})." for s in steps if s.searching]
 
 
 def top_words(top: Level, search: Search | None) -> str:
@@ -118,7 +130,8 @@ def ladder_chart(game, steps, label, pct, reference, chart) -> str:
         ax.legend(fontsize=8)
     ax.set_xticks(list(xs), [s.name for s in steps], fontsize=8)
     ax.set_xlabel("line-up (random, defaults, best responses to the defaults found by a short search"
-                  + (", equilibrium)" if steps[-1].mixture else ")"))
+                  + (", equilibrium" if any(s.mixture for s in steps) else "")
+                  + (", one side searching" if any(s.searching for s in steps) else "") + ")")
     ax.set_ylabel(label + (" (%)" if pct else ""))
     ax.set_title(f"{game.title}: {label} by line-up", fontsize=10)
     ax.grid(alpha=0.3)
