@@ -107,6 +107,7 @@ def test_command_gives_numbers_in_json(tmp_path, capsys, game, extra):
     (["--game", "drako", "--precision", "0"], "--precision"),
     (["--game", "drako", "--decks", "all"], "no decks"),
     (["--game", "drakerion", "--decks", "ember,lava"], "unknown deck 'lava'"),
+    (["--game", "dragonwake", "--with-search"], "dragonwake has no search player"),
 ])
 def test_bad_input_is_one_line(tmp_path, capsys, args, message):
     code = main(["equilibrium", *args, "--out", str(tmp_path)])
@@ -129,3 +130,12 @@ def test_ablate_at_equilibrium_re_solves_each_element(tmp_path):
     assert (a.family.verdicts[0] == "down") == (change.hi < 0 or (change.hi == 0 and change.hi_open))
     text = write_ablation(a, tmp_path).read_text()
     assert "at equilibrium" in text and "dragon defense" in text
+
+
+def test_the_search_player_joins_the_population_only_when_asked():
+    """Its cells play at its speed, so `dsim equilibrium` leaves it out unless --with-search (a game without
+    one refuses the flag: test_bad_input_is_one_line)."""
+    game = get_game("drako")
+    for role in ("dragon", "dwarves"):
+        assert "search" not in [c.strategy.name for c in candidates(game, role)]
+        assert "search" in [c.strategy.name for c in candidates(game, role, with_search=True)]

@@ -136,15 +136,16 @@ def sides_of(game: Game, players: int) -> tuple[str, ...]:
 
 
 def equilibrium(game: Game, base: RunSpec, budget: Budget, search: Search = Search(), jobs: int = 1,
-                decks: list[str] | None = None, boot: int = 200) -> Study:
-    """Measure, solve, grow with best responses, bootstrap. Two roles: two-sided; more seats: symmetric."""
+                decks: list[str] | None = None, boot: int = 200, with_search: bool = False) -> Study:
+    """Measure, solve, grow with best responses, bootstrap. Two roles: two-sided; more seats: symmetric. The
+    game's search player joins each side's strategies only `with_search`."""
     start = time.perf_counter()
     roles = sides_of(game, base.players)
     if decks and not game.deck_rules:
         raise DsimError(f"{game.name} has no decks to choose")
     player = Player(game, base.rules, base.players, base.seed, base.plugins, jobs, dict(base.lineup))
     run = _two_sided if len(roles) == 2 else _symmetric
-    study = run(game, base, roles, budget, search, player, decks, boot)
+    study = run(game, base, roles, budget, search, player, decks, boot, with_search)
     study.games = player.games_played
     study.seconds = time.perf_counter() - start
     return study
@@ -173,8 +174,8 @@ def grow(table, solve, oracle_round, player: Player, budget: Budget, search: Sea
 
 # -- two sides -----------------------------------------------------------------------------------------------
 
-def _two_sided(game, base, roles, budget, search, player, decks, boot) -> Study:
-    rows, cols = candidates(game, roles[0], decks, base.rules), candidates(game, roles[1], decks, base.rules)
+def _two_sided(game, base, roles, budget, search, player, decks, boot, with_search) -> Study:
+    rows, cols = (candidates(game, r, decks, base.rules, with_search) for r in roles)
     d_row, d_col = default_index(rows, base.lineup[roles[0]]), default_index(cols, base.lineup[roles[1]])
     table = TwoSidedTable((roles[0], roles[1]), rows, cols)
     rounds, converged = grow(table, lambda: solve_zero_sum(table.means()), _oracle_round, player, budget, search)
@@ -359,8 +360,8 @@ def _multinomial(counts: np.ndarray, x: np.ndarray, n: int) -> float:
     return float(coef * np.prod(np.asarray(x, dtype=np.float64) ** counts))
 
 
-def _symmetric(game, base, roles, budget, search, player, decks, boot) -> Study:
-    options = candidates(game, roles[0], decks, base.rules)
+def _symmetric(game, base, roles, budget, search, player, decks, boot, with_search) -> Study:
+    options = candidates(game, roles[0], decks, base.rules, with_search)
     d = default_index(options, base.lineup[roles[0]])
     if any(base.lineup[r].strategy is not base.lineup[roles[0]].strategy for r in roles):
         raise DsimError("a symmetric equilibrium starts from one default for every seat; give every seat the same "

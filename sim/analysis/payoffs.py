@@ -56,10 +56,12 @@ class Candidate:
         return self.strategy.name, tuple(np.round(self.params, 12)), self.deck
 
 
-def candidates(game: Game, role: str, decks: list[str] | None = None, rules: Rules | None = None) -> list[Candidate]:
+def candidates(game: Game, role: str, decks: list[str] | None = None, rules: Rules | None = None,
+               with_search: bool = False) -> list[Candidate]:
     """Every registered strategy that can play `role` (under `rules`, if given), at its default weights (with each
-    deck, if given)."""
-    names = [n for n in game.strategies.names(role) if rules is None or game.can_play(rules, game.strategies.get(n))]
+    deck, if given); the search player only `with_search` (its cells play at its speed, a thousand times slower)."""
+    names = [n for n in game.strategies.names(role) if (rules is None or game.can_play(rules, game.strategies.get(n)))
+             and (with_search or n != "search")]
     return [Candidate(game.strategies.get(n), game.strategies.get(n).params(), d)
             for d in (decks or [None]) for n in names]
 

@@ -36,6 +36,9 @@ def equilibrium(game: GameOpt = "drako", players: PlayersOpt = None, variant: Va
                     "--decks", help="games with decks: the decks a side may choose (comma-separated, or 'all')")]
                 = None,
                 boot: Annotated[int, typer.Option(help="bootstrap resamples for the intervals")] = 200,
+                with_search: Annotated[bool, typer.Option(
+                    "--with-search", help="add the game's search player to each side's strategies (its cells "
+                                          "play at its speed: use a small --n)")] = False,
                 to: ToOpt = None, format_: FormatOpt = "text") -> None:
     """Balance at equilibrium: every built-in strategy per side, solved as a game, grown by best responses."""
     spec, _ = game_spec(game, 1, players, None, variant, seed, rules, set_, None, plugin, format_)
@@ -43,7 +46,9 @@ def equilibrium(game: GameOpt = "drako", players: PlayersOpt = None, variant: Va
     budget = check_budget(precision, check_n(n), tol, rounds, iters, search_games, boot)
     chosen = deck_list(spec.game, spec.rules, decks)
     search = Search(iters=iters, games=search_games, rounds=rounds, tol=tol)
-    study = run_equilibrium(spec.game, spec, budget, search, jobs, chosen, boot)
+    if with_search and "search" not in spec.game.strategies.items:
+        raise DsimError(f"{spec.game.name} has no search player (`dsim games {spec.game.name}` lists its strategies)")
+    study = run_equilibrium(spec.game, spec, budget, search, jobs, chosen, boot, with_search)
     show(write(study, to or Path(out) / "report"), format_, numbers(study))
 
 

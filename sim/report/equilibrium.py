@@ -149,10 +149,13 @@ def convergence_text(s: Study) -> str:
 def rests_on(s: Study) -> list[str]:
     b, q = s.budget, s.search
     k = {side: len(o) for side, o in s.options.items()}
+    searched = any(c.strategy.name == "search" for o in s.options.values() for c in o)
+    left_out = ("" if searched or "search" not in s.game.strategies.items else
+                " (but the search player: `--with-search` adds it)")
     return [
         f"Strategies: {', '.join(f'{n} for {side}' for side, n in k.items())} — every built-in strategy at its "
-        "default weights, plus the best responses the search added. Nothing here speaks for strategies outside "
-        "this family.",
+        f"default weights{left_out}, plus the best responses the search added. Nothing here speaks for strategies "
+        "outside this family.",
         f"Rules: {rules_text(s.base.rules.ruleset.provenance())}; {s.base.players} players; seed {s.base.seed}.",
         f"Each cell played on common random numbers until its 95% interval was within ±{100 * b.precision:.1f} "
         f"points (at most {b.cap:,} games, chunks of {b.chunk:,}); {s.games:,} games in all, {s.seconds:.0f}s.",
