@@ -254,6 +254,11 @@ class Game:
         """Replay one trace; return its play-by-play lines, or raise RefereeError on an illegal move."""
         raise NotImplementedError
 
+    def search_decisions(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> int:
+        """Play the same games as `simulate`; return how many decisions its search seats made (the benchmark's
+        decisions per second). Games with a search player implement it."""
+        raise NotImplementedError
+
     # ---- reporting ---------------------------------------------------------------------------
     def outcomes(self) -> list[Outcome]:
         raise NotImplementedError

@@ -89,6 +89,8 @@ def main() -> None:
         from sim.tooling.yardstick import yardstick_section
         lines += yardstick_section()
         print(lines[-1], flush=True)
+    from sim.tooling.bench_search import search_section
+    lines += search_section([g for g in all_games() if not args.game or g == args.game])
     if not args.no_scale:
         from sim.tooling.bench_scale import scale_section
         lines += scale_section([g for g in all_games() if not args.game or g == args.game])

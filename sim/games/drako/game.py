@@ -26,9 +26,10 @@ MATCH_DEFAULTS = {"dragon": "aggressive", "dwarves": "patient"}     # a first gu
 
 
 def play(rules: DrakoRules, dragon: Seat, dwarves: Seat, seed: int, n: int, n_traced: int = 0,
-         check: bool = False):
+         check: bool = False, counts: dict | None = None):
     """Play n games; returns (final states, one int32 row per slot of records.OUT_SLOTS — read
-    them with `field` — and [trace rows per traced game])."""
+    them with `field` — and [trace rows per traced game]). `counts`, if given, receives the search
+    player's decisions ("search_decisions")."""
     kernel = GAME.kernels()
     w = kernel.new_work(rules, check)
     out = np.zeros((len(R.OUT_SLOTS), n), dtype=np.int32)
@@ -44,6 +45,8 @@ def play(rules: DrakoRules, dragon: Seat, dwarves: Seat, seed: int, n: int, n_tr
             break
         rows *= 2
     traces = [trace[starts[i]:starts[i + 1]].copy() for i in range(n_traced)]
+    if counts is not None:
+        counts["search_decisions"] = int(w[R.W_NSEARCH])
     return out, traces
 
 
@@ -154,6 +157,11 @@ class DrakoGame(Game):
         if typed.match_play:
             leg2, _ = play(typed, lineup["dwarves"], lineup["dragon"], seed, n)
         return {"games": {**columns(states, typed.match_play), **match_columns(states, leg2)}}
+
+    def search_decisions(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> int:
+        counts = {}
+        play(rules.typed, lineup["dragon"], lineup["dwarves"], seed, n, counts=counts)
+        return counts["search_decisions"]
 
     def traces(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> list[Trace]:
         states, rows = play(rules.typed, lineup["dragon"], lineup["dwarves"], seed, n, n_traced=n)
