@@ -31,8 +31,8 @@ def game_of(py_file: str) -> str | None:
     parts = path.relative_to(ROOT).parts if path.is_relative_to(ROOT) else ()
     if parts[:2] == ("sim", "games") and len(parts) == 4:
         return parts[2]
-    if parts[:1] == ("strategies",) and len(parts) == 2:
-        return path.stem
+    if parts[:1] == ("strategies",) and len(parts) in (2, 3):      # strategies/<g>.py or strategies/<g>/*.py
+        return path.stem if len(parts) == 2 else parts[1]
     if parts[:2] == ("sim", "engine"):
         return ""
     return None
@@ -42,7 +42,7 @@ def dependencies(game: str) -> list[Path]:
     if not game:
         return list(SHARED)
     files = list(SHARED) + sorted((ROOT / "sim" / "games" / game).glob("*.py"))
-    return files + [ROOT / "strategies" / f"{game}.py"]
+    return files + [ROOT / "strategies" / f"{game}.py"] + sorted((ROOT / "strategies" / game).glob("*.py"))
 
 
 def stamp(game: str) -> str:
