@@ -65,7 +65,7 @@ class Scenario:
         the first question after the script ends. Returns that question's (side, kind)."""
         script = list(script)
         while True:
-            q = kernel.advance(self.w, self.tr)
+            q = kernel.next_question(self.w, self.tr)
             if q < 0:
                 return None
             side, _, kind = kernel.decision_of(q)
@@ -399,7 +399,7 @@ def flagged(key, value):
 def drive_until(s, side, kind, answers):
     """Answer questions from `answers` (kind -> pick) until `side` is asked `kind`; returns the rows."""
     while True:
-        q = kernel.advance(s.w, s.tr)
+        q = kernel.next_question(s.w, s.tr)
         assert q >= 0, "the game ended first"
         who, _, k = kernel.decision_of(q)
         rows = s.opts[:s.st[R.R_NOPTS]]
@@ -473,7 +473,7 @@ def test_flag_mulligan_first(who):
     w = kernel.new_work(rules)
     tr = np.zeros((1, R.TRACE_WIDTH), dtype=np.int16)
     kernel.start_game(w, tr, 5, 0)
-    side, _, kind = kernel.decision_of(kernel.advance(w, tr))
+    side, _, kind = kernel.decision_of(kernel.next_question(w, tr))
     assert kind == R.K_MULLIGAN and side == (R.DRAGON if who == "dragon" else R.DWARVES)
     st, _, _ = kernel.views(w)
     assert st[R.T_F_MULL_FIRST] == 1

@@ -3,7 +3,8 @@
 numba stamps a cached function with its own source file only. Our kernels inline code from other
 modules (the game's records and strategies, `sim.engine.rng`), so an edit there could leave a stale
 compiled kernel that disagrees with a clean clone. This adds a hash of those files to the stamp of every
-function defined in a game's package or its strategies module: an edit recompiles that game only.
+function defined in a game's package or its strategies (a module, or a package of them): an edit
+recompiles that game only.
 It relies on numba's `CacheImpl._locator_classes`; if that ever changes, numba's default applies.
 """
 
