@@ -3,7 +3,7 @@
 numba stamps a cached function with its own source file only. Our kernels inline code from other
 modules (the game's records and strategies, `sim.engine.rng`), so an edit there could leave a stale
 compiled kernel that disagrees with a clean clone. This adds a hash of those files to the stamp of every
-function defined in a game's package or its strategies (module or package): an edit recompiles that game only.
+function defined in a game's package or its strategies module: an edit recompiles that game only.
 It relies on numba's `CacheImpl._locator_classes`; if that ever changes, numba's default applies.
 """
 
@@ -31,10 +31,8 @@ def game_of(py_file: str) -> str | None:
     parts = path.relative_to(ROOT).parts if path.is_relative_to(ROOT) else ()
     if parts[:2] == ("sim", "games") and len(parts) == 4:
         return parts[2]
-    if parts[:1] == ("strategies",) and len(parts) == 2:
-        return path.stem
-    if parts[:1] == ("strategies",) and len(parts) == 3:      # a game's strategies split into a package
-        return parts[1]
+    if parts[:1] == ("strategies",) and len(parts) in (2, 3):      # strategies/<g>.py or strategies/<g>/*.py
+        return path.stem if len(parts) == 2 else parts[1]
     if parts[:2] == ("sim", "engine"):
         return ""
     return None
@@ -44,8 +42,7 @@ def dependencies(game: str) -> list[Path]:
     if not game:
         return list(SHARED)
     files = list(SHARED) + sorted((ROOT / "sim" / "games" / game).glob("*.py"))
-    strategies = ROOT / "strategies" / game          # a module, or a package of modules
-    return files + [strategies.with_suffix(".py")] + sorted(strategies.glob("*.py"))
+    return files + [ROOT / "strategies" / f"{game}.py"] + sorted((ROOT / "strategies" / game).glob("*.py"))
 
 
 def stamp(game: str) -> str:

@@ -27,6 +27,8 @@ SHOOTERS_BACK = np.inf    # its line_for fragile_hp: every shooter stays in supp
 
 @njit(**FAST)
 def aggressive_action(opts, n, st, cards, board, me, p):
+    """Attacks first (rush_score), then its dearest character, then attachments, events and abilities that help;
+    passes for good only when nothing useful is left."""
     k = 0
     bv = NEG
     for r in range(n):

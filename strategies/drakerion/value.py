@@ -28,6 +28,8 @@ V_KILL, V_RISK, V_COUNTER, V_DAMAGE, V_HAND, V_DRAW, V_MULL, V_CHEAP, V_LEAD, V_
 
 @njit(**FAST)
 def value_action(opts, n, st, cards, board, me, p):
+    """The action worth the most to value: attacks by their trade, characters by stats per gold, attachments on
+    their best host, events and abilities by effect less cost, passing for good by the lead it takes."""
     kw, rw, cw, dw = p[V_KILL], p[V_RISK], p[V_COUNTER], p[V_DAMAGE]
     q = 1 - me
     mine_n = count_chars(st, board, me)
@@ -106,6 +108,8 @@ def value_combat(opts, n, st, cards, board, me, p):
 
 @njit(**FAST)
 def value_manoeuvre(opts, n, st, cards, board, me, p):
+    """Cards while the hand is below hand_target, gold for what the hand cannot pay for yet, and half the
+    Manoeuvre's own abilities."""
     need = max(0.0, p[V_HAND] - st[S_HAND_N + me])
     short = shortfall(st, cards, board, me)
     k = 0
