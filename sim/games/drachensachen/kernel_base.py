@@ -13,6 +13,7 @@ checked, and the invariant check.
 import numpy as np
 from numba import njit, types
 
+from sim.engine.kernel_rows import put_row
 from sim.games.drachensachen.records import (
     AB_ONE_ON_NINE, EXTERMINO, F_DRAW_LIMIT, G_PICKUPS, G_VIOLATIONS, MAX_DECK, MAX_HIDDEN, MAX_PLAYERS, NULLO,
     N_ABILITIES, N_GAME_COLS, N_RINT, N_TYPES, PROTECTO, R_HOUSE_PROTECTO, R_THREE_EQUAL, V_BEAT, V_DECK_LEFT,
@@ -86,14 +87,7 @@ def rec(tr, st, code, p, a, b, c, d, e, f):
     if st[S_TRACING] == 1:
         i = st[S_TPOS]
         if i < tr.shape[0]:
-            tr[i, 0] = code
-            tr[i, 1] = p
-            tr[i, 2] = a
-            tr[i, 3] = b
-            tr[i, 4] = c
-            tr[i, 5] = d
-            tr[i, 6] = e
-            tr[i, 7] = f
+            put_row(tr, i, (code, p, a, b, c, d, e, f))
         st[S_TPOS] = i + 1
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from sim.engine.kernel_rows import start_trace
 from sim.engine.rng import mix
 from sim.games.drakerion.kernel_base import (
     FAST, INLINE, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, N_TBITS, W_MASK, W_TMASK, W_TROWS, has_trigger, low_row,
@@ -699,9 +700,7 @@ def play_games(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, seed, n
     w[W_TROW] = 0
     w[W_TOVER] = 0
     for g in range(n):
-        w[W_TRACING] = 1 if g < n_traced else 0
-        if g < n_traced:
-            starts[g] = w[W_TROW]
+        start_trace(w, g, n_traced, starts, W_TRACING, W_TROW)
         new_game(w, st, board, cards, inst_card, seed, g)
         play_game(w, st, board, opts, cards, tr, f0, f1, p0, p1)
         for s in range(out.shape[0]):

@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from sim.engine.kernel_rows import put_row
 from sim.games.drakerion.shared import below
 from sim.games.drakerion.records import (
     AB_AMOUNT, AB_CONDITION, AB_EFFECT, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, B_CARD, B_CB_HP, B_CB_MELEE, B_CB_RANGED,
@@ -74,16 +75,7 @@ def emit(w, tr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9):
     if r >= tr.shape[0]:
         w[W_TOVER] = 1
         return
-    tr[r, 0] = a0
-    tr[r, 1] = a1
-    tr[r, 2] = a2
-    tr[r, 3] = a3
-    tr[r, 4] = a4
-    tr[r, 5] = a5
-    tr[r, 6] = a6
-    tr[r, 7] = a7
-    tr[r, 8] = a8
-    tr[r, 9] = a9
+    put_row(tr, r, (a0, a1, a2, a3, a4, a5, a6, a7, a8, a9))
     w[W_TROW] = r + 1
 
 
