@@ -107,6 +107,21 @@ def best_swap(moves, n, margin):
 
 # ---- random --------------------------------------------------------------------------------------
 
+@njit(**FAST)
+def random_size(moves, i):
+    """Trim play row i (if it is one) to a uniformly random size, hand cards first, then open ones."""
+    if moves[i, M_KIND] == K_PLAY:
+        nh = moves[i, M_HAND]
+        r = np.random.randint(1, nh + moves[i, M_OPEN] + 1)
+        if nh == 0:
+            moves[i, M_OPEN] = r
+        elif r <= nh:
+            moves[i, M_HAND] = r
+            moves[i, M_OPEN] = 0
+        else:
+            moves[i, M_OPEN] = r - nh
+
+
 @njit_later(SIG, **FAST)
 def random_play(moves, n, view, params):
     """Uniform over the options, then over the sizes of a play; the pile is taken by choice with
@@ -120,16 +135,7 @@ def random_play(moves, n, view, params):
             i += 1
     else:
         i = np.random.randint(0, n)
-    if moves[i, M_KIND] == K_PLAY:
-        nh = moves[i, M_HAND]
-        r = np.random.randint(1, nh + moves[i, M_OPEN] + 1)
-        if nh == 0:
-            moves[i, M_OPEN] = r
-        elif r <= nh:
-            moves[i, M_HAND] = r
-            moves[i, M_OPEN] = 0
-        else:
-            moves[i, M_OPEN] = r - nh
+    random_size(moves, i)
     return i
 
 
@@ -309,16 +315,7 @@ def weighted2_play(moves, n, view, params):
     when two are at hand, so the next player is passed over as well."""
     if view[V_STALL] > params[W_PATIENCE] and np.random.random() < params[W_SHAKE]:
         i = np.random.randint(0, n)
-        if moves[i, M_KIND] == K_PLAY:
-            nh = moves[i, M_HAND]
-            r = np.random.randint(1, nh + moves[i, M_OPEN] + 1)
-            if nh == 0:
-                moves[i, M_OPEN] = r
-            elif r <= nh:
-                moves[i, M_HAND] = r
-                moves[i, M_OPEN] = 0
-            else:
-                moves[i, M_OPEN] = r - nh
+        random_size(moves, i)
         return i
     threat = params[W_THREAT] if view[V_NEXT_CARDS] <= 3 else 0.0
     best, single = weighted_best(moves, n, view, params, threat, params[W_EXTERMINO], params[W_PROTECTO])

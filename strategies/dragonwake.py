@@ -39,6 +39,26 @@ def own_hand(me, cards, pub):
 
 
 @njit(cache=True, inline='always')
+def down_count(down, p):
+    """Face-down cards player p holds."""
+    n = 0
+    for s in range(MAX_HAND):
+        n += down[p, s]
+    return n
+
+
+@njit(cache=True, inline='always')
+def kth_down_slot(down, p, k):
+    """The slot of player p's k-th face-down card (from 0), -1 past the last."""
+    for s in range(MAX_HAND):
+        if down[p, s] == 1:
+            if k == 0:
+                return s
+            k -= 1
+    return -1
+
+
+@njit(cache=True, inline='always')
 def pick_best_player(me, state, down, pub, scores):
     """A random face-down card of the other player with the highest score (ties broken at random)."""
     best = -1e300
@@ -47,10 +67,7 @@ def pick_best_player(me, state, down, pub, scores):
     for p in range(pub[P_PLAYERS]):
         if p == me:
             continue
-        has = 0
-        for s in range(MAX_HAND):
-            has += down[p, s]
-        if has == 0:
+        if down_count(down, p) == 0:
             continue
         if scores[p] > best + 1e-12:
             best = scores[p]
@@ -60,16 +77,8 @@ def pick_best_player(me, state, down, pub, scores):
             ties += 1
             if draw(state, ties) == 0:
                 chosen = p
-    count = 0
-    for s in range(MAX_HAND):
-        count += down[chosen, s]
-    k = draw(state, count)
-    for s in range(MAX_HAND):
-        if down[chosen, s] == 1:
-            if k == 0:
-                return chosen * MAX_HAND + s
-            k -= 1
-    return -1
+    s = kth_down_slot(down, chosen, draw(state, down_count(down, chosen)))
+    return chosen * MAX_HAND + s if s >= 0 else -1
 
 
 @njit(cache=True, inline='always')
@@ -191,20 +200,7 @@ def random_other(state, me, players):
 @njit(cache=True, inline='always')
 def any_face_down(state, down, players):
     """A uniformly random face-down card of anyone (mine included), -1 when none."""
-    count = 0
-    for p in range(players):
-        for s in range(MAX_HAND):
-            count += down[p, s]
-    if count == 0:
-        return -1
-    k = draw(state, count)
-    for p in range(players):
-        for s in range(MAX_HAND):
-            if down[p, s] == 1:
-                if k == 0:
-                    return p * MAX_HAND + s
-                k -= 1
-    return -1
+    return any_card_except(state, down, -1, -1, players)
 
 
 @njit(cache=True, inline='always')
@@ -250,36 +246,26 @@ def any_card_except(state, down, a, b, players):
     count = 0
     for p in range(players):
         if p != a and p != b:
-            for s in range(MAX_HAND):
-                count += down[p, s]
+            count += down_count(down, p)
     if count == 0:
         return -1
     k = draw(state, count)
     for p in range(players):
         if p != a and p != b:
-            for s in range(MAX_HAND):
-                if down[p, s] == 1:
-                    if k == 0:
-                        return p * MAX_HAND + s
-                    k -= 1
+            held = down_count(down, p)
+            if k < held:
+                return p * MAX_HAND + kth_down_slot(down, p, k)
+            k -= held
     return -1
 
 
 @njit(cache=True, inline='always')
 def random_own_slot(state, down, me):
     """A uniformly random face-down slot of my own, -1 when none."""
-    count = 0
-    for s in range(MAX_HAND):
-        count += down[me, s]
+    count = down_count(down, me)
     if count == 0:
         return -1
-    k = draw(state, count)
-    for s in range(MAX_HAND):
-        if down[me, s] == 1:
-            if k == 0:
-                return s
-            k -= 1
-    return -1
+    return kth_down_slot(down, me, draw(state, count))
 
 
 @njit_later(POWER_SIG, cache=True, _nrt=False)
@@ -558,19 +544,25 @@ def posterior_scores(me, role, cards, board, pub, honest_caught, liar_caught, re
         scores[j] = relic_weight * r + dragon_weight * d
 
 
-@njit_later(PICK_SIG, cache=True, _nrt=False)
-def dragon_pick(me, role, state, params, memory):
+@njit(cache=True, inline='always')
+def posterior_view(me, role, state, params, memory, relic_weight, dragon_weight):
+    """(face-down cards, public row, pick scores) with the scores by posterior_scores under these weights, in
+    `memory` (params[2], params[3]: honest_caught, liar_caught)."""
     cards, down, board, pub = views(state)
     scores = memory[:pub[P_PLAYERS]]
-    posterior_scores(me, role, cards, board, pub, params[2], params[3], -params[4], 1.0, scores)
+    posterior_scores(me, role, cards, board, pub, params[2], params[3], relic_weight, dragon_weight, scores)
+    return down, pub, scores
+
+
+@njit_later(PICK_SIG, cache=True, _nrt=False)
+def dragon_pick(me, role, state, params, memory):
+    down, pub, scores = posterior_view(me, role, state, params, memory, -params[4], 1.0)
     return use_knowledge(me, role, state, pick_best_player(me, state, down, pub, scores))
 
 
 @njit_later(POWER_SIG, cache=True, _nrt=False)
 def dragon_power(me, role, state, params, memory):
-    cards, down, board, pub = views(state)
-    scores = memory[:pub[P_PLAYERS]]
-    posterior_scores(me, role, cards, board, pub, params[2], params[3], -params[4], 1.0, scores)
+    _, _, scores = posterior_view(me, role, state, params, memory, -params[4], 1.0)
     return smart_power(me, role, state, params, memory, scores)
 
 
@@ -585,25 +577,26 @@ def role_declare(me, role, state, params, memory):
     return lying_claim(me, state, cards, pub, params[4], 0.0)
 
 
+@njit(cache=True, inline='always')
+def bayes_weights(role, params):
+    """bayes's (relic, dragon) weights: a hero seeks relics and fears the dragon (dragon_fear), a cultist seeks
+    the dragon and shuns relics (relic_aversion)."""
+    if role == HERO:
+        return 1.0, -params[1]
+    return -params[5], 1.0
+
+
 @njit_later(PICK_SIG, cache=True, _nrt=False)
 def bayes_pick(me, role, state, params, memory):
-    cards, down, board, pub = views(state)
-    scores = memory[:pub[P_PLAYERS]]
-    if role == HERO:
-        posterior_scores(me, role, cards, board, pub, params[2], params[3], 1.0, -params[1], scores)
-    else:
-        posterior_scores(me, role, cards, board, pub, params[2], params[3], -params[5], 1.0, scores)
+    relic_weight, dragon_weight = bayes_weights(role, params)
+    down, pub, scores = posterior_view(me, role, state, params, memory, relic_weight, dragon_weight)
     return use_knowledge(me, role, state, pick_best_player(me, state, down, pub, scores))
 
 
 @njit_later(POWER_SIG, cache=True, _nrt=False)
 def bayes_power(me, role, state, params, memory):
-    cards, down, board, pub = views(state)
-    scores = memory[:pub[P_PLAYERS]]
-    if role == HERO:
-        posterior_scores(me, role, cards, board, pub, params[2], params[3], 1.0, -params[1], scores)
-    else:
-        posterior_scores(me, role, cards, board, pub, params[2], params[3], -params[5], 1.0, scores)
+    relic_weight, dragon_weight = bayes_weights(role, params)
+    _, _, scores = posterior_view(me, role, state, params, memory, relic_weight, dragon_weight)
     return smart_power(me, role, state, params, memory, scores)
 
 

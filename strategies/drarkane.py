@@ -237,14 +237,16 @@ def spread_key(left, defeats):
     return float(left) if defeats == 0 else -1000.0 + left
 
 
-@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
-def place_greedy(options, n, state, params):
-    """Finish the dragon closest to defeat (least strength wasted), favouring Terror-rich dragons."""
+@njit(cache=True, inline='always')
+def placement(options, n, terror_weight, spread):
+    """The placement with the lowest greedy_key, or with `spread` the highest spread_key (the first of equals)."""
     best = 0
     bkey = 1e300
-    tw = params[TERROR_WEIGHT]
     for i in range(n):
-        key = greedy_key(options[i, P_LEFT], options[i, P_TERROR], tw)
+        if spread:
+            key = -spread_key(options[i, P_LEFT], options[i, P_DEFEATS])
+        else:
+            key = greedy_key(options[i, P_LEFT], options[i, P_TERROR], terror_weight)
         if key < bkey:
             bkey = key
             best = i
@@ -252,16 +254,15 @@ def place_greedy(options, n, state, params):
 
 
 @njit_later(CHOOSE_SIG, cache=True, _nrt=False)
+def place_greedy(options, n, state, params):
+    """Finish the dragon closest to defeat (least strength wasted), favouring Terror-rich dragons."""
+    return placement(options, n, params[TERROR_WEIGHT], False)
+
+
+@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
 def place_spread(options, n, state, params):
     """Spread strength over the dragons furthest from defeat; defeat one only when nothing else is left."""
-    best = 0
-    bkey = -1e300
-    for i in range(n):
-        key = spread_key(options[i, P_LEFT], options[i, P_DEFEATS])
-        if key > bkey:
-            bkey = key
-            best = i
-    return best
+    return placement(options, n, 0.0, True)
 
 
 @njit_later(CHOOSE_SIG, cache=True, _nrt=False)
@@ -367,18 +368,17 @@ REGISTRY.register(Strategy(
     "hand-strength contract (half a trick lower for the round's first player); wins tricks while under it "
     "(leading trumps last) and ducks once made; finishes the closest dragons; drafts with its contract in mind",
     PARAM_NAMES, DEFAULTS, BOUNDS))
-REGISTRY.register(Strategy(
-    "seeker_v1", ROLES, (bid_estimate, play_seeker, place_greedy, give_team, draft_points),
-    "the seeker before issue #13: bids ignore the seat, leads its strongest card even a trump",
-    PARAM_NAMES, DEFAULTS_V1, BOUNDS))
-REGISTRY.register(Strategy(
-    "saboteur", ROLES, (bid_estimate, play_seeker, place_saboteur, give_team, draft_points),
-    "plays like the seeker (before issue #13), but once its contract is made spreads the trick's cards so the dragons pile up",
-    PARAM_NAMES, DEFAULTS_V1, BOUNDS))
-REGISTRY.register(Strategy(
-    "spread", ROLES, (bid_estimate, play_seeker, place_spread, give_team, draft_points),
-    "plays like the seeker (before issue #13) but always spreads cards over the dragons furthest from defeat",
-    PARAM_NAMES, DEFAULTS_V1, BOUNDS))
+# the seeker before issue #13 (its bids and play, DEFAULTS_V1) with one placement or another
+for name, placer, description in (
+        ("seeker_v1", place_greedy,
+         "the seeker before issue #13: bids ignore the seat, leads its strongest card even a trump"),
+        ("saboteur", place_saboteur,
+         "plays like the seeker (before issue #13), but once its contract is made spreads the trick's cards so the "
+         "dragons pile up"),
+        ("spread", place_spread,
+         "plays like the seeker (before issue #13) but always spreads cards over the dragons furthest from defeat")):
+    REGISTRY.register(Strategy(name, ROLES, (bid_estimate, play_seeker, placer, give_team, draft_points), description,
+                               PARAM_NAMES, DEFAULTS_V1, BOUNDS))
 REGISTRY.register(Strategy(
     "random_bid", ROLES, (bid_random, play_seeker, place_greedy, give_team, draft_points),
     "the seeker's play with a uniformly random contract (isolates the value of the bid estimator)",

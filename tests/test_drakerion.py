@@ -12,6 +12,7 @@ from sim.engine.game import RefereeError, Trace
 from sim.games import get_game
 from sim.games.drakerion import records as R
 from sim.games.drakerion.game import FIRED_COLUMNS, play
+from drakerion_cards import EIGHT, MANOEUVRES, small_card_file
 
 GAME = get_game("drakerion")
 RULES = GAME.load_rules()
@@ -291,53 +292,19 @@ def test_costing_rule_of_thumb_holds_on_average():
     assert 2.4 < np.mean(ratios) < 3.6
 
 
-BAD_DECK = '''
-[meta]
-game = "drakerion"
-[[card]]
-name = "B"
-faction = "ember"
-type = "banner"
-setup = ["S"]
-[[card]]
-name = "C"
-faction = "ember"
-type = "city"
-[[card]]
-name = "S"
-faction = "ember"
-type = "character"
-cost = 1
-hp = 2
-{extra}
-[[deck]]
-name = "d"
-faction = "ember"
-banner = "B"
-city = "C"
-manoeuvres = {mans}
-[deck.cards]
-"S" = {copies}
-{more}
-'''
-MANS = "\n".join(f'[[card]]\nname = "M{k}"\nfaction = "ember"\ntype = "manoeuvre"\nsubtype = "tactique"\ngold = 2'
-                 for k in range(8))
-EIGHT = "[" + ", ".join(f'"M{k}"' for k in range(8)) + "]"
-
-
 @pytest.mark.parametrize("extra, mans, copies, more, message", [
-    (MANS, EIGHT, 29, '"Nobody" = 1', "unknown card 'Nobody'"),
-    (MANS + '\n[[card]]\nname = "T"\nfaction = "tide"\ntype = "character"\ncost = 1\nhp = 1', EIGHT, 29,
+    (MANOEUVRES, EIGHT, 29, '"Nobody" = 1', "unknown card 'Nobody'"),
+    (MANOEUVRES + '\n[[card]]\nname = "T"\nfaction = "tide"\ntype = "character"\ncost = 1\nhp = 1', EIGHT, 29,
      '"T" = 1', "'T' belongs to tide"),
-    (MANS, EIGHT, 12, "", "has 12 cards"),
-    (MANS, '["M0"]', 30, "", "exactly 8 manoeuvres"),
-    (MANS + '\n[[card]]\nname = "E"\nfaction = "ember"\ntype = "event"\n'
+    (MANOEUVRES, EIGHT, 12, "", "has 12 cards"),
+    (MANOEUVRES, '["M0"]', 30, "", "exactly 8 manoeuvres"),
+    (MANOEUVRES + '\n[[card]]\nname = "E"\nfaction = "ember"\ntype = "event"\n'
      'abilities = [{ trigger = "action", effect = "teleport" }]', EIGHT, 29, '"E" = 1', "unknown effect 'teleport'"),
-    (MANS + "\n[[card", EIGHT, 30, "", "malformed"),
+    (MANOEUVRES + "\n[[card", EIGHT, 30, "", "malformed"),
 ])
 def test_a_malformed_card_file_is_refused_in_one_line(tmp_path, extra, mans, copies, more, message):
     path = tmp_path / "cards.toml"
-    path.write_text(BAD_DECK.format(extra=extra, mans=mans, copies=copies, more=more))
+    path.write_text(small_card_file(extra, f'"S" = {copies}\n{more}', mans))
     with pytest.raises(RulesError) as e:
         rules(f"cards={path}", "seat0_deck=d", "seat1_deck=d")
     assert message in str(e.value) and "\n" not in str(e.value)

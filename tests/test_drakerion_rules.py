@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from drakerion_cards import ability, card
+from drakerion_cards import MANOEUVRES, ability, card, small_card_file
 from drakerion_scenarios import Table
 
 from sim.games.drakerion import kernel
@@ -139,25 +139,7 @@ def test_a_combat_abilitys_gain_still_ends_with_the_combat():
 
 # ---- fix 3: set-up cards are characters placed on a line, one per Named name ---------------------------
 
-SETUP_DECK = '''
-[meta]
-game = "drakerion"
-[[card]]
-name = "B"
-faction = "ember"
-type = "banner"
-setup = {setup}
-[[card]]
-name = "C"
-faction = "ember"
-type = "city"
-[[card]]
-name = "S"
-faction = "ember"
-type = "character"
-cost = 1
-hp = 2
-[[card]]
+SETUP_CARDS = '''[[card]]
 name = "Lord"
 faction = "ember"
 type = "character"
@@ -170,18 +152,8 @@ faction = "ember"
 type = "attachment"
 cost = 1
 melee = 1
-{mans}
-[[deck]]
-name = "d"
-faction = "ember"
-banner = "B"
-city = "C"
-manoeuvres = [{eight}]
-[deck.cards]
-"S" = 26
-"Lord" = 2
-"Axe" = 2
-'''
+''' + MANOEUVRES
+SETUP_DECK_CARDS = '"S" = 26\n"Lord" = 2\n"Axe" = 2'
 
 
 @pytest.mark.parametrize("setup, message", [
@@ -195,15 +167,12 @@ def test_a_banner_sets_up_characters_only_and_one_named_copy(tmp_path, setup, me
     (the kernel then placed it on a line as if it were a character)."""
     from sim.engine.errors import RulesError
     from sim.games import get_game
-    mans = "\n".join(f'[[card]]\nname = "M{k}"\nfaction = "ember"\ntype = "manoeuvre"\nsubtype = "tactique"\ngold = 2'
-                     for k in range(8))
-    eight = ", ".join(f'"M{k}"' for k in range(8))
     path = tmp_path / "cards.toml"
-    path.write_text(SETUP_DECK.format(setup=setup, mans=mans, eight=eight))
+    path.write_text(small_card_file(SETUP_CARDS, SETUP_DECK_CARDS, setup=setup))
     with pytest.raises(RulesError) as e:
         get_game("drakerion").load_rules(sets=[("cards", str(path)), ("seat0_deck", "d"), ("seat1_deck", "d")])
     assert message in str(e.value) and "\n" not in str(e.value)
-    path.write_text(SETUP_DECK.format(setup='["S", "Lord", "S"]', mans=mans, eight=eight))
+    path.write_text(small_card_file(SETUP_CARDS, SETUP_DECK_CARDS, setup='["S", "Lord", "S"]'))
     get_game("drakerion").load_rules(sets=[("cards", str(path)), ("seat0_deck", "d"), ("seat1_deck", "d")])
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from sim.engine.errors import DsimError, RulesError
 from sim.engine.game import RefereeError, Trace
-from sim.games.drarkane import kernel, referee
+from sim.games.drarkane import kernel, kernel_base, kernel_trick, referee
 from sim.games.drarkane.game import GAME
 from sim.games.drarkane.records import (
     EV_PLAY, M_CARD, M_MODE, MAX_MOVES, CARD_COLS, MODE_FALLEN_KING, MODE_NORMAL, MODE_SOLO,
@@ -47,8 +47,8 @@ def kernel_winner(rules, trick) -> int:
     tr = np.zeros((6, 3), np.int64)
     for i, (c, m) in enumerate(trick):
         tr[i] = (c, m, i)
-    return kernel.trick_eval(tr, len(trick), kind, colour, value, rules.typed.trump_colour,
-                             int(rules.typed.egg_loses_under_low_wizard))[0]
+    return kernel_trick.trick_eval(tr, len(trick), kind, colour, value, rules.typed.trump_colour,
+                                   int(rules.typed.egg_loses_under_low_wizard))[0]
 
 
 def referee_winner(rules, trick) -> int:
@@ -87,7 +87,7 @@ def kernel_legal(rules, hand, led):
     hand_n = np.zeros(6, np.int64)
     hand_n[0] = len(hand)
     moves = np.zeros((MAX_MOVES, CARD_COLS), np.int64)
-    n = kernel.legal_moves(hands, hand_n, 0, led, kind, colour, value, moves)
+    n = kernel_trick.legal_moves(hands, hand_n, 0, led, kind, colour, value, moves)
     return {(int(moves[i, M_CARD]), int(moves[i, M_MODE])) for i in range(n)}
 
 
@@ -343,12 +343,12 @@ def test_key_table_matches_card_key(rules):
     kind, colour, value = rules.typed.card_arrays()
     trump, egg_low = rules.typed.trump_colour, int(rules.typed.egg_loses_under_low_wizard)
     keys = np.zeros((3, 5, 2, len(kind)), np.int64)
-    kernel.build_keys(kind, colour, value, trump, egg_low, keys)
+    kernel_trick.build_keys(kind, colour, value, trump, egg_low, keys)
     for reg in range(3):
         for led in range(-1, 4):
             for m in range(2):
                 for c in range(len(kind)):
-                    want = kernel.card_key(c, m, reg, led, kind, colour, value, trump, egg_low)
+                    want = kernel_base.card_key(c, m, reg, led, kind, colour, value, trump, egg_low)
                     if kind[c] in (WIZ_LOW_KIND, WIZ_HIGH_KIND):
                         want = -2
                     assert keys[reg, led + 1, m, c] == want, (reg, led, m, c)

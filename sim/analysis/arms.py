@@ -19,7 +19,7 @@ from sim.analysis.compare import applies, arm_games, paired_frames, run_arms
 from sim.analysis.coverage import identical_games
 from sim.analysis.intervals import Interval
 from sim.analysis.intervals_family import ElementFamily, element_family
-from sim.analysis.intervals_paired import DOWN, UP, PairedChange
+from sim.analysis.intervals_paired import Judged, PairedChange
 from sim.engine.game import Game, Outcome
 from sim.engine.spec import RunSpec
 
@@ -27,7 +27,7 @@ N_BOOT = 1000          # resamples behind the rank intervals
 
 
 @dataclass(frozen=True)
-class Effect:
+class Effect(Judged):
     """One arm's change to one headline outcome. `result` is the paired change on its own (each arm's figure,
     games changed); `shown` is the family's interval, the one reports print, and `verdict` is read off it.
     `rank` is the arm's key's place in the outcome's ranking (1 = largest change), [rank_lo, rank_hi] its 95%
@@ -46,10 +46,6 @@ class Effect:
     rank: int
     rank_lo: int
     rank_hi: int
-
-    @property
-    def detected(self) -> bool:
-        return self.verdict in (UP, DOWN)
 
 
 def effect_rows(effects: list[Effect], key_name: str) -> list[dict]:

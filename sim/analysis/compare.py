@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from sim.analysis.intervals import Interval, z_of
-from sim.analysis.intervals_paired import DOWN, UP, PairedChange, family_of_changes, paired_change
+from sim.analysis.intervals_paired import Judged, PairedChange, family_of_changes, paired_change
 from sim.analysis.precision import allowed_half_width, check_precision
 from sim.engine import store
 from sim.engine.errors import DsimError
@@ -120,7 +120,7 @@ def _differences_narrow(writers, specs, out, precision, looks) -> bool:
 
 
 @dataclass(frozen=True)
-class Change:
+class Change(Judged):
     """One outcome of one variant against the first arm. `paired` holds each arm's figure, the per-comparison
     interval and the games independent runs would need; `shown` is the family's interval (the one to print),
     `verdict` is read off it ("up", "down", "no change detected"), `p_adjusted` is the family's p-value."""
@@ -134,10 +134,6 @@ class Change:
     shown: Interval
     verdict: str
     p_adjusted: float
-
-    @property
-    def detected(self) -> bool:
-        return self.verdict in (UP, DOWN)
 
 
 def judge(results: dict[str, list[tuple]], alpha: float = 0.05) -> tuple[dict[str, list[Change]], str]:

@@ -21,6 +21,15 @@ from sim.analysis.intervals import NAN, Interval, mean_t, wilson, z_of, zero_cha
 UP, DOWN, NO_CHANGE = "up", "down", "no change detected"
 
 
+class Judged:
+    """A change with a `verdict` read off its interval (compare's and the arms' rows share this)."""
+    verdict: str
+
+    @property
+    def detected(self) -> bool:
+        return self.verdict in (UP, DOWN)
+
+
 @dataclass(frozen=True)
 class PairedChange:
     """Arm b against arm a on the same games. `a` and `b` are each arm's figure (share or mean over the games

@@ -50,10 +50,10 @@ class Target:
     outcome: Outcome
     value: float
 
-    @property
-    def scale(self) -> float:
-        """What counts as one unit of miss: a point for a rate, a hundredth for a mean."""
-        return 0.01 if self.outcome.kind == "rate" else 0.01 * max(abs(self.value), 1.0)
+
+def miss_unit(t: Target) -> float:
+    """What counts as one unit of miss: a point for a rate, a hundredth for a mean."""
+    return 0.01 if t.outcome.kind == "rate" else 0.01 * max(abs(t.value), 1.0)
 
 
 def parse_param(text: str, game: Game, base: RunSpec) -> Param:
@@ -169,7 +169,7 @@ class Evaluator:
 
     def miss(self, point) -> float:
         """Squared distance to the targets, in units of a point (rates) or a hundredth (means)."""
-        return sum(((e.value - t.value) / t.scale) ** 2 for e, t in zip(self(point), self.targets))
+        return sum(((e.value - t.value) / miss_unit(t)) ** 2 for e, t in zip(self(point), self.targets))
 
 
 def show_value(p: Param, v) -> str:

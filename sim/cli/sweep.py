@@ -17,9 +17,7 @@ def sweep(param: Annotated[list[str], typer.Option(
           game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = None, strategy: StrategyOpt = None,
           variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
           rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
-          resume: ResumeOpt = False,
-          to: ToOpt = None,
-          format_: FormatOpt = "text") -> None:
+          resume: ResumeOpt = False, to: ToOpt = None, format_: FormatOpt = "text") -> None:
     """Play every point of a rule-parameter grid on the same seeds."""
     spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_, resume=resume)
     result = run_sweep(spec.game, spec, param, Path(out), jobs, rules, tuple(variant or ()), tuple(set_ or ()))

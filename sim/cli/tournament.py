@@ -17,9 +17,7 @@ def tournament(strategies: Annotated[str, typer.Option(
                game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt = None,
                variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
                rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
-               resume: ResumeOpt = False,
-               to: ToOpt = None,
-               format_: FormatOpt = "text") -> None:
+               resume: ResumeOpt = False, to: ToOpt = None, format_: FormatOpt = "text") -> None:
     """Every pair of strategies, every rotation, the same deals."""
     spec, set_ = game_spec(game, n, players, None, variant, seed, rules, set_, deck, plugin, format_, resume=resume)
     entrants = [s.strip() for s in strategies.split(",") if s.strip()]

@@ -162,16 +162,17 @@ class Game:
     min_players: int
     max_players: int
     default_players: int
-    roles: tuple[str, ...]
-    default_lineup: dict[str, str]
+    default_lineup: dict[str, str]      # role -> strategy; its keys, in order, are the game's roles
     strategies: StrategyRegistry
     rules_class: type
     package_dir: Path | None = None     # where rules.toml is: by default the folder of the module defining the game
     chunk_size: int = 50_000
     bench_cases: list[BenchCase] = field(default_factory=list)
     deck_rules: dict[str, str] = field(default_factory=dict)   # role -> the rule naming its deck (--deck)
+    roles: tuple[str, ...] = field(init=False)
 
     def __post_init__(self):
+        self.roles = tuple(self.default_lineup)
         if self.package_dir is None:
             self.package_dir = Path(sys.modules[type(self).__module__].__file__).parent
 

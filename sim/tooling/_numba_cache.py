@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = (ROOT / "sim" / "engine" / "rng.py",)
+SHARED = (ROOT / "sim" / "engine" / "rng.py", ROOT / "sim" / "engine" / "kernel_rows.py")
 
 # LLVM's x86 "cmov converter" turns a conditional move inside a loop back into a branch when the move sits on
 # the loop's critical path, assuming the branch will be predicted well. In our kernels the condition is a
@@ -32,10 +32,8 @@ def game_of(py_file: str) -> str | None:
     parts = path.relative_to(ROOT).parts if path.is_relative_to(ROOT) else ()
     if parts[:2] == ("sim", "games") and len(parts) == 4:
         return parts[2]
-    if parts[:1] == ("strategies",) and len(parts) == 2:
-        return path.stem
-    if parts[:1] == ("strategies",) and len(parts) == 3:       # a game's strategies as a package
-        return parts[1]
+    if parts[:1] == ("strategies",) and len(parts) in (2, 3):      # strategies/<g>.py or strategies/<g>/*.py
+        return path.stem if len(parts) == 2 else parts[1]
     if parts[:2] == ("sim", "engine"):
         return ""
     return None

@@ -10,7 +10,7 @@ the code lives. Recorded, each as a sha256:
   charts), and one report per design command (compare, sweep, tournament, optimize, tune, sensitivity, ablate,
   ladder, experiment) at a tiny n, with their data tables.
 What legitimately varies is stripped first: the code version (git commit), seconds of wall clock, the temporary
-folder, and the path of a source file a report names (the tune report points at the module of its method). `--compare` prints every key whose fingerprint differs and exits 1 if any does.
+folder, the checkout's folder, and the path of a source file a report names (the tune report points at the module of its method). `--compare` prints every key whose fingerprint differs and exits 1 if any does.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ REPORT_RUNS = {
 }
 VERSION = re.compile(r"\d+\.\d+\.\d+\+[0-9a-f]{7,40}(\.dirty)?")
 SECONDS = re.compile(r"\(\d+s\)")
+CHECKOUT = Path(__file__).resolve().parents[2]      # provenance names the rules file by its path
 SOURCE = re.compile(r"`sim/[a-z_/]+\.py`")     # a report naming the source file of its method
 
 
@@ -63,7 +64,7 @@ def dsim(*args: str) -> str:
 
 
 def clean(text: str, tmp: Path) -> str:
-    text = text.replace(str(tmp), "<tmp>")
+    text = text.replace(str(tmp), "<tmp>").replace(str(CHECKOUT), "<checkout>")
     text = VERSION.sub("<version>", text)
     text = SOURCE.sub("`<source>`", text)
     return SECONDS.sub("(<s>)", text)
@@ -85,7 +86,7 @@ def results(out: Path) -> dict[str, str]:
             for run in sorted(table.rglob("run.json")):
                 data = json.loads(run.read_text())
                 data.pop("code_version", None)
-                found[f"provenance/{run.parent.relative_to(table)}"] = sha(json.dumps(data, sort_keys=True))
+                found[f"provenance/{run.parent.relative_to(table)}"] = sha(clean(json.dumps(data, sort_keys=True), out))
             continue
         for folder in sorted({p.parent for p in table.rglob("*.parquet")}):
             found[f"{table.name}/{folder.relative_to(table)}"] = sha(rows(sorted(folder.glob("*.parquet"))))

@@ -97,21 +97,9 @@ def solve_zero_sum(A) -> ZeroSumSolution:
 
 
 @dataclass(frozen=True, eq=False)    # holds arrays: compare fields, not objects
-class FictitiousPlayResult:
+class FictitiousPlayResult(ZeroSumSolution):
     """Empirical mixtures after `iterations` rounds; the value lies in [lower, upper] and `value` is the midpoint."""
-    row: np.ndarray
-    col: np.ndarray
-    value: float
-    lower: float
-    upper: float
     iterations: int
-
-    @property
-    def gap(self) -> float:
-        return self.upper - self.lower
-
-    def weights(self) -> dict[str, np.ndarray]:
-        return {"row": self.row, "col": self.col}
 
 
 def fictitious_play(A, iters: int = 100_000, *, tol: float | None = None) -> FictitiousPlayResult:

@@ -20,21 +20,16 @@ DRAGONS = {10: "Nullo", 11: "Extermino", 12: "Protecto"}
 ABILITY_OF_VALUE = {1: "ability_one_on_nine", 2: "ability_monsterball", 7: "ability_roundabout",
                     8: "ability_golden_feathers", 9: "ability_open_secrets"}
 
-SWITCHES = (
-    ("Dragons are quick", "abilities", "ability_nullo_quick"),
-    ("Envious Monsters", "abilities", "ability_envious_monsters"),
-    ("1 on 9", "abilities", "ability_one_on_nine"),
-    ("Monsterball", "abilities", "ability_monsterball"),
-    ("Roundabout", "abilities", "ability_roundabout"),
-    ("Golden Feathers", "abilities", "ability_golden_feathers"),
-    ("Open Secrets", "abilities", "ability_open_secrets"),
-    ("house rule 4s", "house rules", "house_fours"),
-    ("house rule 5s", "house rules", "house_fives"),
-    ("house rule Protecto", "house rules", "house_protecto"),
-    ("Many Monsters", "curses", "curse_many_monsters"),
-    ("Unknowing", "curses", "curse_unknowing"),
-    ("Chaos", "curses", "curse_chaos"),
-)
+# rules switched on or off, by group: element name -> rule key
+SWITCHES = {
+    "abilities": {"Dragons are quick": "ability_nullo_quick", "Envious Monsters": "ability_envious_monsters",
+                  "1 on 9": "ability_one_on_nine", "Monsterball": "ability_monsterball",
+                  "Roundabout": "ability_roundabout", "Golden Feathers": "ability_golden_feathers",
+                  "Open Secrets": "ability_open_secrets"},
+    "house rules": {"house rule 4s": "house_fours", "house rule 5s": "house_fives",
+                    "house rule Protecto": "house_protecto"},
+    "curses": {"Many Monsters": "curse_many_monsters", "Unknowing": "curse_unknowing", "Chaos": "curse_chaos"},
+}
 
 
 def plain_values(values: dict) -> list[int]:
@@ -65,6 +60,7 @@ def card_elements(values: dict) -> list[Element]:
 def elements(rules: Rules) -> list[Element]:
     values = rules.ruleset.values
     out = card_elements(values)
-    for name, group, key in SWITCHES:
-        out.append(Element(name, group, remove=((key, False),), force=((key, True),)))
+    for group, switches in SWITCHES.items():
+        for name, key in switches.items():
+            out.append(Element(name, group, remove=((key, False),), force=((key, True),)))
     return out

@@ -232,18 +232,12 @@ def players_in(games: pl.DataFrame | pl.LazyFrame) -> int:
 
 
 GAME = DrachensachenGame(
-    name="drachensachen",
-    title="Drachensachen (shedding over rounds to 21 coins)",
-    min_players=2,
-    max_players=MAX_PLAYERS,
-    default_players=4,
-    roles=tuple(f"seat{i}" for i in range(MAX_PLAYERS)),
+    name="drachensachen", title="Drachensachen (shedding over rounds to 21 coins)",
+    min_players=2, max_players=MAX_PLAYERS, default_players=4,
     # the tuned weighted heuristic is the strongest built-in (about 51% wins against three low-first
     # players, 45% against three aggressive ones) and plays the shortest rounds
     default_lineup={f"seat{i}": "weighted" for i in range(MAX_PLAYERS)},
-    strategies=REGISTRY,
-    rules_class=DrachensachenRules,
-    chunk_size=50_000,
+    strategies=REGISTRY, rules_class=DrachensachenRules, chunk_size=50_000,
     bench_cases=[
         BenchCase("default (weighted), 4 players", 4, "weighted", 100_000, unit="rounds", n=100_000),
         BenchCase("low-first, 4 players", 4, "low-first", 100_000, unit="rounds", n=100_000),

@@ -160,16 +160,10 @@ def seat_measures(games: pl.DataFrame | pl.LazyFrame) -> list:
 
 
 GAME = DragonwakeGame(
-    name="dragonwake",
-    title="Dragonwake (heroes vs cultists)",
-    min_players=3,
-    max_players=10,
-    default_players=5,
-    roles=("hero", "cultist"),
+    name="dragonwake", title="Dragonwake (heroes vs cultists)",
+    min_players=3, max_players=10, default_players=5,
     default_lineup={"hero": "bayes", "cultist": "liar"},
-    strategies=REGISTRY,
-    rules_class=DragonwakeRules,
-    chunk_size=100_000,
+    strategies=REGISTRY, rules_class=DragonwakeRules, chunk_size=100_000,
     bench_cases=[
         BenchCase("random, 5 players", 5, "random", 1_000_000),
         BenchCase("honest heroes vs liars, 5 players", 5, "hero=honest,cultist=liar", 200_000),

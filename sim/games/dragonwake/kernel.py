@@ -1,344 +1,30 @@
-"""Dragonwake numba kernel: plays a batch of games from one seed into a record array (and traces)."""
+"""Dragonwake numba kernel: plays a batch of games from one seed into a record array (and traces). The helpers
+it shares with the advanced game's powers are in kernel_base, the powers themselves in kernel_powers."""
 
 import numpy as np
 from numba import njit, types
 
 from sim.engine.rng import below, mix, shuffle
+from sim.games.dragonwake.kernel_base import (
+    C_ARTIFACTS, C_CULTIST_MASK, C_EARLY, C_END_MODE, C_FINDER, C_FINDER_ROLE, C_FIRST_RB, C_LAST_ROUND,
+    C_N_CULTISTS, C_PEEKS, C_POWERS, C_RELICS_FOUND, C_REVEALS, C_ROUNDS, C_SIDE_MASK, C_SILENT, C_UNDOS,
+    C_VIOLATIONS, C_WINNER, F_BLANK, F_CANDLE, F_ECLIPSE, F_FATE, F_KTH, F_MIN_REVEALS, F_PER_PLAYER,
+    F_POWER, F_REPLACEMENT, F_SELF_REVEAL, F_SKIP_ROUND, N_COLS, claim_contradicted, count_violations,
+    is_legal_target, random_target, record, show, tally_claim,
+)
+from sim.games.dragonwake.kernel_powers import ask, offer_start, peek, power_slot, use_power
 from sim.games.dragonwake.records import (
-    pick_uniform, usable_before_reveal, ASK_BANDIT, ASK_INQUIRE, ASK_PLAYER, ASK_TRICK, BANDIT, CARD_KEYS, EV_CARDSWAP, EV_CONVERT,
-    ECLIPSE, EV_ORDER, INQUISITOR, N_KERNEL_COLUMNS, P_POWER, PREACHER, TRICKSTER, WITCH, ASK_AFTER, ASK_BEFORE, ASK_FATE, ASK_HUNT, ASK_NONE, ASK_PEEK, BOARD0, BOARD_COLS, B_CAUGHT, CARDS0,
-    DOWN0,
-    B_CLAIM_DRAGON, B_CLAIM_RELICS, B_DOWN, B_FATE, B_SHOWN_DRAGON, B_SHOWN_GOLD, B_SHOWN_RELIC, B_USED, CANDLE,
-    CHOSEN, CULTIST, DIVINATOR, DRAGON, END_DRAGON, END_RELICS, END_TIME, EV_ASIDE, EV_CLAIM, EV_DEAL, EV_END,
-    EV_EVENT, EV_FATE, EV_FLIP, EV_PEEK, EV_POWER, EV_POWERS, EV_REVEAL, EV_ROLE, EV_ROUND, EV_SWAP, EV_UNDEALT,
-    EV_UNDO, FATE, GLUTTONY, GOLD, HERO, HUNTER, K_PEEKS, MAX_HAND, MAX_PLAYERS, MAX_POWERS, MEMORY, MENTOR,
-    NO_EVENT, PUB_ROW, PV_NPEEK, PV_PEEK0, PV_POWER0, P_ASIDE, P_ASK, P_CULTIST_CARDS, P_DRAGON_FOUND, P_EVENT,
-    P_FACE_DOWN, P_HAND, P_HUNTED, P_LAST, P_LAST_CARD, P_PLAYERS, P_RELICS_FOUND, P_RELICS_TOTAL,
-    P_REVEALED_ROUND, P_REVEALED_TOTAL, P_RNG, P_ROLE_CARDS, P_ROUND, P_RUNEBEARER, P_SHOWN, RELIC, SHOWN0,
-    SILENT, STATE_WIDTH, STRATEGY_FN,
+    ASK_AFTER, ASK_BEFORE, ASK_FATE, ASK_NONE, ASK_PEEK, BOARD0, BOARD_COLS, B_CAUGHT, B_CLAIM_DRAGON,
+    B_CLAIM_RELICS, B_DOWN, B_FATE, B_SHOWN_DRAGON, B_SHOWN_GOLD, B_SHOWN_RELIC, B_USED, CANDLE, CARDS0, CHOSEN,
+    CULTIST, DOWN0, DRAGON, ECLIPSE, END_DRAGON, END_RELICS, END_TIME, EV_ASIDE, EV_CLAIM, EV_DEAL, EV_END,
+    EV_EVENT, EV_FATE, EV_POWER, EV_POWERS, EV_REVEAL, EV_ROLE, EV_ROUND, EV_SWAP, EV_UNDEALT, EV_UNDO,
+    FATE, GLUTTONY, GOLD, HERO, HUNTER, MAX_HAND, MAX_PLAYERS, MAX_POWERS, MEMORY, NO_EVENT, PUB_ROW, PV_NPEEK,
+    PV_POWER0, P_ASIDE, P_ASK, P_CULTIST_CARDS, P_DRAGON_FOUND, P_EVENT, P_FACE_DOWN, P_HAND, P_HUNTED, P_LAST,
+    P_LAST_CARD, P_PLAYERS, P_RELICS_FOUND, P_RELICS_TOTAL, P_REVEALED_ROUND, P_REVEALED_TOTAL, P_RNG,
+    P_ROLE_CARDS, P_ROUND, P_RUNEBEARER, P_SHOWN, RELIC, SHOWN0, SILENT, STATE_WIDTH, STRATEGY_FN, pick_uniform,
+    usable_before_reveal,
 )
 from strategies.dragonwake import RANDOM_ID
-
-# output columns, in records.GAME_COLUMNS order
-C_N_CULTISTS, C_CULTIST_MASK, C_WINNER, C_END_MODE, C_REVEALS, C_ROUNDS, C_RELICS_FOUND = 0, 1, 2, 3, 4, 5, 6
-C_FIRST_RB, C_FINDER, C_FINDER_ROLE, C_EARLY, C_TRUE, C_FALSE, C_SILENT = 7, 8, 9, 10, 11, 12, 13
-C_CULTIST_LIES, C_HERO_LIES, C_VIOLATIONS = 14, 15, 16
-C_ARTIFACTS, C_POWERS, C_PEEKS, C_UNDOS, C_SIDE_MASK, C_LAST_ROUND = 17, 18, 19, 20, 21, 22
-# fired counters, in records.FIRED order
-F0 = 23
-F_ECLIPSE, F_GLUTTONY, F_BLANK, F_CANDLE, F_FATE = F0, F0 + 1, F0 + 2, F0 + 3, F0 + 4
-F_POWER = F0 + 4              # F_POWER + power code (DIVINATOR = 1 ... TRICKSTER = 9)
-F_MIN_REVEALS, F_KTH, F_REPLACEMENT, F_SKIP_ROUND = F0 + 14, F0 + 15, F0 + 16, F0 + 17
-F_ORDER, F_PER_PLAYER, F_SELF_REVEAL = F0 + 18, F0 + 19, F0 + 20
-N_COLS = N_KERNEL_COLUMNS
-assert N_COLS == F0 + 21
-
-
-@njit(cache=True, inline='always')
-def record(trace, g, step, code, a, b, c, d):
-    """Append an event to game g's trace when it is traced; returns the next step."""
-    if g < trace.shape[0] and step < trace.shape[1]:
-        row = trace[g, step]
-        row[0] = code
-        row[1] = a
-        row[2] = b
-        row[3] = c
-        row[4] = d
-        return step + 1
-    return step
-
-
-@njit(cache=True, inline='always')
-def is_legal_target(p, s, rb, players, state, self_reveal):
-    if p < 0 or p >= players or s < 0 or s >= MAX_HAND:
-        return False
-    return state[p, DOWN0 + s] == 1 and (p != rb or self_reveal)
-
-
-@njit(cache=True, inline='always')
-def random_target(rng, rb, players, state, self_reveal):
-    """Uniform over the face-down cards the runebearer may reveal (replaces an illegal choice)."""
-    count = 0
-    for p in range(players):
-        if p != rb or self_reveal:
-            for s in range(MAX_HAND):
-                count += state[p, DOWN0 + s]
-    k = below(rng, count)
-    for p in range(players):
-        if p != rb or self_reveal:
-            for s in range(MAX_HAND):
-                if state[p, DOWN0 + s] == 1:
-                    if k == 0:
-                        return p * MAX_HAND + s
-                    k -= 1
-    return -1
-
-
-@njit(cache=True, inline='always')
-def claim_contradicted(state, p, hand):
-    """Whether what has been revealed of p's cards proves p's claim false."""
-    cr = state[p, BOARD0 + B_CLAIM_RELICS]
-    if cr < 0:
-        return False
-    cd = state[p, BOARD0 + B_CLAIM_DRAGON]
-    return (state[p, BOARD0 + B_SHOWN_RELIC] > cr or state[p, BOARD0 + B_SHOWN_DRAGON] > cd
-            or state[p, BOARD0 + B_SHOWN_GOLD] > hand - cr - cd)
-
-
-@njit(cache=True, inline='always')
-def count_violations(state, players, hand, reveals_round, relics_total, relics_found,
-                     dragons, dragon_gone, aside, n_aside):
-    """Cards conserved: face down plus set aside plus found equals the deck's contents."""
-    relics = 0
-    dragon = 0
-    face_down = 0
-    for i in range(n_aside):
-        relics += aside[i] == RELIC
-        dragon += aside[i] == DRAGON
-    for p in range(players):
-        for s in range(MAX_HAND):
-            if state[p, DOWN0 + s] == 1:
-                face_down += 1
-                relics += state[p, CARDS0 + s] == RELIC
-                dragon += state[p, CARDS0 + s] == DRAGON
-            elif state[p, CARDS0 + s] != -1:
-                return 1
-    bad = 0
-    bad += face_down != players * hand - reveals_round - n_aside
-    bad += relics + relics_found != relics_total
-    bad += dragon + dragon_gone != dragons
-    return bad
-
-
-@njit(cache=True, inline='always')
-def tally_claim(o, state, p, hand, role, claim):
-    """Count true and false claims (a claim is true when it states the hand exactly)."""
-    relics = 0
-    dragon = 0
-    for s in range(hand):
-        relics += state[p, CARDS0 + s] == RELIC
-        dragon += state[p, CARDS0 + s] == DRAGON
-    if claim == relics * 2 + dragon:
-        o[C_TRUE] += 1
-    else:
-        o[C_FALSE] += 1
-        if role == CULTIST:
-            o[C_CULTIST_LIES] += 1
-        else:
-            o[C_HERO_LIES] += 1
-
-
-# ---- advanced game: artifacts and powers (never reached with their modules off) -----------------------
-
-@njit(cache=True, inline='always')
-def ask(p, role, state, memory, hero_power, cultist_power, hero_params, cultist_params):
-    """Ask player p's `power` function the question in pub[P_ASK]."""
-    if role == HERO:
-        return hero_power(p, HERO, state, hero_params, memory[p])
-    return cultist_power(p, CULTIST, state, cultist_params, memory[p])
-
-
-@njit(cache=True, inline='always')
-def power_slot(state, p, power):
-    """The column of p's unused `power`, -1 when p does not hold it."""
-    for j in range(MAX_POWERS):
-        if state[p, PV_POWER0 + j] == power:
-            return j
-    return -1
-
-
-@njit(cache=True, inline='always')
-def random_card_except(rng, a, b, players, state):
-    """Uniform over face-down cards of players other than a and b, -1 when none."""
-    count = 0
-    for p in range(players):
-        if p != a and p != b:
-            count += state[p, BOARD0 + B_DOWN]
-    if count == 0:
-        return -1
-    k = below(rng, count)
-    for p in range(players):
-        if p != a and p != b:
-            for s in range(MAX_HAND):
-                if state[p, DOWN0 + s] == 1:
-                    if k == 0:
-                        return p * MAX_HAND + s
-                    k -= 1
-    return -1
-
-
-@njit(cache=True, inline='always')
-def swap_cards(state, p1, s1, p2, s2, players):
-    """Two face-down cards change places in public: what anyone saw or peeked of them moves with them."""
-    c = state[p1, CARDS0 + s1]
-    state[p1, CARDS0 + s1] = state[p2, CARDS0 + s2]
-    state[p2, CARDS0 + s2] = c
-    v = state[p1, SHOWN0 + s1]
-    state[p1, SHOWN0 + s1] = state[p2, SHOWN0 + s2]
-    state[p2, SHOWN0 + s2] = v
-    k1 = (p1 * MAX_HAND + s1) * 8
-    k2 = (p2 * MAX_HAND + s2) * 8
-    for p in range(players):
-        for i in range(min(state[p, PV_NPEEK], K_PEEKS)):
-            e = state[p, PV_PEEK0 + i]
-            key = e - e % 8
-            if key == k1:
-                state[p, PV_PEEK0 + i] = k2 + e % 8
-            elif key == k2:
-                state[p, PV_PEEK0 + i] = k1 + e % 8
-
-
-@njit(cache=True, inline='always')
-def set_role_card(state, role, t, r, players):
-    """Turn player t's role card to r. A Figure of Fate makes two players share a card: t's partner (whose
-    role t took) and anyone who took t's role change with it."""
-    root = state[t, BOARD0 + B_FATE] - 1
-    if root < 0:
-        root = t
-    role[t] = r
-    role[root] = r
-    for p in range(players):
-        f = state[p, BOARD0 + B_FATE] - 1
-        if f == t or f == root:
-            role[p] = r
-
-
-@njit(cache=True, inline='always')
-def remember(state, me, p, s):
-    """Player `me` now knows the card in p's slot s (a peek entry in me's own row)."""
-    n = state[me, PV_NPEEK]
-    state[me, PV_PEEK0 + n % K_PEEKS] = (p * MAX_HAND + s) * 8 + state[p, CARDS0 + s]
-    state[me, PV_NPEEK] = n + 1
-
-
-@njit(cache=True, inline='always')
-def peek(state, rng, me, target, players, o, trace, g, step):
-    """Player `me` peeks at `target` (another player's face-down card; an illegal choice is counted and
-    replaced at random). The card goes into me's own row. Returns (next trace step, peeked)."""
-    p = target // MAX_HAND if target >= 0 else -1
-    s = target % MAX_HAND if target >= 0 else -1
-    if not is_legal_target(p, s, me, players, state, False):
-        o[C_VIOLATIONS] += 1
-        target = random_target(rng, me, players, state, False)
-        if target < 0:
-            return step, False
-        p = target // MAX_HAND
-        s = target % MAX_HAND
-    remember(state, me, p, s)
-    o[C_PEEKS] += 1
-    return record(trace, g, step, EV_PEEK, me, p, s, state[p, CARDS0 + s]), True
-
-
-@njit(cache=True, inline='always')
-def use_power(state, rng, role, memory, hero_power, cultist_power, hero_params, cultist_params, o, trace, g,
-              step, q, power, rb, players, hunter_flips, mentor_peeks):
-    """Player q uses `power` before the runebearer's reveal (already checked usable and flipped face up):
-    ask for its choices, correct and count illegal ones, apply it. Returns the next trace step."""
-    state[PUB_ROW, P_POWER] = power
-    others_down = state[PUB_ROW, P_FACE_DOWN] - state[q, BOARD0 + B_DOWN]
-    if power == HUNTER:
-        state[PUB_ROW, P_HUNTED] = 1
-        for f in range(hunter_flips):
-            if state[PUB_ROW, P_FACE_DOWN] == 0:
-                break
-            state[PUB_ROW, P_ASK] = ASK_HUNT
-            target = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params, cultist_params)
-            state[PUB_ROW, P_ASK] = ASK_NONE
-            p = target // MAX_HAND if target >= 0 else -1
-            s = target % MAX_HAND if target >= 0 else -1
-            if not is_legal_target(p, s, q, players, state, True):
-                o[C_VIOLATIONS] += 1
-                target = random_target(rng, q, players, state, True)
-                p = target // MAX_HAND
-                s = target % MAX_HAND
-            if state[p, SHOWN0 + s] == 0:
-                state[PUB_ROW, P_SHOWN] += 1
-            state[p, SHOWN0 + s] = state[p, CARDS0 + s] + 1
-            step = record(trace, g, step, EV_FLIP, q, p, s, state[p, CARDS0 + s])
-    elif power == DIVINATOR or power == MENTOR:
-        for k in range(mentor_peeks if power == MENTOR else 1):
-            if state[PUB_ROW, P_FACE_DOWN] - state[q, BOARD0 + B_DOWN] == 0:
-                break
-            state[PUB_ROW, P_ASK] = ASK_PEEK
-            target = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params, cultist_params)
-            state[PUB_ROW, P_ASK] = ASK_NONE
-            step, _ = peek(state, rng, q, target, players, o, trace, g, step)
-    elif power == INQUISITOR:
-        if others_down > 0:
-            state[PUB_ROW, P_ASK] = ASK_INQUIRE
-            target = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params, cultist_params)
-            state[PUB_ROW, P_ASK] = ASK_NONE
-            p = target // MAX_HAND if target >= 0 else -1
-            s = target % MAX_HAND if target >= 0 else -1
-            if not is_legal_target(p, s, q, players, state, False):
-                o[C_VIOLATIONS] += 1
-                target = random_target(rng, q, players, state, False)
-                p = target // MAX_HAND
-                s = target % MAX_HAND
-            if state[p, SHOWN0 + s] == 0:
-                state[PUB_ROW, P_SHOWN] += 1
-            state[p, SHOWN0 + s] = state[p, CARDS0 + s] + 1
-            step = record(trace, g, step, EV_FLIP, q, p, s, state[p, CARDS0 + s])
-    elif power == PREACHER or power == WITCH:
-        state[PUB_ROW, P_ASK] = ASK_PLAYER
-        t = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params, cultist_params)
-        state[PUB_ROW, P_ASK] = ASK_NONE
-        if t < 0 or t >= players or t == q:
-            o[C_VIOLATIONS] += 1
-            t = below(rng, players - 1)
-            t += t >= q
-        new = HERO if power == PREACHER else CULTIST
-        set_role_card(state, role, t, new, players)
-        step = record(trace, g, step, EV_CONVERT, q, t, new, power)
-    elif power == BANDIT:
-        if others_down > 0:
-            state[PUB_ROW, P_ASK] = ASK_BANDIT
-            a = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params, cultist_params)
-            state[PUB_ROW, P_ASK] = ASK_NONE
-            target = a // MAX_HAND if a >= 0 else -1
-            own = a % MAX_HAND if a >= 0 else -1
-            p = target // MAX_HAND if target >= 0 else -1
-            s = target % MAX_HAND if target >= 0 else -1
-            if own < 0 or state[q, DOWN0 + own] != 1 or not is_legal_target(p, s, q, players, state, False):
-                o[C_VIOLATIONS] += 1
-                target = random_target(rng, q, players, state, False)
-                p = target // MAX_HAND
-                s = target % MAX_HAND
-                k = below(rng, state[q, BOARD0 + B_DOWN])
-                for x in range(MAX_HAND):
-                    if state[q, DOWN0 + x] == 1:
-                        if k == 0:
-                            own = x
-                        k -= 1
-            step = record(trace, g, step, EV_CARDSWAP, p * MAX_HAND + s, q * MAX_HAND + own,
-                          state[p, CARDS0 + s], state[q, CARDS0 + own])
-            swap_cards(state, p, s, q, own, players)
-            remember(state, q, p, s)            # the bandit knows where its own card went
-    elif power == TRICKSTER:
-        state[PUB_ROW, P_ASK] = ASK_TRICK
-        x = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params, cultist_params)
-        state[PUB_ROW, P_ASK] = ASK_NONE
-        a = x // CARD_KEYS if x >= 0 else -1
-        b = x % CARD_KEYS if x >= 0 else -1
-        p1 = a // MAX_HAND if a >= 0 else -1
-        s1 = a % MAX_HAND if a >= 0 else -1
-        p2 = b // MAX_HAND if b >= 0 else -1
-        s2 = b % MAX_HAND if b >= 0 else -1
-        if (p1 == p2 or not is_legal_target(p1, s1, q, players, state, False)
-                or not is_legal_target(p2, s2, q, players, state, False)):
-            o[C_VIOLATIONS] += 1
-            a = random_target(rng, q, players, state, False)
-            p1 = a // MAX_HAND
-            s1 = a % MAX_HAND
-            b = random_card_except(rng, q, p1, players, state)
-            p2 = b // MAX_HAND
-            s2 = b % MAX_HAND
-        step = record(trace, g, step, EV_CARDSWAP, p1 * MAX_HAND + s1, p2 * MAX_HAND + s2,
-                      state[p1, CARDS0 + s1], state[p2, CARDS0 + s2])
-        swap_cards(state, p1, s1, p2, s2, players)
-    state[PUB_ROW, P_POWER] = 0
-    o[F_POWER + power] += 1
-    return step
 
 
 # Declared so that any strategy with the right signatures plugs in without recompiling the kernel.
@@ -605,12 +291,7 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                         for j in range(MAX_POWERS):
                             usable |= usable_before_reveal(state, state[q, PV_POWER0 + j], q, rb, hunted, players)
                         eligible += usable
-                    start = rb
-                    if eligible >= 2:
-                        o[F_ORDER] += 1
-                        if runestone_order:
-                            start = below(rng, players)
-                            step = record(trace, g, step, EV_ORDER, start, 0, 0, 0)
+                    start, step = offer_start(rng, rb, players, eligible, runestone_order, 0, o, trace, g, step)
                     for i in range(players):
                         q = start + i if start + i < players else start + i - players
                         usable = False
@@ -618,10 +299,8 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                             usable |= usable_before_reveal(state, state[q, PV_POWER0 + j], q, rb, hunted, players)
                         if not usable:
                             continue
-                        state[PUB_ROW, P_ASK] = ASK_BEFORE
-                        power = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params,
+                        power = ask(ASK_BEFORE, q, role[q], state, memory, hero_power, cultist_power, hero_params,
                                     cultist_params)
-                        state[PUB_ROW, P_ASK] = ASK_NONE
                         if power == 0:
                             continue
                         j = power_slot(state, q, power) if power > 0 else -1
@@ -674,17 +353,13 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                     old_role = role[rb]
                     old_fate = state[rb, BOARD0 + B_FATE]
                     if card == CANDLE:
-                        state[PUB_ROW, P_ASK] = ASK_PEEK
-                        target = ask(rb, role[rb], state, memory, hero_power, cultist_power, hero_params,
+                        target = ask(ASK_PEEK, rb, role[rb], state, memory, hero_power, cultist_power, hero_params,
                                      cultist_params)
-                        state[PUB_ROW, P_ASK] = ASK_NONE
                         step, peeked = peek(state, rng, rb, target, players, o, trace, g, step)
                         o[F_CANDLE] += 1
                     elif card == FATE:
-                        state[PUB_ROW, P_ASK] = ASK_FATE
-                        partner = ask(rb, role[rb], state, memory, hero_power, cultist_power, hero_params,
-                                      cultist_params)
-                        state[PUB_ROW, P_ASK] = ASK_NONE
+                        partner = ask(ASK_FATE, rb, role[rb], state, memory, hero_power, cultist_power,
+                                      hero_params, cultist_params)
                         if partner < 0 or partner >= players or partner == rb:
                             o[C_VIOLATIONS] += 1
                             partner = below(rng, players - 1)
@@ -701,21 +376,14 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                         holders = 0
                         for q in range(players):
                             holders += power_slot(state, q, CHOSEN) >= 0
-                        start = rb
-                        if holders >= 2:
-                            o[F_ORDER] += 1
-                            if runestone_order:
-                                start = below(rng, players)
-                                step = record(trace, g, step, EV_ORDER, start, 1, 0, 0)
+                        start, step = offer_start(rng, rb, players, holders, runestone_order, 1, o, trace, g, step)
                         for i in range(players):
                             q = start + i if start + i < players else start + i - players
                             j = power_slot(state, q, CHOSEN)
                             if j < 0:
                                 continue
-                            state[PUB_ROW, P_ASK] = ASK_AFTER
-                            power = ask(q, role[q], state, memory, hero_power, cultist_power, hero_params,
-                                        cultist_params)
-                            state[PUB_ROW, P_ASK] = ASK_NONE
+                            power = ask(ASK_AFTER, q, role[q], state, memory, hero_power, cultist_power,
+                                        hero_params, cultist_params)
                             if power == 0:
                                 continue
                             if power != CHOSEN:
@@ -744,9 +412,7 @@ def play_games(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                         if newly_caught:
                             caught_now[p] = 0
                             state[p, BOARD0 + B_CAUGHT] -= 1
-                        if state[p, SHOWN0 + s] == 0:
-                            state[PUB_ROW, P_SHOWN] += 1
-                        state[p, SHOWN0 + s] = card + 1
+                        show(state, p, s)
                         if peeked:
                             state[rb, PV_NPEEK] -= 1
                             o[C_PEEKS] -= 1

@@ -16,14 +16,13 @@ from strategies.drakerion import REGISTRY
 
 TRACE_ROWS_PER_GAME = 1500    # a first guess; doubled until the batch fits
 
-# per-seat counters of the games table: column stem -> state slot (seat added)
-SEAT_COUNTERS = {
-    "played": R.T_PLAYED, "attacks": R.T_ATTACKS, "ranged_attacks": R.T_RANGED_ATTACKS, "kills": R.T_KILLS,
-    "lost": R.T_LOST, "gold_spent": R.T_GOLD_SPENT, "gold_gained": R.T_GOLD_GAINED, "drawn": R.T_DRAWN,
-    "mulligan": R.T_MULLIGAN, "abilities": R.T_ABILITIES, "intercepts": R.T_INTERCEPTS,
-    "named_bonuses": R.T_NAMED, "cycles": R.T_CYCLES, "passed_for_good": R.T_PASS_GOOD,
-    "damage_dealt": R.T_DAMAGE_DEALT, "actions": R.T_ACTIONS, "shield_absorbed": R.T_SHIELD_ABSORBED,
-}
+# per-seat counters of the games table: column stem -> state slot (seat added); the slot is T_<STEM> but for
+# two shorter names
+SEAT_STEMS = ("played", "attacks", "ranged_attacks", "kills", "lost", "gold_spent", "gold_gained", "drawn",
+              "mulligan", "abilities", "intercepts", "named_bonuses", "cycles", "passed_for_good", "damage_dealt",
+              "actions", "shield_absorbed")
+SHORT_SLOTS = {"named_bonuses": "NAMED", "passed_for_good": "PASS_GOOD"}
+SEAT_COUNTERS = {stem: getattr(R, "T_" + SHORT_SLOTS.get(stem, stem.upper())) for stem in SEAT_STEMS}
 # rule counters (fired_<name>, int32): column -> state slot. Effects of the ability vocabulary by effect kind,
 # keyword / rule / rule-flag situations (records.KW_EVENT_NAMES), abilities resolved by trigger.
 FIRED = {**{f"fired_{name}": R.T_FIRED + k for k, name in enumerate(R.EFFECT_NAMES)},
@@ -217,16 +216,10 @@ class DrakerionGame(Game):
 
 
 GAME = DrakerionGame(
-    name="drakerion",
-    title="Drakerion",
-    min_players=2,
-    max_players=2,
-    default_players=2,
-    roles=("seat0", "seat1"),
+    name="drakerion", title="Drakerion",
+    min_players=2, max_players=2, default_players=2,
     default_lineup={"seat0": "value", "seat1": "value"},
-    strategies=REGISTRY,
-    rules_class=DrakerionRules,
-    chunk_size=20_000,
+    strategies=REGISTRY, rules_class=DrakerionRules, chunk_size=20_000,
     deck_rules={"seat0": "seat0_deck", "seat1": "seat1_deck"},
     bench_cases=[BenchCase("value vs value (default)", 2, "default", 20_000, n=60_000),
                  BenchCase("aggressive vs value", 2, "seat0=aggressive,seat1=value", 20_000, n=60_000),

@@ -14,10 +14,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from sim.engine.kernel_rows import start_trace
 from sim.engine.rng import mix
 from sim.games.drakerion.kernel_base import (
     FAST, INLINE, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, N_TBITS, W_MASK, W_TMASK, W_TROWS, has_trigger, low_row,
-    mask, N_WORK, T_EVENT_BIT, T_IMPREV_BIT, T_NAMED_BIT, trigger_mask, trigger_rows, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
+    list_hand, mask, pop_row, N_WORK, T_EVENT_BIT, T_IMPREV_BIT, T_NAMED_BIT, trigger_mask, trigger_rows, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
     W_TRACING, W_TROW, add_row, below, decide, draw, emit, enter_line, in_play_char,
     lines, put_under, push_trigger, refresh, set_zone, shuffle, take_from_deck,
 )
@@ -124,8 +125,7 @@ def set_up(w, st, board, opts, cards, tr, f0, f1, p0, p1):
     first = choose_first(w, st, board, opts, cards, tr, f0, f1, p0, p1)
     st[S_FIRST] = first
     st[S_SEAT_OF_FIRST] = first
-    for r in range(2):
-        p = first if r == 0 else 1 - first
+    for p in (first, 1 - first):
         for s in range(MAX_SETUP):
             k = w[W_SETUP + p * MAX_SETUP + s]
             if k < 0:
@@ -139,12 +139,11 @@ def set_up(w, st, board, opts, cards, tr, f0, f1, p0, p1):
             st[T_TRIG + TR_PASSIVE] += has_trigger(w, i, TR_PASSIVE)
             refresh(w, st, board, cards)
         lines(w, st, board, p)
-    for r in range(2):
-        p = first if r == 0 else 1 - first
+    for p in (first, 1 - first):
         shuffle(w, st, tr, p)
         draw(w, st, board, p, w[C_HAND_SIZE])
-    for r in range(2):
-        mulligan(w, st, board, opts, cards, tr, f0, f1, p0, p1, first if r == 0 else 1 - first)
+    for p in (first, 1 - first):
+        mulligan(w, st, board, opts, cards, tr, f0, f1, p0, p1, p)
 
 
 @njit(**FAST)
@@ -152,12 +151,7 @@ def mulligan(w, st, board, opts, cards, tr, f0, f1, p0, p1, p):
     """Put any number of cards under the deck one at a time, draw as many, shuffle."""
     put = 0
     while True:
-        n = 0
-        m = mask(w, p, M_HAND)
-        while m:
-            n = add_row(opts, n, p * MAX_INST + low_row(m), -1, -1, -1)
-            m &= m - 1
-        n = add_row(opts, n, -1, -1, -1, -1)
+        n = add_row(opts, list_hand(w, opts, 0, p), -1, -1, -1, -1)
         c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_MULLIGAN, n)
         if opts[c, 0] < 0:
             break
@@ -194,8 +188,7 @@ def pick_manoeuvre(w, st, board, opts, cards, tr, f0, f1, p0, p1, p):
 def manoeuvre_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
     st[S_PHASE] = PH_MANOEUVRE
     first = st[S_FIRST]
-    for r in range(2):
-        p = first if r == 0 else 1 - first
+    for p in (first, 1 - first):
         if st[S_MAN_PILE_N + p] == 0:      # rebuilt from the eight revealed, the visible one included:
             for m in range(N_MAN):         # its passives end at once
                 board[p * MAX_INST + I_MAN + m, B_ZONE] = Z_MAN_PILE
@@ -207,9 +200,7 @@ def manoeuvre_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
                 return
     a = pick_manoeuvre(w, st, board, opts, cards, tr, f0, f1, p0, p1, first)
     b = pick_manoeuvre(w, st, board, opts, cards, tr, f0, f1, p0, p1, 1 - first)
-    for r in range(2):
-        p = first if r == 0 else 1 - first
-        i = a if r == 0 else b
+    for p, i in ((first, a), (1 - first, b)):
         old = st[S_MAN_TOP + p]
         if old >= 0:
             board[old, B_ZONE] = Z_MAN_COVERED
@@ -217,15 +208,13 @@ def manoeuvre_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
         st[S_MAN_TOP + p] = i
         st[T_TRIG + TR_PASSIVE] += has_trigger(w, i, TR_PASSIVE)
         st[S_MAN_PILE_N + p] -= 1
-    for r in range(2):
-        p = first if r == 0 else 1 - first
+    for p in (first, 1 - first):
         c = board[st[S_MAN_TOP + p], B_CARD]
         st[S_GOLD + p] += cards[c, CD_GOLD]
         st[T_GOLD_GAINED + p] += cards[c, CD_GOLD]
         draw(w, st, board, p, cards[c, CD_DRAW])
     sweep(w, st, cards, board, False)         # the covered Manoeuvre's passives end (HP included)
-    for r in range(2):
-        p = first if r == 0 else 1 - first
+    for p in (first, 1 - first):
         push_trigger(w, cards, board, st[S_MAN_TOP + p], TR_DEPLOY)
     resolve_queue(w, st, board, opts, cards, tr, f0, f1, p0, p1, first)
     run_pending_attacks(w, st, board, opts, cards, tr, f0, f1, p0, p1)
@@ -277,8 +266,7 @@ def infiltration_open(w, cards, board, q):
     """Whether q has no front character with Infiltrateur (so enemy Infiltrateurs reach q's support)."""
     m = mask(w, q, M_CHARS)
     while m:
-        h = q * MAX_INST + low_row(m)
-        m &= m - 1
+        h, m = pop_row(q, m)
         if board[h, B_ZONE] == Z_FRONT and (card_of(cards, board, h, CD_KEYWORDS) & KW_INFILTRATEUR):
             return False
     return True
@@ -290,8 +278,7 @@ def list_attacks(w, st, opts, cards, board, p, n):
     open_support = infiltration_open(w, cards, board, q)
     mine = mask(w, p, M_CHARS)
     while mine:
-        a = p * MAX_INST + low_row(mine)
-        mine &= mine - 1
+        a, mine = pop_row(p, mine)
         za = board[a, B_ZONE]
         if board[a, B_TAPPED]:
             continue
@@ -299,8 +286,7 @@ def list_attacks(w, st, opts, cards, board, p, n):
         shooter = card_of(cards, board, a, CD_RANGED) > 0
         theirs = mask(w, q, M_CHARS)
         while theirs:
-            d = q * MAX_INST + low_row(theirs)
-            theirs &= theirs - 1
+            d, theirs = pop_row(q, theirs)
             zd = board[d, B_ZONE]
             if za == Z_FRONT and (zd == Z_FRONT or (infiltrator and open_support)):
                 n = add_row(opts, n, ACT_ATTACK, a, d, 0)
@@ -315,21 +301,18 @@ def list_actions(w, st, opts, cards, board, p):
     n = add_row(opts, n, ACT_PASS_GOOD, -1, -1, -1)
     m = mask(w, p, M_HAND)
     while m:
-        i = p * MAX_INST + low_row(m)
-        m &= m - 1
+        i, m = pop_row(p, m)
         if has_trigger(w, i, T_EVENT_BIT):
             n = list_event(w, st, opts, cards, board, p, i, n, TR_ACTION)
         elif can_play(w, st, cards, board, p, i):
             n = add_row(opts, n, ACT_PLAY, i, -1, -1)
     m = (mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)) & trigger_rows(w, p, TR_ACTION)
     while m:
-        i = p * MAX_INST + low_row(m)
-        m &= m - 1
+        i, m = pop_row(p, m)
         n = list_abilities(w, st, opts, cards, board, p, i, n, TR_ACTION)
     m = mask(w, p, M_DISCARD) & trigger_rows(w, p, TR_ACTION_DISCARD)
     while m:
-        i = p * MAX_INST + low_row(m)
-        m &= m - 1
+        i, m = pop_row(p, m)
         n = list_abilities(w, st, opts, cards, board, p, i, n, TR_ACTION_DISCARD)
     city = p * MAX_INST + I_CITY
     n = list_abilities(w, st, opts, cards, board, p, city, n, TR_ACTION)
@@ -353,8 +336,7 @@ def list_combat(w, st, opts, cards, board, p, first_action):
     if first_action and (dfd >> 6) == p and st[S_RANGED] == 0:
         m = mask(w, p, M_CHARS)
         while m:
-            i = p * MAX_INST + low_row(m)
-            m &= m - 1
+            i, m = pop_row(p, m)
             if i != dfd and board[i, B_ZONE] == board[dfd, B_ZONE] and board[i, B_TAPPED] == 0 \
                     and (card_of(cards, board, i, CD_KEYWORDS) & KW_INTERCEPTEUR):
                 n = add_row(opts, n, ACT_INTERCEPT, i, -1, -1)
@@ -366,8 +348,7 @@ def list_combat(w, st, opts, cards, board, p, first_action):
     # only cards with a Combat ability, Imprévisible cards and Named characters can add rows
     m = mask(w, p, M_HAND) & (trigger_rows(w, p, TR_COMBAT) | trigger_rows(w, p, T_IMPREV_BIT))
     while m:
-        i = p * MAX_INST + low_row(m)
-        m &= m - 1
+        i, m = pop_row(p, m)
         t = card_of(cards, board, i, CD_TYPE)
         if t == EVENT:
             n = list_event(w, st, opts, cards, board, p, i, n, TR_COMBAT)
@@ -384,8 +365,7 @@ def list_combat(w, st, opts, cards, board, p, first_action):
     m = (mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)) \
         & (trigger_rows(w, p, TR_COMBAT) | trigger_rows(w, p, T_NAMED_BIT))
     while m:
-        i = p * MAX_INST + low_row(m)
-        m &= m - 1
+        i, m = pop_row(p, m)
         n = list_abilities(w, st, opts, cards, board, p, i, n, TR_COMBAT)
         if board[i, B_ZONE] != Z_ATTACHED and card_of(cards, board, i, CD_NAMED):
             d = named_copy(w, cards, board, p, i)
@@ -406,8 +386,7 @@ def named_copy(w, cards, board, p, i):
     name = card_of(cards, board, i, CD_NAME_ID)
     m = mask(w, p, M_HAND)
     while m:
-        j = p * MAX_INST + low_row(m)
-        m &= m - 1
+        j, m = pop_row(p, m)
         if card_of(cards, board, j, CD_NAME_ID) == name:
             return j
     return -1
@@ -442,11 +421,7 @@ def play_card(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i, a):
 @njit(**FAST)
 def cycle(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, city):
     board[city, B_TAPPED] = 1
-    n = 0
-    m = mask(w, p, M_HAND)
-    while m:
-        n = add_row(opts, n, p * MAX_INST + low_row(m), -1, -1, -1)
-        m &= m - 1
+    n = list_hand(w, opts, 0, p)
     c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_CYCLE, n)
     put_under(w, st, board, opts[c, 0])
     draw(w, st, board, p, 1)
@@ -544,8 +519,7 @@ def end_combat(w, st, board, cards):
     for p in range(2):
         m = mask(w, p, M_CHARS)
         while m:
-            i = p * MAX_INST + low_row(m)
-            m &= m - 1
+            i, m = pop_row(p, m)
             if board[i, B_SHIELD] > 0 and i != att and i != dfd:   # a bystander's shields
                 st[T_KW + K_F_SHIELDS] += 1
                 if w[C_SHIELDS_COMBATANTS] == 0:
@@ -666,8 +640,7 @@ def action_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
 def end_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
     st[S_PHASE] = PH_END
     first = st[S_FIRST]
-    for r in range(2):
-        p = first if r == 0 else 1 - first
+    for p in (first, 1 - first):
         queue_reactions(w, st, cards, board, p, WH_END_OF_TURN, -1)
     resolve_queue(w, st, board, opts, cards, tr, f0, f1, p0, p1, first)
     run_pending_attacks(w, st, board, opts, cards, tr, f0, f1, p0, p1)
@@ -676,8 +649,7 @@ def end_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
     for p in range(2):
         m = mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)
         while m:
-            i = p * MAX_INST + low_row(m)
-            m &= m - 1
+            i, m = pop_row(p, m)
             board[i, B_TAPPED] = 0
             board[i, B_TB_MELEE] = 0
             board[i, B_TB_RANGED] = 0
@@ -728,9 +700,7 @@ def play_games(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, seed, n
     w[W_TROW] = 0
     w[W_TOVER] = 0
     for g in range(n):
-        w[W_TRACING] = 1 if g < n_traced else 0
-        if g < n_traced:
-            starts[g] = w[W_TROW]
+        start_trace(w, g, n_traced, starts, W_TRACING, W_TROW)
         new_game(w, st, board, cards, inst_card, seed, g)
         play_game(w, st, board, opts, cards, tr, f0, f1, p0, p1)
         for s in range(out.shape[0]):

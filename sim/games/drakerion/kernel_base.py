@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from sim.engine.kernel_rows import put_row
 from sim.games.drakerion.shared import below
 from sim.games.drakerion.records import (
     AB_AMOUNT, AB_CONDITION, AB_EFFECT, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, B_CARD, B_CB_HP, B_CB_MELEE, B_CB_RANGED,
@@ -74,16 +75,7 @@ def emit(w, tr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9):
     if r >= tr.shape[0]:
         w[W_TOVER] = 1
         return
-    tr[r, 0] = a0
-    tr[r, 1] = a1
-    tr[r, 2] = a2
-    tr[r, 3] = a3
-    tr[r, 4] = a4
-    tr[r, 5] = a5
-    tr[r, 6] = a6
-    tr[r, 7] = a7
-    tr[r, 8] = a8
-    tr[r, 9] = a9
+    put_row(tr, r, (a0, a1, a2, a3, a4, a5, a6, a7, a8, a9))
     w[W_TROW] = r + 1
 
 
@@ -253,6 +245,23 @@ def low_row(m):
     return np.int64(trailing_zeros(m))
 
 
+@njit(**INLINE)
+def pop_row(p, m):
+    """The row of the lowest set bit of p's mask m, and m without it: `i, m = pop_row(p, m)` visits p's rows
+    lowest first (the order a scan of the rows would take)."""
+    return p * MAX_INST + low_row(m), m & (m - 1)
+
+
+@njit(**FAST)
+def list_hand(w, opts, n, p):
+    """One row per card of p's hand (the instance in column 0) from row n on; returns the new count."""
+    m = mask(w, p, M_HAND)
+    while m:
+        i, m = pop_row(p, m)
+        n = add_row(opts, n, i, -1, -1, -1)
+    return n
+
+
 @njit(**FAST)
 def in_play_char(board, i):
     z = board[i, B_ZONE]
@@ -385,8 +394,7 @@ def apply_passives(w, board, cards, src):
             continue
         m = mask(w, p, M_CHARS)
         while m:
-            i = p * MAX_INST + low_row(m)
-            m &= m - 1
+            i, m = pop_row(p, m)
             if traits == 0 or (cards[board[i, B_CARD], CD_TRAITS] & traits) != 0:
                 add_stat(board, i, effect, amount)
 
@@ -398,8 +406,7 @@ def refresh(w, st, board, cards):
     for p in range(2):
         m = mask(w, p, M_CHARS)
         while m:
-            i = p * MAX_INST + low_row(m)
-            m &= m - 1
+            i, m = pop_row(p, m)
             c = board[i, B_CARD]
             board[i, B_MELEE] = cards[c, CD_MELEE] + board[i, B_CB_MELEE] + board[i, B_TB_MELEE]
             board[i, B_RANGED] = cards[c, CD_RANGED] + board[i, B_CB_RANGED] + board[i, B_TB_RANGED]
@@ -409,8 +416,7 @@ def refresh(w, st, board, cards):
     for p in range(2):
         m = mask(w, p, M_ATTACHED)
         while m:
-            i = p * MAX_INST + low_row(m)
-            m &= m - 1
+            i, m = pop_row(p, m)
             c = board[i, B_CARD]
             h = board[i, B_HOST]
             board[h, B_MELEE] += cards[c, CD_MELEE]
@@ -420,8 +426,7 @@ def refresh(w, st, board, cards):
             board[h, B_PRESTIGE] += cards[c, CD_PRESTIGE]
         m = (mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)) & trigger_rows(w, p, TR_PASSIVE)
         while m:
-            i = p * MAX_INST + low_row(m)
-            m &= m - 1
+            i, m = pop_row(p, m)
             apply_passives(w, board, cards, i)
         top = st[S_MAN_TOP + p]
         if top >= 0 and has_trigger(w, top, TR_PASSIVE):
@@ -464,8 +469,7 @@ def lines(w, st, board, p):
         return
     m = mask(w, p, M_CHARS)
     while m:
-        i = p * MAX_INST + low_row(m)
-        m &= m - 1
+        i, m = pop_row(p, m)
         if board[i, B_ZONE] == Z_SUPPORT:
             set_zone(w, st, board, i, Z_FRONT)
     st[T_KW + K_MOVE_UP] += 1

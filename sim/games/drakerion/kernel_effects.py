@@ -8,7 +8,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.games.drakerion.kernel_base import (
-    FAST, INLINE, M_ATTACHED, M_CHARS, M_HAND, R_COND, has_trigger, low_row, mask, trigger_rows, Q_WIDTH, W_DECK, W_DECKN, W_HURT, W_PENDING_ATTACK, W_QN, W_QUEUE, W_TGT,
+    FAST, INLINE, M_ATTACHED, M_CHARS, M_HAND, R_COND, has_trigger, list_hand, mask, pop_row, trigger_rows, Q_WIDTH, W_DECK, W_DECKN, W_HURT, W_PENDING_ATTACK, W_QN, W_QUEUE, W_TGT,
     add_row, decide, draw, enter_line, in_play, in_play_char, lines, push, push_trigger,
     refresh, set_zone, shuffle, subject_matches, take_from_deck, win_check,
 )
@@ -60,8 +60,7 @@ def named_clash(w, cards, board, p, i):
     name = cards[c, CD_NAME_ID]
     m = mask(w, p, M_CHARS)
     while m:
-        j = p * MAX_INST + low_row(m)
-        m &= m - 1
+        j, m = pop_row(p, m)
         if cards[board[j, B_CARD], CD_NAME_ID] == name and cards[board[j, B_CARD], CD_NAMED]:
             return True
     return False
@@ -79,31 +78,18 @@ def may_host(cards, board, x, h):
 
 @njit(**FAST)
 def list_hosts(w, opts, cards, board, x):
-    n = 0
+    """One row per character in play that may take attachment x; returns (the rows, characters that refuse
+    it)."""
+    n = refused = 0
     for p in range(2):
         m = mask(w, p, M_CHARS)
         while m:
-            h = p * MAX_INST + low_row(m)
-            m &= m - 1
+            h, m = pop_row(p, m)
             if may_host(cards, board, x, h):
                 n = add_row(opts, n, h, -1, -1, -1)
-    return n
-
-
-@njit(**FAST)
-def hosts(w, cards, board, x):
-    """(characters in play that may take attachment x, characters that refuse it)."""
-    ok = refused = 0
-    for p in range(2):
-        m = mask(w, p, M_CHARS)
-        while m:
-            h = p * MAX_INST + low_row(m)
-            m &= m - 1
-            if may_host(cards, board, x, h):
-                ok += 1
             else:
                 refused += 1
-    return ok, refused
+    return n, refused
 
 
 @njit(**FAST)
@@ -111,8 +97,7 @@ def has_host(w, cards, board, x):
     for p in range(2):
         m = mask(w, p, M_CHARS)
         while m:
-            h = p * MAX_INST + low_row(m)
-            m &= m - 1
+            h, m = pop_row(p, m)
             if may_host(cards, board, x, h):
                 return True
     return False
@@ -158,8 +143,7 @@ def queue_reactions(w, st, cards, board, p, condition, subject):
     """Queue p's in-play reactions with this condition (subject: the character concerned, or -1)."""
     m = (mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)) & trigger_rows(w, p, R_COND + condition)
     while m:
-        j = p * MAX_INST + low_row(m)
-        m &= m - 1
+        j, m = pop_row(p, m)
         queue_card_reactions(w, cards, board, j, condition, subject)
     top = st[S_MAN_TOP + p]
     if top >= 0:
@@ -193,8 +177,7 @@ def destroy(w, st, cards, board, x, by_combat):
     for p in range(2):
         m = mask(w, p, M_ATTACHED)
         while m:
-            j = p * MAX_INST + low_row(m)
-            m &= m - 1
+            j, m = pop_row(p, m)
             if board[j, B_HOST] == x:
                 set_zone(w, st, board, j, Z_DISCARD)
                 board[j, B_HOST] = -1
@@ -221,8 +204,7 @@ def sweep(w, st, cards, board, by_combat):
         for p in range(2):
             m = mask(w, p, M_CHARS)
             while m:
-                x = p * MAX_INST + low_row(m)
-                m &= m - 1
+                x, m = pop_row(p, m)
                 if board[x, B_DAMAGE] >= board[x, B_HP]:
                     destroy(w, st, cards, board, x, by_combat)
                     again = True
@@ -231,8 +213,7 @@ def sweep(w, st, cards, board, by_combat):
     for p in range(2):
         m = mask(w, p, M_CHARS)
         while m:
-            x = p * MAX_INST + low_row(m)
-            m &= m - 1
+            x, m = pop_row(p, m)
             if w[W_HURT + x] > 0:
                 w[W_HURT + x] = 0
                 queue_reactions(w, st, cards, board, p, WH_DAMAGED, x)
@@ -266,8 +247,7 @@ def list_targets(w, st, opts, cards, board, p, src, a, side):
             continue
         m = mask(w, q, M_CHARS)
         while m:
-            h = q * MAX_INST + low_row(m)
-            m &= m - 1
+            h, m = pop_row(q, m)
             if target_ok(cards, board, a, src, h):
                 n = add_row(opts, n, h, -1, -1, -1)
     return n
@@ -297,8 +277,7 @@ def targets(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
         n = 0
         m = mask(w, q, M_CHARS)
         while m:
-            h = q * MAX_INST + low_row(m)
-            m &= m - 1
+            h, m = pop_row(q, m)
             if target_ok(cards, board, a, src, h):
                 w[W_TGT + n] = h
                 n += 1
@@ -322,11 +301,7 @@ def targets(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
 @njit(**FAST)
 def discard_one(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, kind):
     """p discards a card of their choice from hand (kind: D_DISCARD or D_CYCLE asks the same)."""
-    n = 0
-    m = mask(w, p, M_HAND)
-    while m:
-        n = add_row(opts, n, p * MAX_INST + low_row(m), -1, -1, -1)
-        m &= m - 1
+    n = list_hand(w, opts, 0, p)
     if n == 0:
         return -1
     c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, kind, n)
@@ -385,8 +360,8 @@ def put_into_play(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, i):
         enter_line(w, st, board, i, opts[c, 0])
     else:
         st[S_PENDING] = i
-        n = list_hosts(w, opts, cards, board, i)
-        if hosts(w, cards, board, i)[1] > 0:
+        n, refused = list_hosts(w, opts, cards, board, i)
+        if refused > 0:
             st[T_KW + K_NO_ATTACH_BLOCK] += 1
         if n == 0:
             set_zone(w, st, board, i, Z_DISCARD)
@@ -458,8 +433,7 @@ def player_effect(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a, effe
         n = 0
         m = mask(w, p, M_HAND)
         while m:
-            i = p * MAX_INST + low_row(m)
-            m &= m - 1
+            i, m = pop_row(p, m)
             if card_matches(w, cards, board, src, a, i):
                 t = card_of(cards, board, i, CD_TYPE)
                 if t == CHARACTER and not named_clash(w, cards, board, p, i):
@@ -507,8 +481,7 @@ def combat_effect(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a, effe
     n = 0
     m = mask(w, q, M_CHARS)
     while m:
-        h = q * MAX_INST + low_row(m)
-        m &= m - 1
+        h, m = pop_row(q, m)
         if h != dfd and target_ok(cards, board, a, src, h):
             n = add_row(opts, n, h, -1, -1, -1)
     if n == 0:
@@ -539,8 +512,7 @@ def attack_effect(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
     shooter = card_of(cards, board, att, CD_RANGED) > 0
     m = mask(w, 1 - p, M_CHARS)
     while m:
-        h = (1 - p) * MAX_INST + low_row(m)
-        m &= m - 1
+        h, m = pop_row(1 - p, m)
         n = add_row(opts, n, att, h, 0, -1)
         if shooter:
             n = add_row(opts, n, att, h, 1, -1)

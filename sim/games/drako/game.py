@@ -314,19 +314,13 @@ CAUSE_CLOCK = (
 
 
 GAME = DrakoGame(
-    name="drako",
-    title="Drako",
-    min_players=2,
-    max_players=2,
-    default_players=2,
-    roles=("dragon", "dwarves"),
+    name="drako", title="Drako",
+    min_players=2, max_players=2, default_players=2,
     # both sides playing the game the rulebook describes (the dragon fights, the dwarves net, close in
     # and rage); the stalling kiter beats both dwarf strategies about nine games in ten, which says
     # more about those strategies than about the game: compare it with --strategy dragon=kiter.
     # brawler_v1 and coordinated_v1 are the defaults before issue #13 (each new one beats its v1)
     default_lineup={"dragon": "brawler", "dwarves": "coordinated"},
-    strategies=REGISTRY,
-    rules_class=DrakoRules,
-    chunk_size=50_000,
+    strategies=REGISTRY, rules_class=DrakoRules, chunk_size=50_000,
     bench_cases=[BenchCase("brawler vs coordinated (default)", 2, "default", 50_000)],
 )

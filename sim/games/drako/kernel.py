@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit, types
 
 from strategies import drako as builtin
+from sim.engine.kernel_rows import start_trace
 # start_game, next_question, place, hand_add, take_row and PH_TURN are imported for the tests too
 from sim.games.drako.records import (
     C_FIRE_RANGE, DECISION_FN, MAX_HEX, MAX_OPTS, N_STATE, OPT_WIDTH, OUT_SLOTS, R_NOPTS, T_BAD_CHOICES,
@@ -149,9 +150,7 @@ def play_batch_jit(seed, n, w, d_act, d_target, d_react, d_setup,
     w[W_TOVER] = 0
     w[W_NSEARCH] = 0
     for g in range(n):
-        w[W_TRACING] = 1 if g < n_traced else 0
-        if g < n_traced:
-            trace_start[g] = w[W_TROW]
+        start_trace(w, g, n_traced, trace_start, W_TRACING, W_TROW)
         start_game(w, trace, seed, g)
         if searching:
             search_seed(w, seed, g)

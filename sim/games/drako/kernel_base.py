@@ -13,6 +13,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
+from sim.engine.kernel_rows import put_row
 from sim.engine.rng import mix
 from sim.games.drako.records import (
     AREA_ARMOUR, C_DECK_D, C_HAND_LIMIT, C_HEXES, C_NTYPES_D, CARD_SYM0, CARD_SYM1, DWARVES,
@@ -23,6 +24,8 @@ from sim.games.drako.records import (
 )
 
 FAST = dict(cache=True, _nrt=False)
+# pieces split out of one step for reading (and written once): inlined where used, as if written in place
+INLINE = dict(FAST, inline="always")
 
 
 # ---- unchecked access for the hottest helpers ---------------------------------------------------
@@ -97,18 +100,11 @@ def emit(w, tr, code, a, b, c, d, e, f, g):
     if r >= tr.shape[0]:
         put(w, W_TOVER, 1)
         return
-    tr[r, 0] = code
-    tr[r, 1] = a
-    tr[r, 2] = b
-    tr[r, 3] = c
-    tr[r, 4] = d
-    tr[r, 5] = e
-    tr[r, 6] = f
-    tr[r, 7] = g
+    put_row(tr, r, (code, a, b, c, d, e, f, g))
     put(w, W_TROW, r + 1)
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def played(w, tr, side, a, b, c, d):
     """The event of the card being played (w's R_CARD and R_OPT) with what it was played on."""
     emit(w, tr, EV_PLAY, side, w[W_ST + R_CARD], w[W_ST + R_OPT], a, b, c, d)

@@ -77,8 +77,28 @@ def next_question(w, tr):
             return GAME_OVER
         ph = w[W_ST + R_PHASE]
         q = NO_QUESTION
-        # phases that never ask, then those that may
-        if ph == PH_TURN:
+        # phases that may ask, then those that never do
+        if ph == PH_ACTION:
+            q = on_action(w, tr)
+        elif ph == PH_MAIN_ANS:
+            q = on_main_ans(w, tr)
+        elif ph == PH_DISCARD:
+            q = on_discard(w, tr)
+        elif ph == PH_ATTACK_DWARF:
+            q = on_attack(w, tr, DWARVES)
+        elif ph == PH_ATTACK_DRAGON:
+            q = on_attack(w, tr, DRAGON)
+        elif ph == PH_DWARF_MOVE_ANS:
+            q = on_dwarf_move_ans(w, tr, False)
+        elif ph == PH_WOUND:
+            q = on_wound(w, tr)
+        elif ph == PH_DWARF_MOVE2_ANS:
+            q = on_dwarf_move_ans(w, tr, True)
+        elif ph == PH_MULLIGAN:
+            q = on_mulligan(w, tr)
+        elif ph == PH_PLACE:
+            q = on_place(w, tr)
+        elif ph == PH_TURN:
             on_turn(w, tr)
         elif ph == PH_ACTION_END:
             on_action_end(w, tr)
@@ -106,25 +126,5 @@ def next_question(w, tr):
             dragon_blow_done(w, block_answer(w, tr, DRAGON))
         elif ph == PH_ATTACKERS_ANS:
             strikers(w, tr, w[W_ST + R_ROW], w[W_ST + R_ROW + 1])
-        elif ph == PH_ACTION:
-            q = on_action(w, tr)
-        elif ph == PH_MAIN_ANS:
-            q = on_main_ans(w, tr)
-        elif ph == PH_DISCARD:
-            q = on_discard(w, tr)
-        elif ph == PH_ATTACK_DWARF:
-            q = on_attack(w, tr, DWARVES)
-        elif ph == PH_ATTACK_DRAGON:
-            q = on_attack(w, tr, DRAGON)
-        elif ph == PH_DWARF_MOVE_ANS:
-            q = on_dwarf_move_ans(w, tr, False)
-        elif ph == PH_WOUND:
-            q = on_wound(w, tr)
-        elif ph == PH_DWARF_MOVE2_ANS:
-            q = on_dwarf_move_ans(w, tr, True)
-        elif ph == PH_MULLIGAN:
-            q = on_mulligan(w, tr)
-        elif ph == PH_PLACE:
-            q = on_place(w, tr)
         if q >= 0:
             return q

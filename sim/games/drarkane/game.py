@@ -198,16 +198,10 @@ def first_win_share(cols: dict, players: int) -> np.ndarray:
 
 
 GAME = DrarkaneGame(
-    name="drarkane",
-    title="Drarkane (contracts, tricks and a battle zone of dragons)",
-    min_players=1,
-    max_players=6,
-    default_players=4,
-    roles=tuple(f"seat{k}" for k in range(MAX_SEATS)),
+    name="drarkane", title="Drarkane (contracts, tricks and a battle zone of dragons)",
+    min_players=1, max_players=6, default_players=4,
     default_lineup={f"seat{k}": "seeker" for k in range(MAX_SEATS)},
-    strategies=REGISTRY,
-    rules_class=DrarkaneRules,
-    chunk_size=50_000,
+    strategies=REGISTRY, rules_class=DrarkaneRules, chunk_size=50_000,
     bench_cases=[
         BenchCase("seeker, 4 players", 4, "seeker", 50_000, n=50_000),
         BenchCase("random, 4 players", 4, "random", 50_000, n=50_000),

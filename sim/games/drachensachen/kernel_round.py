@@ -1,0 +1,285 @@
+"""Drachensachen kernel, part 3: a round.
+
+Each seat's sizes after curses, the shuffle and deal with the exchanges, the turns until someone is out (or
+the turn cap), the starter of the next round and the coins a player pays for the cards left.
+"""
+
+import numpy as np
+from numba import njit, types
+from sim.engine import rng as fastrng
+
+from sim.games.drachensachen.records import (
+    AB_GOLD, CURSE_CHAOS, CURSE_MANY, CURSE_UNKNOWING, F_CURSE_CHAOS, F_CURSE_MANY, F_CURSE_UNKNOWING, F_EXCHANGE,
+    F_FIVES_SPARE, F_GOLD, F_HIDDEN_BACK, F_REFILL, G_CHECK_FAILS, G_SKIPS, G_TURNS, G_VIOLATIONS, K_DISCARD, K_KEEP,
+    K_PLAY, K_SWAP, MAX_HIDDEN, N_TYPES, PH_DRAW, PH_PLAY, PH_SETUP, PH_SKIP, PRESET_HEAD, R_BACK_COINS, R_CURSE_CHAOS,
+    R_CURSE_HAND, R_CURSE_HIDDEN, R_CURSE_MANY, R_CURSE_OPEN, R_CURSE_UNKNOWING, R_EXCHANGES, R_FIVES_SPARE, R_HAND,
+    R_HIDDEN, R_HIDDEN_BACK, R_OPEN, R_PILE, R_REFILL, R_TURN_CAP, SEAT_FNS, T_CURSE, T_DECK, T_MISS, T_PILE, T_REFILL,
+    T_ROUND, T_SETUP, T_SWAP, VIEW_LEN, V_HAND, V_HAND_N, V_HIDDEN_N, V_OPEN, V_OPEN_N,
+)
+from sim.games.drachensachen.kernel_base import (
+    A1, B, BIG, BIT_INDEX, F2, I, M2, PAIR, R_EXTRA, R_MISSED, R_MORE, R_OUT, ST, ST_ACTIVE, ST_CURSE, ST_DECK, ST_G,
+    ST_HIDDEN, ST_LOST, ST_OUT, ST_PILE, ST_R, ST_REDRAW, ST_SIZE, S_DECK_N, S_DIR, S_DRAW, S_DRAW_END, S_DRAW_POS,
+    S_FORCED, S_LOWMARK, S_PENDING, S_PLAYERS, S_QN, S_QUICK, S_QUICK_TURN, S_ROUND, S_SINCE, S_SKIP, S_SKIP_SRC,
+    S_TRACING, TR, U1, cards_left, checked, count_faults, draw_cards, fill_view, flush, rec, reset_pile_state, step,
+)
+from sim.games.drachensachen.kernel_moves import ability_moves, act, phase_moves, resolve_ability, settle_counts
+
+
+@njit(I(ST, I), cache=True, _nrt=False)
+def deck_card(st, i):
+    """Card i of the shuffled deck (0 past its end)."""
+    return st[ST_DECK + i] if i < st[S_DECK_N] else 0
+
+
+@njit(types.void(I, I, I, A1, M2, ST, M2, A1, SEAT_FNS, F2, TR, U1), cache=True, _nrt=False)
+def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, params, tr, state):
+    """Shuffle, deal, lay out the redraw pile, and let everyone make their exchanges."""
+    players = st[S_PLAYERS]
+    deck_n = st[S_DECK_N]
+    is_preset = rnd == 0 and preset.size > 0
+    if is_preset:
+        for i in range(deck_n):
+            st[ST_DECK + i] = preset[PRESET_HEAD + i]
+    else:
+        # only the cards that come into play need a random order: shuffle that many from the front
+        used = deck_n if chaos == 1 else 0
+        for p in range(players):
+            used += st[ST_SIZE + 3 * p] + st[ST_SIZE + 3 * p + 1] + st[ST_SIZE + 3 * p + 2]
+        used = min(deck_n - 1, used + rint[R_PILE])
+        for i in range(used):
+            j = ST_DECK + i + fastrng.below(state, deck_n - i)
+            c = st[ST_DECK + i]
+            st[ST_DECK + i] = st[j]
+            st[j] = c
+    rec(tr, st, T_ROUND, starter, rnd, chaos, 1 if is_preset else 0, 0, 0, 0)
+    if st[S_TRACING] == 1:
+        for p in range(players):
+            rec(tr, st, T_SETUP, p, st[ST_SIZE + 3 * p], st[ST_SIZE + 3 * p + 1], st[ST_SIZE + 3 * p + 2],
+                0, 0, 0)
+        for i in range(0, deck_n, 6):
+            rec(tr, st, T_DECK, i, deck_card(st, i), deck_card(st, i + 1), deck_card(st, i + 2),
+                deck_card(st, i + 3), deck_card(st, i + 4), deck_card(st, i + 5))
+    for t in range(N_TYPES):
+        st[ST_PILE + t] = 0
+        st[ST_OUT + t] = 0
+    reset_pile_state(st)
+    pos = ST_DECK
+    for p in range(players):
+        for t in range(VIEW_LEN):
+            v[p, t] = 0
+        n_hidden = st[ST_SIZE + 3 * p + 1]
+        for i in range(n_hidden):
+            st[ST_HIDDEN + p * MAX_HIDDEN + i] = st[pos]
+            pos += 1
+        v[p, V_HIDDEN_N] = n_hidden
+        v[p, V_OPEN_N] = st[ST_SIZE + 3 * p + 2]
+        for i in range(v[p, V_OPEN_N]):
+            v[p, V_OPEN + st[pos]] += 1
+            pos += 1
+        v[p, V_HAND_N] = st[ST_SIZE + 3 * p]
+        for i in range(v[p, V_HAND_N]):
+            v[p, V_HAND + st[pos]] += 1
+            pos += 1
+    rest = ST_DECK + deck_n - pos
+    n_pile = rest if chaos == 1 else min(rint[R_PILE], rest)
+    for i in range(n_pile):
+        st[ST_REDRAW + i] = st[pos]
+        pos += 1
+    st[S_DRAW_POS] = 0
+    st[S_DRAW_END] = n_pile
+    rec(tr, st, T_PILE, -1, n_pile, 0, 0, 0, 0, 0)
+    while pos < ST_DECK + deck_n:
+        st[ST_OUT + st[pos]] += 1
+        pos += 1
+    st[S_DIR] = 1
+    st[S_ROUND] = rnd
+    for e in range(rint[R_EXCHANGES]):
+        for p in range(players):
+            moves[0, 0] = K_KEEP
+            n = 1
+            open_types = 0
+            for ot in range(1, N_TYPES):
+                open_types |= (v[p, V_OPEN + ot] > 0) << ot
+            for ht in range(1, N_TYPES):
+                if v[p, V_HAND + ht] > 0:
+                    others = open_types & ~(1 << ht)
+                    while others != 0:
+                        low = others & -others
+                        others ^= low
+                        moves[n, 0] = K_SWAP
+                        moves[n, 1] = ht
+                        moves[n, 2] = BIT_INDEX[low % 37]
+                        n += 1
+            k = 0
+            if n > 1:
+                fill_view(v, st, p, PH_SETUP)
+                k = checked(setup_fns[p](moves, n, v[p], params[p]), n, st)
+            if moves[k, 0] == K_SWAP:
+                ht = moves[k, 1]
+                ot = moves[k, 2]
+                v[p, V_HAND + ht] -= 1
+                v[p, V_OPEN + ht] += 1
+                v[p, V_OPEN + ot] -= 1
+                v[p, V_HAND + ot] += 1
+                st[ST_G + F_EXCHANGE] += 1
+                rec(tr, st, T_SWAP, p, ht, ot, 0, 0, 0, 0)
+
+
+@njit(PAIR(I, M2, ST, M2, SEAT_FNS, SEAT_FNS, F2, TR, B), cache=True, _nrt=False)
+def play_round(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
+    """Turns until someone has no cards left (returns them) or the turn cap (returns -1)."""
+    p = starter
+    turns = 0
+    cap = st[ST_R + R_TURN_CAP]
+    refill = st[ST_R + R_REFILL] == 1
+    st[S_QUICK] = 0
+    st[S_LOWMARK] = BIG
+    st[S_SINCE] = 0
+    while True:
+        turns += 1
+        if turns > cap:
+            return -1, turns - 1
+        st[ST_G + G_TURNS] += 1
+        st[S_QUICK_TURN] = st[S_QUICK]
+        st[S_QUICK] = 0
+        if st[S_FORCED] > 0:
+            # skipped by several Protectos: no answer possible
+            st[S_FORCED] -= 1
+            st[ST_G + G_SKIPS] += 1
+            rec(tr, st, T_MISS, p, 1, 0, 0, 0, 0, 0)
+            p = step(p, st)
+            continue
+        if st[S_SKIP] > 0 and p == st[S_SKIP_SRC]:
+            # the misses from this player's own 5s have come round to them
+            st[ST_G + F_FIVES_SPARE] += 1
+            if st[ST_R + R_FIVES_SPARE] == 1:
+                st[S_SKIP] = 0
+        phase = PH_SKIP if st[S_SKIP] > 0 else (PH_DRAW if st[S_DRAW] > 0 else PH_PLAY)
+        res = R_MORE
+        while res == R_MORE:
+            n = phase_moves(moves, v, st, p, phase)
+            k = 0
+            # a lone play row still leaves a choice when it can take more than one card
+            if n > 1 or (moves[0, 0] == K_PLAY and moves[0, 2] + moves[0, 3] > 1):
+                fill_view(v, st, p, phase)
+                k = checked(play_fns[p](moves, n, v[p], params[p]), n, st)
+                if moves[k, 0] == K_PLAY:
+                    st[ST_G + G_VIOLATIONS] += settle_counts(moves, k, v, st, p)
+            res = act(moves, k, v, st, p)
+            if moves[k, 0] != K_DISCARD:
+                phase = PH_PLAY
+            if st[S_PENDING] > 0:
+                pend = st[S_PENDING]
+                st[S_PENDING] = 0
+                if res != R_OUT:
+                    n = ability_moves(moves, v, st, p, pend)
+                    k = 0
+                    if n > 1:
+                        fill_view(v, st, p, pend)
+                        k = checked(choice_fns[p](moves, n, v[p], params[p]), n, st)
+                    res = resolve_ability(v, st, p, pend, moves[k, 1], res)
+            if st[S_QN] > 0:
+                flush(tr, st)
+        if res == R_OUT:
+            return p, turns
+        if res != R_MISSED and v[p, V_HAND_N] < st[ST_SIZE + 3 * p] and st[S_DRAW_POS] < st[S_DRAW_END]:
+            st[ST_G + F_REFILL] += 1
+            if refill:
+                got = draw_cards(v, st, p, st[ST_SIZE + 3 * p] - v[p, V_HAND_N])
+                rec(tr, st, T_REFILL, p, got, 0, 0, 0, 0, 0)
+        # progress: a new lowest card count this round (no new low for long = play is going round in circles)
+        c = cards_left(v, p)
+        if c < st[S_LOWMARK]:
+            st[S_LOWMARK] = c
+            st[S_SINCE] = 0
+        else:
+            st[S_SINCE] += 1
+        if check:
+            st[ST_G + G_CHECK_FAILS] += count_faults(v, st)
+        if res != R_EXTRA:
+            p = step(p, st)
+
+
+@njit(I(M2, I, ST, A1, I), cache=True, _nrt=False)
+def round_loss(v, q, st, coins, cap):
+    """Coins a player pays for the cards they still hold, at most `cap`."""
+    s = 0
+    for t in range(1, N_TYPES):
+        s += (v[q, V_HAND + t] + v[q, V_OPEN + t]) * coins[t]
+    eights = v[q, V_HAND + 8] + v[q, V_OPEN + 8]
+    st[ST_G + F_HIDDEN_BACK] += v[q, V_HIDDEN_N]
+    if st[ST_R + R_HIDDEN_BACK] == 1:
+        # face-down cards pay the coins of the card back, whatever their face
+        s += v[q, V_HIDDEN_N] * st[ST_R + R_BACK_COINS]
+    else:
+        for i in range(v[q, V_HIDDEN_N]):
+            c = st[ST_HIDDEN + q * MAX_HIDDEN + i]
+            s += coins[c]
+            eights += c == 8
+    if st[ST_ACTIVE + AB_GOLD] == 1:
+        s -= 2 * eights * coins[8]
+        st[ST_G + F_GOLD] += eights
+    return min(s, cap)
+
+
+@njit(I(I, I, ST, A1), cache=True, _nrt=False)
+def pick_starter(rnd, last, st, preset):
+    """Random in the first round; then most coins lost, ties to the left of the last starter."""
+    players = st[S_PLAYERS]
+    if rnd == 0:
+        if preset.size > 0:
+            return preset[0]
+        return np.random.randint(0, players)
+    best = -BIG
+    who = last
+    for i in range(1, players + 1):
+        q = (last + i) % players
+        if st[ST_LOST + q] > best:
+            best = st[ST_LOST + q]
+            who = q
+    return who
+
+
+@njit(I(A1, B), cache=True, _nrt=False)
+def draw_curse(rint, include_chaos):
+    """A random curse among the enabled ones (-1 if none)."""
+    n = rint[R_CURSE_MANY] + rint[R_CURSE_UNKNOWING] + (rint[R_CURSE_CHAOS] if include_chaos else 0)
+    if n == 0:
+        return -1
+    r = np.random.randint(0, n)
+    if rint[R_CURSE_MANY] == 1:
+        if r == 0:
+            return CURSE_MANY
+        r -= 1
+    if rint[R_CURSE_UNKNOWING] == 1 and r == 0:
+        return CURSE_UNKNOWING
+    return CURSE_CHAOS
+
+
+@njit(I(I, ST, A1, A1, TR), cache=True, _nrt=False)
+def round_sizes(rnd, st, rint, preset, tr):
+    """Hand, hidden and open counts of each seat this round, after curses; returns 1 under Chaos."""
+    players = st[S_PLAYERS]
+    chaos = 0
+    for q in range(players):
+        if st[ST_CURSE + q] == CURSE_CHAOS:
+            chaos = 1
+    st[ST_G + F_CURSE_CHAOS] += chaos
+    for q in range(players):
+        curse = st[ST_CURSE + q]
+        if chaos == 1:
+            curse = draw_curse(rint, False)
+            if curse >= 0:
+                rec(tr, st, T_CURSE, q, curse, 0, 0, 0, 0, 0)
+        s = ST_SIZE + 3 * q
+        st[ST_G + F_CURSE_MANY] += curse == CURSE_MANY
+        st[ST_G + F_CURSE_UNKNOWING] += curse == CURSE_UNKNOWING
+        st[s] = rint[R_CURSE_HAND] if curse == CURSE_MANY else rint[R_HAND]
+        st[s + 1] = rint[R_CURSE_HIDDEN] if curse == CURSE_UNKNOWING else rint[R_HIDDEN]
+        st[s + 2] = rint[R_CURSE_OPEN] if curse == CURSE_UNKNOWING else rint[R_OPEN]
+        if rnd == 0 and preset.size > 0:
+            st[s] = preset[1 + 3 * q]
+            st[s + 1] = preset[2 + 3 * q]
+            st[s + 2] = preset[3 + 3 * q]
+        st[ST_CURSE + q] = -1
+    return chaos
