@@ -245,6 +245,13 @@ def claim_caveats(checked) -> list[str]:
     return out
 
 
+def configurations(game, games: pl.LazyFrame, runs: list[dict]) -> tuple[list[dict], Configs, list[str]]:
+    """Every configuration's outcome estimates, the configurations' names in words, and the dimensions that vary
+    between them (all three when there is one configuration: it is named in full)."""
+    rows = summarize(game, games, GROUP)
+    return rows, Configs(game, runs), varying(rows) or list(GROUP)
+
+
 def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -> Path:
     """The report of every run of a game under `out`, or only of the run with partition `only`."""
     game = get_game(game_name)
@@ -254,9 +261,7 @@ def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -
         lf = lf.filter(*[pl.col(k) == v for k, v in only.items()])
         runs = [r for r in runs if r["players"] == only["players"] and r["rules_hash"] == only["rules"]
                 and r["seed"] == only["seed"] and _lineup_code(game, r) == only["lineup"]]
-    rows = summarize(game, lf, GROUP)
-    configs = Configs(game, runs)
-    dims = varying(rows) or ["players", "lineup", "rules"]     # one configuration: name it in full
+    rows, configs, dims = configurations(game, lf, runs)
     outcomes = {o.name: o for o in game.outcomes()}
     chart = ChartSaver(to, game_name)
     games = with_config(lf, configs, dims)

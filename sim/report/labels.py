@@ -1,7 +1,9 @@
-"""Words for what a run played: its rules ("rules as given", "variant treasures", "dwarf_spaces=[7, 6, 5]") and its
+"""Words for what a run played: its rules ("default rules", "variant house rules", "dwarf spaces [7, 6, 5]") and its
 lineup ("seeker at every seat", "dragon brawler, dwarves coordinated"), so reports never show hashes or codes."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 
@@ -10,15 +12,41 @@ from sim.engine.game import Game
 from sim.engine.strategy import Seat, lineup_label
 
 
+DEFAULT_RULES = "default rules"
+
+
 def rules_text(run: dict) -> str:
-    parts = [f"variant {v}" for v in run.get("variants", [])]
-    parts += [f"{k}={_short(e['value'])}" for k, e in run.get("values", {}).items() if e.get("source") == "override"]
-    return ", ".join(parts) or "rules as given"
+    """A run's rules as what changed from the game's own rules file: its variants and --set values, in words."""
+    own = _own_file(run.get("rules_file"))
+    parts = [] if own else [f"rules from {Path(run['rules_file']).name}"]
+    parts += [f"variant {words(v)}" for v in run.get("variants", [])]
+    parts += [f"{words(k)} {_short(e['value'])}" for k, e in run.get("values", {}).items()
+              if e.get("source") == "override"]
+    return ", ".join(parts) or DEFAULT_RULES
+
+
+def words(name: str) -> str:
+    """A rule, variant or outcome name as words: `house_rules` -> "house rules"."""
+    return name.replace("_", " ")
+
+
+def _own_file(path) -> bool:
+    """Whether a run read a game's own rules file (sim/games/<game>/rules.toml), not one of the user's."""
+    if not path:
+        return True
+    p = Path(path)
+    return p.name == "rules.toml" and p.parent.parent.name == "games"
 
 
 def _short(value) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
     text = str(value).replace("'", "")
     return text if len(text) <= 30 else text[:27] + "..."
+
+
+def players_text(players: int) -> str:
+    return f"{players} player" + ("" if players == 1 else "s")
 
 
 def lineup_text(game: Game, strategies: dict) -> str:
@@ -48,7 +76,7 @@ def lineup_words(game: Game, lineup) -> str:
 def spec_words(game: Game, spec) -> str:
     """What a RunSpec plays, in words: players, rules and lineup."""
     run = spec.rules.ruleset.provenance()
-    return f"{spec.players} players, {rules_text(run)}, {lineup_words(game, spec.lineup)}"
+    return f"{players_text(spec.players)}, {rules_text(run)}, {lineup_words(game, spec.lineup)}"
 
 
 def partition_lineup(game: Game, strategies: dict) -> str:
@@ -84,7 +112,7 @@ class Configs:
 
     def is_default(self, row: dict, dims: list[str]) -> bool:
         """Whether a row is the game's default configuration along the varying dimensions."""
-        default = {"players": self.game.default_players, "rules": "rules as given",
+        default = {"players": self.game.default_players, "rules": DEFAULT_RULES,
                    "lineup": lineup_label(self.game.lineup(None))}
         got = {"players": row.get("players"), "rules": self.rule(row.get("rules", "")), "lineup": row.get("lineup")}
         return all(d in default and got[d] == default[d] for d in dims)   # a game's own dimension: no default
@@ -100,7 +128,7 @@ class Configs:
         out = []
         for d in dims:
             if d == "players":
-                out.append(f"{row['players']} players")
+                out.append(players_text(row["players"]))
             elif d == "rules":
                 out.append(self.rule(row["rules"]))
             elif d == "lineup":
