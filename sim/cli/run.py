@@ -19,10 +19,12 @@ def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = N
         rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
         resume: ResumeOpt = False,
         precision: Annotated[Optional[float], typer.Option(
-            help="keep playing until every headline interval is within ± this: points for rates, a fraction of the value for means above 1 (--n is the cap)")] = None,
+            metavar="POINTS", help="keep playing until every headline interval is within ± this: points for rates, a fraction of the value for means above 1 (--n is the cap)")] = None,
         progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
         format_: FormatOpt = "text") -> None:
-    """Play N games of one configuration, write its report, and print its findings."""
+    """Play N games of one configuration and print their findings.
+
+    The games go to --out as Parquet, their report (Markdown, HTML and charts) to OUT/report."""
     spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_, resume=resume)
     console = Console(stderr=True)
     if precision is not None:
