@@ -369,15 +369,15 @@ REGISTRY.register(Strategy(
     PARAM_NAMES, DEFAULTS, BOUNDS))
 REGISTRY.register(Strategy(
     "seeker_v1", ROLES, (bid_estimate, play_seeker, place_greedy, give_team, draft_points),
-    "the seeker before issue #13: bids ignore the seat, leads its strongest card even a trump",
+    "the first seeker: bids ignore the seat, leads its strongest card even a trump (kept for comparison)",
     PARAM_NAMES, DEFAULTS_V1, BOUNDS))
 REGISTRY.register(Strategy(
     "saboteur", ROLES, (bid_estimate, play_seeker, place_saboteur, give_team, draft_points),
-    "plays like the seeker (before issue #13), but once its contract is made spreads the trick's cards so the dragons pile up",
+    "plays like the first seeker, but once its contract is made spreads the trick's cards so the dragons pile up",
     PARAM_NAMES, DEFAULTS_V1, BOUNDS))
 REGISTRY.register(Strategy(
     "spread", ROLES, (bid_estimate, play_seeker, place_spread, give_team, draft_points),
-    "plays like the seeker (before issue #13) but always spreads cards over the dragons furthest from defeat",
+    "plays like the first seeker but always spreads cards over the dragons furthest from defeat",
     PARAM_NAMES, DEFAULTS_V1, BOUNDS))
 REGISTRY.register(Strategy(
     "random_bid", ROLES, (bid_random, play_seeker, place_greedy, give_team, draft_points),
