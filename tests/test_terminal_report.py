@@ -170,3 +170,12 @@ def test_no_strategy_description_names_an_issue():
     for game in all_games().values():
         for s in game.strategies.items.values():
             assert not ISSUE.search(s.description), (game.name, s.name, s.description)
+
+
+def test_a_list_rule_element_is_named_in_words():
+    from sim.analysis.tune import parse_param
+    from sim.cli.common import build_spec
+    game = get_game("drako")
+    base = build_spec("drako", 100, None, None, None, 0, None, None, None)
+    assert parse_param("dwarf_spaces[0]=4:8", game, base).words == "dwarf spaces of the Fury dwarf"
+    assert parse_param("turn_cap=100:400", game, base).words == "turn cap"

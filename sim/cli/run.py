@@ -37,7 +37,7 @@ def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = N
         console.print("resumed: the run was already complete" if kept < 0 else
                       f"resumed: kept {kept} completed chunks of the interrupted run, played the rest")
     console.print(f"{result['n']:,} games in {result['seconds']:.1f}s ({result['games_per_s']:,.0f} games/s) "
-                  f"→ {result['path']}")
+                  f"→ {out}")
     to = Path(out) / "report"
     to.mkdir(parents=True, exist_ok=True)
     path = game_report(spec.game.name, Path(out), to, only=spec.partition())

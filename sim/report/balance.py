@@ -29,10 +29,10 @@ from sim.report import sections  # noqa: E402
 from sim.report.calibration import calibration_section  # noqa: E402
 from sim.report.charts import ChartSaver, error_bars  # noqa: E402
 from sim.report.coverage import exercised_section  # noqa: E402
-from sim.report.findings import caveat_findings, fmt, headline_findings  # noqa: E402
+from sim.report.findings import MANY, caveat_findings, fill_headlines, fmt, headline_findings  # noqa: E402
 from sim.report.games import sections as own_sections  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
-from sim.report.labels import Configs, partition_lineup  # noqa: E402
+from sim.report.labels import Configs, partition_lineup, players_text  # noqa: E402
 
 GROUP = ["players", "lineup", "rules"]
 
@@ -44,26 +44,46 @@ def varying(rows: list[dict]) -> list[str]:
 
 def strategy_caveats(game, rows: list[dict], configs: Configs, dims: list[str]) -> list[str]:
     """Each headline whose value moves beyond its intervals between the lineups played with the same rules and
-    player count: a figure of the strategies as much as of the rules."""
+    player count: a figure of the strategies as much as of the rules. Over many rule settings, one sentence per
+    player count names how many and the widest gap."""
     default = lineup_label(game.lineup("default"))
     groups: dict[tuple, list[dict]] = {}
     for r in rows:
         if r["headline"]:
             groups.setdefault((r["players"], r["rules"], r["outcome"]), []).append(r)
-    out = []
-    for (players, _, _), group in sorted(groups.items(), key=lambda kv: kv[0][:1]):
+    moved: dict[tuple, list[tuple]] = {}
+    played: dict[tuple, int] = {}
+    for (players, rules, name), group in groups.items():
         if len(group) < 2:
             continue
+        played[players, name] = played.get((players, name), 0) + 1
         low = min(group, key=lambda r: r["estimate"].value)
         high = max(group, key=lambda r: r["estimate"].value)
-        if high["estimate"].lo <= low["estimate"].hi:
+        if high["estimate"].lo > low["estimate"].hi:
+            moved.setdefault((players, name), []).append((rules, low, high))
+
+    def who(r):
+        return configs.lineup(r["lineup"]) + (", the default" if r["lineup"] == default else "")
+
+    def span(low, high, o):
+        return f"from {fmt(low['estimate'], o)} ({who(low)}) to {fmt(high['estimate'], o)} ({who(high)})"
+
+    out = []
+    for (players, name), found in sorted(moved.items(), key=lambda kv: kv[0][:1]):
+        o = game_outcome(game, name)
+        label = (o.label or o.name)[:1].upper() + (o.label or o.name)[1:]
+        at = f"at {players_text(players)}"
+        if len(found) > MANY:
+            rules, low, high = max(found, key=lambda f: f[2]["estimate"].value - f[1]["estimate"].value)
+            some = "every one" if len(found) == played[players, name] else str(len(found))
+            out.append(f"{label} depends on the strategies under {some} of the {played[players, name]} rule "
+                       f"settings played {at}; most under {configs.rule(rules)}: {span(low, high, o)}; quote it "
+                       f"with its lineup.")
             continue
-        o = game_outcome(game, low["outcome"])
-        def who(r):
-            return configs.lineup(r["lineup"]) + (", the default" if r["lineup"] == default else "")
-        out.append(f"{(o.label or o.name)[:1].upper() + (o.label or o.name)[1:]} depends on the strategies: from "
-                   f"{fmt(low['estimate'], o)} ({who(low)}) to {fmt(high['estimate'], o)} ({who(high)}) at "
-                   f"{players} players; quote it with its lineup.")
+        for rules, low, high in found:
+            rule = f", {configs.rule(rules)}" if "rules" in dims else ""
+            out.append(f"{label} depends on the strategies: {span(low, high, o)} {at}{rule}; quote it with its "
+                       f"lineup.")
     return out
 
 
@@ -248,7 +268,7 @@ def claim_caveats(checked) -> list[str]:
 def configurations(game, games: pl.LazyFrame, runs: list[dict]) -> tuple[list[dict], Configs, list[str]]:
     """Every configuration's outcome estimates, the configurations' names in words, and the dimensions that vary
     between them (all three when there is one configuration: it is named in full)."""
-    rows = summarize(game, games, GROUP)
+    rows = fill_headlines(game, summarize(game, games, GROUP))
     return rows, Configs(game, runs), varying(rows) or list(GROUP)
 
 

@@ -3,6 +3,7 @@ lineup ("seeker at every seat", "dragon brawler, dwarves coordinated"), so repor
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -15,13 +16,17 @@ from sim.engine.strategy import Seat, lineup_label
 DEFAULT_RULES = "default rules"
 
 
-def rules_text(run: dict) -> str:
-    """A run's rules as what changed from the game's own rules file: its variants and --set values, in words."""
+def rules_text(run: dict, decks: tuple[str, ...] = ()) -> str:
+    """A run's rules as what changed from the game's own rules file: its variants and --set values, in words;
+    with `decks` (the rules choosing each seat's deck, in seat order) a deck choice reads "ember vs tide"."""
     own = _own_file(run.get("rules_file"))
+    values = run.get("values", {})
+    changed = [k for k, e in values.items() if e.get("source") == "override"]
     parts = [] if own else [f"rules from {Path(run['rules_file']).name}"]
+    if decks and any(k in decks for k in changed):
+        parts.append(" vs ".join(str(values[k]["value"]) for k in decks if k in values))
     parts += [f"variant {words(v)}" for v in run.get("variants", [])]
-    parts += [f"{words(k)} {_short(e['value'])}" for k, e in run.get("values", {}).items()
-              if e.get("source") == "override"]
+    parts += [f"{words(k)} {_short(values[k]['value'])}" for k in changed if k not in decks]
     return ", ".join(parts) or DEFAULT_RULES
 
 
@@ -63,7 +68,12 @@ def lineup_text(game: Game, strategies: dict) -> str:
         words[role] = s["name"] + tuned
     if len(set(words.values())) == 1:
         return f"{next(iter(words.values()))} {'at every seat' if game.seat_game() else 'for every role'}"
-    return ", ".join(f"{role} {name}" for role, name in words.items())
+    return ", ".join(f"{role_words(role)} {name}" for role, name in words.items())
+
+
+def role_words(role: str) -> str:
+    """A role as a player says it: `seat0` -> "seat 0" (sides such as `dragon` are words already)."""
+    return re.sub(r"^seat(\d+)$", r"seat \1", role)
 
 
 def lineup_words(game: Game, lineup) -> str:
@@ -106,7 +116,7 @@ class Configs:
         for r in runs:
             if r.get("game") != game.name:
                 continue
-            self.rules.setdefault(r["rules_hash"], rules_text(r))
+            self.rules.setdefault(r["rules_hash"], rules_text(r, tuple(game.deck_rules.values())))
             strategies = r.get("strategies", {})
             self.lineups.setdefault(partition_lineup(game, strategies), lineup_text(game, strategies))
 

@@ -36,9 +36,10 @@ def compact(est: Estimate | None, outcome: Outcome) -> str:
 
 def headline_table(game: Game, rows: list[dict], configs: Configs, dims: list[str]) -> list[list[str]]:
     """Configurations as rows, named in words (the game's default first, then by player count, default rules and
-    strategies before the others), the headline outcomes as columns, and the games each played; the first row
-    is the header."""
-    outcomes = [o for o in game.outcomes() if o.headline and any(r["outcome"] == o.name for r in rows)]
+    strategies before the others), the outcomes the rows flag as headlines as columns, and the games each played;
+    the first row is the header."""
+    shown = {r["outcome"] for r in rows if r["headline"]}
+    outcomes = [o for o in game.outcomes() if o.name in shown]
     cells: dict[tuple, dict[str, dict]] = {}
     for r in rows:
         cells.setdefault((r["players"], r["rules"], r["lineup"]), {})[r["outcome"]] = r
