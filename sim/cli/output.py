@@ -92,7 +92,7 @@ def show(path: Path, fmt: str = "text", extra: dict | None = None, table: list[l
     if rows:
         if note:
             say(hanging("", note, console.width))
-        console.print(compact_table(rows))
+        console.print(compact_table(rows, console.width))
     say(f"report: {data['report']}")
     say(f"HTML:   {data['html']}")
 
@@ -103,16 +103,22 @@ def hanging(mark: str, text: str, width: int) -> str:
                          break_on_hyphens=False)
 
 
-def compact_table(rows: list[list[str]]) -> Table:
+def compact_table(rows: list[list[str]], width: int = 80) -> Table:
     """A header row and rows as a table with no vertical rules: the first column left-aligned words, wrapped to fit
-    the terminal, the others right-aligned figures."""
-    table = Table(box=box.SIMPLE_HEAD, padding=0, pad_edge=False, expand=False, show_edge=False)
-    for i, head in enumerate(rows[0]):
-        if i == 0:
-            table.add_column(head)
-        else:       # as wide as its figures (or its header's longest word): the words get the rest of the line
-            width = max([len(r[i]) + 1 for r in rows[1:]] + [len(w) for w in head.split()] + [min(len(head), 10)])
-            table.add_column(head, justify="right", width=width)
+    the width, the others right-aligned figures, each as wide as its figures and as much of its header as fits."""
+    heads = rows[0][1:]
+    words = min(24, max(len(r[0]) for r in rows))
+    for cap in (16, 12, 10):        # wider headings while the words keep room
+        widths = [max([len(r[i]) for r in rows[1:]] + [len(w) for w in head.split()] + [min(len(head), cap)])
+                  for i, head in enumerate(heads, 1)]
+        if words + sum(widths) + 2 * len(widths) <= width:
+            break
+    else:                           # too many figures for the line: rich shares it out, folding cells
+        widths = [None] * len(heads)
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 0, 0, 1), pad_edge=False, expand=False, show_edge=False)
+    table.add_column(rows[0][0])
+    for head, w in zip(heads, widths):
+        table.add_column(head, justify="right", width=w, overflow="fold")
     for row in rows[1:]:
         table.add_row(*row)
     return table

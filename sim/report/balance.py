@@ -245,6 +245,23 @@ def fmt_value(v: float, o) -> str:
     return f"{100 * v:.1f}%" if o.shows_percent() else f"{v:.3g}"
 
 
+def numbered(names: list[str]) -> list[str]:
+    """Names with runs of numbered ones shortened: objective_00 ... objective_19 -> "objectives 00 to 19"."""
+    out: list[str] = []
+    runs: dict[str, list[str]] = {}
+    for name in names:
+        m = re.fullmatch(r"(.+?)_(\d+)", name)
+        if m:
+            if m[1] not in runs:
+                runs[m[1]] = []
+                out.append(m[1])          # placeholder, filled below
+            runs[m[1]].append(m[2])
+        else:
+            out.append(name)
+    return [f"{k}s {runs[k][0]} to {runs[k][-1]}" if k in runs and len(runs[k]) > 2 else
+            (", ".join(f"{k}_{n}" for n in runs[k]) if k in runs else k) for k in out]
+
+
 def claim_caveats(checked) -> list[str]:
     """Claims that fail or are unsettled, one line per claim and cause: a claim checked at several player counts
     ("... (5 players)") is named once with the counts it fails at."""
@@ -292,7 +309,7 @@ def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -
                + caveat_findings(rows, outcomes, configs, dims)
                + claim_caveats(checked))
     if never:
-        caveats.append(f"Never applied in these games, so nothing here speaks to them: {', '.join(never)}.")
+        caveats.append(f"Never applied in these games, so nothing here speaks to them: {', '.join(numbered(never))}.")
     parts = [f"# {game.title}: balance report", "", "## Findings", "",
              *[f"- {line}" for line in headline_findings(rows, outcomes, configs, dims)], ""]
     if caveats:
