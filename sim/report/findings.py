@@ -52,13 +52,18 @@ def fill_headlines(game, rows: list[dict]) -> list[dict]:
 
 
 def headline_findings(rows: list[dict], outcomes: dict[str, Outcome], configs: Configs, dims: list[str]) -> list[str]:
-    """Sentences for the headline outcomes, ordered by how far each sits from its reference."""
+    """Sentences for the headline outcomes, ordered by how far each sits from its reference: one per configuration
+    for an outcome with a reference (a verdict each) over a few configurations, else one with the range."""
     scored = []
     for name in dict.fromkeys(r["outcome"] for r in rows if r["headline"]):
         o = outcomes[name]
-        mine = [r for r in rows if r["outcome"] == name]
+        mine = [r for r in rows if r["outcome"] == name and r["headline"]]
         label = o.label or o.name
-        if len(mine) <= MANY:
+        if len(mine) > 1 and o.reference is None and len({r["estimate"].value for r in mine}) == 1:
+            scored.append((0.0, f"{_cap(label)} is {show(mine[0]['estimate'].value, o)} in every one of the "
+                                f"{len(mine)} configurations."))
+            continue
+        if len(mine) == 1 or (len(mine) <= MANY and o.reference is not None):   # a verdict each
             for r in mine:
                 verdict, score = against(r["estimate"], o.reference_at(r["players"]), o, r["players"])
                 where = f" ({configs.text(r, dims)})" if dims else ""
