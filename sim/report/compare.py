@@ -42,7 +42,8 @@ def arm_text(spec, name: str) -> str:
     if name == "base":
         return f"base ({DEFAULT_RULES})"
     text = rules_text(spec.rules.ruleset.provenance())
-    return name if text in (name, f"variant {words(name)}") else f"{name} ({text})"
+    says = text == f"variant {words(name)}" or all("=" in part for part in name.split(";"))   # its own overrides
+    return name if says else f"{name} ({text})"
 
 
 def headline_cells(results: dict[str, list[Change]]) -> list[Change]:
