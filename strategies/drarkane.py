@@ -368,15 +368,14 @@ REGISTRY.register(Strategy(
     "hand-strength contract (half a trick lower for the round's first player); wins tricks while under it "
     "(leading trumps last) and ducks once made; finishes the closest dragons; drafts with its contract in mind",
     PARAM_NAMES, DEFAULTS, BOUNDS))
-# the seeker before issue #13 (its bids and play, DEFAULTS_V1) with one placement or another
+# the first seeker (its bids and play, DEFAULTS_V1) with one placement or another
 for name, placer, description in (
         ("seeker_v1", place_greedy,
-         "the seeker before issue #13: bids ignore the seat, leads its strongest card even a trump"),
+         "the first seeker: bids ignore the seat, leads its strongest card even a trump (kept for comparison)"),
         ("saboteur", place_saboteur,
-         "plays like the seeker (before issue #13), but once its contract is made spreads the trick's cards so the "
-         "dragons pile up"),
+         "plays like the first seeker, but once its contract is made spreads the trick's cards so the dragons pile up"),
         ("spread", place_spread,
-         "plays like the seeker (before issue #13) but always spreads cards over the dragons furthest from defeat")):
+         "plays like the first seeker but always spreads cards over the dragons furthest from defeat")):
     REGISTRY.register(Strategy(name, ROLES, (bid_estimate, play_seeker, placer, give_team, draft_points), description,
                                PARAM_NAMES, DEFAULTS_V1, BOUNDS))
 REGISTRY.register(Strategy(

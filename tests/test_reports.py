@@ -115,3 +115,24 @@ def test_a_long_chart_title_or_axis_label_is_wrapped_inside_the_figure(tmp_path)
     ax.set_title("short", fontsize=10)
     report.ChartSaver(tmp_path, "t")("short", fig)
     assert ax.title.get_text() == "short"
+
+
+def test_an_outcome_without_a_reference_over_a_few_configurations_is_one_sentence():
+    """A verdict needs a reference; without one, a sentence per configuration repeats the table: one with the
+    range instead, or one saying the value is the same everywhere."""
+    from sim.analysis.stats import Estimate
+    from sim.report.findings import headline_findings
+    from sim.report.labels import Configs
+    game = get_game("drachensachen")
+    configs = Configs(game, [{"game": "drachensachen", "rules_hash": "abc", "variants": [], "values": {},
+                              "strategies": {f"seat{i}": {"name": "weighted", "params": {}} for i in range(6)}}])
+    outcomes = {o.name: o for o in game.outcomes()}
+
+    def rows(name, values):
+        return [{"outcome": name, "headline": True, "players": p, "rules": "abc", "lineup": "weighted",
+                 "estimate": Estimate(v, v - 0.1 * (v > 0), v + 0.1, 1000)} for p, v in zip((2, 3, 4), values)]
+    (line,) = headline_findings(rows("rounds", (4.8, 4.1, 3.6)), outcomes, configs, ["players"])
+    assert "with the defaults (4 players)" in line and "over 3 configurations" in line, line
+    (line,) = headline_findings(rows("stalemates", (0.0, 0.0, 0.0)), outcomes, configs, ["players"])
+    assert line == "Rounds stopped by the turn cap, per 1,000 games is 0 in every one of the 3 configurations."
+    assert len(headline_findings(rows("seat0_win", (0.5, 0.33, 0.26)), outcomes, configs, ["players"])) == 3

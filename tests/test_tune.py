@@ -35,7 +35,7 @@ def test_tune_brackets_an_integer_target_and_verifies_the_closed_form(tmp_path):
         assert o["lo"] <= hero_rate(5, s["setting"]["relics_per_player"]) <= o["hi"]
         assert not o["target_inside"]
     text = path.read_text()
-    assert "no whole relics_per_player hits the target: it lies between 1 and 2" in text
+    assert "no whole value of relics per player hits the target: it lies between 1 and 2" in text
     assert (tmp_path / "tune_dragonwake_response.png").exists() and (tmp_path / "tune_dragonwake.parquet").exists()
 
 

@@ -39,10 +39,15 @@ class Param:
     lo: float
     hi: float
     integer: bool
+    label: str = ""        # the parameter in words, for reports
 
     @property
     def name(self) -> str:
         return self.key if self.index is None else f"{self.key}[{self.index}]"
+
+    @property
+    def words(self) -> str:
+        return self.label or self.name
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,16 @@ def parse_param(text: str, game: Game, base: RunSpec) -> Param:
         raise DsimError(f"{key} is a whole number: give a whole range, not {lo}:{hi}")
     if not low < high:
         raise DsimError(f"--param range {lo}:{hi} is empty")
-    return Param(key, index, low, high, integer)
+    return Param(key, index, low, high, integer, param_words(key, index, base))
+
+
+def param_words(key: str, index: int | None, base: RunSpec) -> str:
+    """`dwarf_spaces[0]` as "dwarf spaces of the Fury dwarf" (the rule's `items`), or "dwarf spaces, value 1"."""
+    words = key.replace("_", " ")
+    if index is None:
+        return words
+    items = base.rules.ruleset.entries[key].items
+    return f"{words} of the {items[index]}" if items else f"{words}, value {index + 1}"
 
 
 def parse_target(text: str, game: Game) -> Target:
@@ -137,7 +151,7 @@ class Evaluator:
         return dataclasses.replace(self.base, rules=rules, players=players, n=n, seed=seed, resume=False)
 
     def describe(self, point: tuple) -> str:
-        return ", ".join(f"{p.name}={show_value(p, v)}" for p, v in zip(self.params, point))
+        return ", ".join(f"{p.words} = {show_value(p, v)}" for p, v in zip(self.params, point))
 
     def __call__(self, point, phase: str = "search", n: int | None = None) -> list[Estimate]:
         point = tuple(int(round(v)) if p.integer else float(v) for p, v in zip(self.params, point))
@@ -215,7 +229,7 @@ def _bisect_integer(ev: Evaluator, p: Param) -> TuneResult:
             hi, g_hi = mid, g
     best = lo if abs(g_lo) <= abs(g_hi) else hi
     return TuneResult((best,), [(lo,), (hi,)],
-                      f"no whole {p.name} hits the target: it lies between {lo} and {hi}", {})
+                      f"no whole value of {p.words} hits the target: it lies between {lo} and {hi}", {})
 
 
 def _brent(ev: Evaluator, p: Param) -> TuneResult:

@@ -21,15 +21,17 @@ def ablate(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt =
            variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
            rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
            resume: ResumeOpt = False,
-           mode: Annotated[str, typer.Option(help="neutral (same count, no effect), remove, or force (in every game)")] = "neutral",
-           only: Annotated[Optional[list[str]], typer.Option("--only", help="an element or group (repeatable)")] = None,
+           mode: Annotated[str, typer.Option(metavar="MODE", help="neutral (same count, no effect), remove, or force (in every game)")] = "neutral",
+           only: Annotated[Optional[list[str]], typer.Option("--only", metavar="ELEMENT", help="an element or group (repeatable)")] = None,
            precision: ChangePrecisionOpt = None,
            at_equilibrium: Annotated[bool, typer.Option(
                "--at-equilibrium", help="re-solve the game for each element (`dsim equilibrium`): its weight when "
                                         "both sides play their best; --precision is then each cell's")] = False,
            format_: FormatOpt = "text",
            to: ToOpt = None) -> None:
-    """Rank the game's elements by how much each moves the headline when taken out, neutralised or forced in."""
+    """Rank the game's elements by their weight on the headline.
+
+    Each element is taken out, neutralised or forced into every game, alone."""
     spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_, resume=resume)
     if at_equilibrium:
         study = ablate_at_equilibrium(spec.game, spec, Budget(precision or 0.01, 2_000, spec.n), Search(), mode,

@@ -13,28 +13,28 @@ from sim.engine.spec import RunSpec, check_n
 from sim.engine.strategy import load_plugin
 from sim.games import get_game
 
-GameOpt = Annotated[str, typer.Option("--game", "-g", help="game name (see `dsim games`)")]
-NOpt = Annotated[float, typer.Option("--n", "-n", help="number of games (1e6 works)")]
-PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="player count (game default if omitted)")]
+GameOpt = Annotated[str, typer.Option("--game", "-g", metavar="GAME", help="game name (see `dsim games`)")]
+NOpt = Annotated[float, typer.Option("--n", "-n", metavar="N", help="number of games (1e6 works)")]
+PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", metavar="PLAYERS", help="player count (game default if omitted)")]
 StrategyOpt = Annotated[Optional[str], typer.Option(
-    "--strategy", "-s", help="one strategy for every role, or per role: hero=bayes,cultist=liar "
+    "--strategy", "-s", metavar="STRATEGY", help="one strategy for every role, or per role: hero=bayes,cultist=liar "
                              "(parameters inline: hero=bayes:dragon_fear=2)")]
-VariantOpt = Annotated[Optional[list[str]], typer.Option("--variant", "-v", help="named rule preset (repeatable)")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="root seed; same seed, same games")]
-JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="worker processes")]
-OutOpt = Annotated[Path, typer.Option("--out", "-o", help="results folder (Parquet)")]
-RulesOpt = Annotated[Optional[Path], typer.Option("--rules", help="your own rules TOML (default: the game's)")]
-SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="override a rule: key=value (repeatable)")]
+VariantOpt = Annotated[Optional[list[str]], typer.Option("--variant", "-v", metavar="VARIANT", help="named rule preset (repeatable)")]
+SeedOpt = Annotated[int, typer.Option("--seed", metavar="SEED", help="root seed; same seed, same games")]
+JobsOpt = Annotated[int, typer.Option("--jobs", "-j", metavar="JOBS", help="worker processes")]
+OutOpt = Annotated[Path, typer.Option("--out", "-o", metavar="FOLDER", help="results folder (Parquet)")]
+RulesOpt = Annotated[Optional[Path], typer.Option("--rules", metavar="FILE", help="your own rules TOML (default: the game's)")]
+SetOpt = Annotated[Optional[list[str]], typer.Option("--set", metavar="KEY=VALUE", help="override a rule: key=value (repeatable)")]
 DeckOpt = Annotated[Optional[str], typer.Option(
-    "--deck", "-d", help="games with decks: one deck for every seat, or per seat: seat0=ember,seat1=tide "
+    "--deck", "-d", metavar="DECK", help="games with decks: one deck for every seat, or per seat: seat0=ember,seat1=tide "
                          "(see `dsim games GAME`)")]
 ResumeOpt = Annotated[bool, typer.Option(
     "--resume", help="after an interrupted run: keep its completed chunks and play only the rest "
                      "(same command, same options)")]
-ToOpt = Annotated[Optional[Path], typer.Option("--to", help="report folder (default OUT/report)")]
+ToOpt = Annotated[Optional[Path], typer.Option("--to", metavar="FOLDER", help="report folder (default OUT/report)")]
 ChangePrecisionOpt = Annotated[Optional[float], typer.Option(
-    "--precision", help="play until every headline change is within ± this (points for rates; --n is the cap)")]
-PluginOpt = Annotated[Optional[list[str]], typer.Option("--plugin", help="Python file registering strategies")]
+    "--precision", metavar="POINTS", help="play until every headline change is within ± this (points for rates; --n is the cap)")]
+PluginOpt = Annotated[Optional[list[str]], typer.Option("--plugin", metavar="FILE", help="Python file registering strategies")]
 
 
 def load_plugins(plugins) -> tuple[str, ...]:

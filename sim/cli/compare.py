@@ -13,13 +13,13 @@ from sim.report.compare import write
 
 
 def compare(variant: Annotated[list[str], typer.Option(
-                "--variant", "-v", help="'base', a preset name, or overrides 'key=value;key=value' (two or more)")],
+                "--variant", "-v", metavar="VARIANT", help="'base', a preset name, or overrides 'key=value;key=value' (two or more)")],
             game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = None,
             strategy: StrategyOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
             rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
             resume: ResumeOpt = False,
             precision: Annotated[Optional[float], typer.Option(
-                help="play until every headline difference is within ± this: points for rates, a fraction of the base value for means above 1 (--n is the cap)")] = None,
+                metavar="POINTS", help="play until every headline difference is within ± this: points for rates, a fraction of the base value for means above 1 (--n is the cap)")] = None,
             to: ToOpt = None,
             format_: FormatOpt = "text") -> None:
     """Compare rule variants game by game on common random numbers."""

@@ -22,25 +22,31 @@ def equilibrium(game: GameOpt = "drako", players: PlayersOpt = None, variant: Va
                 jobs: JobsOpt = 1, out: OutOpt = Path("results"), rules: RulesOpt = None, set_: SetOpt = None,
                 plugin: PluginOpt = None,
                 precision: Annotated[float, typer.Option(
-                    "--precision", help="play each cell until its 95% interval is within ± this (0.01 = 1 point)")]
+                    "--precision", metavar="SHARE", help="play each cell until its 95% interval is within ± this (0.01 = 1 point)")]
                 = 0.01,
-                n: Annotated[float, typer.Option("--n", "-n", help="most games per cell")] = 200_000,
+                n: Annotated[float, typer.Option("--n", "-n", metavar="N", help="most games per cell")] = 200_000,
                 tol: Annotated[float, typer.Option(
-                    "--tol", help="stop when no best response gains more than this (0.01 = 1 point)")] = 0.01,
-                rounds: Annotated[int, typer.Option(help="most double-oracle rounds")] = 4,
-                iters: Annotated[int, typer.Option(help="best-response search: differential-evolution generations")]
+                    "--tol", metavar="SHARE", help="stop when no best response gains more than this (0.01 = 1 point)")] = 0.01,
+                rounds: Annotated[int, typer.Option(metavar="ROUNDS", help="most double-oracle rounds")] = 4,
+                iters: Annotated[int, typer.Option(metavar="GENERATIONS", help="best-response search: differential-evolution generations")]
                 = 3,
                 search_games: Annotated[int, typer.Option(
-                    "--search-games", help="best-response search: games per opposing line-up per evaluation")] = 1_000,
+                    "--search-games", metavar="N", help="best-response search: games per opposing line-up per evaluation")] = 1_000,
                 decks: Annotated[Optional[str], typer.Option(
-                    "--decks", help="games with decks: the decks a side may choose (comma-separated, or 'all')")]
+                    "--decks", metavar="DECKS", help="games with decks: the decks a side may choose (comma-separated, or 'all')")]
                 = None,
+<<<<<<< HEAD
                 boot: Annotated[int, typer.Option(help="bootstrap resamples for the intervals")] = 200,
                 with_search: Annotated[bool, typer.Option(
                     "--with-search", help="add the game's search player to each side's strategies (its cells "
                                           "play at its speed: use a small --n)")] = False,
+=======
+                boot: Annotated[int, typer.Option(metavar="RESAMPLES", help="bootstrap resamples for the intervals")] = 200,
+>>>>>>> term23
                 to: ToOpt = None, format_: FormatOpt = "text") -> None:
-    """Balance at equilibrium: every built-in strategy per side, solved as a game, grown by best responses."""
+    """The balance when every side plays its best.
+
+    Every built-in strategy per side, solved as a game and grown by best responses."""
     spec, _ = game_spec(game, 1, players, None, variant, seed, rules, set_, None, plugin, format_)
     check_jobs(jobs)
     budget = check_budget(precision, check_n(n), tol, rounds, iters, search_games, boot)

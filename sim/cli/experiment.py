@@ -10,11 +10,13 @@ from sim.cli.common import ResumeOpt
 from sim.workflows.experiment import run_experiment
 
 
-def experiment(file: Annotated[Path, typer.Argument(help="experiment spec (TOML)")],
-               to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default: the spec's)")] = None,
-               results: Annotated[Optional[Path], typer.Option("--results", help="Parquet folder")] = None,
+def experiment(file: Annotated[Path, typer.Argument(metavar="FILE", hidden=True)],
+               to: Annotated[Optional[Path], typer.Option("--to", metavar="FOLDER", help="report folder (default: the spec's)")] = None,
+               results: Annotated[Optional[Path], typer.Option("--results", metavar="FOLDER", help="Parquet folder")] = None,
                resume: ResumeOpt = False) -> None:
-    """Run an experiment spec and write its report."""
+    """Run an experiment spec (a TOML file) and write its report.
+
+    FILE is the spec, e.g. experiments/drako_balance.toml."""
     paths = run_experiment(file, results, to, resume=resume)
     Console(stderr=True).print("wrote " + ", ".join(str(p) for p in paths))
 

@@ -18,16 +18,18 @@ from sim.report.ladder import write
 def ladder(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt = None, strategy: StrategyOpt = None,
            variant: VariantOpt = None, seed: SeedOpt = 0, out: OutOpt = Path("results"), rules: RulesOpt = None,
            set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
-           outcome: Annotated[Optional[str], typer.Option(help="the outcome the finding is about (default: the headline)")] = None,
+           outcome: Annotated[Optional[str], typer.Option(metavar="OUTCOME", help="the outcome the finding is about (default: the headline)")] = None,
            reference: Annotated[Optional[float], typer.Option(
-               help="the value the finding is measured against, e.g. 0.5 or a fair share 0.25")] = None,
-           iters: Annotated[int, typer.Option(help="differential-evolution generations per side")] = 4,
+               metavar="VALUE", help="the value the finding is measured against, e.g. 0.5 or a fair share 0.25")] = None,
+           iters: Annotated[int, typer.Option(metavar="GENERATIONS", help="differential-evolution generations per side")] = 4,
            equilibrium: Annotated[bool, typer.Option(
                help="top rung: the equilibrium of every built-in strategy (as `dsim equilibrium`)")] = True,
            jobs: JobsOpt = 1,
            format_: FormatOpt = "text",
            to: ToOpt = None) -> None:
-    """Play a finding by random, default and best-response line-ups and say whether it holds, grows or vanishes."""
+    """Check a finding against worse and better play.
+
+    Random, default and best-response line-ups play it: does it hold, grow or vanish?"""
     spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_)
     check_jobs(jobs)
     study = standard_study(spec.game, spec, jobs) if equilibrium else None

@@ -17,7 +17,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 
 @app.callback()
 def _global_options(scheduler: Annotated[str | None, typer.Option(
-        "--scheduler", help="play chunks on a Dask cluster: the scheduler's address, or 'local' for a local "
+        "--scheduler", metavar="ADDRESS", help="play chunks on a Dask cluster: the scheduler's address, or 'local' for a local "
         "cluster of --jobs processes (default: joblib; also read from DSIM_SCHEDULER)")] = None) -> None:
     if scheduler:
         os.environ["DSIM_SCHEDULER"] = scheduler

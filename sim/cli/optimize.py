@@ -14,13 +14,13 @@ from sim.engine.spec import check_jobs
 from sim.report.optimize import write
 
 
-def optimize(strategy: Annotated[str, typer.Option("--strategy", "-s", help="the strategy to tune")],
-             role: Annotated[str, typer.Option("--role", help="the role/side/seat it plays")],
+def optimize(strategy: Annotated[str, typer.Option("--strategy", "-s", metavar="STRATEGY", help="the strategy to tune")],
+             role: Annotated[str, typer.Option("--role", metavar="ROLE", help="the role/side/seat it plays")],
              game: GameOpt = "dragonwake", n: NOpt = 20_000, players: PlayersOpt = None,
-             field: Annotated[Optional[str], typer.Option("--field", help="lineup of the other roles")] = None,
+             field: Annotated[Optional[str], typer.Option("--field", metavar="LINEUP", help="lineup of the other roles")] = None,
              variant: VariantOpt = None, seed: SeedOpt = 0, out: OutOpt = Path("results"), rules: RulesOpt = None,
              set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
-             iters: Annotated[int, typer.Option(help="differential-evolution generations")] = 8,
+             iters: Annotated[int, typer.Option(metavar="GENERATIONS", help="differential-evolution generations")] = 8,
              jobs: JobsOpt = 1,
              to: ToOpt = None,
              format_: FormatOpt = "text") -> None:

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich import box
 from rich.table import Table
 
 from sim.engine.errors import DsimError
 
-FormatOpt = Annotated[str, typer.Option("--format", help="text (findings, a table and the report's path) or json")]
+FormatOpt = Annotated[str, typer.Option("--format", metavar="FORMAT", help="text (findings, a table and the report's path) or json")]
 FORMATS = ("text", "json")
 
 
@@ -68,25 +71,54 @@ def summary(path: Path) -> dict:
             "report": str(path), "html": str(path.with_suffix(".html"))}
 
 
-def show(path: Path, fmt: str = "text", extra: dict | None = None) -> None:
+def show(path: Path, fmt: str = "text", extra: dict | None = None, table: list[list[str]] | None = None,
+         note: str = "") -> None:
+    """Print a written report's title, findings, caveats and a table: its first one, or `table` (header first)
+    under a `note`."""
     data = {**summary(path), **(extra or {})}
     if fmt == "json":
         print(json.dumps(data, default=str))
         return
     console = Console()
-    console.print(data["title"], style="bold", markup=False, highlight=False)
+    say = partial(console.print, markup=False, highlight=False)
+    say(data["title"], style="bold")
     for line in data["findings"]:
-        console.print(f"• {line}", markup=False, highlight=False)
+        say(hanging("• ", line, console.width))
     if data["caveats"]:
-        console.print("Rests on:", style="bold")
+        say("Rests on:", style="bold")
         for line in data["caveats"]:
-            console.print(f"  – {line}", markup=False, highlight=False)
-    rows = data["table"]
+            say(hanging("  – ", line, console.width))
+    rows = data["table"] if table is None else table
     if rows:
-        table = Table(show_lines=False, pad_edge=False, expand=False)
-        for i, head in enumerate(rows[0]):
-            table.add_column(head, overflow="fold", justify="left" if i == 0 else "right")
-        for row in rows[1:]:
-            table.add_row(*row)
-        console.print(table)
-    console.print(f"report: {data['report']} (HTML: {data['html']})", markup=False, highlight=False)
+        if note:
+            say(hanging("", note, console.width))
+        console.print(compact_table(rows, console.width))
+    say(f"report: {data['report']}")
+    say(f"HTML:   {data['html']}")
+
+
+def hanging(mark: str, text: str, width: int) -> str:
+    """A paragraph after a mark, wrapped to the width under its own first word (no trailing spaces)."""
+    return textwrap.fill(text, width, initial_indent=mark, subsequent_indent=" " * len(mark),
+                         break_on_hyphens=False)
+
+
+def compact_table(rows: list[list[str]], width: int = 80) -> Table:
+    """A header row and rows as a table with no vertical rules: the first column left-aligned words, wrapped to fit
+    the width, the others right-aligned figures, each as wide as its figures and as much of its header as fits."""
+    heads = rows[0][1:]
+    words = min(24, max(len(r[0]) for r in rows))
+    for cap in (16, 12, 10):        # wider headings while the words keep room
+        widths = [max([len(r[i]) for r in rows[1:]] + [len(w) for w in head.split()] + [min(len(head), cap)])
+                  for i, head in enumerate(heads, 1)]
+        if words + sum(widths) + 2 * len(widths) <= width:
+            break
+    else:                           # too many figures for the line: rich shares it out, folding cells
+        widths = [None] * len(heads)
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 0, 0, 1), pad_edge=False, expand=False, show_edge=False)
+    table.add_column(rows[0][0])
+    for head, w in zip(heads, widths):
+        table.add_column(head, justify="right", width=w, overflow="fold")
+    for row in rows[1:]:
+        table.add_row(*row)
+    return table

@@ -13,10 +13,12 @@ from sim.engine.game import RefereeError
 
 
 def replay(game: GameOpt = "dragonwake", seed: SeedOpt = 0,
-           game_id: Annotated[int, typer.Option("--game-id", help="which game of the run (its game_id column)")] = 0,
+           game_id: Annotated[int, typer.Option("--game-id", metavar="GAME_ID", help="which game of the run (its game_id column)")] = 0,
            players: PlayersOpt = None, strategy: StrategyOpt = None, variant: VariantOpt = None,
            rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None) -> None:
-    """Replay game GAME_ID of the run with these options, validated move by move by the referee."""
+    """Replay one game, every move checked by the referee.
+
+    The game is game GAME_ID of the run these options describe."""
     if game_id < 0:
         raise DsimError(f"--game-id must be >= 0, got {game_id}")
     spec, _ = game_spec(game, game_id + 1, players, strategy, variant, seed, rules, set_, deck, plugin, None)

@@ -1,4 +1,5 @@
-"""`dsim report`: summary tables and charts from a results folder."""
+"""`dsim report`: a balance report per game from a results folder; prints each game's findings and one compact
+table of its configurations."""
 
 from pathlib import Path
 from typing import Annotated, Optional
@@ -6,27 +7,40 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from sim.analysis.summary import summarize
 from sim.cli.common import OutOpt
+from sim.cli.output import show
 from sim.engine import store
 from sim.games import get_game
 from sim.report import balance
-from sim.report.summary import print_table
+from sim.report.summary import headline_table, shared_text
 
 
 def report(out: OutOpt = Path("results"),
-           to: Annotated[Optional[Path], typer.Option("--to", help="report folder (default: OUT/report)")] = None,
-           game: Annotated[Optional[str], typer.Option("--game", "-g", help="only this game")] = None) -> None:
-    """Print outcome tables and write Markdown/HTML reports with PNG charts."""
+           to: Annotated[Optional[Path], typer.Option("--to", metavar="FOLDER",
+                                                      help="report folder (default: OUT/report)")] = None,
+           game: Annotated[Optional[str], typer.Option("--game", "-g", metavar="GAME",
+                                                       help="only this game")] = None) -> None:
+    """Write each game's report and print its findings.
+
+    The reports (Markdown and HTML, with PNG charts) go to --to; the terminal gets each game's findings and one
+    table of its configurations."""
     if game:
         get_game(game)
     to = to or Path(out) / "report"
     paths = balance.build(Path(out), to, game)
+    runs = store.runs(out)
     for p in paths:
         g = get_game(p.stem)
-        rows = summarize(g, store.scan(out, g.name), balance.GROUP)
-        print_table([r for r in rows if r["headline"] or r["kind"] == "rate"], balance.GROUP, g.title)
-    Console(stderr=True).print(f"report: {to / 'report.md'} ({', '.join(p.name for p in paths)})")
+        rows, configs, dims = balance.configurations(g, store.scan(out, g.name),
+                                                     [r for r in runs if r["game"] == g.name])
+        table = headline_table(g, rows, configs, dims)
+        shared = shared_text(rows, configs, dims)
+        note = [f"In every row: {shared}."] if shared else []
+        if any(cell == "–" for row in table[1:] for cell in row):
+            note.append("–: does not apply to that row's games.")
+        show(p, table=table, note=" ".join(note))
+    if len(paths) > 1:
+        Console(stderr=True).print(f"index of the reports: {to / 'report.md'}", markup=False, highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -19,10 +19,12 @@ def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = N
         rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
         resume: ResumeOpt = False,
         precision: Annotated[Optional[float], typer.Option(
-            help="keep playing until every headline interval is within ± this: points for rates, a fraction of the value for means above 1 (--n is the cap)")] = None,
+            metavar="POINTS", help="keep playing until every headline interval is within ± this: points for rates, a fraction of the value for means above 1 (--n is the cap)")] = None,
         progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
         format_: FormatOpt = "text") -> None:
-    """Play N games of one configuration, write its report, and print its findings."""
+    """Play N games of one configuration and print their findings.
+
+    The games go to --out as Parquet, their report (Markdown, HTML and charts) to OUT/report."""
     spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_, resume=resume)
     console = Console(stderr=True)
     if precision is not None:
@@ -35,7 +37,7 @@ def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = N
         console.print("resumed: the run was already complete" if kept < 0 else
                       f"resumed: kept {kept} completed chunks of the interrupted run, played the rest")
     console.print(f"{result['n']:,} games in {result['seconds']:.1f}s ({result['games_per_s']:,.0f} games/s) "
-                  f"→ {result['path']}")
+                  f"→ {out}")
     to = Path(out) / "report"
     to.mkdir(parents=True, exist_ok=True)
     path = game_report(spec.game.name, Path(out), to, only=spec.partition())

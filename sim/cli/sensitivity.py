@@ -18,11 +18,13 @@ def sensitivity(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: Players
                 out: OutOpt = Path("results"), rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None,
                 plugin: PluginOpt = None, resume: ResumeOpt = False,
                 only: Annotated[Optional[list[str]], typer.Option(
-                    "--only", help="vary only this assumed value (repeatable)")] = None,
+                    "--only", metavar="KEY", help="vary only this assumed value (repeatable)")] = None,
                 precision: ChangePrecisionOpt = None,
                 format_: FormatOpt = "text",
                 to: ToOpt = None) -> None:
-    """Rank the assumed values by how much their plausible alternatives move the headline outcomes."""
+    """Rank the assumed values by how much they move the headline.
+
+    Each plausible alternative of a value the rulebook does not give is played against the rules as they are."""
     spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_, resume=resume)
     result = run_sensitivity(spec.game, spec, Path(out), jobs, precision, tuple(only or ()), rules,
                              tuple(variant or ()), tuple(set_ or ()))

@@ -13,7 +13,7 @@ from sim.report.sweep import write
 
 
 def sweep(param: Annotated[list[str], typer.Option(
-              "--param", help="key=a:b[:step] or key=v1|v2|v3 (repeat for a grid)")],
+              "--param", metavar="KEY=RANGE", help="key=a:b[:step] or key=v1|v2|v3 (repeat for a grid)")],
           game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = None, strategy: StrategyOpt = None,
           variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
           rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,

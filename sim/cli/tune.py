@@ -14,19 +14,21 @@ from sim.report.tune import write
 
 
 def tune(param: Annotated[list[str], typer.Option(
-             "--param", help="a numeric rule and its range: key=lo:hi, or key[i]=lo:hi for a list element, or players=lo:hi")],
+             "--param", metavar="KEY=LO:HI", help="a numeric rule and its range: key=lo:hi, or key[i]=lo:hi for a list element, or players=lo:hi")],
          target: Annotated[list[str], typer.Option(
-             "--target", help="outcome=value, e.g. dragon_win=0.5 or dragon_win=50% (see `dsim games`)")],
+             "--target", metavar="OUTCOME=VALUE", help="outcome=value, e.g. dragon_win=0.5 or dragon_win=50% (see `dsim games`)")],
          game: GameOpt = "dragonwake",
-         n: Annotated[float, typer.Option("--n", "-n", help="games per setting searched (all on the same seeds)")] = 20_000,
+         n: Annotated[float, typer.Option("--n", "-n", metavar="N", help="games per setting searched (all on the same seeds)")] = 20_000,
          verify: Annotated[Optional[float], typer.Option(
-             "--verify", help="games on fresh seeds for the answer (default 5 × --n)")] = None,
+             "--verify", metavar="N", help="games on fresh seeds for the answer (default 5 × --n)")] = None,
          players: PlayersOpt = None, strategy: StrategyOpt = None, variant: VariantOpt = None, seed: SeedOpt = 0,
          jobs: JobsOpt = 1, out: OutOpt = Path("results"), rules: RulesOpt = None, set_: SetOpt = None,
          deck: DeckOpt = None, plugin: PluginOpt = None,
          format_: FormatOpt = "text",
          to: ToOpt = None) -> None:
-    """Search a rule parameter for an outcome target on common random numbers, then verify the answer."""
+    """Find the rule value that puts an outcome on a target.
+
+    The search plays every setting on the same seeds, then verifies the answer on fresh ones."""
     spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_)
     verify_n = check_n(verify) if verify is not None else None
     result = run_tune(spec.game, spec, param, target, jobs, verify_n, rules, tuple(variant or ()), tuple(set_ or ()))

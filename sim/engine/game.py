@@ -66,11 +66,15 @@ class Outcome:
     reference: float | str | None = None   # what a finding is read against: a value, or "fair" (1 / players)
     percent: bool = False      # a mean of per-game shares, shown as a percentage
     caveat: bool = False       # should be zero (stalemates, strategy violations): any is a caveat on the report
+    short: str = ""            # a few words heading a table's column, where the label is a sentence
 
     def reference_at(self, players: int) -> float | None:
         if self.reference == "fair":
             return 1.0 / players
         return self.reference
+
+    def heading(self) -> str:
+        return self.short or self.label or self.name
 
     def shows_percent(self) -> bool:
         return self.kind == "rate" or self.percent

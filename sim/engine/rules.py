@@ -42,6 +42,7 @@ class RuleValue:
     note: str = ""
     flag: "Flag | None" = None
     alternatives: tuple = ()      # plausible other values of an assumed value (`range` ends or `alternatives`)
+    items: tuple[str, ...] = ()   # a list rule: what each element is, in words ("Fury dwarf", "Net dwarf", ...)
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ def load_ruleset(path: Path, game: str) -> RuleSet:
             raise RulesError(f"rules file {path}: rules.{key} has source {source!r}, expected rulebook or assumed")
         flag = _flag(path, key, leaf)
         entries[key] = RuleValue(leaf["value"], source, str(leaf.get("note", "")), flag,
-                                 _alternatives(path, key, leaf, flag))
+                                 _alternatives(path, key, leaf, flag), _items(path, key, leaf))
     variants = data.get("variants", {})
     for name, spec in variants.items():
         if not isinstance(spec, dict) or not isinstance(spec.get("set", {}), dict):
@@ -167,6 +168,15 @@ def _flag(path: Path, key: str, leaf: dict) -> Flag | None:
     if other_value == leaf["value"]:
         raise RulesError(f"rules file {path}: rules.{key} has other_value equal to its value")
     return Flag(str(leaf["reading"]), str(leaf["other"]), other_value)
+
+
+def _items(path: Path, key: str, leaf: dict) -> tuple[str, ...]:
+    """`items = [...]`: one name per element of a list rule, for reports to say `dwarf_spaces[0]` in words."""
+    items = leaf.get("items", [])
+    if not isinstance(items, list) or not all(isinstance(i, str) for i in items) or \
+            (items and (not isinstance(leaf["value"], list) or len(items) != len(leaf["value"]))):
+        raise RulesError(f"rules file {path}: rules.{key} items must name each element of its list value")
+    return tuple(items)
 
 
 def _alternatives(path: Path, key: str, leaf: dict, flag: Flag | None) -> tuple:

@@ -29,10 +29,10 @@ from sim.report import sections  # noqa: E402
 from sim.report.calibration import calibration_section  # noqa: E402
 from sim.report.charts import ChartSaver, error_bars  # noqa: E402
 from sim.report.coverage import exercised_section  # noqa: E402
-from sim.report.findings import caveat_findings, fmt, headline_findings  # noqa: E402
+from sim.report.findings import MANY, caveat_findings, fill_headlines, fmt, headline_findings  # noqa: E402
 from sim.report.games import sections as own_sections  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
-from sim.report.labels import Configs, partition_lineup  # noqa: E402
+from sim.report.labels import Configs, partition_lineup, players_text  # noqa: E402
 
 GROUP = ["players", "lineup", "rules"]
 
@@ -44,26 +44,46 @@ def varying(rows: list[dict]) -> list[str]:
 
 def strategy_caveats(game, rows: list[dict], configs: Configs, dims: list[str]) -> list[str]:
     """Each headline whose value moves beyond its intervals between the lineups played with the same rules and
-    player count: a figure of the strategies as much as of the rules."""
+    player count: a figure of the strategies as much as of the rules. Over many rule settings, one sentence per
+    player count names how many and the widest gap."""
     default = lineup_label(game.lineup("default"))
     groups: dict[tuple, list[dict]] = {}
     for r in rows:
         if r["headline"]:
             groups.setdefault((r["players"], r["rules"], r["outcome"]), []).append(r)
-    out = []
-    for (players, _, _), group in sorted(groups.items(), key=lambda kv: kv[0][:1]):
+    moved: dict[tuple, list[tuple]] = {}
+    played: dict[tuple, int] = {}
+    for (players, rules, name), group in groups.items():
         if len(group) < 2:
             continue
+        played[players, name] = played.get((players, name), 0) + 1
         low = min(group, key=lambda r: r["estimate"].value)
         high = max(group, key=lambda r: r["estimate"].value)
-        if high["estimate"].lo <= low["estimate"].hi:
+        if high["estimate"].lo > low["estimate"].hi:
+            moved.setdefault((players, name), []).append((rules, low, high))
+
+    def who(r):
+        return configs.lineup(r["lineup"]) + (", the default" if r["lineup"] == default else "")
+
+    def span(low, high, o):
+        return f"from {fmt(low['estimate'], o)} ({who(low)}) to {fmt(high['estimate'], o)} ({who(high)})"
+
+    out = []
+    for (players, name), found in sorted(moved.items(), key=lambda kv: kv[0][:1]):
+        o = game_outcome(game, name)
+        label = (o.label or o.name)[:1].upper() + (o.label or o.name)[1:]
+        at = f"at {players_text(players)}"
+        if len(found) > MANY:
+            rules, low, high = max(found, key=lambda f: f[2]["estimate"].value - f[1]["estimate"].value)
+            some = "every one" if len(found) == played[players, name] else str(len(found))
+            out.append(f"{label} depends on the strategies under {some} of the {played[players, name]} rule "
+                       f"settings played {at}; most under {configs.rule(rules)}: {span(low, high, o)}; quote it "
+                       f"with its lineup.")
             continue
-        o = game_outcome(game, low["outcome"])
-        def who(r):
-            return configs.lineup(r["lineup"]) + (", the default" if r["lineup"] == default else "")
-        out.append(f"{(o.label or o.name)[:1].upper() + (o.label or o.name)[1:]} depends on the strategies: from "
-                   f"{fmt(low['estimate'], o)} ({who(low)}) to {fmt(high['estimate'], o)} ({who(high)}) at "
-                   f"{players} players; quote it with its lineup.")
+        for rules, low, high in found:
+            rule = f", {configs.rule(rules)}" if "rules" in dims else ""
+            out.append(f"{label} depends on the strategies: {span(low, high, o)} {at}{rule}; quote it with its "
+                       f"lineup.")
     return out
 
 
@@ -225,6 +245,23 @@ def fmt_value(v: float, o) -> str:
     return f"{100 * v:.1f}%" if o.shows_percent() else f"{v:.3g}"
 
 
+def numbered(names: list[str]) -> list[str]:
+    """Names with runs of numbered ones shortened: objective_00 ... objective_19 -> "objectives 00 to 19"."""
+    out: list[str] = []
+    runs: dict[str, list[str]] = {}
+    for name in names:
+        m = re.fullmatch(r"(.+?)_(\d+)", name)
+        if m:
+            if m[1] not in runs:
+                runs[m[1]] = []
+                out.append(m[1])          # placeholder, filled below
+            runs[m[1]].append(m[2])
+        else:
+            out.append(name)
+    return [f"{k}s {runs[k][0]} to {runs[k][-1]}" if k in runs and len(runs[k]) > 2 else
+            (", ".join(f"{k}_{n}" for n in runs[k]) if k in runs else k) for k in out]
+
+
 def claim_caveats(checked) -> list[str]:
     """Claims that fail or are unsettled, one line per claim and cause: a claim checked at several player counts
     ("... (5 players)") is named once with the counts it fails at."""
@@ -245,6 +282,13 @@ def claim_caveats(checked) -> list[str]:
     return out
 
 
+def configurations(game, games: pl.LazyFrame, runs: list[dict]) -> tuple[list[dict], Configs, list[str]]:
+    """Every configuration's outcome estimates, the configurations' names in words, and the dimensions that vary
+    between them (all three when there is one configuration: it is named in full)."""
+    rows = fill_headlines(game, summarize(game, games, GROUP))
+    return rows, Configs(game, runs), varying(rows) or list(GROUP)
+
+
 def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -> Path:
     """The report of every run of a game under `out`, or only of the run with partition `only`."""
     game = get_game(game_name)
@@ -254,9 +298,7 @@ def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -
         lf = lf.filter(*[pl.col(k) == v for k, v in only.items()])
         runs = [r for r in runs if r["players"] == only["players"] and r["rules_hash"] == only["rules"]
                 and r["seed"] == only["seed"] and _lineup_code(game, r) == only["lineup"]]
-    rows = summarize(game, lf, GROUP)
-    configs = Configs(game, runs)
-    dims = varying(rows) or ["players", "lineup", "rules"]     # one configuration: name it in full
+    rows, configs, dims = configurations(game, lf, runs)
     outcomes = {o.name: o for o in game.outcomes()}
     chart = ChartSaver(to, game_name)
     games = with_config(lf, configs, dims)
@@ -267,7 +309,7 @@ def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -
                + caveat_findings(rows, outcomes, configs, dims)
                + claim_caveats(checked))
     if never:
-        caveats.append(f"Never applied in these games, so nothing here speaks to them: {', '.join(never)}.")
+        caveats.append(f"Never applied in these games, so nothing here speaks to them: {', '.join(numbered(never))}.")
     parts = [f"# {game.title}: balance report", "", "## Findings", "",
              *[f"- {line}" for line in headline_findings(rows, outcomes, configs, dims)], ""]
     if caveats:

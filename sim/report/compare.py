@@ -16,7 +16,7 @@ from sim.report.changes import change_text, family_reading  # noqa: E402
 from sim.report.charts import ChartSaver  # noqa: E402
 from sim.report.coverage import silent_warning  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
-from sim.report.labels import lineup_text, rules_text  # noqa: E402
+from sim.report.labels import DEFAULT_RULES, lineup_text, rules_text, words  # noqa: E402
 
 WIDE = 4        # more variants than this: variants as rows, outcomes as columns
 
@@ -40,9 +40,10 @@ def verdict_word(c: Change) -> str:
 def arm_text(spec, name: str) -> str:
     """A variant's name, and the rules it changes when the name does not say it."""
     if name == "base":
-        return "base (rules as given)"
+        return f"base ({DEFAULT_RULES})"
     text = rules_text(spec.rules.ruleset.provenance())
-    return name if text in (name, f"variant {name}") else f"{name} ({text})"
+    says = text == f"variant {words(name)}" or all("=" in part for part in name.split(";"))   # its own overrides
+    return name if says else f"{name} ({text})"
 
 
 def headline_cells(results: dict[str, list[Change]]) -> list[Change]:

@@ -35,14 +35,35 @@ def against(est: Estimate, ref: float | None, outcome: Outcome, players: int) ->
     return f"consistent with {what}", 0.0
 
 
+def fill_headlines(game, rows: list[dict]) -> list[dict]:
+    """The rows, with the headline flag also on, for each configuration that none of the game's headline outcomes
+    applies to (Drarkane's solo games bid no contract), for the first rate that does apply: every configuration
+    then has a figure to quote."""
+    out = list(rows)
+    configs = {(r["players"], r["rules"], r["lineup"]) for r in rows}
+    quoted = {(r["players"], r["rules"], r["lineup"]) for r in rows if r["headline"]}
+    rates = [o.name for o in game.outcomes() if o.kind == "rate" and not o.caveat]
+    for key in configs - quoted:
+        mine = {r["outcome"]: i for i, r in enumerate(rows) if (r["players"], r["rules"], r["lineup"]) == key}
+        name = next((n for n in rates if n in mine), None)
+        if name is not None:
+            out[mine[name]] = {**rows[mine[name]], "headline": True}
+    return out
+
+
 def headline_findings(rows: list[dict], outcomes: dict[str, Outcome], configs: Configs, dims: list[str]) -> list[str]:
-    """Sentences for the headline outcomes, ordered by how far each sits from its reference."""
+    """Sentences for the headline outcomes, ordered by how far each sits from its reference: one per configuration
+    for an outcome with a reference (a verdict each) over a few configurations, else one with the range."""
     scored = []
     for name in dict.fromkeys(r["outcome"] for r in rows if r["headline"]):
         o = outcomes[name]
-        mine = [r for r in rows if r["outcome"] == name]
+        mine = [r for r in rows if r["outcome"] == name and r["headline"]]
         label = o.label or o.name
-        if len(mine) <= MANY:
+        if len(mine) > 1 and o.reference is None and len({r["estimate"].value for r in mine}) == 1:
+            scored.append((0.0, f"{_cap(label)} is {show(mine[0]['estimate'].value, o)} in every one of the "
+                                f"{len(mine)} configurations."))
+            continue
+        if len(mine) == 1 or (len(mine) <= MANY and o.reference is not None):   # a verdict each
             for r in mine:
                 verdict, score = against(r["estimate"], o.reference_at(r["players"]), o, r["players"])
                 where = f" ({configs.text(r, dims)})" if dims else ""

@@ -1,7 +1,10 @@
-"""Words for what a run played: its rules ("rules as given", "variant treasures", "dwarf_spaces=[7, 6, 5]") and its
+"""Words for what a run played: its rules ("default rules", "variant house rules", "dwarf spaces [7, 6, 5]") and its
 lineup ("seeker at every seat", "dragon brawler, dwarves coordinated"), so reports never show hashes or codes."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import numpy as np
 
@@ -10,15 +13,45 @@ from sim.engine.game import Game
 from sim.engine.strategy import Seat, lineup_label
 
 
-def rules_text(run: dict) -> str:
-    parts = [f"variant {v}" for v in run.get("variants", [])]
-    parts += [f"{k}={_short(e['value'])}" for k, e in run.get("values", {}).items() if e.get("source") == "override"]
-    return ", ".join(parts) or "rules as given"
+DEFAULT_RULES = "default rules"
+
+
+def rules_text(run: dict, decks: tuple[str, ...] = ()) -> str:
+    """A run's rules as what changed from the game's own rules file: its variants and --set values, in words;
+    with `decks` (the rules choosing each seat's deck, in seat order) a deck choice reads "ember vs tide"."""
+    own = _own_file(run.get("rules_file"))
+    values = run.get("values", {})
+    changed = [k for k, e in values.items() if e.get("source") == "override"]
+    parts = [] if own else [f"rules from {Path(run['rules_file']).name}"]
+    if decks and any(k in decks for k in changed):
+        parts.append(" vs ".join(str(values[k]["value"]) for k in decks if k in values))
+    parts += [f"variant {words(v)}" for v in run.get("variants", [])]
+    parts += [f"{words(k)} {_short(values[k]['value'])}" for k in changed if k not in decks]
+    return ", ".join(parts) or DEFAULT_RULES
+
+
+def words(name: str) -> str:
+    """A rule, variant or outcome name as words: `house_rules` -> "house rules"."""
+    return name.replace("_", " ")
+
+
+def _own_file(path) -> bool:
+    """Whether a run read a game's own rules file (sim/games/<game>/rules.toml), not one of the user's."""
+    if not path:
+        return True
+    p = Path(path)
+    return p.name == "rules.toml" and p.parent.parent.name == "games"
 
 
 def _short(value) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
     text = str(value).replace("'", "")
     return text if len(text) <= 30 else text[:27] + "..."
+
+
+def players_text(players: int) -> str:
+    return f"{players} player" + ("" if players == 1 else "s")
 
 
 def lineup_text(game: Game, strategies: dict) -> str:
@@ -35,7 +68,12 @@ def lineup_text(game: Game, strategies: dict) -> str:
         words[role] = s["name"] + tuned
     if len(set(words.values())) == 1:
         return f"{next(iter(words.values()))} {'at every seat' if game.seat_game() else 'for every role'}"
-    return ", ".join(f"{role} {name}" for role, name in words.items())
+    return ", ".join(f"{role_words(role)} {name}" for role, name in words.items())
+
+
+def role_words(role: str) -> str:
+    """A role as a player says it: `seat0` -> "seat 0" (sides such as `dragon` are words already)."""
+    return re.sub(r"^seat(\d+)$", r"seat \1", role)
 
 
 def lineup_words(game: Game, lineup) -> str:
@@ -48,7 +86,7 @@ def lineup_words(game: Game, lineup) -> str:
 def spec_words(game: Game, spec) -> str:
     """What a RunSpec plays, in words: players, rules and lineup."""
     run = spec.rules.ruleset.provenance()
-    return f"{spec.players} players, {rules_text(run)}, {lineup_words(game, spec.lineup)}"
+    return f"{players_text(spec.players)}, {rules_text(run)}, {lineup_words(game, spec.lineup)}"
 
 
 def partition_lineup(game: Game, strategies: dict) -> str:
@@ -78,13 +116,13 @@ class Configs:
         for r in runs:
             if r.get("game") != game.name:
                 continue
-            self.rules.setdefault(r["rules_hash"], rules_text(r))
+            self.rules.setdefault(r["rules_hash"], rules_text(r, tuple(game.deck_rules.values())))
             strategies = r.get("strategies", {})
             self.lineups.setdefault(partition_lineup(game, strategies), lineup_text(game, strategies))
 
     def is_default(self, row: dict, dims: list[str]) -> bool:
         """Whether a row is the game's default configuration along the varying dimensions."""
-        default = {"players": self.game.default_players, "rules": "rules as given",
+        default = {"players": self.game.default_players, "rules": DEFAULT_RULES,
                    "lineup": lineup_label(self.game.lineup(None))}
         got = {"players": row.get("players"), "rules": self.rule(row.get("rules", "")), "lineup": row.get("lineup")}
         return all(d in default and got[d] == default[d] for d in dims)   # a game's own dimension: no default
@@ -100,7 +138,7 @@ class Configs:
         out = []
         for d in dims:
             if d == "players":
-                out.append(f"{row['players']} players")
+                out.append(players_text(row["players"]))
             elif d == "rules":
                 out.append(self.rule(row["rules"]))
             elif d == "lineup":

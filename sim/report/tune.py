@@ -48,9 +48,10 @@ def findings(ev: Evaluator, result: TuneResult) -> list[str]:
 
 
 def report_lines(game: Game, base: RunSpec, ev: Evaluator, result: TuneResult, curve: str) -> list[str]:
-    names = ", ".join(p.name for p in ev.params)
+    names = ", ".join(p.words for p in ev.params)
     goals = " and ".join(f"{t.outcome.label or t.outcome.name} = {_target(t)}" for t in ev.targets)
-    ranges = ", ".join(f"{p.name} from {show_value(p, p.lo)} to {show_value(p, p.hi)}" for p in ev.params)
+    ranges = ", ".join(f"{p.words} (--param {p.name}) from {show_value(p, p.lo)} to {show_value(p, p.hi)}"
+                       for p in ev.params)
     searched = sorted({k[0] for k in ev.cache if not k[1]})
     lines = [f"# {game.title}: which {names} gives {goals}?", "", "## Findings", "", *findings(ev, result),
              f"- The search: {result.note}.", "",
@@ -63,7 +64,7 @@ def report_lines(game: Game, base: RunSpec, ev: Evaluator, result: TuneResult, c
              "bisection, Brent's method and differential evolution.", ""]
     if curve:
         lines += [curve, ""]
-    lines += ["## Settings played on the search seeds", "", "| " + " | ".join([*(p.name for p in ev.params),
+    lines += ["## Settings played on the search seeds", "", "| " + " | ".join([*(p.words for p in ev.params),
                                                                *(t.outcome.label or t.outcome.name for t in ev.targets)])
               + " |", "|" + "---|" * (len(ev.params) + len(ev.targets))]
     for point in searched:
@@ -91,12 +92,12 @@ def response_chart(t: Tuning, chart: ChartSaver) -> str:
                     fmt="s", color="tab:red", capsize=4)
     ax.plot([], [], "s", color="tab:red", label="verified on fresh seeds")
     ax.axhline(target.value * scale, color="black", lw=0.8, ls="--", label=f"target {_target(target)}")
-    ax.set_xlabel(p.name)
+    ax.set_xlabel(p.words)
     ax.set_ylabel((target.outcome.label or target.outcome.name) + (" (%)" if scale == 100 else ""))
     if p.integer:
         ax.set_xticks(xs)
     answer = " or ".join(show_value(p, c[0]) for c in result.candidates)
-    ax.set_title(f"{target.outcome.label or target.outcome.name} against {p.name}: closest {answer}", fontsize=10)
+    ax.set_title(f"{target.outcome.label or target.outcome.name} against {p.words}: closest {answer}", fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     return chart("response", fig)

@@ -109,15 +109,15 @@ class DrachensachenGame(Game):
         decided = (pl.col("rounds") - pl.col("stalemate_rounds")).cast(pl.Float64)
         return [
             Outcome("seat0_win", "rate", pl.col("winner") == 0, "seat 0 wins the game", headline=True,
-                    reference="fair"),
+                    reference="fair", short="seat 0 wins"),
             Outcome("seat0_lost", "mean", pl.col("lost0"), "coins seat 0 lost"),
             # each game's share, averaged over games (not the share of all decided rounds pooled: long games
             # weigh as much as short ones); a game with no decided round has no share and is left out
             Outcome("starter_out", "mean", pl.when(decided > 0).then(pl.col("starter_out") / decided),
                     "mean over games of each game's share of its decided rounds in which the round's starter "
-                    "went out first", headline=True, reference="fair", percent=True),
+                    "went out first", headline=True, reference="fair", percent=True, short="starter out first"),
             Outcome("stalemates", "mean", 1000 * pl.col("stalemate_rounds"),
-                    "rounds stopped by the turn cap, per 1,000 games", headline=True),
+                    "rounds stopped by the turn cap, per 1,000 games", headline=True, short="capped rounds per 1,000"),
             Outcome("stalemate_round", "mean", pl.col("stalemate_rounds") / per_round,
                     "share of a game's rounds stopped by the turn cap", percent=True),
             Outcome("stalemate_game", "rate", pl.col("stalemate") == 1, "games that hit the round cap", caveat=True),
