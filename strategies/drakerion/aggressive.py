@@ -11,7 +11,7 @@ from sim.games.drakerion.records import (
     AB_EFFECT, ACT_ABILITY, ACT_ATTACK, ACT_NAMED, ACT_PASS, ACT_PASS_GOOD, ACT_PLAY, CD_COST, CD_TYPE,
     CHARACTER, EF_CANCEL, S_ATTACKER,
 )
-from strategies.drakerion.board import FAST, NEG, abil, better, find, printed
+from strategies.drakerion.board import FAST, INLINE, NEG, abil, better, find, printed
 from strategies.drakerion.choices import pass_row
 from strategies.drakerion.fights import fight_delta, rush_score
 from strategies.drakerion.worth import attach_value, row_value
@@ -55,7 +55,7 @@ def aggressive_action(opts, n, st, cards, board, me, p):
     return k
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def trick_value(opts, r, st, cards, board, me):
     """What combat response row r is worth to aggressive: a Named bonus or an ability, by how it turns the
     fight; it never calls off its own attack."""

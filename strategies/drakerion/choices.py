@@ -11,7 +11,7 @@ from sim.games.drakerion.records import (
     CD_MELEE, CD_RANGED, CD_TYPE, D_ACTION, D_COMBAT, D_CYCLE, D_DISCARD, D_FIRST, D_LINE, D_LOOK, D_SEARCH,
     D_SETUP, D_TARGET, D_TRIGGER, EF_REDIRECT, FRONT, SUPPORT, S_ABIL, S_GOLD, S_PENDING, S_SOURCE, Z_HAND,
 )
-from strategies.drakerion.board import FAST, NEG, abil, better, card_worth, find, printed, worn_out
+from strategies.drakerion.board import FAST, INLINE, NEG, abil, better, card_worth, find, printed, worn_out
 from strategies.drakerion.worth import ability_value, char_value, host_value, redirect_value
 
 
@@ -107,7 +107,7 @@ def pass_row(opts, n, good):
     return r if r >= 0 else 0
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def stop_row(kind, opts, n, st, me):
     """Past the loop guard, the row that stops: pass for good in the action phase, pass in a combat,
     decline a trigger where that is offered; -1 otherwise (and before the guard)."""
@@ -120,7 +120,7 @@ def stop_row(kind, opts, n, st, me):
     return -1
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def shared_choice(kind, opts, n, st, cards, board, me, kw, rw, cw, dw, fragile_hp, go_first):
     """The row of a decision both heuristics answer alike (weights kw, rw, cw, dw; shooters with
     `fragile_hp` or less stay in support), -1 for the kinds each answers its own way."""

@@ -10,7 +10,7 @@ from sim.games.drakerion.records import (
     CD_TYPE, CHARACTER, S_DECK_N, S_HAND_N, S_OUT, S_PASSED,
 )
 from strategies.drakerion.board import (
-    FAST, NEG, better, combat_tricks, count_chars, find, printed, shortfall, threat,
+    FAST, INLINE, NEG, better, combat_tricks, count_chars, find, printed, shortfall, threat,
 )
 from strategies.drakerion.fights import attack_score, fight_delta
 from strategies.drakerion.worth import (
@@ -70,7 +70,7 @@ def value_action(opts, n, st, cards, board, me, p):
     return k
 
 
-@njit(**FAST)
+@njit(**INLINE)
 def response_value(opts, r, st, cards, board, me, kw, rw, cw, dw):
     """What combat response row r is worth to value: a response must change who dies to be worth its cost."""
     act = opts[r, 0]
