@@ -35,18 +35,15 @@ def equilibrium(game: GameOpt = "drako", players: PlayersOpt = None, variant: Va
                 decks: Annotated[Optional[str], typer.Option(
                     "--decks", metavar="DECKS", help="games with decks: the decks a side may choose (comma-separated, or 'all')")]
                 = None,
-<<<<<<< HEAD
-                boot: Annotated[int, typer.Option(help="bootstrap resamples for the intervals")] = 200,
+                boot: Annotated[int, typer.Option(metavar="RESAMPLES", help="bootstrap resamples for the intervals")] = 200,
                 with_search: Annotated[bool, typer.Option(
                     "--with-search", help="add the game's search player to each side's strategies (its cells "
                                           "play at its speed: use a small --n)")] = False,
-=======
-                boot: Annotated[int, typer.Option(metavar="RESAMPLES", help="bootstrap resamples for the intervals")] = 200,
->>>>>>> term23
                 to: ToOpt = None, format_: FormatOpt = "text") -> None:
     """The balance when every side plays its best.
 
-    Every built-in strategy per side, solved as a game and grown by best responses."""
+    Every built-in strategy per side (the search player with --with-search), solved as a game and grown by
+    best responses."""
     spec, _ = game_spec(game, 1, players, None, variant, seed, rules, set_, None, plugin, format_)
     check_jobs(jobs)
     budget = check_budget(precision, check_n(n), tol, rounds, iters, search_games, boot)
