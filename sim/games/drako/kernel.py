@@ -108,7 +108,7 @@ BATCH_SIG = types.int64(
 
 def inline_codes(functions) -> np.ndarray:
     """codes[slot] for the eight decision slots (dragon's act, target, react, setup, then the dwarves'):
-    the built-in strategy run inline there, or CALL."""
+    IN_SEARCH for the search player, the built-in strategy run inline there, or CALL."""
     codes = np.zeros(8, dtype=np.int64)
     for slot, fn in enumerate(functions):
         if fn is builtin.search_choice:
