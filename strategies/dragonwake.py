@@ -7,6 +7,7 @@ information plus their own cards (see that module's docstring); parameters come 
 they can be swept and optimised.
 """
 
+import numpy as np
 from numba import njit
 
 from sim.engine.strategy import Strategy, StrategyRegistry, njit_later
@@ -21,6 +22,7 @@ from sim.games.dragonwake.records import (
 
 REGISTRY = StrategyRegistry("dragonwake")
 RANDOM_ID = 0      # the kernel calls the random strategy's functions directly
+SEARCH_ID = 1      # the kernel's search player (sim/games/dragonwake/kernel_search.py) answers claims and picks
 
 
 # ---- helpers (plain njit, inlined into the strategies) ---------------------------------------------
@@ -619,3 +621,47 @@ REGISTRY.register(Strategy(
     ("hide_dragon", "dragon_fear", "honest_caught", "liar_caught", "inflate", "relic_aversion"),
     (1.0, 3.0, 0.05, 0.5, 1.0, 0.5),
     ((0.0, 1.0), (0.0, 10.0), (0.001, 1.0), (0.001, 1.0), (0.0, 3.0), (0.0, 5.0))))
+
+
+# ---- search: the kernel's search player; these functions play the defaults where it does not search ------
+# params (search_params): budget, then the playout heuristics' weights: bayes for heroes, liar for cultists
+
+SEARCH_BUDGET = 200
+P_BUDGET = 0
+P_HERO = 1
+P_CULTIST = P_HERO + len(REGISTRY.get("bayes").defaults)
+P_CULTIST_END = P_CULTIST + len(REGISTRY.get("liar").defaults)
+
+
+def search_params(params) -> np.ndarray:
+    """A search seat's kernel parameters: its budget, then the default heuristics' weights its playouts use."""
+    return np.array([params[0], *REGISTRY.get("bayes").defaults, *REGISTRY.get("liar").defaults], np.float64)
+
+
+@njit_later(DECLARE_SIG, cache=True, _nrt=False)
+def search_declare(me, role, state, params, memory):
+    if role == HERO:
+        return role_declare(me, role, state, params[P_HERO:P_CULTIST], memory)
+    return liar_declare(me, role, state, params[P_CULTIST:P_CULTIST_END], memory)
+
+
+@njit_later(PICK_SIG, cache=True, _nrt=False)
+def search_pick(me, role, state, params, memory):
+    if role == HERO:
+        return bayes_pick(me, role, state, params[P_HERO:P_CULTIST], memory)
+    return dragon_pick(me, role, state, params[P_CULTIST:P_CULTIST_END], memory)
+
+
+@njit_later(POWER_SIG, cache=True, _nrt=False)
+def search_power(me, role, state, params, memory):
+    if role == HERO:
+        return bayes_power(me, role, state, params[P_HERO:P_CULTIST], memory)
+    return dragon_power(me, role, state, params[P_CULTIST:P_CULTIST_END], memory)
+
+
+REGISTRY.register(Strategy(
+    "search", ("hero", "cultist"), (search_declare, search_pick, search_power),
+    "plays each claim and pick on to the end of the game (budget: playouts per decision, spread over the options "
+    "by sequential halving) with the roles and face-down cards it cannot see dealt afresh each time, keeping "
+    "every hero's claim true, and keeps the one its side wins most; bayes heroes and liar cultists play out the "
+    "game; powers as the defaults", ("budget",), (float(SEARCH_BUDGET),), (), builtin=SEARCH_ID))

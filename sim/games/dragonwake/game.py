@@ -11,7 +11,11 @@ from sim.engine.sections import Measure, Series, Table
 from sim.games.dragonwake import referee
 from sim.games.dragonwake.records import END_NAMES, GAME_COLUMNS, N_KERNEL_COLUMNS, TRACE_WIDTH, trace_steps
 from sim.games.dragonwake.rules import DragonwakeRules
-from strategies.dragonwake import REGISTRY, no_power
+from strategies.dragonwake import REGISTRY, SEARCH_ID, no_power, search_params
+
+
+# the search player's playouts and search_params follow this line-up (strategies.dragonwake.search_params)
+DEFAULT_LINEUP = {"hero": "bayes", "cultist": "liar"}
 
 
 def power_function(strategy):
@@ -19,9 +23,24 @@ def power_function(strategy):
     return strategy.functions[2] if len(strategy.functions) > 2 else no_power
 
 
+def default_functions() -> tuple:
+    """The default line-up's functions, as the search player's playouts take them: hero declare, pick, power,
+    then cultist declare, pick, power."""
+    hero, cultist = (REGISTRY.get(DEFAULT_LINEUP[role]) for role in ("hero", "cultist"))
+    return (*hero.functions[:2], power_function(hero), *cultist.functions[:2], power_function(cultist))
+
+
+def kernel_params(seat) -> np.ndarray:
+    """A seat's parameters as the kernel takes them (a search seat's budget is followed by its playouts' weights)."""
+    if seat.strategy.builtin == SEARCH_ID:
+        return search_params(seat.params)
+    return np.ascontiguousarray(seat.params, dtype=np.float64)
+
+
 @dataclass
 class DragonwakeGame(Game):
-    def _play(self, rules: Rules, players: int, lineup, seed: int, n: int, n_traced: int, check: bool):
+    def _play(self, rules: Rules, players: int, lineup, seed: int, n: int, n_traced: int, check: bool,
+              counts: dict | None = None):
         r: DragonwakeRules = rules.typed
         heroes, cultists = r.role_deck(players)
         out = np.empty((N_KERNEL_COLUMNS, n), np.int32).T      # column-major: each column is contiguous
@@ -29,6 +48,7 @@ class DragonwakeGame(Game):
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int64)
         hero, cultist = lineup["hero"], lineup["cultist"]
         power_deck = r.power_deck()
+        searched = np.zeros(1, np.int64)
         mods = np.array([*r.artifact_counts(), int(r.powers), r.powers_per_player, len(power_deck), r.hunter_flips,
                          r.mentor_peeks, int(r.power_order == "runestone"), int(r.kth_reveal_dragon_wakes),
                          int(r.events_with_replacement), r.skip_round(), len(r.event_deck())], np.int64)
@@ -39,17 +59,24 @@ class DragonwakeGame(Game):
                           hero.strategy.functions[0], hero.strategy.functions[1],
                           cultist.strategy.functions[0], cultist.strategy.functions[1],
                           power_function(hero.strategy), power_function(cultist.strategy),
-                          hero.params, cultist.params, hero.strategy.builtin, cultist.strategy.builtin,
-                          out, trace, check)
+                          kernel_params(hero), kernel_params(cultist), hero.strategy.builtin,
+                          cultist.strategy.builtin, out, trace, check, searched, default_functions())
         names = list(GAME_COLUMNS.items())
         columns = {name: out[:, i].astype(dtype) for i, (name, dtype) in enumerate(names[:N_KERNEL_COLUMNS])}
         # the role deck came from the formula, not the chart (flag-free boolean rule allow_formula_counts)
+        if counts is not None:
+            counts["search_decisions"] = int(searched[0])
         columns["fired_allow_formula_counts"] = np.full(n, int(players not in r.chart_players), np.int32)
         return columns, trace
 
     def simulate(self, rules, players, lineup, seed, n, check=False):
         columns, _ = self._play(rules, players, lineup, seed, n, 0, check)
         return {"games": columns}
+
+    def search_decisions(self, rules, players, lineup, seed, n):
+        counts = {}
+        self._play(rules, players, lineup, seed, n, 0, False, counts)
+        return counts["search_decisions"]
 
     def traces(self, rules, players, lineup, seed, n):
         columns, trace = self._play(rules, players, lineup, seed, n, n, True)
@@ -162,7 +189,7 @@ def seat_measures(games: pl.DataFrame | pl.LazyFrame) -> list:
 GAME = DragonwakeGame(
     name="dragonwake", title="Dragonwake (heroes vs cultists)",
     min_players=3, max_players=10, default_players=5,
-    default_lineup={"hero": "bayes", "cultist": "liar"},
+    default_lineup=DEFAULT_LINEUP,
     strategies=REGISTRY, rules_class=DragonwakeRules, chunk_size=100_000,
     bench_cases=[
         BenchCase("random, 5 players", 5, "random", 1_000_000),

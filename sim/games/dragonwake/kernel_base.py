@@ -158,3 +158,24 @@ def tally_claim(o, state, p, hand, role, claim):
         else:
             o[C_HERO_LIES] += 1
 
+
+
+# rows of the kernel's integer work array (kernel.play_batch allocates it)
+W_ROLE_DECK, W_ROLE, W_DECK, W_CAUGHT, W_EVENTS, W_ASIDE, W_POWERS, W_ROWS = 0, 1, 2, 3, 4, 5, 6, 7
+
+# rint: the rules as the kernel reads them (kernel.rule_ints packs them once per batch)
+(R_PLAYERS, R_HERO_CARDS, R_CULTIST_CARDS, R_RELICS_TOTAL, R_DRAGONS, R_CARDS_PER_PLAYER, R_MIN_REVEALS,
+ R_WAKE_FROM, R_SELF_REVEAL, R_EVENTS, R_N_EVENTS, R_GLUTTONY, R_CANDLES, R_FATES, R_POWERS, R_PER_PLAYER,
+ R_POWER_CARDS, R_HUNTER_FLIPS, R_MENTOR_PEEKS, R_RUNESTONE, R_KTH, R_REPLACEMENT, R_SKIP_ROUND, R_REAL_EVENTS,
+ R_SLOTS, R_ROUNDS, R_SIZE) = range(27)
+
+# how each side's decisions are answered: through the strategy's functions, the random strategy inline, or by
+# the search player (kernel_search)
+CALL, IN_RANDOM, IN_SEARCH = 0, 1, 2
+
+# prog: where a game stands, so that it can stop at a decision and be played on from a copy
+(PR_ROUND, PR_PHASE, PR_CLAIM, PR_HUNTED, PR_ASIDE, PR_SILENT, PR_WINNER, PR_MODE, PR_DRAGON_OUT, PR_ROUNDS,
+ PR_DRAWN, PR_STEP, PR_FORCED, PR_STOPPED, PR_SIZE) = range(15)
+PH_ROUND, PH_CLAIM, PH_PICK = 0, 1, 2     # at a round's start; at claim number PR_CLAIM; at the runebearer's pick
+NO_FORCE = -99                            # PR_FORCED when the next decision is not answered in advance
+# PR_STOPPED: the seat whose search decision play_on stopped at, -1 when the game is over

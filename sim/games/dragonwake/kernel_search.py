@@ -1,0 +1,352 @@
+"""Dragonwake's search player: flat Monte Carlo over determinisations (PIMC), run inside the batch kernel.
+
+At each of its claims and picks the searching player plays each option on to the end of the game many times
+and keeps the one its side wins most. Each playout starts from a copy of the true game in which everything the
+player cannot see is dealt afresh (`determinise`): the other players' roles (with the undealt role cards), the
+face-down cards it does not know (with the cards set aside by Gluttony), the unused power cards of the others
+(with the undealt ones) and the order of the event cards still to come. Both sides then play the default
+heuristics (bayes heroes, liar cultists, at their default weights). Options are compared on common random
+numbers, and the budget is spread by sequential halving, as in Drako's search (docs/SEARCH.md).
+
+A role deal is kept only if every player it makes a hero, and who has claimed this round, holds what they
+claimed (relics in hand and revealed): heroes tell the truth in this game, cultists may not. That is the whole
+of the player's model of the others; without it, every unknown card would look alike and the claims, the
+game's only information, would count for nothing. After MAX_TRIES deals that all break a claim the last is
+kept (a cultist-heavy table, or claims nobody could make honestly).
+
+Why flat Monte Carlo and not information-set MCTS: a player makes few decisions a round (one claim, a pick when
+runebearer), each with at most a few dozen options, and the outcome turns on the hidden roles and cards, which
+the determinisations sample; a tree over the other players' claims and picks would spend the budget on nodes
+visited once. The powers' own questions (advanced game) are answered by the default heuristics.
+
+The searching player never reads what it cannot see: everything hidden is overwritten by `determinise` before
+any playout reads it. The pools it deals from are the multisets of the hidden cards, roles and powers, which
+follow from public counts (the deck's contents less the cards revealed, held by the player or known to it).
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.engine.rng import mix
+from sim.games.dragonwake.kernel_base import (
+    CALL, PH_CLAIM, PH_PICK, PR_ASIDE, PR_CLAIM, PR_DRAWN, PR_FORCED, PR_HUNTED, PR_PHASE, PR_SIZE, PR_WINNER,
+    R_HERO_CARDS, R_CULTIST_CARDS, R_EVENTS, R_N_EVENTS, R_PER_PLAYER, R_PLAYERS, R_POWER_CARDS, R_REPLACEMENT,
+    R_SELF_REVEAL, W_ASIDE, W_EVENTS, W_POWERS, W_ROLE, W_ROLE_DECK,
+)
+from sim.games.dragonwake.kernel_game import play_on
+from sim.games.dragonwake.records import (
+    BOARD0, B_CLAIM_RELICS, B_FATE, B_SHOWN_RELIC, CARDS0, DOWN0, ECLIPSE, HERO, K_PEEKS, MAX_HAND,
+    MAX_PLAYERS, MAX_POWERS, PUB_ROW, PV_NPEEK, PV_PEEK0, PV_POWER0, P_EVENT, P_HAND, P_RNG, P_RUNEBEARER, RELIC,
+    SILENT, STATE_WIDTH, known_card,
+)
+from strategies.dragonwake import P_BUDGET, P_CULTIST, P_CULTIST_END, P_HERO
+
+SEARCH_SEED = 0x5EA2C4DA      # mixed into the batch seed: the search stream differs from the game's
+MAX_TRIES = 32                # role and card deals tried for one that keeps every hero's claim
+MAX_OPTS = MAX_PLAYERS * MAX_HAND + 2
+
+# scratch (int64): the search stream, its decision count, then the saved prog, the options, their reward sums
+# and playouts, the survivors, a pile to deal from, the hidden places, the saved state; the saved work at the end
+SC_SRNG, SC_NSEARCH = 0, 1
+SC_PROG = 2
+SC_OPTS = SC_PROG + PR_SIZE
+SC_SUM = SC_OPTS + MAX_OPTS
+SC_COUNT = SC_SUM + MAX_OPTS
+SC_ALIVE = SC_COUNT + MAX_OPTS
+SC_PILE = SC_ALIVE + MAX_OPTS
+PILE = MAX_PLAYERS * (MAX_HAND + MAX_POWERS) + 64
+SC_PLACE = SC_PILE + PILE
+SC_STATE = SC_PLACE + PILE
+SC_WORK = SC_STATE + (MAX_PLAYERS + 1) * STATE_WIDTH
+
+_MUL = np.uint64(0x2545F4914F6CDD1D)
+
+
+@njit(cache=True)
+def scratch_size(work):
+    """Scratch words the search needs for a batch with this work array."""
+    return SC_WORK + work.size
+
+
+@njit(cache=True)
+def search_seed(sc, seed, game):
+    sc[SC_SRNG] = np.int64(mix(seed ^ SEARCH_SEED, game))
+
+
+@njit(cache=True, inline='always')
+def search_next(sc):
+    """The search stream's next 64 bits (xorshift64*, as sim.engine.rng)."""
+    x = np.uint64(sc[SC_SRNG])
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    sc[SC_SRNG] = np.int64(x)
+    return x * _MUL
+
+
+@njit(cache=True, inline='always')
+def search_below(sc, m):
+    """A uniform integer in [0, m) from the search stream."""
+    return np.int64(((search_next(sc) >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))
+
+
+@njit(cache=True, inline='always')
+def shuffle_pile(sc, k):
+    """Fisher-Yates over the pile's first k entries on the search stream."""
+    for i in range(k - 1, 0, -1):
+        j = SC_PILE + search_below(sc, i + 1)
+        c = sc[SC_PILE + i]
+        sc[SC_PILE + i] = sc[j]
+        sc[j] = c
+
+
+@njit(cache=True, inline='always')
+def save(state, work, prog, sc):
+    for i in range(PR_SIZE):
+        sc[SC_PROG + i] = prog[i]
+    k = SC_STATE
+    for i in range(state.shape[0]):
+        for j in range(state.shape[1]):
+            sc[k] = state[i, j]
+            k += 1
+    k = SC_WORK
+    for i in range(work.shape[0]):
+        for j in range(work.shape[1]):
+            sc[k] = work[i, j]
+            k += 1
+
+
+@njit(cache=True, inline='always')
+def restore(state, work, prog, sc):
+    for i in range(PR_SIZE):
+        prog[i] = sc[SC_PROG + i]
+    k = SC_STATE
+    for i in range(state.shape[0]):
+        for j in range(state.shape[1]):
+            state[i, j] = sc[k]
+            k += 1
+    k = SC_WORK
+    for i in range(work.shape[0]):
+        for j in range(work.shape[1]):
+            work[i, j] = sc[k]
+            k += 1
+
+
+@njit(cache=True, _nrt=False)
+def determinise(me, rint, state, work, prog, sc):
+    """Deal afresh what player `me` cannot see (module docstring); returns how many deals it tried."""
+    players = rint[R_PLAYERS]
+    role = work[W_ROLE]
+    role_deck = work[W_ROLE_DECK]
+    n_role = rint[R_HERO_CARDS] + rint[R_CULTIST_CARDS]
+    eclipse = state[PUB_ROW, P_EVENT] == ECLIPSE
+    # the hidden places: face-down cards me does not know, then the cards set aside
+    n_places = 0
+    for p in range(players):
+        for s in range(MAX_HAND):
+            if state[p, DOWN0 + s] == 1 and (p != me or eclipse) and known_card(state, me, p, s) < 0:
+                sc[SC_PLACE + n_places] = p * MAX_HAND + s
+                n_places += 1
+    n_aside = prog[PR_ASIDE]
+    tries = 0
+    while True:
+        tries += 1
+        k = 0
+        for p in range(players):
+            if p != me and state[p, BOARD0 + B_FATE] == 0:
+                sc[SC_PILE + k] = role[p]
+                k += 1
+        for i in range(players, n_role):
+            sc[SC_PILE + k] = role_deck[i]
+            k += 1
+        shuffle_pile(sc, k)
+        k = 0
+        for p in range(players):
+            if p != me and state[p, BOARD0 + B_FATE] == 0:
+                role[p] = sc[SC_PILE + k]
+                k += 1
+        for i in range(players, n_role):
+            role_deck[i] = sc[SC_PILE + k]
+            k += 1
+        for p in range(players):
+            if p != me and state[p, BOARD0 + B_FATE] > 0:
+                role[p] = role[state[p, BOARD0 + B_FATE] - 1]
+        for i in range(n_places):
+            c = sc[SC_PLACE + i]
+            sc[SC_PILE + i] = state[c // MAX_HAND, CARDS0 + c % MAX_HAND]
+        for i in range(n_aside):
+            sc[SC_PILE + n_places + i] = work[W_ASIDE, i]
+        shuffle_pile(sc, n_places + n_aside)
+        for i in range(n_places):
+            c = sc[SC_PLACE + i]
+            state[c // MAX_HAND, CARDS0 + c % MAX_HAND] = sc[SC_PILE + i]
+        for i in range(n_aside):
+            work[W_ASIDE, i] = sc[SC_PILE + n_places + i]
+        if tries >= MAX_TRIES or eclipse or claims_kept(me, rint, state, work, prog):
+            break
+    others_peeks(me, players, state)
+    deal_powers(me, rint, state, work, sc)
+    if rint[R_EVENTS] and rint[R_REPLACEMENT] == 0:      # the event cards still to come, in a new order
+        first = prog[PR_DRAWN]
+        k = rint[R_N_EVENTS] - first
+        for i in range(k):
+            sc[SC_PILE + i] = work[W_EVENTS, first + i]
+        shuffle_pile(sc, k)
+        for i in range(k):
+            work[W_EVENTS, first + i] = sc[SC_PILE + i]
+    return tries
+
+
+@njit(cache=True, inline='always')
+def claims_kept(me, rint, state, work, prog):
+    """Whether every other player this deal makes a hero, and who has claimed this round, holds the relics
+    they claimed (face down now or revealed this round)."""
+    players = rint[R_PLAYERS]
+    rb = state[PUB_ROW, P_RUNEBEARER]
+    claimed = players if prog[PR_PHASE] == PH_PICK else prog[PR_CLAIM]
+    for i in range(claimed):
+        p = rb + i if rb + i < players else rb + i - players
+        claim = state[p, BOARD0 + B_CLAIM_RELICS]
+        if p == me or work[W_ROLE, p] != HERO or claim < 0:
+            continue
+        relics = state[p, BOARD0 + B_SHOWN_RELIC]
+        for s in range(MAX_HAND):
+            relics += state[p, DOWN0 + s] * (state[p, CARDS0 + s] == RELIC)
+        if relics != claim:
+            return False
+    return True
+
+
+@njit(cache=True, inline='always')
+def others_peeks(me, players, state):
+    """What the others peeked at this round, read again from the dealt cards: they know this deal's cards."""
+    for q in range(players):
+        if q == me:
+            continue
+        for i in range(min(state[q, PV_NPEEK], K_PEEKS)):
+            e = state[q, PV_PEEK0 + i]
+            c = e // 8
+            p, s = c // MAX_HAND, c % MAX_HAND
+            state[q, PV_PEEK0 + i] = c * 8 + max(state[p, CARDS0 + s], 0)
+
+
+@njit(cache=True, inline='always')
+def deal_powers(me, rint, state, work, sc):
+    """The others' unused (face-down) power cards, with the undealt ones, in new hands."""
+    n_cards = rint[R_POWER_CARDS]
+    if n_cards == 0:
+        return
+    players = rint[R_PLAYERS]
+    k = 0
+    for q in range(players):
+        for j in range(MAX_POWERS):
+            if q != me and state[q, PV_POWER0 + j] != 0:
+                sc[SC_PILE + k] = state[q, PV_POWER0 + j]
+                k += 1
+    for i in range(min(n_cards, players * rint[R_PER_PLAYER]), n_cards):
+        sc[SC_PILE + k] = work[W_POWERS, i]
+        k += 1
+    shuffle_pile(sc, k)
+    k = 0
+    for q in range(players):
+        for j in range(MAX_POWERS):
+            if q != me and state[q, PV_POWER0 + j] != 0:
+                state[q, PV_POWER0 + j] = sc[SC_PILE + k]
+                k += 1
+    for i in range(min(n_cards, players * rint[R_PER_PLAYER]), n_cards):
+        work[W_POWERS, i] = sc[SC_PILE + k]
+        k += 1
+
+
+@njit(cache=True, inline='always')
+def options(me, rint, state, prog, sc):
+    """Lay out the answers to the pending decision in sc[SC_OPTS:]; returns how many. A claim: silent, or any
+    count of relics with or without the dragon that fits the hand. A pick: one unknown card of each player (to
+    me they are alike), and every card I know, each on its own."""
+    players = rint[R_PLAYERS]
+    n = 0
+    if prog[PR_PHASE] == PH_CLAIM:
+        hand = state[PUB_ROW, P_HAND]
+        sc[SC_OPTS] = SILENT
+        n = 1
+        for claim in range(2 * hand + 2):
+            if (claim >> 1) + (claim & 1) <= hand:
+                sc[SC_OPTS + n] = claim
+                n += 1
+        return n
+    own_ok = rint[R_SELF_REVEAL] != 0 and prog[PR_HUNTED] == 0
+    eclipse = state[PUB_ROW, P_EVENT] == ECLIPSE
+    for p in range(players):
+        if p == me and not own_ok:
+            continue
+        unknown_seen = False
+        for s in range(MAX_HAND):
+            if state[p, DOWN0 + s] != 1:
+                continue
+            known = (p == me and not eclipse) or known_card(state, me, p, s) >= 0
+            if known or not unknown_seen:
+                sc[SC_OPTS + n] = p * MAX_HAND + s
+                n += 1
+                unknown_seen |= not known
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def playout(me, option, stream, rint, hand_sizes, state, memory, work, prog, params, trace, sc, o_play, dfns, deal):
+    """Restore the saved game, deal what `me` cannot see from `stream` (unless `deal` is 0: a cheat that sees
+    it, for the tests), answer the pending decision with `option` and play on with the default heuristics.
+    Returns 1 when me's side wins, else 0."""
+    restore(state, work, prog, sc)
+    sc[SC_SRNG] = stream
+    if deal:
+        determinise(me, rint, state, work, prog, sc)
+    state[PUB_ROW, P_RNG] = np.int64(search_next(sc) | np.uint64(1))     # the playout's own future draws
+    prog[PR_FORCED] = option
+    hero_declare, hero_pick, hero_power, cultist_declare, cultist_pick, cultist_power = dfns
+    play_on(trace.shape[0], rint, hand_sizes, CALL, CALL, hero_declare, hero_pick, cultist_declare, cultist_pick,
+            hero_power, cultist_power, params[P_HERO:P_CULTIST], params[P_CULTIST:P_CULTIST_END], o_play, trace,
+            False, state, memory, work, prog)
+    return 1 if prog[PR_WINNER] == work[W_ROLE, me] else 0
+
+
+@njit(cache=True, _nrt=False)
+def search(me, rint, hand_sizes, state, memory, work, prog, params, trace, sc, o_play, dfns, deal=1):
+    """The option player `me` takes at the decision prog stands at (module docstring). dfns: the default
+    heuristics' functions (hero declare, pick, power, cultist declare, pick, power) that play the playouts."""
+    n = options(me, rint, state, prog, sc)
+    if n <= 1:
+        return sc[SC_OPTS] if n == 1 else -1
+    sc[SC_NSEARCH] += 1
+    save(state, work, prog, sc)
+    alive = n
+    for i in range(n):
+        sc[SC_ALIVE + i] = i
+        sc[SC_SUM + i] = 0
+        sc[SC_COUNT + i] = 0
+    rounds = 0
+    while (1 << rounds) < n:
+        rounds += 1
+    budget = max(int(params[P_BUDGET]), 1)
+    for r in range(rounds):
+        per = max(1, budget // (rounds * alive))
+        for j in range(per):
+            stream = np.int64(search_next(sc) | np.uint64(1))
+            keep = sc[SC_SRNG]
+            for a in range(alive):
+                o = sc[SC_ALIVE + a]
+                sc[SC_SUM + o] += playout(me, sc[SC_OPTS + o], stream, rint, hand_sizes, state, memory, work, prog,
+                                          params, trace, sc, o_play, dfns, deal)
+                sc[SC_COUNT + o] += 1
+            sc[SC_SRNG] = keep
+        # the better half goes on (equal playouts each, so sums compare; ties keep the earlier option)
+        for a in range(1, alive):
+            o = sc[SC_ALIVE + a]
+            b = a - 1
+            while b >= 0 and sc[SC_SUM + sc[SC_ALIVE + b]] < sc[SC_SUM + o]:
+                sc[SC_ALIVE + b + 1] = sc[SC_ALIVE + b]
+                b -= 1
+            sc[SC_ALIVE + b + 1] = o
+        alive = (alive + 1) // 2
+    restore(state, work, prog, sc)
+    return sc[SC_OPTS + sc[SC_ALIVE]]
+
