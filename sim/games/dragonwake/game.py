@@ -23,6 +23,18 @@ def power_function(strategy):
     return strategy.functions[2] if len(strategy.functions) > 2 else no_power
 
 
+def rule_args(r: DragonwakeRules, players: int) -> tuple:
+    """The rules as kernel.play_batch and kernel.new_arrays take them, from players to the power deck."""
+    heroes, cultists = r.role_deck(players)
+    power_deck = r.power_deck()
+    mods = np.array([*r.artifact_counts(), int(r.powers), r.powers_per_player, len(power_deck), r.hunter_flips,
+                     r.mentor_peeks, int(r.power_order == "runestone"), int(r.kth_reveal_dragon_wakes),
+                     int(r.events_with_replacement), r.skip_round(), len(r.event_deck())], np.int64)
+    return (players, heroes, cultists, r.relics_per_player, r.dragons, r.cards_per_player,
+            np.array(r.hand_sizes, np.int64), r.min_reveals, r.self_reveal, r.events,
+            np.array(r.event_deck() or [0], np.int64), r.gluttony_cards, mods, np.array(power_deck or [0], np.int64))
+
+
 def default_functions() -> tuple:
     """The default line-up's functions, as the search player's playouts take them: hero declare, pick, power,
     then cultist declare, pick, power."""
@@ -42,30 +54,22 @@ class DragonwakeGame(Game):
     def _play(self, rules: Rules, players: int, lineup, seed: int, n: int, n_traced: int, check: bool,
               counts: dict | None = None):
         r: DragonwakeRules = rules.typed
-        heroes, cultists = r.role_deck(players)
         out = np.empty((N_KERNEL_COLUMNS, n), np.int32).T      # column-major: each column is contiguous
         steps = trace_steps(players, len(r.hand_sizes), r.cards_per_player, r.powers_dealt(players), r.hunter_flips)
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int64)
         hero, cultist = lineup["hero"], lineup["cultist"]
-        power_deck = r.power_deck()
         searched = np.zeros(1, np.int64)
-        mods = np.array([*r.artifact_counts(), int(r.powers), r.powers_per_player, len(power_deck), r.hunter_flips,
-                         r.mentor_peeks, int(r.power_order == "runestone"), int(r.kth_reveal_dragon_wakes),
-                         int(r.events_with_replacement), r.skip_round(), len(r.event_deck())], np.int64)
-        self.kernels().play_batch(np.uint32(seed), n, players, heroes, cultists, r.relics_per_player, r.dragons,
-                          r.cards_per_player, np.array(r.hand_sizes, np.int64), r.min_reveals, r.self_reveal,
-                          r.events, np.array(r.event_deck() or [0], np.int64), r.gluttony_cards,
-                          mods, np.array(power_deck or [0], np.int64),
-                          hero.strategy.functions[0], hero.strategy.functions[1],
-                          cultist.strategy.functions[0], cultist.strategy.functions[1],
-                          power_function(hero.strategy), power_function(cultist.strategy),
-                          kernel_params(hero), kernel_params(cultist), hero.strategy.builtin,
-                          cultist.strategy.builtin, out, trace, check, searched, default_functions())
+        self.kernels().play_batch(np.uint32(seed), n, *rule_args(r, players),
+                                  hero.strategy.functions[0], hero.strategy.functions[1],
+                                  cultist.strategy.functions[0], cultist.strategy.functions[1],
+                                  power_function(hero.strategy), power_function(cultist.strategy),
+                                  kernel_params(hero), kernel_params(cultist), hero.strategy.builtin,
+                                  cultist.strategy.builtin, out, trace, check, searched, default_functions())
         names = list(GAME_COLUMNS.items())
         columns = {name: out[:, i].astype(dtype) for i, (name, dtype) in enumerate(names[:N_KERNEL_COLUMNS])}
-        # the role deck came from the formula, not the chart (flag-free boolean rule allow_formula_counts)
         if counts is not None:
             counts["search_decisions"] = int(searched[0])
+        # the role deck came from the formula, not the chart (flag-free boolean rule allow_formula_counts)
         columns["fired_allow_formula_counts"] = np.full(n, int(players not in r.chart_players), np.int32)
         return columns, trace
 

@@ -62,7 +62,6 @@ def play_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare,
     decisions) and recorded by finish_game."""
     all_random = hero_code == IN_RANDOM and cultist_code == IN_RANDOM
     searching = hero_code == IN_SEARCH or cultist_code == IN_SEARCH
-    state[:MAX_PLAYERS, :MAX_HAND] = -1
     for g in range(n):
         state[PUB_ROW, P_RNG] = mix(seed, g)
         if searching:
@@ -119,6 +118,24 @@ def rule_ints(players, hero_cards, cultist_cards, relics_per_player, dragons, ca
     return rint
 
 
+@njit(cache=True)
+def new_arrays(players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player, hand_sizes,
+               min_reveals, self_reveal, events, event_cards, gluttony_cards, mods, power_cards, searching):
+    """The arrays a batch plays in: (rint, state, memory, work, prog, the search's scratch); tests and tools
+    that drive play_on and the search by hand take them from here too."""
+    state = np.zeros((MAX_PLAYERS + 1, STATE_WIDTH), np.int64)
+    state[:MAX_PLAYERS, :MAX_HAND] = -1
+    memory = np.zeros((MAX_PLAYERS, MEMORY), np.float64)
+    work = np.zeros((W_ROWS, max(hero_cards + cultist_cards, players * max(MAX_HAND, cards_per_player), len(event_cards),
+                                 gluttony_cards, MAX_PLAYERS, len(power_cards))), np.int64)
+    work[W_EVENTS, :len(event_cards)] = event_cards
+    work[W_POWERS, :len(power_cards)] = power_cards
+    rint = rule_ints(players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player, hand_sizes,
+                     min_reveals, self_reveal, events, len(event_cards), gluttony_cards, mods)
+    sc = np.zeros(scratch_size(work) if searching else 1, np.int64)
+    return rint, state, memory, work, np.zeros(PR_SIZE, np.int64), sc
+
+
 @njit(PLAY_BATCH_SIG, cache=True)
 def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
                hand_sizes, min_reveals, self_reveal, events, event_cards, gluttony_cards, mods, power_cards,
@@ -131,21 +148,14 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
     mods: Candle cards, Figure of Fate cards, powers on (0/1), powers per player, power cards, Hunter
     flips, ... (M_*); power_cards: the power deck (one dummy card when empty)."""
     np.random.seed(seed)      # for user strategies that draw from np.random
-    state = np.zeros((MAX_PLAYERS + 1, STATE_WIDTH), np.int64)
-    memory = np.zeros((MAX_PLAYERS, MEMORY), np.float64)
-    work = np.zeros((W_ROWS, max(hero_cards + cultist_cards, players * max(MAX_HAND, cards_per_player), len(event_cards),
-                                 gluttony_cards, MAX_PLAYERS, len(power_cards))), np.int64)
-    work[W_EVENTS, :len(event_cards)] = event_cards
-    work[W_POWERS, :len(power_cards)] = power_cards
-    rint = rule_ints(players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player, hand_sizes,
-                     min_reveals, self_reveal, events, len(event_cards), gluttony_cards, mods)
+    rint, state, memory, work, prog, sc = new_arrays(
+        players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player, hand_sizes, min_reveals,
+        self_reveal, events, event_cards, gluttony_cards, mods, power_cards,
+        hero_builtin == SEARCH_ID or cultist_builtin == SEARCH_ID)
     hero_code = code_of(hero_builtin)
     cultist_code = code_of(cultist_builtin)
-    searching = hero_code == IN_SEARCH or cultist_code == IN_SEARCH
-    sc = np.zeros(scratch_size(work) if searching else 1, np.int64)
     o_play = np.zeros(out.shape[1], np.int32)
-    prog = np.zeros(PR_SIZE, np.int64)
     play_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
                cultist_pick, hero_power, cultist_power, hero_params, cultist_params, out, trace, check, state, memory,
                work, prog, sc, o_play, dfns)
-    searched[0] = sc[SC_NSEARCH] if searching else 0
+    searched[0] = sc[SC_NSEARCH] if len(sc) > 1 else 0

@@ -175,7 +175,8 @@ CALL, IN_RANDOM, IN_SEARCH = 0, 1, 2
 
 # prog: where a game stands, so that it can stop at a decision and be played on from a copy
 (PR_ROUND, PR_PHASE, PR_CLAIM, PR_HUNTED, PR_ASIDE, PR_SILENT, PR_WINNER, PR_MODE, PR_DRAGON_OUT, PR_ROUNDS,
- PR_DRAWN, PR_STEP, PR_FORCED, PR_STOPPED, PR_SIZE) = range(15)
+ PR_DRAWN, PR_STEP, PR_FORCED, PR_STOPPED, PR_CANDLES_OUT, PR_FATES_OUT, PR_SIZE) = range(17)
 PH_ROUND, PH_CLAIM, PH_PICK = 0, 1, 2     # at a round's start; at claim number PR_CLAIM; at the runebearer's pick
 NO_FORCE = -99                            # PR_FORCED when the next decision is not answered in advance
-# PR_STOPPED: the seat whose search decision play_on stopped at, -1 when the game is over
+# PR_STOPPED: the seat whose search decision play_on stopped at, -1 when the game is over; PR_CANDLES_OUT and
+# PR_FATES_OUT: artifacts revealed so far (public: the search deals the hidden cards from such counts)

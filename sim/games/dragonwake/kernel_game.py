@@ -12,7 +12,7 @@ from sim.games.dragonwake.kernel_base import (
     C_N_CULTISTS, C_PEEKS, C_POWERS, C_RELICS_FOUND, C_REVEALS, C_ROUNDS, C_SIDE_MASK, C_SILENT, C_UNDOS,
     C_VIOLATIONS, C_WINNER, F_BLANK, F_CANDLE, F_ECLIPSE, F_FATE, F_KTH, F_MIN_REVEALS, F_PER_PLAYER, F_POWER,
     F_REPLACEMENT, F_SELF_REVEAL, F_SKIP_ROUND, IN_RANDOM, IN_SEARCH, NO_FORCE, N_COLS, PH_CLAIM, PH_PICK, PH_ROUND,
-    PR_ASIDE, PR_CLAIM, PR_DRAGON_OUT, PR_DRAWN, PR_FORCED, PR_HUNTED, PR_MODE, PR_PHASE, PR_ROUND, PR_ROUNDS,
+    PR_ASIDE, PR_CANDLES_OUT, PR_CLAIM, PR_DRAGON_OUT, PR_DRAWN, PR_FATES_OUT, PR_FORCED, PR_HUNTED, PR_MODE, PR_PHASE, PR_ROUND, PR_ROUNDS,
     PR_SILENT, PR_STEP, PR_STOPPED, PR_WINNER, R_CANDLES, R_CULTIST_CARDS, R_DRAGONS, R_EVENTS, R_FATES, R_GLUTTONY,
     R_CARDS_PER_PLAYER, R_HERO_CARDS, R_HUNTER_FLIPS, R_MENTOR_PEEKS, R_MIN_REVEALS, R_N_EVENTS, R_PER_PLAYER, R_PLAYERS,
     R_POWER_CARDS, R_POWERS, R_REAL_EVENTS, R_RELICS_TOTAL, R_REPLACEMENT, R_ROUNDS, R_RUNESTONE, R_SELF_REVEAL,
@@ -507,6 +507,8 @@ def play_on(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pic
                                             cultist_params, o, trace, step, check)
                 if undone:
                     continue          # the same runebearer reveals again
+                prog[PR_CANDLES_OUT] += card == CANDLE
+                prog[PR_FATES_OUT] += card == FATE
             # one rarely taken branch rather than a test per card kind (a random card mispredicts)
             state[PUB_ROW, P_RELICS_FOUND] += card == RELIC
             if (card == DRAGON) | (state[PUB_ROW, P_RELICS_FOUND] == relics_total):

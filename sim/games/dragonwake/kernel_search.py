@@ -29,15 +29,15 @@ from numba import njit
 
 from sim.engine.rng import mix
 from sim.games.dragonwake.kernel_base import (
-    CALL, PH_CLAIM, PH_PICK, PR_ASIDE, PR_CLAIM, PR_DRAWN, PR_FORCED, PR_HUNTED, PR_PHASE, PR_SIZE, PR_WINNER,
-    R_HERO_CARDS, R_CULTIST_CARDS, R_EVENTS, R_N_EVENTS, R_PER_PLAYER, R_PLAYERS, R_POWER_CARDS, R_REPLACEMENT,
-    R_SELF_REVEAL, W_ASIDE, W_EVENTS, W_POWERS, W_ROLE, W_ROLE_DECK,
+    CALL, PH_CLAIM, PH_PICK, PR_ASIDE, PR_CANDLES_OUT, PR_CLAIM, PR_DRAGON_OUT, PR_DRAWN, PR_FATES_OUT, PR_FORCED,
+    PR_HUNTED, PR_PHASE, PR_SIZE, PR_WINNER, R_CANDLES, R_CULTIST_CARDS, R_DRAGONS, R_EVENTS, R_FATES, R_HERO_CARDS,
+    R_N_EVENTS, R_PER_PLAYER, R_PLAYERS, R_POWER_CARDS, R_RELICS_TOTAL, R_REPLACEMENT, R_SELF_REVEAL, W_ASIDE, W_EVENTS, W_POWERS, W_ROLE, W_ROLE_DECK,
 )
 from sim.games.dragonwake.kernel_game import play_on
 from sim.games.dragonwake.records import (
-    BOARD0, B_CLAIM_RELICS, B_FATE, B_SHOWN_RELIC, CARDS0, DOWN0, ECLIPSE, HERO, K_PEEKS, MAX_HAND,
-    MAX_PLAYERS, MAX_POWERS, PUB_ROW, PV_NPEEK, PV_PEEK0, PV_POWER0, P_EVENT, P_HAND, P_RNG, P_RUNEBEARER, RELIC,
-    SILENT, STATE_WIDTH, known_card,
+    BOARD0, B_CLAIM_RELICS, B_FATE, B_SHOWN_RELIC, CANDLE, CARDS0, CULTIST, DOWN0, DRAGON, ECLIPSE, FATE, GOLD,
+    HERO, K_PEEKS, MAX_HAND, MAX_PLAYERS, MAX_POWERS, PUB_ROW, PV_NPEEK, PV_PEEK0, PV_POWER0, P_DRAGON_FOUND,
+    P_EVENT, P_HAND, P_RELICS_FOUND, P_RNG, P_RUNEBEARER, RELIC, SILENT, STATE_WIDTH, known_card,
 )
 from strategies.dragonwake import P_BUDGET, P_CULTIST, P_CULTIST_END, P_HERO
 
@@ -132,59 +132,92 @@ def restore(state, work, prog, sc):
             k += 1
 
 
-@njit(cache=True, _nrt=False)
-def determinise(me, rint, state, work, prog, sc):
-    """Deal afresh what player `me` cannot see (module docstring); returns how many deals it tried."""
+@njit(cache=True, inline='always')
+def known_to(me, state, p, s, eclipse):
+    """The card in p's face-down slot s as player `me` knows it (its own hand, unless an Eclipse hides it; a
+    card shown to all or peeked at), -1 when unknown."""
+    if p == me and not eclipse:
+        return state[p, CARDS0 + s]
+    return known_card(state, me, p, s)
+
+
+@njit(cache=True, inline='always')
+def deal_cards(me, rint, state, work, prog, sc, eclipse):
+    """The face-down cards `me` does not know and the cards set aside, dealt afresh from counts: the cards still
+    in play (the deck less the relics found, the dragon found or out, the artifacts revealed) less those `me`
+    knows. Returns how many places were dealt."""
+    players = rint[R_PLAYERS]
+    n_aside = prog[PR_ASIDE]
+    left_relics = rint[R_RELICS_TOTAL] - state[PUB_ROW, P_RELICS_FOUND]
+    left_dragons = rint[R_DRAGONS] - state[PUB_ROW, P_DRAGON_FOUND] - prog[PR_DRAGON_OUT]
+    left_candles = rint[R_CANDLES] - prog[PR_CANDLES_OUT]
+    left_fates = rint[R_FATES] - prog[PR_FATES_OUT]
+    n_places = 0
+    for p in range(players):
+        for s in range(MAX_HAND):
+            if state[p, DOWN0 + s] != 1:
+                continue
+            card = known_to(me, state, p, s, eclipse)
+            if card < 0:
+                sc[SC_PLACE + n_places] = p * MAX_HAND + s
+                n_places += 1
+            left_relics -= card == RELIC
+            left_dragons -= card == DRAGON
+            left_candles -= card == CANDLE
+            left_fates -= card == FATE
+    k = 0
+    for kind, count in ((RELIC, left_relics), (DRAGON, left_dragons), (CANDLE, left_candles), (FATE, left_fates)):
+        for _ in range(count):
+            sc[SC_PILE + k] = kind
+            k += 1
+    for i in range(k, n_places + n_aside):
+        sc[SC_PILE + i] = GOLD
+    shuffle_pile(sc, n_places + n_aside)
+    for i in range(n_places):
+        c = sc[SC_PLACE + i]
+        state[c // MAX_HAND, CARDS0 + c % MAX_HAND] = sc[SC_PILE + i]
+    for i in range(n_aside):
+        work[W_ASIDE, i] = sc[SC_PILE + n_places + i]
+
+
+@njit(cache=True, inline='always')
+def deal_roles(me, rint, state, work, sc):
+    """The others' roles afresh, from the role deck less my own card: to those who took no Figure of Fate and to
+    the undealt cards; one who took a Fate has the role of the player it named (public)."""
     players = rint[R_PLAYERS]
     role = work[W_ROLE]
     role_deck = work[W_ROLE_DECK]
     n_role = rint[R_HERO_CARDS] + rint[R_CULTIST_CARDS]
-    eclipse = state[PUB_ROW, P_EVENT] == ECLIPSE
-    # the hidden places: face-down cards me does not know, then the cards set aside
-    n_places = 0
+    heroes = rint[R_HERO_CARDS] - (role_deck[me] == HERO)
+    for i in range(n_role - 1):
+        sc[SC_PILE + i] = HERO if i < heroes else CULTIST
+    shuffle_pile(sc, n_role - 1)
+    k = 0
     for p in range(players):
-        for s in range(MAX_HAND):
-            if state[p, DOWN0 + s] == 1 and (p != me or eclipse) and known_card(state, me, p, s) < 0:
-                sc[SC_PLACE + n_places] = p * MAX_HAND + s
-                n_places += 1
-    n_aside = prog[PR_ASIDE]
+        if p != me and state[p, BOARD0 + B_FATE] == 0:
+            role[p] = sc[SC_PILE + k]
+            k += 1
+    for i in range(players, n_role):
+        role_deck[i] = sc[SC_PILE + k]
+        k += 1
+    for p in range(players):
+        if p != me and state[p, BOARD0 + B_FATE] > 0:
+            role[p] = role[state[p, BOARD0 + B_FATE] - 1]
+
+
+@njit(cache=True, _nrt=False)
+def determinise(me, rint, state, work, prog, sc):
+    """Deal afresh what player `me` cannot see (module docstring): roles and cards until a deal keeps every
+    hero's claim (at most MAX_TRIES), then the others' powers and the event cards to come. Returns the tries."""
+    eclipse = state[PUB_ROW, P_EVENT] == ECLIPSE
     tries = 0
     while True:
         tries += 1
-        k = 0
-        for p in range(players):
-            if p != me and state[p, BOARD0 + B_FATE] == 0:
-                sc[SC_PILE + k] = role[p]
-                k += 1
-        for i in range(players, n_role):
-            sc[SC_PILE + k] = role_deck[i]
-            k += 1
-        shuffle_pile(sc, k)
-        k = 0
-        for p in range(players):
-            if p != me and state[p, BOARD0 + B_FATE] == 0:
-                role[p] = sc[SC_PILE + k]
-                k += 1
-        for i in range(players, n_role):
-            role_deck[i] = sc[SC_PILE + k]
-            k += 1
-        for p in range(players):
-            if p != me and state[p, BOARD0 + B_FATE] > 0:
-                role[p] = role[state[p, BOARD0 + B_FATE] - 1]
-        for i in range(n_places):
-            c = sc[SC_PLACE + i]
-            sc[SC_PILE + i] = state[c // MAX_HAND, CARDS0 + c % MAX_HAND]
-        for i in range(n_aside):
-            sc[SC_PILE + n_places + i] = work[W_ASIDE, i]
-        shuffle_pile(sc, n_places + n_aside)
-        for i in range(n_places):
-            c = sc[SC_PLACE + i]
-            state[c // MAX_HAND, CARDS0 + c % MAX_HAND] = sc[SC_PILE + i]
-        for i in range(n_aside):
-            work[W_ASIDE, i] = sc[SC_PILE + n_places + i]
+        deal_roles(me, rint, state, work, sc)
+        deal_cards(me, rint, state, work, prog, sc, eclipse)
         if tries >= MAX_TRIES or eclipse or claims_kept(me, rint, state, work, prog):
             break
-    others_peeks(me, players, state)
+    others_peeks(me, rint[R_PLAYERS], state)
     deal_powers(me, rint, state, work, sc)
     if rint[R_EVENTS] and rint[R_REPLACEMENT] == 0:      # the event cards still to come, in a new order
         first = prog[PR_DRAWN]
