@@ -20,8 +20,11 @@ the determinisations sample; a tree over the other players' claims and picks wou
 visited once. The powers' own questions (advanced game) are answered by the default heuristics.
 
 The searching player never reads what it cannot see: everything hidden is overwritten by `determinise` before
-any playout reads it. The pools it deals from are the multisets of the hidden cards, roles and powers, which
-follow from public counts (the deck's contents less the cards revealed, held by the player or known to it).
+any playout reads it. Roles and cards are dealt from public counts (the role deck less the player's own card;
+the search deck less the relics found, the dragon found or out, the artifacts revealed and the cards the player
+knows). The power cards and the event cards to come are dealt from their own multiset, gathered and sorted
+first, so that only which cards they are counts, never where they lie (which cards they are is public: the
+power deck less the powers used face up, the event deck less the events drawn).
 """
 
 import numpy as np
@@ -98,6 +101,20 @@ def shuffle_pile(sc, k):
         c = sc[SC_PILE + i]
         sc[SC_PILE + i] = sc[j]
         sc[j] = c
+
+
+@njit(cache=True, inline='always')
+def shuffle_sorted_pile(sc, k):
+    """Sort the pile's first k entries, then shuffle them: the result depends on which cards the pile holds,
+    never on the order they were gathered in (that order is the hidden arrangement)."""
+    for i in range(1, k):
+        c = sc[SC_PILE + i]
+        j = i - 1
+        while j >= 0 and sc[SC_PILE + j] > c:
+            sc[SC_PILE + j + 1] = sc[SC_PILE + j]
+            j -= 1
+        sc[SC_PILE + j + 1] = c
+    shuffle_pile(sc, k)
 
 
 @njit(cache=True, inline='always')
@@ -224,7 +241,7 @@ def determinise(me, rint, state, work, prog, sc):
         k = rint[R_N_EVENTS] - first
         for i in range(k):
             sc[SC_PILE + i] = work[W_EVENTS, first + i]
-        shuffle_pile(sc, k)
+        shuffle_sorted_pile(sc, k)
         for i in range(k):
             work[W_EVENTS, first + i] = sc[SC_PILE + i]
     return tries
@@ -279,7 +296,7 @@ def deal_powers(me, rint, state, work, sc):
     for i in range(min(n_cards, players * rint[R_PER_PLAYER]), n_cards):
         sc[SC_PILE + k] = work[W_POWERS, i]
         k += 1
-    shuffle_pile(sc, k)
+    shuffle_sorted_pile(sc, k)
     k = 0
     for q in range(players):
         for j in range(MAX_POWERS):
