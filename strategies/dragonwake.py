@@ -626,7 +626,7 @@ REGISTRY.register(Strategy(
 # ---- search: the kernel's search player; these functions play the defaults where it does not search ------
 # params (search_params): budget, then the playout heuristics' weights: bayes for heroes, liar for cultists
 
-SEARCH_BUDGET = 500
+SEARCH_BUDGET = 200
 P_BUDGET = 0
 P_HERO = 1
 P_CULTIST = P_HERO + len(REGISTRY.get("bayes").defaults)

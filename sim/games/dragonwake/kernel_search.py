@@ -46,6 +46,7 @@ from strategies.dragonwake import P_BUDGET, P_CULTIST, P_CULTIST_END, P_HERO
 
 SEARCH_SEED = 0x5EA2C4DA      # mixed into the batch seed: the search stream differs from the game's
 MAX_TRIES = 32                # role and card deals tried for one that keeps every hero's claim
+MARGIN_Z = 1.0                # how far (in sign-test deviations) an option must beat the heuristics' answer
 MAX_OPTS = MAX_PLAYERS * MAX_HAND + 2
 
 # scratch (int64): the search stream, its decision count, then the saved prog, the options, their reward sums
@@ -54,8 +55,8 @@ SC_SRNG, SC_NSEARCH = 0, 1
 SC_PROG = 2
 SC_OPTS = SC_PROG + PR_SIZE
 SC_SUM = SC_OPTS + MAX_OPTS
-SC_COUNT = SC_SUM + MAX_OPTS
-SC_ALIVE = SC_COUNT + MAX_OPTS
+SC_DIFFER = SC_SUM + MAX_OPTS           # playouts where an option's result differs from the incumbent's
+SC_ALIVE = SC_DIFFER + MAX_OPTS
 SC_PILE = SC_ALIVE + MAX_OPTS
 PILE = MAX_PLAYERS * (MAX_HAND + MAX_POWERS) + 64
 SC_PLACE = SC_PILE + PILE
@@ -359,20 +360,53 @@ def playout(me, option, stream, rint, hand_sizes, state, memory, work, prog, par
     return 1 if prog[PR_WINNER] == work[W_ROLE, me] else 0
 
 
+@njit(cache=True, inline='always')
+def incumbent(me, state, memory, work, prog, params, sc, n, dfns):
+    """The index among the options of what the default heuristics answer here (-1 if none matches): the search
+    keeps it unless another option does better by more than the noise. An unknown card stands for every unknown
+    card of its player."""
+    hero_declare, hero_pick, _, cultist_declare, cultist_pick, _ = dfns
+    claim = prog[PR_PHASE] == PH_CLAIM
+    state[PUB_ROW, P_RNG] = np.int64(search_next(sc) | np.uint64(1))      # its tie-breaks from the search's stream
+    if work[W_ROLE, me] == HERO:
+        p = params[P_HERO:P_CULTIST]
+        answer = hero_declare(me, HERO, state, p, memory[me]) if claim else hero_pick(me, HERO, state, p, memory[me])
+    else:
+        p = params[P_CULTIST:P_CULTIST_END]
+        answer = (cultist_declare(me, CULTIST, state, p, memory[me]) if claim
+                  else cultist_pick(me, CULTIST, state, p, memory[me]))
+    eclipse = state[PUB_ROW, P_EVENT] == ECLIPSE
+    for i in range(n):
+        o = sc[SC_OPTS + i]
+        if o == answer:
+            return i
+        if (not claim and answer >= 0 and o // MAX_HAND == answer // MAX_HAND
+                and known_to(me, state, o // MAX_HAND, o % MAX_HAND, eclipse) < 0
+                and known_to(me, state, answer // MAX_HAND, answer % MAX_HAND, eclipse) < 0):
+            return i
+    return -1
+
+
 @njit(cache=True, _nrt=False)
 def search(me, rint, hand_sizes, state, memory, work, prog, params, trace, sc, o_play, dfns, deal=1):
     """The option player `me` takes at the decision prog stands at (module docstring). dfns: the default
-    heuristics' functions (hero declare, pick, power, cultist declare, pick, power) that play the playouts."""
+    heuristics' functions (hero declare, pick, power, cultist declare, pick, power) that play the playouts.
+
+    Sequential halving over the options, with the default heuristics' own answer (the incumbent) played out on
+    every playout whether or not it survives a round: the best survivor replaces it only if it wins more of
+    their shared playouts by more than MARGIN_Z standard deviations of a sign test on the playouts where they
+    differ. A noisy search otherwise throws away a good heuristic's answer for an option that was merely lucky."""
     n = options(me, rint, state, prog, sc)
     if n <= 1:
         return sc[SC_OPTS] if n == 1 else -1
     sc[SC_NSEARCH] += 1
     save(state, work, prog, sc)
+    inc = incumbent(me, state, memory, work, prog, params, sc, n, dfns)
     alive = n
     for i in range(n):
         sc[SC_ALIVE + i] = i
         sc[SC_SUM + i] = 0
-        sc[SC_COUNT + i] = 0
+        sc[SC_DIFFER + i] = 0
     rounds = 0
     while (1 << rounds) < n:
         rounds += 1
@@ -382,11 +416,19 @@ def search(me, rint, hand_sizes, state, memory, work, prog, params, trace, sc, o
         for j in range(per):
             stream = np.int64(search_next(sc) | np.uint64(1))
             keep = sc[SC_SRNG]
+            base = 0
+            if inc >= 0:
+                base = playout(me, sc[SC_OPTS + inc], stream, rint, hand_sizes, state, memory, work, prog, params,
+                               trace, sc, o_play, dfns, deal)
+                sc[SC_SUM + inc] += base
             for a in range(alive):
                 o = sc[SC_ALIVE + a]
-                sc[SC_SUM + o] += playout(me, sc[SC_OPTS + o], stream, rint, hand_sizes, state, memory, work, prog,
-                                          params, trace, sc, o_play, dfns, deal)
-                sc[SC_COUNT + o] += 1
+                if o == inc:
+                    continue
+                won = playout(me, sc[SC_OPTS + o], stream, rint, hand_sizes, state, memory, work, prog, params,
+                              trace, sc, o_play, dfns, deal)
+                sc[SC_SUM + o] += won
+                sc[SC_DIFFER + o] += won != base
             sc[SC_SRNG] = keep
         # the better half goes on (equal playouts each, so sums compare; ties keep the earlier option)
         for a in range(1, alive):
@@ -398,5 +440,7 @@ def search(me, rint, hand_sizes, state, memory, work, prog, params, trace, sc, o
             sc[SC_ALIVE + b + 1] = o
         alive = (alive + 1) // 2
     restore(state, work, prog, sc)
-    return sc[SC_OPTS + sc[SC_ALIVE]]
-
+    best = sc[SC_ALIVE]
+    if inc >= 0 and best != inc and sc[SC_SUM + best] - sc[SC_SUM + inc] <= MARGIN_Z * np.sqrt(sc[SC_DIFFER + best]):
+        best = inc
+    return sc[SC_OPTS + best]
