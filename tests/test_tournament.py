@@ -7,7 +7,7 @@ import numpy as np
 from scipy import special
 
 from sim.analysis.stats import mean_ci
-from sim.analysis.tournament import Standings, Tournament, standings
+from sim.analysis.tournament import Standings, Tournament, standings, strategy_for
 from sim.engine.spec import RunSpec
 from sim.games import get_game
 from sim.report.tournament import fit_summary, tournament_findings, write
@@ -68,3 +68,9 @@ def test_pairing_by_deal_narrows_the_interval_when_rotations_are_correlated():
     assert new_width < 0.6 * old_width
     assert s.rows[0]["deals"] == deals and s.rows[0]["games"] == 2 * deals
     assert s.fit.fits is None and fit_summary(s)["p"] is None       # two strategies: nothing to test
+
+
+def test_an_entrant_may_carry_parameters_for_one_strategy_or_per_role():
+    assert strategy_for("search:budget=50", "hero") == "search:budget=50"
+    assert strategy_for("hero=bayes:dragon_fear=1.5/cultist=liar", "hero") == "bayes:dragon_fear=1.5"
+    assert strategy_for("hero=bayes:dragon_fear=1.5/cultist=liar", "cultist") == "liar"

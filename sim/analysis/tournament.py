@@ -30,8 +30,9 @@ from sim.engine.spec import RunSpec
 
 
 def strategy_for(entrant: str, role: str) -> str:
-    """An entrant is one strategy name, or per-role names joined by '/': `hero=honest/cultist=liar`."""
-    if "=" not in entrant:
+    """An entrant is one strategy name, or per-role names joined by '/': `hero=honest/cultist=liar`; either may
+    carry parameters as in a line-up (`search:budget=50`)."""
+    if "=" not in entrant.split(":")[0]:
         return entrant
     parts = dict(p.split("=", 1) for p in entrant.split("/"))
     if role not in parts:
@@ -126,7 +127,7 @@ def tournament(game: Game, base: RunSpec, entrants: list[str], out: Path, jobs: 
         raise DsimError("a tournament needs at least two strategies")
     for e in entrants:       # check every entrant can play every role before playing anything
         for r in game.active_roles(base.players):
-            game.strategies.get(strategy_for(e, r), r)
+            game.strategies.get(strategy_for(e, r).split(":")[0], r)      # parameters follow a ':'
     pairs = {(i, j): play_pair(game, base, entrants[i], entrants[j], out, jobs)
              for i, j in itertools.combinations(range(len(entrants)), 2)}
     return Tournament(game, base, standings(entrants, pairs))
