@@ -182,18 +182,17 @@ def play_round(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
                 flush(tr, st)
         if res == R_OUT:
             return p, turns
-        if res != R_MISSED and v[p, V_HAND_N] < st[ST_SIZE + 3 * p] and st[S_DRAW_POS] < st[S_DRAW_END]:
-            st[ST_G + F_REFILL] += 1
-            if refill:
-                got = draw_cards(v, st, p, st[ST_SIZE + 3 * p] - v[p, V_HAND_N])
-                rec(tr, st, T_REFILL, p, got, 0, 0, 0, 0, 0)
+        # short of the hand size with cards left to draw (counted without a branch: it is unpredictable)
+        short = (res != R_MISSED) & (v[p, V_HAND_N] < st[ST_SIZE + 3 * p]) & (st[S_DRAW_POS] < st[S_DRAW_END])
+        st[ST_G + F_REFILL] += short
+        if refill and short:
+            got = draw_cards(v, st, p, st[ST_SIZE + 3 * p] - v[p, V_HAND_N])
+            rec(tr, st, T_REFILL, p, got, 0, 0, 0, 0, 0)
         # progress: a new lowest card count this round (no new low for long = play is going round in circles)
         c = cards_left(v, p)
-        if c < st[S_LOWMARK]:
-            st[S_LOWMARK] = c
-            st[S_SINCE] = 0
-        else:
-            st[S_SINCE] += 1
+        low = st[S_LOWMARK]
+        st[S_LOWMARK] = min(c, low)
+        st[S_SINCE] = (st[S_SINCE] + 1) * (c >= low)
         if check:
             st[ST_G + G_CHECK_FAILS] += count_faults(v, st)
         if res != R_EXTRA:
