@@ -10,8 +10,9 @@ pile, the pile itself and the redraw pile, the view a strategy reads (`fill_view
 checked, and the invariant check.
 """
 
-import numpy as np
+from llvmlite import ir
 from numba import njit, types
+from numba.extending import intrinsic
 
 from sim.engine.kernel_rows import put_row
 from sim.games.drachensachen.records import (
@@ -72,13 +73,22 @@ PUSH_SKIP = 1 << PROTECTO
 BIG = 1 << 40
 MONSTERS = 0b1111111110                # bits 1..9
 DRAGONS = (1 << NULLO) | (1 << EXTERMINO) | (1 << PROTECTO)
-# index of the single set bit b (a power of two below 2**36) is BIT_INDEX[b % 37]
-BIT_INDEX = np.zeros(37, np.int64)
-for _i in range(36):
-    BIT_INDEX[(1 << _i) % 37] = _i
 
 
 # ---- small helpers -------------------------------------------------------------------------------
+
+
+@intrinsic
+def lowest_bit(typingctx, x):
+    """Index of the lowest set bit of x (x != 0): one instruction (tzcnt), where a look-up table indexed by the
+    bit modulo 37 took a multiplication, four more and a load in the loops over a hand's card types."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return x(x), codegen
 
 
 @njit(types.void(TR, ST, I, I, I, I, I, I, I, I), cache=True, _nrt=False)

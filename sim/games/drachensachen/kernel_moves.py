@@ -20,10 +20,10 @@ from sim.games.drachensachen.records import (
     V_OPEN, V_OPEN_N,
 )
 from sim.games.drachensachen.kernel_base import (
-    ALL_TYPES, BIT_INDEX, CANCEL_DRAW, DRAGONS, I, M2, PUSH_DRAW, PUSH_SKIP, R_EXTRA, R_MISSED, R_MORE, R_NEXT, R_OUT,
+    ALL_TYPES, CANCEL_DRAW, DRAGONS, I, M2, PUSH_DRAW, PUSH_SKIP, R_EXTRA, R_MISSED, R_MORE, R_NEXT, R_OUT,
     ST, ST_ACTIVE, ST_G, ST_HIDDEN, ST_OUT, ST_PILE, ST_R, S_BEAT, S_DIR, S_DRAW, S_FORCED, S_LOW3, S_NO_DRAGON,
     S_NO_NINE, S_PENDING, S_PILE_N, S_PLAYERS, S_QUICK, S_QUICK_TURN, S_RUN_N, S_RUN_T, S_SKIP, S_SKIP_SRC, cards_left,
-    draw_cards, fits, legal_mask, queue, remove_pile, step, take_pile,
+    draw_cards, fits, legal_mask, lowest_bit, queue, remove_pile, step, take_pile,
 )
 
 
@@ -75,9 +75,8 @@ def phase_moves(moves, v, st, p, phase):
     run_t = st[S_RUN_T]
     run_n = st[S_RUN_N]
     while bits != 0:
-        low = bits & -bits
-        bits ^= low
-        t = BIT_INDEX[low % 37]
+        t = lowest_bit(bits)
+        bits &= bits - 1
         c = v[p, base + t]
         room = 4 - run_n if run_t == t else 4
         moves[n, 0] = K_PLAY
@@ -99,10 +98,9 @@ def phase_moves(moves, v, st, p, phase):
         st[ST_G + F_DISCARD_FACING] += facing & (fours != 0)
         if not facing or st[ST_R + R_DISCARD_FACING] == 1:
             while fours != 0:
-                low = fours & -fours
-                fours ^= low
                 moves[n, 0] = K_DISCARD
-                moves[n, 1] = BIT_INDEX[low % 37]
+                moves[n, 1] = lowest_bit(fours)
+                fours &= fours - 1
                 moves[n, 2] = 4
                 moves[n, 3] = 0
                 n += 1

@@ -17,10 +17,11 @@ from sim.games.drachensachen.records import (
     T_ROUND, T_SETUP, T_SWAP, VIEW_LEN, V_HAND, V_HAND_N, V_HIDDEN_N, V_OPEN, V_OPEN_N,
 )
 from sim.games.drachensachen.kernel_base import (
-    A1, B, BIG, BIT_INDEX, F2, I, M2, PAIR, R_EXTRA, R_MISSED, R_MORE, R_OUT, ST, ST_ACTIVE, ST_CURSE, ST_DECK, ST_G,
+    A1, B, BIG, F2, I, M2, PAIR, R_EXTRA, R_MISSED, R_MORE, R_OUT, ST, ST_ACTIVE, ST_CURSE, ST_DECK, ST_G,
     ST_HIDDEN, ST_LOST, ST_OUT, ST_PILE, ST_R, ST_REDRAW, ST_SIZE, S_DECK_N, S_DIR, S_DRAW, S_DRAW_END, S_DRAW_POS,
     S_FORCED, S_LOWMARK, S_PENDING, S_PLAYERS, S_QN, S_QUICK, S_QUICK_TURN, S_ROUND, S_SINCE, S_SKIP, S_SKIP_SRC,
-    S_TRACING, TR, U1, cards_left, checked, count_faults, draw_cards, fill_view, flush, rec, reset_pile_state, step,
+    S_TRACING, TR, U1, cards_left, checked, count_faults, draw_cards, fill_view, flush, lowest_bit, rec,
+    reset_pile_state, step,
 )
 from sim.games.drachensachen.kernel_moves import ability_moves, act, phase_moves, resolve_ability, settle_counts
 
@@ -104,11 +105,10 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
                 if v[p, V_HAND + ht] > 0:
                     others = open_types & ~(1 << ht)
                     while others != 0:
-                        low = others & -others
-                        others ^= low
                         moves[n, 0] = K_SWAP
                         moves[n, 1] = ht
-                        moves[n, 2] = BIT_INDEX[low % 37]
+                        moves[n, 2] = lowest_bit(others)
+                        others &= others - 1
                         n += 1
             k = 0
             if n > 1:
