@@ -210,12 +210,28 @@ def draw_cards(v, st, p, k):
     return drawn
 
 
-@njit(types.void(M2, ST, I, I), cache=True, _nrt=False, inline='always')
-def fill_view(v, st, p, phase):
-    """Write the public part of p's view just before a decision (own cards are kept there already)."""
+@njit(types.void(M2, ST, I), cache=True, _nrt=False)
+def round_view(v, st, p):
+    """The part of p's view that stays the same for a whole round, written once after the deal (a strategy
+    reads its view and never writes it, so `fill_view` need not rewrite these before every decision)."""
     players = st[S_PLAYERS]
     v[p, V_SEAT] = p
     v[p, V_PLAYERS] = players
+    v[p, V_ROUND] = st[S_ROUND]
+    v[p, V_LOST] = st[ST_LOST + p]
+    v[p, V_MULTI_PROTECTO] = st[ST_R + R_HOUSE_PROTECTO]
+    most = -BIG
+    for q in range(players):
+        if q != p:
+            most = max(most, st[ST_LOST + q])
+    v[p, V_MOST_LOST] = most
+
+
+@njit(types.void(M2, ST, I, I), cache=True, _nrt=False, inline='always')
+def fill_view(v, st, p, phase):
+    """Write the public part of p's view that may change within a round, just before a decision (own cards
+    are kept there already, the rest by `round_view`)."""
+    players = st[S_PLAYERS]
     v[p, V_PHASE] = phase
     v[p, V_BEAT] = st[S_BEAT]
     v[p, V_LOW3] = st[S_LOW3]
@@ -229,22 +245,16 @@ def fill_view(v, st, p, phase):
     v[p, V_DECK_LEFT] = st[S_DRAW_END] - st[S_DRAW_POS]
     v[p, V_DIRECTION] = st[S_DIR]
     v[p, V_STALL] = st[S_SINCE]
-    v[p, V_MULTI_PROTECTO] = st[ST_R + R_HOUSE_PROTECTO]
     nxt = step(p, st)
     prv = p - st[S_DIR]
     prv = prv - players if prv >= players else (prv + players if prv < 0 else prv)
     v[p, V_NEXT_CARDS] = v[nxt, V_HAND_N] + v[nxt, V_OPEN_N] + v[nxt, V_HIDDEN_N]
     v[p, V_PREV_CARDS] = v[prv, V_HAND_N] + v[prv, V_OPEN_N] + v[prv, V_HIDDEN_N]
     fewest = BIG
-    most = -BIG
     for q in range(players):
         if q != p:
             fewest = min(fewest, v[q, V_HAND_N] + v[q, V_OPEN_N] + v[q, V_HIDDEN_N])
-            most = max(most, st[ST_LOST + q])
     v[p, V_FEWEST] = fewest
-    v[p, V_MOST_LOST] = most
-    v[p, V_ROUND] = st[S_ROUND]
-    v[p, V_LOST] = st[ST_LOST + p]
 
 
 # ---- invariants ----------------------------------------------------------------------------------

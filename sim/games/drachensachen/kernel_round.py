@@ -21,7 +21,7 @@ from sim.games.drachensachen.kernel_base import (
     ST_HIDDEN, ST_LOST, ST_OUT, ST_PILE, ST_R, ST_REDRAW, ST_SIZE, S_DECK_N, S_DIR, S_DRAW, S_DRAW_END, S_DRAW_POS,
     S_FORCED, S_LOWMARK, S_PENDING, S_PLAYERS, S_QN, S_QUICK, S_QUICK_TURN, S_ROUND, S_SINCE, S_SKIP, S_SKIP_SRC,
     S_TRACING, TR, U1, cards_left, checked, count_faults, draw_cards, fill_view, flush, lowest_bit, rec,
-    reset_pile_state, step,
+    reset_pile_state, round_view, step,
 )
 from sim.games.drachensachen.kernel_moves import ability_moves, act, phase_moves, resolve_ability, settle_counts
 
@@ -94,6 +94,8 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
         pos += 1
     st[S_DIR] = 1
     st[S_ROUND] = rnd
+    for p in range(players):
+        round_view(v, st, p)
     for e in range(rint[R_EXCHANGES]):
         for p in range(players):
             moves[0, 0] = K_KEEP
