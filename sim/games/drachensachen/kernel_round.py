@@ -21,7 +21,7 @@ from sim.games.drachensachen.kernel_base import (
     ST_HIDDEN, ST_LOST, ST_OUT, ST_PILE, ST_R, ST_REDRAW, ST_SIZE, S_DECK_N, S_DIR, S_DRAW, S_DRAW_END, S_DRAW_POS,
     S_FORCED, S_LOWMARK, S_PENDING, S_PLAYERS, S_QN, S_QUICK, S_QUICK_TURN, S_ROUND, S_SINCE, S_SKIP, S_SKIP_SRC,
     S_TRACING, TR, U1, cards_left, checked, count_faults, draw_cards, fill_view, flush, lowest_bit, rec,
-    reset_pile_state, round_view, step,
+    reset_pile_state, round_view, set_held, step,
 )
 from sim.games.drachensachen.kernel_moves import ability_moves, act, phase_moves, resolve_ability, settle_counts
 
@@ -81,6 +81,7 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
         for i in range(v[p, V_HAND_N]):
             v[p, V_HAND + st[pos]] += 1
             pos += 1
+        set_held(v, st, p)
     rest = ST_DECK + deck_n - pos
     n_pile = rest if chaos == 1 else min(rint[R_PILE], rest)
     for i in range(n_pile):
@@ -123,6 +124,7 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
                 v[p, V_OPEN + ht] += 1
                 v[p, V_OPEN + ot] -= 1
                 v[p, V_HAND + ot] += 1
+                set_held(v, st, p)
                 st[ST_G + F_EXCHANGE] += 1
                 rec(tr, st, T_SWAP, p, ht, ot, 0, 0, 0, 0)
 
