@@ -21,9 +21,10 @@ from sim.games.drachensachen.records import (
 )
 from sim.games.drachensachen.kernel_base import (
     ALL_TYPES, CANCEL_DRAW, DRAGONS, I, M2, PUSH_DRAW, PUSH_SKIP, R_EXTRA, R_MISSED, R_MORE, R_NEXT, R_OUT,
-    ST, ST_ACTIVE, ST_G, ST_HELD, ST_HIDDEN, ST_OUT, ST_PILE, ST_R, S_BEAT, S_DIR, S_DRAW, S_FORCED, S_LOW3, S_NO_DRAGON,
-    S_NO_NINE, S_PENDING, S_PILE_N, S_PLAYERS, S_QUICK, S_QUICK_TURN, S_RUN_N, S_RUN_T, S_SKIP, S_SKIP_SRC, cards_left,
-    draw_cards, fits, legal_mask, lowest_bit, note, queue, remove_pile, step, take_pile,
+    ST, ST_ACTIVE, ST_G, ST_HELD, ST_HIDDEN, ST_OUT, ST_PILE, ST_R, S_BEAT, S_DIR, S_DRAW, S_FORCED, S_LOW3,
+    S_NO_DRAGON, S_NO_NINE, S_PENDING, S_PILE_N, S_PLAYERS, S_QUICK, S_QUICK_TURN, S_RUN_N, S_RUN_T, S_SKIP,
+    S_SKIP_SRC, cards_left, draw_cards, fits, legal_mask, lowest_bit, note, queue, remove_pile, step, take_pile,
+    type_bits,
 )
 
 
@@ -88,10 +89,8 @@ def phase_moves(moves, v, st, p, phase):
             moves[n, 3] = min(c, room)
         n += 1
     if hn >= 4:
-        # sets of four (looked for only in a hand of four or more: computing them every time cost ~10%)
-        fours = 0
-        for t in range(1, N_TYPES):
-            fours |= (v[p, V_HAND + t] >= 4) << t
+        # sets of four, in a hand of four cards or more
+        fours = type_bits(v, p, V_HAND, 4)
         facing = phase != PH_PLAY
         st[ST_G + F_DISCARD_FACING] += facing & (fours != 0)
         if not facing or st[ST_R + R_DISCARD_FACING] == 1:

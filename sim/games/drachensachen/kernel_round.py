@@ -21,7 +21,7 @@ from sim.games.drachensachen.kernel_base import (
     ST_HIDDEN, ST_LOST, ST_OUT, ST_PILE, ST_R, ST_REDRAW, ST_SIZE, S_DECK_N, S_DIR, S_DRAW, S_DRAW_END, S_DRAW_POS,
     S_FORCED, S_LOWMARK, S_PENDING, S_PLAYERS, S_QN, S_QUICK, S_QUICK_TURN, S_ROUND, S_SINCE, S_SKIP, S_SKIP_SRC,
     S_TRACING, TR, U1, cards_left, checked, count_faults, draw_cards, fill_view, flush, lowest_bit, rec,
-    reset_pile_state, round_view, set_held, step,
+    reset_pile_state, round_view, set_held, step, type_bits,
 )
 from sim.games.drachensachen.kernel_moves import ability_moves, act, phase_moves, resolve_ability, settle_counts
 
@@ -101,9 +101,7 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
         for p in range(players):
             moves[0, 0] = K_KEEP
             n = 1
-            open_types = 0
-            for ot in range(1, N_TYPES):
-                open_types |= (v[p, V_OPEN + ot] > 0) << ot
+            open_types = type_bits(v, p, V_OPEN, 1)
             for ht in range(1, N_TYPES):
                 if v[p, V_HAND + ht] > 0:
                     others = open_types & ~(1 << ht)
