@@ -20,10 +20,11 @@ from sim.games.drachensachen.records import (
     V_OPEN, V_OPEN_N,
 )
 from sim.games.drachensachen.kernel_base import (
-    ALL_TYPES, BIT_INDEX, CANCEL_DRAW, DRAGONS, I, M2, PUSH_DRAW, PUSH_SKIP, R_EXTRA, R_MISSED, R_MORE, R_NEXT, R_OUT,
-    ST, ST_ACTIVE, ST_G, ST_HIDDEN, ST_OUT, ST_PILE, ST_R, S_BEAT, S_DIR, S_DRAW, S_FORCED, S_LOW3, S_NO_DRAGON,
-    S_NO_NINE, S_PENDING, S_PILE_N, S_PLAYERS, S_QUICK, S_QUICK_TURN, S_RUN_N, S_RUN_T, S_SKIP, S_SKIP_SRC, cards_left,
-    draw_cards, fits, legal_mask, queue, remove_pile, step, take_pile,
+    ALL_TYPES, CANCEL_DRAW, DRAGONS, I, M2, PUSH_DRAW, PUSH_SKIP, R_EXTRA, R_MISSED, R_MORE, R_NEXT, R_OUT,
+    ST, ST_ACTIVE, ST_G, ST_HELD, ST_HIDDEN, ST_OUT, ST_PILE, ST_R, S_BEAT, S_DIR, S_DRAW, S_FORCED, S_LOW3,
+    S_NO_DRAGON, S_NO_NINE, S_PENDING, S_PILE_N, S_PLAYERS, S_QUICK, S_QUICK_TURN, S_RUN_N, S_RUN_T, S_SKIP,
+    S_SKIP_SRC, cards_left, draw_cards, fits, legal_mask, lowest_bit, note, queue, remove_pile, step, take_pile,
+    type_bits,
 )
 
 
@@ -63,11 +64,7 @@ def phase_moves(moves, v, st, p, phase):
     # one row per playable type from the current source (the hand while it has cards, then the open
     # Remainders) with the largest play allowed; a strategy may trim the counts of the row it picks
     base = V_HAND if hn > 0 else V_OPEN
-    held = 0
-    fours = 0
-    for t in range(1, N_TYPES):
-        held |= (v[p, base + t] > 0) << t
-        fours |= (v[p, V_HAND + t] >= 4) << t
+    held = st[ST_HELD + 2 * p] if hn > 0 else st[ST_HELD + 2 * p + 1]
     st[ST_G + F_NO_NINE] += (held >> 9) & st[S_NO_NINE]
     st[ST_G + F_NO_DRAGON] += ((held & DRAGONS) != 0) & (st[S_NO_DRAGON] == 1)
     st[ST_G + F_THREE_EQUAL] += (held >> 3) & st[S_LOW3] & (mask >> 3)
@@ -77,9 +74,8 @@ def phase_moves(moves, v, st, p, phase):
     run_t = st[S_RUN_T]
     run_n = st[S_RUN_N]
     while bits != 0:
-        low = bits & -bits
-        bits ^= low
-        t = BIT_INDEX[low % 37]
+        t = lowest_bit(bits)
+        bits &= bits - 1
         c = v[p, base + t]
         room = 4 - run_n if run_t == t else 4
         moves[n, 0] = K_PLAY
@@ -92,16 +88,16 @@ def phase_moves(moves, v, st, p, phase):
             moves[n, 2] = 0
             moves[n, 3] = min(c, room)
         n += 1
-    facing = phase != PH_PLAY
-    if facing and hn >= 4 and fours != 0:
-        st[ST_G + F_DISCARD_FACING] += 1
-    if not facing or st[ST_R + R_DISCARD_FACING] == 1:
-        if hn >= 4:
+    if hn >= 4:
+        # sets of four, in a hand of four cards or more
+        fours = type_bits(v, p, V_HAND, 4)
+        facing = phase != PH_PLAY
+        st[ST_G + F_DISCARD_FACING] += facing & (fours != 0)
+        if not facing or st[ST_R + R_DISCARD_FACING] == 1:
             while fours != 0:
-                low = fours & -fours
-                fours ^= low
                 moves[n, 0] = K_DISCARD
-                moves[n, 1] = BIT_INDEX[low % 37]
+                moves[n, 1] = lowest_bit(fours)
+                fours &= fours - 1
                 moves[n, 2] = 4
                 moves[n, 3] = 0
                 n += 1
@@ -185,6 +181,8 @@ def apply_play(v, st, p, t, nh, no, nb):
     v[p, V_HAND_N] -= nh
     v[p, V_OPEN + t] -= no
     v[p, V_OPEN_N] -= no
+    note(v, st, p, 0, t)
+    note(v, st, p, 1, t)
     k = nh + no + nb
     st[ST_PILE + t] += k
     st[S_PILE_N] += k
@@ -283,8 +281,10 @@ def resolve_ability(v, st, p, phase, option, res):
             c += 1
         v[p, V_HAND + c] -= 1
         v[p, V_HAND_N] -= 1
+        note(v, st, p, 0, c)
         v[option, V_HAND + c] += 1
         v[option, V_HAND_N] += 1
+        st[ST_HELD + 2 * option] |= 1 << c
         st[ST_G + G_BALLS] += 1
         queue(st, T_BALL, p, option, c, 0, 0)
         if cards_left(v, p) == 0:
@@ -292,8 +292,10 @@ def resolve_ability(v, st, p, phase, option, res):
     elif phase == PH_SECRET:
         v[p, V_OPEN + option] -= 1
         v[p, V_OPEN_N] -= 1
+        note(v, st, p, 1, option)
         v[p, V_HAND + option] += 1
         v[p, V_HAND_N] += 1
+        st[ST_HELD + 2 * p] |= 1 << option
         st[ST_G + G_SECRETS] += 1
         queue(st, T_SECRET, p, option, 0, 0, 0)
     else:
@@ -345,6 +347,7 @@ def act(moves, k, v, st, p):
         # a set of four from the hand leaves the round; the turn goes on
         v[p, V_HAND + t] -= 4
         v[p, V_HAND_N] -= 4
+        note(v, st, p, 0, t)
         st[ST_OUT + t] += 4
         st[ST_G + G_DISCARDS] += 1
         queue(st, T_DISCARD, p, t, 0, 0, 0)

@@ -17,10 +17,11 @@ from sim.games.drachensachen.records import (
     T_ROUND, T_SETUP, T_SWAP, VIEW_LEN, V_HAND, V_HAND_N, V_HIDDEN_N, V_OPEN, V_OPEN_N,
 )
 from sim.games.drachensachen.kernel_base import (
-    A1, B, BIG, BIT_INDEX, F2, I, M2, PAIR, R_EXTRA, R_MISSED, R_MORE, R_OUT, ST, ST_ACTIVE, ST_CURSE, ST_DECK, ST_G,
+    A1, B, BIG, F2, I, M2, PAIR, R_EXTRA, R_MISSED, R_MORE, R_OUT, ST, ST_ACTIVE, ST_CURSE, ST_DECK, ST_G,
     ST_HIDDEN, ST_LOST, ST_OUT, ST_PILE, ST_R, ST_REDRAW, ST_SIZE, S_DECK_N, S_DIR, S_DRAW, S_DRAW_END, S_DRAW_POS,
     S_FORCED, S_LOWMARK, S_PENDING, S_PLAYERS, S_QN, S_QUICK, S_QUICK_TURN, S_ROUND, S_SINCE, S_SKIP, S_SKIP_SRC,
-    S_TRACING, TR, U1, cards_left, checked, count_faults, draw_cards, fill_view, flush, rec, reset_pile_state, step,
+    S_TRACING, TR, U1, cards_left, checked, count_faults, draw_cards, fill_view, flush, lowest_bit, rec,
+    reset_pile_state, round_view, set_held, step, type_bits,
 )
 from sim.games.drachensachen.kernel_moves import ability_moves, act, phase_moves, resolve_ability, settle_counts
 
@@ -80,6 +81,7 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
         for i in range(v[p, V_HAND_N]):
             v[p, V_HAND + st[pos]] += 1
             pos += 1
+        set_held(v, st, p)
     rest = ST_DECK + deck_n - pos
     n_pile = rest if chaos == 1 else min(rint[R_PILE], rest)
     for i in range(n_pile):
@@ -93,22 +95,21 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
         pos += 1
     st[S_DIR] = 1
     st[S_ROUND] = rnd
+    for p in range(players):
+        round_view(v, st, p)
     for e in range(rint[R_EXCHANGES]):
         for p in range(players):
             moves[0, 0] = K_KEEP
             n = 1
-            open_types = 0
-            for ot in range(1, N_TYPES):
-                open_types |= (v[p, V_OPEN + ot] > 0) << ot
+            open_types = type_bits(v, p, V_OPEN, 1)
             for ht in range(1, N_TYPES):
                 if v[p, V_HAND + ht] > 0:
                     others = open_types & ~(1 << ht)
                     while others != 0:
-                        low = others & -others
-                        others ^= low
                         moves[n, 0] = K_SWAP
                         moves[n, 1] = ht
-                        moves[n, 2] = BIT_INDEX[low % 37]
+                        moves[n, 2] = lowest_bit(others)
+                        others &= others - 1
                         n += 1
             k = 0
             if n > 1:
@@ -121,6 +122,7 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
                 v[p, V_OPEN + ht] += 1
                 v[p, V_OPEN + ot] -= 1
                 v[p, V_HAND + ot] += 1
+                set_held(v, st, p)
                 st[ST_G + F_EXCHANGE] += 1
                 rec(tr, st, T_SWAP, p, ht, ot, 0, 0, 0, 0)
 
@@ -182,18 +184,17 @@ def play_round(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
                 flush(tr, st)
         if res == R_OUT:
             return p, turns
-        if res != R_MISSED and v[p, V_HAND_N] < st[ST_SIZE + 3 * p] and st[S_DRAW_POS] < st[S_DRAW_END]:
-            st[ST_G + F_REFILL] += 1
-            if refill:
-                got = draw_cards(v, st, p, st[ST_SIZE + 3 * p] - v[p, V_HAND_N])
-                rec(tr, st, T_REFILL, p, got, 0, 0, 0, 0, 0)
+        # short of the hand size with cards left to draw (counted without a branch: it is unpredictable)
+        short = (res != R_MISSED) & (v[p, V_HAND_N] < st[ST_SIZE + 3 * p]) & (st[S_DRAW_POS] < st[S_DRAW_END])
+        st[ST_G + F_REFILL] += short
+        if refill and short:
+            got = draw_cards(v, st, p, st[ST_SIZE + 3 * p] - v[p, V_HAND_N])
+            rec(tr, st, T_REFILL, p, got, 0, 0, 0, 0, 0)
         # progress: a new lowest card count this round (no new low for long = play is going round in circles)
         c = cards_left(v, p)
-        if c < st[S_LOWMARK]:
-            st[S_LOWMARK] = c
-            st[S_SINCE] = 0
-        else:
-            st[S_SINCE] += 1
+        low = st[S_LOWMARK]
+        st[S_LOWMARK] = min(c, low)
+        st[S_SINCE] = (st[S_SINCE] + 1) * (c >= low)
         if check:
             st[ST_G + G_CHECK_FAILS] += count_faults(v, st)
         if res != R_EXTRA:
