@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as st
 
+from sim.analysis.stats import bounded
+
 
 def z_of(conf: float) -> float:
     """Two-sided normal quantile for a confidence level (1.96 for 0.95)."""
@@ -117,8 +119,9 @@ def zero_rate_change(n: int, conf: float = 0.95, span: float = 1.0) -> Interval:
 
 # -- means ------------------------------------------------------------------------------------------------
 
-def mean_t(x: np.ndarray, conf: float = 0.95, share_of: str = "games") -> Interval:
-    """Mean over independent units with a Student-t interval (may go below 0: see `nonneg_mean`)."""
+def mean_t(x: np.ndarray, conf: float = 0.95, share_of: str = "games", lower: float | None = None) -> Interval:
+    """Mean over independent units with a Student-t interval; with `lower`, kept above it where t would cross it
+    (`sim.analysis.stats.bounded`; `nonneg_mean` puts every interval on the log scale)."""
     x = np.asarray(x, dtype=np.float64)
     n = len(x)
     if n == 0:
@@ -126,8 +129,9 @@ def mean_t(x: np.ndarray, conf: float = 0.95, share_of: str = "games") -> Interv
     m = float(x.mean())
     if n == 1:
         return Interval(m, NAN, NAN, 1, "t", share_of)
-    half = float(st.t.isf((1 - conf) / 2, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
-    return Interval(m, m - half, m + half, n, "t", share_of)
+    e = bounded(m, float(x.std(ddof=1)) / math.sqrt(n), n, conf, lower)
+    symmetric = math.isclose(e.hi - m, m - e.lo)
+    return Interval(m, e.lo, e.hi, n, "t" if symmetric else "log-scale t (never below 0)", share_of)
 
 
 def poisson_rate(total: float, exposure: float, conf: float = 0.95, share_of: str = "games") -> Interval:

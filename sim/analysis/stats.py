@@ -42,8 +42,8 @@ def wilson(successes: int, n: int, conf: float = 0.95) -> Estimate:
     return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
 
 
-def mean_ci(x: np.ndarray, conf: float = 0.95) -> Estimate:
-    """Mean with a Student-t interval."""
+def mean_ci(x: np.ndarray, conf: float = 0.95, lower: float | None = None) -> Estimate:
+    """Mean with a Student-t interval (kept above `lower` as `bounded` says)."""
     x = np.asarray(x, dtype=np.float64)
     n = len(x)
     if n == 0:
@@ -51,18 +51,39 @@ def mean_ci(x: np.ndarray, conf: float = 0.95) -> Estimate:
     m = float(x.mean())
     if n == 1:
         return Estimate(m, float("nan"), float("nan"), 1)
-    half = st.t.ppf(0.5 + conf / 2, n - 1) * float(x.std(ddof=1)) / math.sqrt(n)
-    return Estimate(m, m - half, m + half, n)
+    return bounded(m, float(x.std(ddof=1)) / math.sqrt(n), n, conf, lower)
 
 
-def mean_from_moments(total: float, total_sq: float, n: int, conf: float = 0.95) -> Estimate:
-    """Mean interval from running sums (for streamed data)."""
+def mean_from_moments(total: float, total_sq: float, n: int, conf: float = 0.95,
+                      lower: float | None = None) -> Estimate:
+    """Mean interval from running sums (for streamed data): Student t, kept above `lower` as `bounded` says."""
     if n < 2:
         return Estimate(total / n if n else float("nan"), float("nan"), float("nan"), n)
     m = total / n
     var = max(0.0, (total_sq - n * m * m) / (n - 1))
-    half = st.t.ppf(0.5 + conf / 2, n - 1) * math.sqrt(var / n)
-    return Estimate(m, m - half, m + half, n)
+    return bounded(m, math.sqrt(var / n), n, conf, lower)
+
+
+def bounded(m: float, se: float, n: int, conf: float = 0.95, lower: float | None = None) -> Estimate:
+    """The t interval m ± t·se; for a quantity that cannot go below `lower` (a count, a length, a share: 0),
+    where that interval would reach below the bound, the interval on the log scale of the distance from it.
+
+    Why: the t interval is symmetric, so for a skewed quantity that is mostly at its bound (a count that is 0 in
+    most games) measured on few games, its lower end can fall below 0, a value no game can produce
+    ("3.333 [-3.226, 9.893]"). The delta method on log(m - lower) gives m - lower times exp(±t·se/(m - lower)):
+    asymmetric, always above the bound, and equal to the t interval to first order when the interval is narrow
+    next to the distance from the bound. It is used only where t would cross the bound, so every interval that
+    already respects it is the t interval unchanged. (A bootstrap-percentile interval also respects the bound but
+    needs the games themselves; these intervals come from streamed sums.)"""
+    t = st.t.ppf(0.5 + conf / 2, n - 1)
+    lo, hi = m - t * se, m + t * se
+    if lower is None or lo >= lower:
+        return Estimate(m, lo, hi, n)
+    gap = m - lower
+    if gap <= 0:                       # every value at the bound
+        return Estimate(m, lower, lower, n)
+    factor = math.exp(t * se / gap)
+    return Estimate(m, lower + gap / factor, lower + gap * factor, n)
 
 
 def games_for_half_width(p: float, half_width: float, conf: float = 0.95) -> int:

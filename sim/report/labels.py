@@ -35,6 +35,21 @@ def words(name: str) -> str:
     return name.replace("_", " ")
 
 
+def column_words(name: str, value=None, names: tuple[str, ...] = ()) -> str:
+    """A games-table column a report splits by, in words, with its value: `deck_s0` "ember" -> "seat 0's deck
+    ember", `n_cultists` 2 -> "2 cultists", `mode` 2 with names ("normal", "fallen king", "solo") -> "solo"."""
+    if value is not None and names and isinstance(value, int) and 0 <= value < len(names):
+        return names[value]
+    seat = re.fullmatch(r"(\w+?)_s(\d+)", name)
+    if seat:
+        text = f"seat {seat[2]}'s {words(seat[1])}"
+    elif name.startswith("n_"):
+        return f"{value} {words(name[2:])}" if value is not None else f"number of {words(name[2:])}"
+    else:
+        text = words(name)
+    return text if value is None else f"{text} {value}"
+
+
 def _own_file(path) -> bool:
     """Whether a run read a game's own rules file (sim/games/<game>/rules.toml), not one of the user's."""
     if not path:
