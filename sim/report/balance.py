@@ -332,7 +332,7 @@ def figures(game_name: str, out: Path, only: dict | None = None) -> list[dict]:
         mine = [r for r in rows if (r["players"], r["rules"], r["lineup"]) == key]
         config = dict(zip(KEYS, key))
         out_rows.append({"players": key[0], "rules": configs.rule(key[1]), "lineup": configs.lineup(key[2]),
-                         "default": configs.is_default(config, list(GROUP)),
+                         "is_default": configs.is_default(config, list(GROUP)),
                          "games": max(r["estimate"].n for r in mine),
                          "outcomes": [{"outcome": r["outcome"], "label": outcomes[r["outcome"]].label,
                                        "headline": bool(r["headline"]),

@@ -44,22 +44,23 @@ def write(s: Sweep, to: Path) -> Path:
 def figures(s: Sweep) -> dict:
     """--format json: every point of the grid with every outcome's estimate as numbers."""
     outcomes = {o.name: o for o in s.game.outcomes()}
-    points: dict[tuple, list] = {}
+    points: dict[str, tuple[dict, list]] = {}
     for r in s.rows:
         o = outcomes[r["outcome"]]
-        points.setdefault(tuple(r[k] for k in s.keys), []).append(
+        point = {k: r[k] for k in s.keys}
+        points.setdefault(repr(point), (point, []))[1].append(
             {"outcome": o.name, "label": o.label, "headline": o.headline,
              **numbers.estimate(r["estimate"], o.shows_percent())})
     return {"keys": s.keys, "games_per_point": s.base.n,
-            "points": [{"point": dict(zip(s.keys, point)), "outcomes": found} for point, found in points.items()]}
+            "points": [{"point": point, "outcomes": found} for point, found in points.values()]}
 
 
 def grid_table(game: Game, keys: list[str], rows: list[dict]) -> list[str]:
     """The grid's points as rows (in grid order), every outcome's estimate as a column, headline outcomes first."""
     outcomes = sorted([o for o in game.outcomes() if any(r["outcome"] == o.name for r in rows)],
                       key=lambda o: not o.headline)
-    points = list(dict.fromkeys(tuple(r[k] for k in keys) for r in rows))
-    cells = {(tuple(r[k] for k in keys), r["outcome"]): r for r in rows}
+    points = list(dict.fromkeys(tuple(str(r[k]) for k in keys) for r in rows))
+    cells = {(tuple(str(r[k]) for k in keys), r["outcome"]): r for r in rows}
     body = [[", ".join(f"{k}={v}" for k, v in zip(keys, point)),
              *[fmt(cells[point, o.name]["estimate"], o) if (point, o.name) in cells
                else "–" for o in outcomes]] for point in points]
