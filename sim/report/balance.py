@@ -232,6 +232,9 @@ def headline_chart(game, rows: list[dict], configs: Configs, dims: list[str], ch
     label = o.label or o.name
     ax.set_xlabel(f"{label} ({'%, ' if scale == 100 else ''}95% interval" + ("; dashed: reference" if refs else "")
                   + ")")
+    ends = [e for r in head for e in (r["estimate"].lo * scale, r["estimate"].hi * scale)] + [x * scale for x in refs]
+    pad = 0.05 * (max(ends) - min(ends)) or 1.0
+    ax.set_xlim(min(ends) - pad, max(ends) + pad)      # the reference line inside the axes, not on its edge
     fit_span(ax, 10.0 if scale == 100 else 0.1 * max(abs(r["estimate"].value) for r in head) or 1.0,
              bounds=(0.0, 100.0) if scale == 100 else None)
     ax.set_title(title, fontsize=10)
@@ -375,8 +378,9 @@ def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -
     if caveats:
         parts += ["## What these findings rest on", "", *[f"- {c}" for c in caveats], ""]
     parts += [headline_chart(game, rows, configs, dims, chart), "", "## Outcomes", "",
-              "Every rate is shown with its 95% Wilson interval, every mean with its 95% t interval (on the log "
-              "scale where a t interval would reach below 0 for a quantity that cannot, `sim/analysis/stats.py`).", "",
+              "Every rate is shown with its 95% Wilson interval, every mean with its 95% t interval, taken on the "
+              "log scale for a quantity no game took below 0, so that it never reaches below 0 "
+              "(docs/STATISTICS.md).", "",
               *outcome_tables(game, rows, configs, dims)]
     extra = game.group_columns()
     if extra:

@@ -13,7 +13,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
+from matplotlib.ticker import FixedLocator, MaxNLocator  # noqa: E402
+
+TICK_CHARS = 60         # a y tick label longer than this is wrapped: it would squeeze the axes to nothing
 
 
 def error_bars(estimates, scale: float = 1.0) -> np.ndarray:
@@ -79,6 +81,7 @@ class ChartSaver:
     def __call__(self, name: str, fig) -> str:
         path = self.folder / f"{self.prefix}_{name}.png"
         self.texts[path.name] = [t.get_text() for t in fig.findobj(matplotlib.text.Text) if t.get_text()]
+        _wrap_ticks(fig)
         _tight(fig)
         if _wrap_titles(fig):
             _tight(fig)
@@ -95,6 +98,16 @@ def _tight(fig) -> bool:
         warnings.simplefilter("always")
         fig.tight_layout()
     return not any("Tight layout not applied" in str(w.message) for w in caught)
+
+
+def _wrap_ticks(fig) -> None:
+    """Wrap long y tick labels (outcome labels that are sentences) onto several lines."""
+    for ax in fig.axes:
+        if not isinstance(ax.yaxis.get_major_locator(), FixedLocator):
+            continue
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        if any(len(text) > TICK_CHARS for text in labels):
+            ax.set_yticks(ax.get_yticks(), [textwrap.fill(text, TICK_CHARS) for text in labels])
 
 
 def _wrap_titles(fig) -> bool:

@@ -159,7 +159,8 @@ def compare_lines(c: Comparison, chart) -> list[str]:
     for (v, rows), spec in zip(results.items(), specs[1:]):
         title = f"{arm_text(spec, v)} against {variants[0]}"
         section = [*variant_table(v, variants[0], rows, c.family, percent), "",
-                   difference_chart(v, variants[0], rows, chart, percent), ""]
+                   difference_chart(v, variants[0], rows, chart, percent,
+                                    {o.name: o.heading() for o in game.outcomes()}), ""]
         lines += [f"## {title}", "", *(layout.fold(f"every outcome of {v}, and its chart", section) if fold
                                         else section)]
     return lines
@@ -192,9 +193,11 @@ def _unpaired(r: PairedChange) -> str:
     return f"{r.n_unpaired:,} ({r.saving():.1f}×)"
 
 
-def difference_chart(v, base, rows: list[Change], chart, percent: set[str] = frozenset()) -> str:
+def difference_chart(v, base, rows: list[Change], chart, percent: set[str] = frozenset(),
+                     headings: dict[str, str] | None = None) -> str:
     """The changes of rates and shares with the shown (family) intervals, largest rise at the top; red where a
-    change is detected."""
+    change is detected; each outcome by its short heading."""
+    headings = headings or {}
     rates = sorted([c for c in rows if c.outcome in percent or c.kind == "rate"], key=lambda c: -c.shown.value)
     if not rates:
         return ""
@@ -204,12 +207,12 @@ def difference_chart(v, base, rows: list[Change], chart, percent: set[str] = fro
         ax.errorbar([100 * e.value], [i], xerr=[[100 * (e.value - e.lo)], [100 * (e.hi - e.value)]],
                     fmt="o", capsize=4, color="tab:red" if c.detected else "tab:gray")
     ax.axvline(0, color="black", lw=0.8)
-    ax.set_yticks(range(len(rates)), [c.label for c in rates], fontsize=8)
+    ax.set_yticks(range(len(rates)), [headings.get(c.outcome, c.label) for c in rates], fontsize=8)
     ax.invert_yaxis()
     fit_span(ax, 2.0)
     ax.set_xlabel(f"{v} minus {base} (percentage points; simultaneous 95% intervals over the whole comparison; "
                   "red: change detected)")
-    moved = [c.label for c in rates if c.detected]
+    moved = [headings.get(c.outcome, c.label) for c in rates if c.detected]
     ax.set_title(f"{v} changes {', '.join(moved[:2])}{' and more' if len(moved) > 2 else ''}" if moved
                  else f"{v}: no change detected in any rate", fontsize=10)
     return chart(f"{v}_vs_{base}".replace("=", "-").replace(";", "_"), fig)

@@ -134,23 +134,24 @@ def verdict(steps: list[Level], reference: float | None, kind: str, search: Sear
 
 
 def ladder_chart(game, steps, label, pct, reference, chart) -> str:
+    """Each level's figure with its interval, the levels down the side in the order they climb (their names are
+    too long to sit side by side), the reference as a dashed line."""
     scale = 100 if pct else 1
-    fig, ax = plt.subplots(figsize=(6.5, 3.4))
-    xs = range(len(steps))
+    fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.42 * len(steps)))
+    ys = range(len(steps))
     vals = [s.estimate.value * scale for s in steps]
-    ax.errorbar(xs, vals, yerr=[[v - s.estimate.lo * scale for v, s in zip(vals, steps)],
-                                [s.estimate.hi * scale - v for v, s in zip(vals, steps)]], fmt="o-", capsize=4)
+    ax.errorbar(vals, ys, xerr=[[v - s.estimate.lo * scale for v, s in zip(vals, steps)],
+                                [s.estimate.hi * scale - v for v, s in zip(vals, steps)]], fmt="o", capsize=4)
     if reference is not None:
-        ax.axhline(reference * scale, color="black", lw=0.8, ls="--",
+        ax.axvline(reference * scale, color="black", lw=0.8, ls="--",
                    label=f"reference {reference * scale:g}{'%' if pct else ''}")
         ax.legend(fontsize=8, loc="best")
-    fit_span(ax, 10.0 if pct else 0.1 * max((abs(v) for v in vals if np.isfinite(v)), default=10.0) or 1.0, "y",
+    fit_span(ax, 10.0 if pct else 0.1 * max((abs(v) for v in vals if np.isfinite(v)), default=10.0) or 1.0, "x",
              (0.0, 100.0) if pct else None)
-    ax.set_xticks(list(xs), [s.name for s in steps], fontsize=8)
-    ax.set_xlabel("line-up (random, defaults, best responses to the defaults found by a short search"
-                  + (", equilibrium" if any(s.mixture for s in steps) else "")
-                  + (", one side searching" if any(s.searching for s in steps) else "") + ")")
-    ax.set_ylabel(label + (" (%, 95% interval)" if pct else " (95% interval)"))
-    ax.set_title(f"{game.title}: {label} by line-up", fontsize=10)
-    ax.grid(alpha=0.3)
+    ax.set_yticks(list(ys), [s.name for s in steps], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel(label + (" (%, 95% interval)" if pct else " (95% interval)"))
+    ax.set_title(f"{game.title}: {label}, from random play to "
+                 + ("the equilibrium" if any(s.mixture for s in steps) else "best responses"), fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
     return chart("levels", fig)

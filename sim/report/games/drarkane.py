@@ -91,7 +91,7 @@ def bid_section(rounds, chart) -> str:
         ax.set_title(f"{p} players" if p else "all", fontsize=9)
         body += [[f"{p} players" if p else "all", *bid_cells(row)]
                  for row in hits.filter(pl.col("players") == p).sort("bid").iter_rows(named=True)]
-    fig.colorbar(image, ax=list(axes[0]), label="% of the contract's player-rounds", fraction=0.03)
+    fig.colorbar(image, ax=axes[0][-1], label="% of the contract's player-rounds")
     fig.suptitle("tricks taken for each contract (each row sums to 100%; dotted: exactly the contract)", fontsize=9)
     table = layout.table(["players", "contract", "exact [95% CI, game-clustered]", "player-rounds", "games",
                           "design effect"], body)
