@@ -122,8 +122,11 @@ def caveats(variants, specs, frames, labels=()) -> list[str]:
     return out
 
 
-def summary_tables(cells: list[Change], variants: list[str], percent: set[str]) -> list[str]:
-    """Per headline outcome: the base's value first, then each variant's value and change, largest rise first."""
+def summary_tables(cells: list[Change], variants: list[str], percent: set[str],
+                   headings: dict[str, str] | None = None) -> list[str]:
+    """Per headline outcome (under its short heading): the base's value first, then each variant's value and
+    change, largest rise first."""
+    headings = headings or {}
     lines = []
     for outcome in dict.fromkeys(c.outcome for c in cells):
         mine = sorted([c for c in cells if c.outcome == outcome], key=lambda c: -c.shown.value)
@@ -131,7 +134,7 @@ def summary_tables(cells: list[Change], variants: list[str], percent: set[str]) 
         body = [[f"{variants[0]}", value(mine[0], "a", pct), "", ""]]
         body += [[c.variant, value(c, "b", pct), change(c, pct) + (" *" if c.detected else ""), verdict_word(c)]
                  for c in mine]
-        lines += [f"### {mine[0].label}", ""]
+        lines += [f"### {headings.get(outcome, mine[0].label)}", ""]
         lines += layout.fold(f"{len(mine)} variants, largest rise first",
                              layout.table(["arm", "value [95% CI]", f"change against {variants[0]}", "verdict"], body),
                              len(body))
@@ -154,13 +157,13 @@ def compare_lines(c: Comparison, chart) -> list[str]:
     warn = caveats(variants, specs, c.frames, game.label_columns())
     if warn:
         lines += ["## What these findings rest on", "", *[f"- {w}" for w in warn], ""]
-    lines += ["## Headline outcomes, variant by variant", "", *summary_tables(cells, variants, percent)]
+    headings = {o.name: o.heading() for o in game.outcomes()}
+    lines += ["## Headline outcomes, variant by variant", "", *summary_tables(cells, variants, percent, headings)]
     fold = len(results) > FOLDED
     for (v, rows), spec in zip(results.items(), specs[1:]):
         title = f"{arm_text(spec, v)} against {variants[0]}"
         section = [*variant_table(v, variants[0], rows, c.family, percent), "",
-                   difference_chart(v, variants[0], rows, chart, percent,
-                                    {o.name: o.heading() for o in game.outcomes()}), ""]
+                   difference_chart(v, variants[0], rows, chart, percent, headings), ""]
         lines += [f"## {title}", "", *(layout.fold(f"every outcome of {v}, and its chart", section) if fold
                                         else section)]
     return lines

@@ -112,11 +112,12 @@ def markdown_to_html(text: str, title: str, folder: Path | None = None) -> str:
     if in_list:
         body.append("</ul>")
     page = "\n".join(body)
-    page = page.replace("<h2>Findings</h2>", '<h2>Findings</h2><div class="findings">', 1)
-    if '<div class="findings">' in page:
-        start = page.index('<div class="findings">')
-        nxt = page.find("<h2>", start + 1)
-        page = page[:nxt] + "</div>" + page[nxt:] if nxt != -1 else page + "</div>"
+    # the answer in a box: the findings' list (the paragraphs after it say how they were measured)
+    start = page.find("<h2>Findings</h2>\n<ul>")
+    if start != -1:
+        end = page.index("</ul>", start) + len("</ul>")
+        inner = page[start + len("<h2>Findings</h2>\n"):end]
+        page = page[:start] + f'<h2>Findings</h2>\n<div class="findings">{inner}</div>' + page[end:]
     return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
             f"content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
             f"<style>{STYLE}</style></head><body>\n{page}\n</body></html>\n")
