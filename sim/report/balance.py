@@ -184,6 +184,8 @@ def outcome_tables(game, rows: list[dict], configs: Configs, dims: list[str]) ->
         games = max((v["estimate"].n for v in values if v), default=0)
         body.append([configs.text(dict(zip(KEYS, k)), dims) or "all games",
                      *[fmt(v["estimate"], o) if v else "–" for v, o in zip(values, outcomes)], f"{games:,}"])
+    if len(body) == 1:                 # one configuration: its outcomes as a list
+        return layout.table(["outcome", body[0][0]], [[h, c] for h, c in zip(head[1:], body[0][1:])]) + [""]
     lines = layout.fold(f"{len(body)} configurations, the default first, then by {outcomes_sorted_by(outcomes)}",
                         layout.table(head, body), len(body)) + [""]
     if any(cell == "–" for row in body for cell in row):
@@ -213,6 +215,8 @@ def headline_chart(game, rows: list[dict], configs: Configs, dims: list[str], ch
                   key=lambda r: place[r["players"], r["rules"], r["lineup"]])
     if not head:                              # no interval anywhere (e.g. no game was decided)
         return ""
+    if len(head) == 1 and o.reference_at(head[0]["players"]) is None:
+        return ""                             # one figure and nothing to read it against: the finding says it
     title = chart_title(o, head)
     if len(head) > CHART_ROWS:
         by_value = sorted(head, key=lambda r: -r["estimate"].value)

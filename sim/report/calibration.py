@@ -37,13 +37,18 @@ def calibration_section(checked: list[Checked]) -> list[str]:
         return []
     lines = ["## Calibration against the rulebook", "",
              "Claims the rulebook makes about play, measured on the games played with the default rules and "
-             "strategies. A claim holds when the whole 95% interval lies in its range.", "",
-             "| claim | players | range | measured [95% CI] | verdict |", "|---|---|---|---|---|"]
-    for c in checked:
+             "strategies. A claim holds when the whole 95% interval lies in its range.", ""]
+    measured = [c for c in checked if c.estimate is not None]
+    if measured:
+        lines += ["| claim | players | range | measured [95% CI] | verdict |", "|---|---|---|---|---|"]
+    for c in measured:
         pct = c.kind == "rate"
-        measured = c.estimate.fmt(pct=pct, digits=1 if pct else 3) if c.estimate else "not played here"
-        lines.append(f"| {c.claim.text} | {c.claim.players or 'all'} | {claim_range(c.claim, pct)} | {measured} | "
-                     f"{c.verdict} |")
+        lines.append(f"| {c.claim.text} | {c.claim.players or 'all'} | {claim_range(c.claim, pct)} | "
+                     f"{c.estimate.fmt(pct=pct, digits=1 if pct else 3)} | {c.verdict} |")
+    unplayed = sorted({str(c.claim.players) for c in checked if c.estimate is None})
+    if unplayed:
+        lines += ["", f"Not measured here: {len(checked) - len(measured)} claims about {', '.join(unplayed)} "
+                  "players, where these runs played no default game."]
     causes: dict[str, dict[str, list[str]]] = {}     # one entry per cause: the claims it explains, their counts
     for c in checked:
         if c.verdict not in ("holds", "not measured") and c.claim.cause:

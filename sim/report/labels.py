@@ -69,8 +69,15 @@ def players_text(players: int) -> str:
     return f"{players} player" + ("" if players == 1 else "s")
 
 
+def in_role_order(game: Game, strategies: dict) -> dict:
+    """A run's strategies in the game's order of roles (its provenance JSON sorts them by name)."""
+    order = {role: i for i, role in enumerate(game.roles)}
+    return dict(sorted(strategies.items(), key=lambda kv: order.get(kv[0], len(order))))
+
+
 def lineup_text(game: Game, strategies: dict) -> str:
     """`strategies` as stored in a run's provenance: role -> {name, params}."""
+    strategies = in_role_order(game, strategies)
     words = {}
     for role, s in strategies.items():
         tuned = ""
@@ -106,6 +113,7 @@ def spec_words(game: Game, spec) -> str:
 
 def partition_lineup(game: Game, strategies: dict) -> str:
     """The lineup code a run's games are partitioned by, rebuilt from its provenance."""
+    strategies = in_role_order(game, strategies)
     try:
         lineup = {}
         for role, s in strategies.items():
