@@ -71,6 +71,16 @@ def test_every_command_prints_numbers_and_booleans(command, tmp_path, capsys):
         assert all(isinstance(o["target_inside"], bool) for s in data["settings"] for o in s["outcomes"])
 
 
+def test_games_and_replay_print_json(capsys):
+    assert main(["games", "drako", "--format", "json"]) == 0
+    (game,) = json.loads(capsys.readouterr().out)["games"]
+    assert game["game"] == "drako" and isinstance(game["min_players"], int)
+    assert any(o["outcome"] == "dragon_win" and o["headline"] is True and o["unit"] == "%" for o in game["outcomes"])
+    assert main(["replay", "--game", "drako", "--game-id", "1", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["legal"] is True and data["moves"] and data["game_id"] == 1
+
+
 def test_report_prints_every_game_as_numbers(tmp_path, capsys):
     assert main(["run", "--game", "drako", *TINY, "--out", str(tmp_path), "--no-progress"]) == 0
     capsys.readouterr()
