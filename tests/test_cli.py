@@ -83,11 +83,13 @@ def test_drarkane_solo_runs_and_reports(tmp_path):
 
 
 def test_drakerion_mirror_report_shows_the_mirror_cell(tmp_path):
-    """A mirror pairing's cell is a streamed mean of seat 0's score (regression: it crashed the report)."""
+    """A mirror pairing's cell is a streamed mean of seat 0's score (regression: it crashed the report); with
+    mirror matches only, a table of them, not a faction matrix empty but for its diagonal."""
     out = tmp_path / "mirror"
     assert dsim("run", "--game", "drakerion", "--deck", "ember", "--n", 300, "--out", out, "--no-progress") == 0
     report = (out / "report" / "drakerion.md").read_text()
-    assert "## Faction against faction" in report and "| **ember** |" in report
+    assert "## Mirror matches" in report and "| ember | " in report and "Faction against faction" not in report
+    assert not (out / "report" / "drakerion_factions.png").exists()
 
 
 def test_compare_checks_every_arm_before_playing_any(tmp_path, capsys):

@@ -140,7 +140,7 @@ def test_one_folder_holds_several_games_and_reports_use_their_other_tables(tmp_p
     paths = report.build(tmp_path, tmp_path / "report")
     assert sorted(p.name for p in paths) == ["dragonwake.md", "drarkane.md"]
     text = (tmp_path / "report" / "drarkane.md").read_text()
-    assert "exact rate by contract" in text and "not available" not in text      # drawn from `rounds`
+    assert "| players | contract |" in text and "not available" not in text      # drawn from `rounds`
     with pytest.raises(DsimError, match="no drako results"):
         report.build(tmp_path, tmp_path / "r2", "drako")
 

@@ -95,10 +95,12 @@ def test_command_gives_numbers_in_json(tmp_path, capsys, game, extra):
     assert code == 0, out
     data = json.loads(out)
     assert "at equilibrium" in data["title"]
-    value, lo, hi = data["summary"]["equilibrium"]
-    assert 0 <= lo <= value <= hi <= 1
-    weights = [row["weight"] for row in data["solution"]]
-    assert all(isinstance(w, float) for w in weights) and abs(sum(weights) - len(set(r["side"] for r in data["solution"]))) < 1e-6
+    eq = data["equilibrium"]                               # in %, as the report prints it
+    assert eq["unit"] == "%" and 0 <= eq["low"] <= eq["value"] <= eq["high"] <= 100
+    weights = [row["weight"]["value"] for row in data["solution"]]
+    sides = len(set(r["side"] for r in data["solution"]))
+    assert all(isinstance(w, float) for w in weights) and abs(sum(weights) - 100 * sides) < 1e-4
+    assert isinstance(data["converged"], bool)
     assert list(tmp_path.glob("report/equilibrium_*_table.parquet"))
 
 

@@ -67,11 +67,13 @@ def test_compare_json_carries_each_change_with_its_verdict(tmp_path, capsys):
                  "--n", "2000", "--out", str(tmp_path), "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     rows = out["changes"]
-    assert rows and all({"verdict", "p_adjusted", "lo", "hi", "interval"} <= set(r) for r in rows)
-    assert all(r["interval"] == f"Holm-compatible simultaneous 95% over {len(rows)} changes" for r in rows)
-    assert all((r["verdict"] == "no change detected") == (r["lo"] <= 0 <= r["hi"] and not (r["lo_open"] or
-                                                                                           r["hi_open"]))
-               for r in rows)
+    assert rows and out["interval"] == f"Holm-compatible simultaneous 95% over {len(rows)} changes"
+    changes = [r["change"] for r in rows]
+    assert all({"value", "low", "high", "verdict", "p_adjusted", "detected", "unit"} <= set(c) for c in changes)
+    assert all((c["verdict"] == "no change detected") == (c["low"] <= 0 <= c["high"] and not (c["low_open"] or
+                                                                                              c["high_open"]))
+               for c in changes)
+    assert all(c["detected"] == (c["verdict"] != "no change detected") for c in changes)
 
 
 def test_compare_warns_when_a_variant_changed_nothing(tmp_path, capsys):

@@ -17,6 +17,6 @@ def test_a_real_gain_shows_its_paired_interval():
     rng = np.random.default_rng(1)
     before = rng.normal(0.4, 0.3, 5000)
     after = before + rng.normal(0.02, 0.05, 5000)
-    text = gain_text(paired_change(before, after))
+    text = gain_text(paired_change(before, after))             # a score's gain in points, as every change
     lo, hi = (float(v) for v in text.split("[")[1].rstrip("]").split(", "))
-    assert text.startswith("+0.02") and 0 < lo < 0.02 < hi
+    assert text.startswith("+2.") and " points [" in text and 0 < lo < 2 < hi

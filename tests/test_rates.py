@@ -68,11 +68,11 @@ def no_chart(name, fig):
 def test_drarkane_bid_rates_are_game_clustered_shares_of_player_rounds():
     rounds = rounds_table(np.random.default_rng(3))
     text = bid_section(rounds, no_chart)
-    assert "exact rate by contract b, as a share of player-rounds bidding b (game-clustered interval)" in text
+    assert "| players | contract | exact [95% CI, game-clustered] | player-rounds | games | design effect |" in text
     one = rounds.filter(pl.col("bid") == 1)
     per_game = one.group_by("game_id").agg(pl.col("exact").sum().alias("s"), pl.len().alias("t"))
     e = clustered_rate(per_game["s"].to_numpy(), per_game["t"].to_numpy())
-    assert f"bid 1: {e.fmt(pct=True, digits=1)} ({one.height:,} player-rounds in 400 games, design effect" in text
+    assert f"| 1 | {e.fmt(pct=True, digits=1)} | {one.height:,} | 400 | " in text
     old = wilson(int(one["exact"].sum()), one.height)           # the old interval: player-rounds as independent
     assert e.hi - e.lo > 2.5 * (old.hi - old.lo)
 

@@ -49,7 +49,7 @@ def test_transitive_strengths_fit(tmp_path):
     assert findings[0].startswith("**rock** is the strongest")
     assert findings[1].startswith("One strength per strategy explains the head-to-head scores: Bradley–Terry fits")
     assert "rock beats scissors" in " ".join(findings)
-    assert "## Bradley–Terry ratings (log-odds, sum to zero)" in report(s, tmp_path)
+    assert "## Bradley–Terry ratings (log-odds scale, summing to zero)" in report(s, tmp_path)
 
 
 def test_pairing_by_deal_narrows_the_interval_when_rotations_are_correlated():

@@ -31,7 +31,8 @@ class Effect(Judged):
     """One arm's change to one headline outcome. `result` is the paired change on its own (each arm's figure,
     games changed); `shown` is the family's interval, the one reports print, and `verdict` is read off it.
     `rank` is the arm's key's place in the outcome's ranking (1 = largest change), [rank_lo, rank_hi] its 95%
-    bootstrap interval."""
+    bootstrap interval. `kind` is the unit a change is read in: "rate" for a rate or a mean of shares (points),
+    else "mean"."""
 
     key: str
     alternative: object
@@ -86,7 +87,8 @@ def judge_outcome(o: Outcome, frames, planned, same, n_boot: int = N_BOOT) -> tu
     fam = element_family(base, [xs[i] for i in keep], [f"{k}={planned[i][1]}" for k, i in zip(keys, keep)],
                          keys, n_boot=n_boot)
     f = fam.family
-    return fam, [Effect(k, planned[i][1], o.name, o.label or o.name, o.kind, fam.changes[j], same[i],
+    kind = "rate" if o.shows_percent() else o.kind
+    return fam, [Effect(k, planned[i][1], o.name, o.label or o.name, kind, fam.changes[j], same[i],
                         f.intervals[j], f.verdicts[j], float(f.p_adjusted[j]), fam.rank.get(k, 0),
                         fam.rank_lo.get(k, 0), fam.rank_hi.get(k, 0))
                  for j, (k, i) in enumerate(zip(keys, keep))]

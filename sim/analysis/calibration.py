@@ -21,7 +21,7 @@ from sim.engine.strategy import lineup_label
 class Checked:
     claim: Claim
     estimate: Estimate | None      # None: the default configuration was not played here
-    kind: str
+    kind: str                      # "rate" for a rate or a mean of shares (read in %), else "mean"
     verdict: str                   # "holds", "fails", "unsettled" or "not measured"
 
 
@@ -59,7 +59,7 @@ def check(game: Game, games: pl.DataFrame | pl.LazyFrame) -> list[Checked]:
         frame = base.filter(pl.col("players") == claim.players) if claim.players and has_players else base
         est = estimates(frame, [(o.expr, o.kind)])[0]
         if est.n == 0:
-            out.append(Checked(claim, None, o.kind, "not measured"))
+            out.append(Checked(claim, None, "rate" if o.shows_percent() else o.kind, "not measured"))
             continue
-        out.append(Checked(claim, est, o.kind, verdict(est, claim.low, claim.high)))
+        out.append(Checked(claim, est, "rate" if o.shows_percent() else o.kind, verdict(est, claim.low, claim.high)))
     return out

@@ -9,12 +9,15 @@ docs/STATISTICS.md says which number uses which.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats as st
+
+from sim.analysis.stats import bounded
 
 
 def z_of(conf: float) -> float:
@@ -117,17 +120,19 @@ def zero_rate_change(n: int, conf: float = 0.95, span: float = 1.0) -> Interval:
 
 # -- means ------------------------------------------------------------------------------------------------
 
-def mean_t(x: np.ndarray, conf: float = 0.95, share_of: str = "games") -> Interval:
-    """Mean over independent units with a Student-t interval (may go below 0: see `nonneg_mean`)."""
+def mean_t(x: np.ndarray, conf: float = 0.95, share_of: str = "games", lower: float | None = None) -> Interval:
+    """Mean over independent units with a Student-t interval (may go below 0: see `nonneg_mean`); with `lower`, on
+    the log scale above it (`sim.analysis.stats.bounded`)."""
     x = np.asarray(x, dtype=np.float64)
     n = len(x)
+    method = "t" if lower is None else "log-scale t (never below the bound)"
     if n == 0:
-        return _empty("t", share_of)
+        return _empty(method, share_of)
     m = float(x.mean())
     if n == 1:
-        return Interval(m, NAN, NAN, 1, "t", share_of)
-    half = float(st.t.isf((1 - conf) / 2, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
-    return Interval(m, m - half, m + half, n, "t", share_of)
+        return Interval(m, NAN, NAN, 1, method, share_of)
+    e = bounded(m, float(x.std(ddof=1)) / math.sqrt(n), n, conf, lower)
+    return Interval(m, e.lo, e.hi, n, method, share_of)
 
 
 def poisson_rate(total: float, exposure: float, conf: float = 0.95, share_of: str = "games") -> Interval:
@@ -148,23 +153,15 @@ def nonneg_mean(x: np.ndarray, conf: float = 0.95, share_of: str = "games") -> I
     The interval is built on the log scale, m × exp(± t · s / (m √n)) (delta method, t with n - 1 degrees of
     freedom): it is skewed to the right like the sampling distribution of a mean of a skewed quantity, and a
     few games with a large spread give a wide interval above 0 rather than a negative lower bound. When
-    every value is 0 the upper bound is the exact Poisson one (≈ 3.7 / n): it treats the values as counts."""
+    every value is 0 the upper bound is the exact Poisson one (≈ 3.7 / n): it treats the values as counts.
+    (`sim.analysis.stats.bounded` computes it; reports use it from streamed sums.)"""
     x = np.asarray(x, dtype=np.float64)
     if (x < 0).any():
         raise ValueError("nonneg_mean needs non-negative values")
-    n = len(x)
-    method = "log-scale t (never below 0)"
-    if n == 0:
-        return _empty(method, share_of)
-    m = float(x.mean())
-    if m == 0:
-        p = poisson_rate(0, n, conf, share_of)
-        return Interval(0.0, 0.0, p.hi, n, "all zero: exact Poisson upper bound", share_of)
-    if n == 1:
-        return Interval(m, NAN, NAN, 1, method, share_of)
-    s = float(x.std(ddof=1))
-    f = math.exp(float(st.t.isf((1 - conf) / 2, n - 1)) * s / (m * math.sqrt(n)))
-    return Interval(m, m / f, m * f, n, method, share_of)
+    e = mean_t(x, conf, share_of, lower=0.0)
+    if len(x) and e.value == 0:
+        return dataclasses.replace(e, method="all zero: exact Poisson upper bound")
+    return dataclasses.replace(e, method="log-scale t (never below 0)")
 
 
 # -- rates of rounds (or cards, or player-rounds) nested in games ---------------------------------------------

@@ -71,7 +71,7 @@ def _arm(x: np.ndarray, conf: float, binary: bool) -> Interval:
     share_of = "games where the outcome applies" if len(ok) < len(x) else "games"
     if binary:
         return wilson(int(ok.sum()), len(ok), conf, share_of)
-    return mean_t(ok, conf, share_of)
+    return mean_t(ok, conf, share_of, lower=0.0 if len(ok) and ok.min() >= 0 else None)   # a count: never below 0
 
 
 def ratio_influence(x: np.ndarray) -> tuple[float, np.ndarray]:

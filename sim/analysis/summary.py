@@ -11,13 +11,14 @@ from sim.engine.game import Game
 
 def estimates(frame: pl.DataFrame | pl.LazyFrame, measures: list[tuple[pl.Expr, str]]) -> list[Estimate]:
     """Each (per-game expression, "rate" or "mean") over these games, in one streamed pass: rates by Wilson, means
-    by t from the count, sum and sum of squares. Games where the expression is null or NaN are left out."""
+    by t from the count, sum and sum of squares (kept above 0 for a quantity no game took below 0,
+    `sim.analysis.stats.bounded`). Games where the expression is null or NaN are left out."""
     if not measures:
         return []
     aggs = []
     for i, (expr, _) in enumerate(measures):
         x = expr.cast(pl.Float64).fill_nan(None)
-        aggs += [x.count().alias(f"n{i}"), x.sum().alias(f"s{i}"), (x * x).sum().alias(f"q{i}")]
+        aggs += [x.count().alias(f"n{i}"), x.sum().alias(f"s{i}"), (x * x).sum().alias(f"q{i}"), x.min().alias(f"m{i}")]
     row = collect(lazy(frame).select(aggs)).row(0, named=True)
     out = []
     for i, (_, kind) in enumerate(measures):
@@ -25,8 +26,14 @@ def estimates(frame: pl.DataFrame | pl.LazyFrame, measures: list[tuple[pl.Expr, 
         if n == 0:
             out.append(Estimate(float("nan"), float("nan"), float("nan"), 0))
         else:
-            out.append(wilson(int(round(s)), n) if kind == "rate" else mean_from_moments(s, q, n))
+            out.append(wilson(int(round(s)), n) if kind == "rate" else
+                       mean_from_moments(s, q, n, lower=floor(row[f"m{i}"])))
     return out
+
+
+def floor(smallest) -> float | None:
+    """0 for a quantity no game took below 0 (the bound its interval keeps), else None."""
+    return 0.0 if smallest is not None and smallest >= 0 else None
 
 
 def summarize(game: Game, games: pl.LazyFrame, by: list[str]) -> list[dict]:
@@ -36,7 +43,7 @@ def summarize(game: Game, games: pl.LazyFrame, by: list[str]) -> list[dict]:
     for o in outcomes:
         x = o.expr.cast(pl.Float64).fill_nan(None)      # null or NaN: the outcome does not apply
         aggs += [x.count().alias(f"{o.name}__n"), x.sum().alias(f"{o.name}__s"),
-                 (x * x).sum().alias(f"{o.name}__ss")]
+                 (x * x).sum().alias(f"{o.name}__ss"), x.min().alias(f"{o.name}__min")]
     grouped = games.group_by(by).agg(*aggs) if by else games.select(*aggs)
     table = collect(grouped.sort(by)) if by else collect(grouped)
     rows = []
@@ -46,7 +53,8 @@ def summarize(game: Game, games: pl.LazyFrame, by: list[str]) -> list[dict]:
             if n == 0:
                 continue
             s = rec[f"{o.name}__s"] or 0.0
-            est = wilson(int(round(s)), n) if o.kind == "rate" else mean_from_moments(s, rec[f"{o.name}__ss"] or 0.0, n)
+            est = wilson(int(round(s)), n) if o.kind == "rate" else \
+                mean_from_moments(s, rec[f"{o.name}__ss"] or 0.0, n, lower=floor(rec[f"{o.name}__min"]))
             rows.append({**{k: rec[k] for k in by}, "outcome": o.name, "label": o.label, "kind": o.kind,
                          "headline": o.headline, "estimate": est})
     return rows

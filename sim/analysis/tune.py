@@ -278,7 +278,7 @@ def verify(ev: Evaluator, result: TuneResult, n: int) -> TuneResult:
 
 
 def inside(est: Estimate, target: float) -> bool:
-    return est.lo <= target <= est.hi and not math.isnan(est.lo)
+    return bool(est.lo <= target <= est.hi and not math.isnan(est.lo))
 
 
 @dataclass(frozen=True)

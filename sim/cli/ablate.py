@@ -11,9 +11,10 @@ from sim.analysis.ablate import ablate as run_ablate
 from sim.analysis.ablate_equilibrium import ablate_at_equilibrium
 from sim.analysis.equilibrium import Search
 from sim.analysis.payoffs import Budget
-from sim.analysis.arms import effect_rows
 from sim.cli.output import FormatOpt, show
 from sim.report.ablate import write
+from sim.report.arms import effect_figures
+from sim.report.ablate_equilibrium import figures as equilibrium_figures
 from sim.report.ablate_equilibrium import write as write_equilibrium
 
 
@@ -36,11 +37,13 @@ def ablate(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt =
     if at_equilibrium:
         study = ablate_at_equilibrium(spec.game, spec, Budget(precision or 0.01, 2_000, spec.n), Search(), mode,
                                       jobs, tuple(only or ()), rules, tuple(variant or ()), tuple(set_ or ()))
-        show(write_equilibrium(study, to or Path(out) / "report"), format_)
+        show(write_equilibrium(study, to or Path(out) / "report"), format_, equilibrium_figures(study))
         return
     result = run_ablate(spec.game, spec, Path(out), mode, jobs, precision, tuple(only or ()), rules,
                         tuple(variant or ()), tuple(set_ or ()))
-    show(write(result, to or Path(out) / "report"), format_, {"effects": effect_rows(result.effects, "element")})
+    figures = {"games_per_arm": result.played, "mode": result.mode,
+               "effects": effect_figures(result.effects, "element", result.groups)}
+    show(write(result, to or Path(out) / "report"), format_, figures)
 
 
 def register(app: typer.Typer) -> None:

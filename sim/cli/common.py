@@ -33,7 +33,7 @@ ResumeOpt = Annotated[bool, typer.Option(
                      "(same command, same options)")]
 ToOpt = Annotated[Optional[Path], typer.Option("--to", metavar="FOLDER", help="report folder (default OUT/report)")]
 ChangePrecisionOpt = Annotated[Optional[float], typer.Option(
-    "--precision", metavar="POINTS", help="play until every headline change is within ± this (points for rates; --n is the cap)")]
+    "--precision", metavar="SHARE", help="play until every headline change is within ± this: 0.01 = ±1 point for rates; for means above 1, a fraction of the value (0.01 = ±1%); --n is the cap")]
 PluginOpt = Annotated[Optional[list[str]], typer.Option("--plugin", metavar="FILE", help="Python file registering strategies")]
 
 

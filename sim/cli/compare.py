@@ -7,9 +7,9 @@ import typer
 
 from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt,
                             RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt)
-from sim.analysis.compare import change_rows, compare as run_compare
+from sim.analysis.compare import compare as run_compare
 from sim.cli.output import FormatOpt, show
-from sim.report.compare import write
+from sim.report.compare import figures, write
 
 
 def compare(variant: Annotated[list[str], typer.Option(
@@ -19,13 +19,13 @@ def compare(variant: Annotated[list[str], typer.Option(
             rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
             resume: ResumeOpt = False,
             precision: Annotated[Optional[float], typer.Option(
-                metavar="POINTS", help="play until every headline difference is within ± this: points for rates, a fraction of the base value for means above 1 (--n is the cap)")] = None,
+                metavar="SHARE", help="play until every headline difference is within ± this: 0.002 = ±0.2 points for rates; for means above 1, a fraction of the base value (0.002 = ±0.2%); --n is the cap")] = None,
             to: ToOpt = None,
             format_: FormatOpt = "text") -> None:
     """Compare rule variants game by game on common random numbers."""
     spec, set_ = game_spec(game, n, players, strategy, None, seed, rules, set_, deck, plugin, format_, resume=resume)
     result = run_compare(spec.game, spec, variant, Path(out), jobs, precision, rules, tuple(set_ or ()))
-    show(write(result, to or Path(out) / "report"), format_, {"changes": change_rows(result.results, result.family)})
+    show(write(result, to or Path(out) / "report"), format_, figures(result))
 
 
 def register(app: typer.Typer) -> None:

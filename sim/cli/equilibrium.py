@@ -13,7 +13,7 @@ from sim.cli.common import (game_spec, GameOpt, JobsOpt, OutOpt, PlayersOpt, Plu
 from sim.cli.output import FormatOpt, show
 from sim.engine.errors import DsimError
 from sim.engine.spec import check_jobs, check_n
-from sim.report.equilibrium import solution_frame, summary, write
+from sim.report.equilibrium import figures, write
 
 Points = Annotated[float, typer.Option(help="(0.01 is one point)")]
 
@@ -52,12 +52,7 @@ def equilibrium(game: GameOpt = "drako", players: PlayersOpt = None, variant: Va
     if with_search and "search" not in spec.game.strategies.items:
         raise DsimError(f"{spec.game.name} has no search player (`dsim games {spec.game.name}` lists its strategies)")
     study = run_equilibrium(spec.game, spec, budget, search, jobs, chosen, boot, with_search)
-    show(write(study, to or Path(out) / "report"), format_, numbers(study))
-
-
-def numbers(study) -> dict:
-    """--format json: the figures as numbers, and every candidate's weight with its interval."""
-    return {"summary": summary(study), "solution": solution_frame(study).drop("params").to_dicts()}
+    show(write(study, to or Path(out) / "report"), format_, figures(study))
 
 
 def check_budget(precision, cap, tol, rounds, iters, search_games, boot) -> Budget:

@@ -1,6 +1,7 @@
 """`dsim games`: the games, and for one game its outcomes, variants, strategies, rules and readings, each named as
 the options that take it (`--variant`, `--strategy`, `--set`, the outcomes of `tune` and `ladder`)."""
 
+import json
 from typing import Annotated, Optional
 
 import typer
@@ -9,15 +10,20 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from sim.cli.output import hanging
+from sim.cli.output import FormatOpt, check_format, hanging
 from sim.games import all_games, get_game
+from sim.report.numbers import plain
 
 
-def games(name: Annotated[Optional[str], typer.Argument(metavar="GAME", hidden=True)] = None
-          ) -> None:
+def games(name: Annotated[Optional[str], typer.Argument(metavar="GAME", hidden=True)] = None,
+          format_: FormatOpt = "text") -> None:
     """List the games, or one game's outcomes, variants and rules.
 
     With GAME: one entry per outcome, variant, strategy, rule and reading of that game."""
+    if check_format(format_) == "json":
+        print(json.dumps(plain({"games": [described(g) for g in ([get_game(name)] if name else
+                                                                   all_games().values())]})))
+        return
     console = Console()
     if name:
         detail(console, get_game(name))
@@ -31,6 +37,21 @@ def games(name: Annotated[Optional[str], typer.Argument(metavar="GAME", hidden=T
         say("    outcomes: ", ", ".join(o.name for o in g.outcomes()))
         say("    variants: ", ", ".join(rules.ruleset.available_variants) or "none")
         say("    strategies: ", f"{', '.join(g.strategies.names())}; default {_defaults(g)}")
+
+
+def described(g) -> dict:
+    """--format json: a game's players, outcomes, variants, strategies and rules as data."""
+    ruleset = g.load_rules().ruleset
+    return {"game": g.name, "title": g.title, "min_players": g.min_players, "max_players": g.max_players,
+            "default_players": g.default_players,
+            "outcomes": [{"outcome": o.name, "label": o.label, "kind": o.kind, "headline": o.headline,
+                          "unit": "%" if o.shows_percent() else ""} for o in g.outcomes()],
+            "variants": [{"variant": v, "description": spec.get("description", "")}
+                         for v, spec in ruleset.available_variants.items()],
+            "strategies": [{"strategy": s.name, "roles": list(s.roles), "description": s.description,
+                            "params": dict(zip(s.param_names, s.defaults))} for s in g.strategies.items.values()],
+            "rules": [{"rule": key, "value": e.value, "source": e.source, "note": e.note}
+                      for key, e in ruleset.entries.items()]}
 
 
 def detail(console: Console, g) -> None:

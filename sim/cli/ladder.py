@@ -12,7 +12,7 @@ from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, 
 from sim.engine.spec import check_jobs
 from sim.analysis.ladder import ladder as run_ladder
 from sim.cli.output import FormatOpt, show
-from sim.report.ladder import write
+from sim.report.ladder import figures, write
 
 
 def ladder(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt = None, strategy: StrategyOpt = None,
@@ -35,7 +35,7 @@ def ladder(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt =
     study = standard_study(spec.game, spec, jobs) if equilibrium else None
     result = run_ladder(spec.game, spec, outcome, reference, iters, study=study, jobs=jobs)
     path, _ = write(result, to or Path(out) / "report")
-    show(path, format_, {"levels": result.table().drop("lineup").to_dicts()})
+    show(path, format_, figures(result))
 
 
 def register(app: typer.Typer) -> None:

@@ -11,7 +11,7 @@ from sim.analysis.optimize import optimize as run_optimize
 from sim.cli.output import FormatOpt, show
 from sim.engine.errors import DsimError
 from sim.engine.spec import check_jobs
-from sim.report.optimize import write
+from sim.report.optimize import figures, write
 
 
 def optimize(strategy: Annotated[str, typer.Option("--strategy", "-s", metavar="STRATEGY", help="the strategy to tune")],
@@ -30,7 +30,7 @@ def optimize(strategy: Annotated[str, typer.Option("--strategy", "-s", metavar="
     spec, _ = game_spec(game, n, players, field, variant, seed, rules, set_, deck, plugin, format_)
     check_jobs(jobs)
     result = run_optimize(spec.game, spec, strategy, role, iters=iters, jobs=jobs)
-    show(write(result, to or Path(out) / "report"), format_)
+    show(write(result, to or Path(out) / "report"), format_, figures(result))
 
 
 def register(app: typer.Typer) -> None:

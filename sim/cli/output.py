@@ -1,5 +1,6 @@
 """What a report command prints: the report's findings and caveats, its first table as a compact rich table that
-fits the terminal, and the path of the full report; or, with --format json, the same as JSON for scripts."""
+fits the terminal, and the path of the full report; or, with --format json, its findings and its figures as
+numbers and booleans for scripts (`sim.report.numbers`; the fields are listed in the README)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from rich import box
 from rich.table import Table
 
 from sim.engine.errors import DsimError
+from sim.report.numbers import plain as json_ready
 
 FormatOpt = Annotated[str, typer.Option("--format", metavar="FORMAT", help="text (findings, a table and the report's path) or json")]
 FORMATS = ("text", "json")
@@ -63,21 +65,22 @@ def first_table(markdown: str) -> list[list[str]]:
 
 
 def summary(path: Path) -> dict:
+    """A written report's title, findings and caveats (sentences), and where it is."""
     text = path.read_text()
     parts = sections(text)
     title = next((line[2:] for line in text.splitlines() if line.startswith("# ")), path.stem)
     return {"title": title, "findings": bullets(parts.get("Findings", [])),
-            "caveats": bullets(parts.get("What these findings rest on", [])), "table": first_table(text),
+            "caveats": bullets(parts.get("What these findings rest on", [])),
             "report": str(path), "html": str(path.with_suffix(".html"))}
 
 
 def show(path: Path, fmt: str = "text", extra: dict | None = None, table: list[list[str]] | None = None,
          note: str = "") -> None:
     """Print a written report's title, findings, caveats and a table: its first one, or `table` (header first)
-    under a `note`."""
+    under a `note`; with json, its summary and `extra` (the figures as numbers) instead."""
     data = {**summary(path), **(extra or {})}
     if fmt == "json":
-        print(json.dumps(data, default=str))
+        print(json.dumps(json_ready(data)))
         return
     console = Console()
     say = partial(console.print, markup=False, highlight=False)
@@ -88,7 +91,7 @@ def show(path: Path, fmt: str = "text", extra: dict | None = None, table: list[l
         say("Rests on:", style="bold")
         for line in data["caveats"]:
             say(hanging("  – ", line, console.width))
-    rows = data["table"] if table is None else table
+    rows = first_table(path.read_text()) if table is None else table
     if rows:
         if note:
             say(hanging("", note, console.width))

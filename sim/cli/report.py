@@ -7,8 +7,11 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
+import json
+
 from sim.cli.common import OutOpt
-from sim.cli.output import show
+from sim.cli.output import FormatOpt, check_format, show, summary
+from sim.report.numbers import plain
 from sim.engine import store
 from sim.games import get_game
 from sim.report import balance
@@ -19,15 +22,21 @@ def report(out: OutOpt = Path("results"),
            to: Annotated[Optional[Path], typer.Option("--to", metavar="FOLDER",
                                                       help="report folder (default: OUT/report)")] = None,
            game: Annotated[Optional[str], typer.Option("--game", "-g", metavar="GAME",
-                                                       help="only this game")] = None) -> None:
+                                                       help="only this game")] = None,
+           format_: FormatOpt = "text") -> None:
     """Write each game's report and print its findings.
 
     The reports (Markdown and HTML, with PNG charts) go to --to; the terminal gets each game's findings and one
     table of its configurations."""
+    check_format(format_)
     if game:
         get_game(game)
     to = to or Path(out) / "report"
     paths = balance.build(Path(out), to, game)
+    if format_ == "json":           # one document: every game's findings and figures
+        print(json.dumps(plain({"games": [{"game": p.stem, **summary(p),
+                                           "configurations": balance.figures(p.stem, Path(out))} for p in paths]})))
+        return
     runs = store.runs(out)
     for p in paths:
         g = get_game(p.stem)

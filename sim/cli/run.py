@@ -11,7 +11,7 @@ from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, 
 from sim.analysis.precision import run_to_precision
 from sim.cli.output import FormatOpt, show
 from sim.engine import runner
-from sim.report.balance import game_report
+from sim.report.balance import figures, game_report, outcome_list
 
 
 def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = None, strategy: StrategyOpt = None,
@@ -19,7 +19,7 @@ def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = N
         rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,
         resume: ResumeOpt = False,
         precision: Annotated[Optional[float], typer.Option(
-            metavar="POINTS", help="keep playing until every headline interval is within ± this: points for rates, a fraction of the value for means above 1 (--n is the cap)")] = None,
+            metavar="SHARE", help="keep playing until every headline interval is within ± this: 0.002 = ±0.2 points for rates; for means above 1, a fraction of the value (0.002 = ±0.2%); --n is the cap")] = None,
         progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
         format_: FormatOpt = "text") -> None:
     """Play N games of one configuration and print their findings.
@@ -41,7 +41,10 @@ def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = N
     to = Path(out) / "report"
     to.mkdir(parents=True, exist_ok=True)
     path = game_report(spec.game.name, Path(out), to, only=spec.partition())
-    show(path, format_)
+    if format_ == "json":
+        show(path, format_, {"configurations": figures(spec.game.name, Path(out), spec.partition())})
+    else:
+        show(path, table=outcome_list(spec.game.name, Path(out), spec.partition()))
 
 def register(app: typer.Typer) -> None:
     app.command("run")(run)

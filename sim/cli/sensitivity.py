@@ -7,9 +7,9 @@ import typer
 
 from sim.cli.common import (ChangePrecisionOpt, DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt,
                             PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt, VariantOpt)
-from sim.analysis.arms import effect_rows
 from sim.analysis.sensitivity import sensitivity as run_sensitivity
 from sim.cli.output import FormatOpt, show
+from sim.report.arms import effect_figures
 from sim.report.sensitivity import write
 
 
@@ -28,7 +28,8 @@ def sensitivity(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: Players
     spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_, resume=resume)
     result = run_sensitivity(spec.game, spec, Path(out), jobs, precision, tuple(only or ()), rules,
                              tuple(variant or ()), tuple(set_ or ()))
-    show(write(result, to or Path(out) / "report"), format_, {"effects": effect_rows(result.effects, "assumption")})
+    figures = {"games_per_arm": result.played, "effects": effect_figures(result.effects, "assumption")}
+    show(write(result, to or Path(out) / "report"), format_, figures)
 
 
 def register(app: typer.Typer) -> None:

@@ -9,7 +9,7 @@ from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, 
                             RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt, VariantOpt)
 from sim.analysis.sweep import sweep as run_sweep
 from sim.cli.output import FormatOpt, show
-from sim.report.sweep import write
+from sim.report.sweep import figures, write
 
 
 def sweep(param: Annotated[list[str], typer.Option(
@@ -21,7 +21,7 @@ def sweep(param: Annotated[list[str], typer.Option(
     """Play every point of a rule-parameter grid on the same seeds."""
     spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_, resume=resume)
     result = run_sweep(spec.game, spec, param, Path(out), jobs, rules, tuple(variant or ()), tuple(set_ or ()))
-    show(write(result, to or Path(out) / "report"), format_)
+    show(write(result, to or Path(out) / "report"), format_, figures(result))
 
 
 def register(app: typer.Typer) -> None:

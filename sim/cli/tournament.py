@@ -9,7 +9,7 @@ from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, 
                             RulesOpt, SeedOpt, SetOpt, ToOpt, VariantOpt)
 from sim.analysis.tournament import tournament as run_tournament
 from sim.cli.output import FormatOpt, show
-from sim.report.tournament import fit_summary, write
+from sim.report.tournament import figures, write
 
 
 def tournament(strategies: Annotated[str, typer.Option(
@@ -22,7 +22,7 @@ def tournament(strategies: Annotated[str, typer.Option(
     spec, set_ = game_spec(game, n, players, None, variant, seed, rules, set_, deck, plugin, format_, resume=resume)
     entrants = [s.strip() for s in strategies.split(",") if s.strip()]
     result = run_tournament(spec.game, spec, entrants, Path(out), jobs)
-    show(write(result, to or Path(out) / "report"), format_, extra={"fit": fit_summary(result.standings)})
+    show(write(result, to or Path(out) / "report"), format_, figures(result))
 
 
 def register(app: typer.Typer) -> None:

@@ -10,7 +10,7 @@ from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, OutOpt, Player
 from sim.analysis.tune import tune as run_tune
 from sim.cli.output import FormatOpt, show
 from sim.engine.spec import check_n
-from sim.report.tune import write
+from sim.report.tune import figures, write
 
 
 def tune(param: Annotated[list[str], typer.Option(
@@ -32,7 +32,7 @@ def tune(param: Annotated[list[str], typer.Option(
     spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_)
     verify_n = check_n(verify) if verify is not None else None
     result = run_tune(spec.game, spec, param, target, jobs, verify_n, rules, tuple(variant or ()), tuple(set_ or ()))
-    show(write(result, to or Path(out) / "report"), format_, result.summary())
+    show(write(result, to or Path(out) / "report"), format_, figures(result))
 
 
 def register(app: typer.Typer) -> None:

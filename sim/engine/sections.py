@@ -1,7 +1,7 @@
 """Report sections a game declares instead of writing: a table of measures by configuration, a measure along an
 axis (seat, position), a histogram. They are data, part of the Game API (`Game.report_tables`); the report layer
-(`sim.report.sections`) renders each the same way for every game: measures as rows, configurations (the `config`
-column, in words) as columns, every estimate with its interval, and a chart whose title says what it shows and
+(`sim.report.sections`) renders each the same way for every game: configurations (the `config` column, in words)
+as rows, measures as columns, every estimate with its interval, and a chart whose title says what it shows and
 whose axes have units."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ class Measure:
 
 @dataclass(frozen=True)
 class Table:
-    """Measures as rows, configurations as columns, and a chart: grouped bars with intervals, or stacked shares
+    """Configurations as rows, measures as columns, and a chart: grouped bars with intervals, or stacked shares
     when the measures are the parts of a whole (how games end)."""
 
     title: str

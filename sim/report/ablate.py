@@ -9,6 +9,7 @@ from pathlib import Path
 from sim.analysis.ablate import MODES, Ablation
 from sim.analysis.arms import Effect, detected, ranked, untouched
 from sim.report.arms import detected_text, outcome_family, rank_text, ranking_text, reading, signed, tornado
+from sim.report import layout
 from sim.report.charts import ChartSaver
 from sim.report.html import write_report
 from sim.report.labels import spec_words
@@ -42,13 +43,12 @@ def outcome_section(game, o: str, effects: list[Effect], groups: dict, chart, fa
     label, kind = rows[0][2][0].label, rows[0][2][0].kind
     family = outcome_family(effects, o)
     shown = rows if len(rows) <= SHOWN else rows[:SHOWN - 4] + rows[-4:]
-    lines = [f"## {label}", "", tornado(game, shown, label, kind, chart, o, family), "",
-             f"| element | group | rank [95%] | change [{family}] | verdict | adjusted p |", "|---|---|---|---|---|---|"]
-    for key, _, es in rows:
-        e = es[0]
-        lines.append(f"| {key} | {groups.get(key, '')} | {rank_text(e)} | {signed(e)} | {e.verdict} | "
-                     f"{e.p_adjusted:.3g} |")
-    return lines + ["", f"{_cap(detected_text(effects, o, 'elements'))}.", ranking_text(fam), ""]
+    body = [[key, groups.get(key, ""), rank_text(es[0]), signed(es[0]), es[0].verdict, f"{es[0].p_adjusted:.3g}"]
+            for key, _, es in rows]
+    table = layout.table(["element", "group", "rank [95%]", f"change [{family}]", "verdict", "adjusted p"], body)
+    return [f"## {label}", "", tornado(game, shown, label, kind, chart, o, family), "",
+            *layout.fold(f"All {len(body)} elements, largest change first", table, len(body)), "",
+            f"{_cap(detected_text(effects, o, 'elements'))}.", ranking_text(fam), ""]
 
 
 def _cap(text: str) -> str:

@@ -9,6 +9,7 @@ import polars as pl
 
 from sim.analysis.ablate import MODES
 from sim.analysis.ablate_equilibrium import EquilibriumAblation, shown
+from sim.report import numbers
 from sim.report.equilibrium import figure_name, pct
 from sim.report.html import write_report
 from sim.report.labels import spec_words
@@ -49,6 +50,20 @@ def write(a: EquilibriumAblation, to: Path) -> Path:
         lines.append(f"| {k} | {pct(s.value)} | {points(shown(a, k))} | {a.family.verdicts[i]} | "
                      f"{'yes' if s.converged else 'no'} |")
     return write_report(to, stem, "\n".join(lines), a.game.title)
+
+
+def figures(a: EquilibriumAblation) -> dict:
+    """--format json: the figure at equilibrium with the rules as given, and each element's (in %) with its
+    change (points)."""
+    base = a.studies["as given"]
+    rows = []
+    for k in sorted(a.elements(), key=lambda k: -abs(shown(a, k).value)):
+        i = a.elements().index(k)
+        rows.append({"element": k, "at_equilibrium": numbers.estimate(a.studies[k].value, True),
+                     "change": {**numbers.change(shown(a, k), True), "verdict": a.family.verdicts[i],
+                                "detected": a.family.verdicts[i] in ("up", "down")},
+                     "converged": bool(a.studies[k].converged)})
+    return {"figure": figure_name(base), "as_given": numbers.estimate(base.value, True), "elements": rows}
 
 
 def table(a: EquilibriumAblation, rows: list[str]) -> pl.DataFrame:

@@ -13,6 +13,7 @@ from sim.analysis.arms import Effect  # noqa: E402
 from sim.analysis.compare import family_name  # noqa: E402
 from sim.analysis.intervals_family import ElementFamily  # noqa: E402
 from sim.engine.game import Game  # noqa: E402
+from sim.report import numbers  # noqa: E402
 from sim.report.changes import change_text, family_reading  # noqa: E402
 from sim.report.charts import ChartSaver  # noqa: E402
 
@@ -24,7 +25,18 @@ def units(kind: str, value: float) -> str:
 def signed(e: Effect) -> str:
     """A change with its family interval: "-5.0 points [-10.1, 0)" (rates) or "+0.31 [+0.12, +0.50]"; the exact
     bound when no game changed."""
-    return change_text(e.result, e.shown, e.kind, digits=1)
+    return change_text(e.result, e.shown, e.kind)
+
+
+def effect_figures(effects: list[Effect], key_name: str, groups: dict | None = None) -> list[dict]:
+    """--format json: each arm's change to each headline outcome (points for rates and shares), its verdict and
+    its place in the ranking."""
+    return [{key_name: e.key, **({"group": groups.get(e.key, "")} if groups is not None else {}),
+             "alternative": str(e.alternative), "outcome": e.outcome, "label": e.label,
+             "change": {**numbers.change(e.shown, e.kind == "rate"), "detected": e.detected, "verdict": e.verdict,
+                        "p_adjusted": e.p_adjusted, "p": e.result.p_value},
+             "identical": bool(e.identical), "rank": e.rank, "rank_low": e.rank_lo, "rank_high": e.rank_hi}
+            for e in effects]
 
 
 def rank_text(e: Effect) -> str:

@@ -1,9 +1,10 @@
 """`dsim report`: a balance report per game, from Parquet results: Markdown and one self-contained HTML file.
 
-Layout (the same for every game): the question and the findings (headline estimates with intervals and a
-verdict against a reference), the caveats they rest on, the headline chart, outcome tables (outcomes as rows,
-the varied configuration as columns), calibration, the game's own sections, and a provenance appendix. A game
-declares what it shows (its outcomes and references, extra sections); the layout lives here.
+Layout (the same for every game): the question and the findings (the game's own answers, such as each card's
+weight or the strongest faction, then the headline estimates with intervals and a verdict against a reference),
+the caveats they rest on, the headline chart, outcome tables (configurations as rows, the default first, then by
+the effect; outcomes as columns, split to fit the page), calibration, the game's own sections, and a provenance
+appendix. A game declares what it shows (its outcomes and references, extra sections); the layout lives here.
 """
 
 from __future__ import annotations
@@ -25,14 +26,17 @@ from sim.engine.errors import DsimError  # noqa: E402
 from sim.engine.strategy import lineup_label  # noqa: E402
 from sim.engine.frames import collect  # noqa: E402
 from sim.games import get_game  # noqa: E402
-from sim.report import sections  # noqa: E402
-from sim.report.calibration import calibration_section  # noqa: E402
-from sim.report.charts import ChartSaver, error_bars  # noqa: E402
+from sim.report import layout, numbers, sections  # noqa: E402
+from sim.report.calibration import calibration_section, claim_range, counts_text, split_players  # noqa: E402
+from sim.report.charts import ChartSaver, error_bars, fit_span  # noqa: E402
 from sim.report.coverage import exercised_section  # noqa: E402
 from sim.report.findings import MANY, caveat_findings, fill_headlines, fmt, headline_findings  # noqa: E402
+from sim.report.games import findings as own_findings  # noqa: E402
+from sim.report.games import value_names  # noqa: E402
 from sim.report.games import sections as own_sections  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
-from sim.report.labels import Configs, partition_lineup, players_text  # noqa: E402
+from sim.report.labels import Configs, column_words, partition_lineup, players_text  # noqa: E402
+from sim.report.summary import KEYS, ordered  # noqa: E402
 
 GROUP = ["players", "lineup", "rules"]
 
@@ -87,16 +91,18 @@ def strategy_caveats(game, rows: list[dict], configs: Configs, dims: list[str]) 
     return out
 
 
-def with_config(games: pl.LazyFrame, configs: Configs, dims: list[str]) -> pl.LazyFrame:
-    """The games with a `config` column: their configuration in words, for the game's own sections to group by.
-    Lazy: the games are only ever scanned, never held whole."""
-    keys = [k for k in ("players", "rules", "lineup") if k in games.collect_schema().names()]
+def with_config(games: pl.LazyFrame, configs: Configs, dims: list[str], order: list[tuple] = ()) -> pl.LazyFrame:
+    """The games with a `config` column (their configuration in words, for the game's own sections to group by)
+    and `config_order` (its place in the report's tables, `order`). Lazy: the games are only ever scanned."""
+    keys = [k for k in KEYS if k in games.collect_schema().names()]
     if not keys:
-        return games.with_columns(pl.lit("all games").alias("config"))
+        return games.with_columns(pl.lit("all games").alias("config"), pl.lit(0).alias("config_order"))
     combos = collect(games.select(keys).unique(maintain_order=True))
     names = [configs.text(dict(zip(keys, row)), dims) or "all games" for row in combos.iter_rows()]
-    return games.join(combos.with_columns(pl.Series("config", names)).lazy(), on=keys, how="left",
-                      maintain_order="left")
+    place = {tuple(dict(zip(KEYS, k))[c] for c in keys): i for i, k in enumerate(order)}
+    ranks = [place.get(row, len(place) + i) for i, row in enumerate(combos.iter_rows())]
+    return games.join(combos.with_columns(pl.Series("config", names), pl.Series("config_order", ranks)).lazy(),
+                      on=keys, how="left", maintain_order="left")
 
 
 def game_outcome(game, name: str):
@@ -167,58 +173,75 @@ def _lineup_code(game, run: dict) -> str:
 
 
 def outcome_tables(game, rows: list[dict], configs: Configs, dims: list[str]) -> list[str]:
-    """Outcomes as rows, configurations as columns; one table per player count when several vary."""
-    outcomes = {o.name: o for o in game.outcomes()}
-    keys = list(dict.fromkeys((r["players"], r["rules"], r["lineup"]) for r in rows))
-    split = "players" in dims and len(dims) > 1
-    groups = {}
-    for k in keys:
-        groups.setdefault(k[0] if split else None, []).append(k)
-    col_dims = [d for d in dims if not (split and d == "players")]
-    lines = []
-    for head, group in groups.items():
-        cells = {(r["players"], r["rules"], r["lineup"], r["outcome"]): r for r in rows}
-        columns = [configs.text(dict(zip(("players", "rules", "lineup"), k)), col_dims) or "all games" for k in group]
-        if head is not None:
-            lines += [f"### {head} players", ""]
-        lines += ["| outcome | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
-        for name, o in outcomes.items():
-            values = [cells.get((*k, name)) for k in group]
-            if all(v is None for v in values):
-                continue
-            text = [fmt(v["estimate"], o) if v else "" for v in values]
-            label = o.label or o.name
-            lines.append(f"| {'**' + label + '**' if o.headline else label} | " + " | ".join(text) + " |")
-        games = [max((r["estimate"].n for r in rows if (r["players"], r["rules"], r["lineup"]) == k), default=0)
-                 for k in group]
-        lines += ["| games | " + " | ".join(f"{g:,}" for g in games) + " |", ""]
+    """Configurations as rows (the report's order: the default first, then by player count, then by the effect),
+    outcomes as columns, split over several tables where they do not fit the page; a long table folded."""
+    outcomes = [o for o in game.outcomes() if any(r["outcome"] == o.name for r in rows)]
+    cells = {(r["players"], r["rules"], r["lineup"], r["outcome"]): r for r in rows}
+    head = ["configuration", *[f"**{o.heading()}**" if o.headline else o.heading() for o in outcomes], "games"]
+    body = []
+    for k in ordered(game, rows, configs, dims):
+        values = [cells.get((*k, o.name)) for o in outcomes]
+        games = max((v["estimate"].n for v in values if v), default=0)
+        body.append([configs.text(dict(zip(KEYS, k)), dims) or "all games",
+                     *[fmt(v["estimate"], o) if v else "–" for v, o in zip(values, outcomes)], f"{games:,}"])
+    if len(body) == 1:                 # one configuration: its outcomes as a list
+        return layout.table(["outcome", body[0][0]], [[h, c] for h, c in zip(head[1:], body[0][1:])]) + [""]
+    lines = layout.fold(f"{len(body)} configurations, the default first, then by {outcomes_sorted_by(outcomes)}",
+                        layout.table(head, body), len(body)) + [""]
+    if any(cell == "–" for row in body for cell in row):
+        lines += ["–: the outcome does not apply to that configuration's games.", ""]
     return lines
 
 
+def outcomes_sorted_by(outcomes) -> str:
+    head = next((o for o in outcomes if o.headline), None)
+    return f"player count, then {head.heading()}, highest first" if head else "player count"
+
+
+CHART_ROWS = 40        # more configurations than this: the headline chart shows the highest and lowest
+
+
 def headline_chart(game, rows: list[dict], configs: Configs, dims: list[str], chart) -> str:
-    """Each headline outcome per configuration with its interval, its reference line, and a finding title."""
+    """Each headline outcome per configuration with its interval, its reference line, and a finding title; the
+    configurations in the tables' order (the default first, then by value), the extremes only when there are
+    too many to read."""
     outcomes = {o.name: o for o in game.outcomes()}
     names = list(dict.fromkeys(r["outcome"] for r in rows if r["headline"]))
     if not names:
         return ""
     o = outcomes[names[0]]
-    head = [r for r in rows if r["outcome"] == o.name and r["estimate"].lo == r["estimate"].lo]
+    place = {k: i for i, k in enumerate(ordered(game, rows, configs, dims))}
+    head = sorted([r for r in rows if r["outcome"] == o.name and r["estimate"].lo == r["estimate"].lo],
+                  key=lambda r: place[r["players"], r["rules"], r["lineup"]])
     if not head:                              # no interval anywhere (e.g. no game was decided)
         return ""
+    if len(head) == 1 and o.reference_at(head[0]["players"]) is None:
+        return ""                             # one figure and nothing to read it against: the finding says it
+    title = chart_title(o, head)
+    if len(head) > CHART_ROWS:
+        by_value = sorted(head, key=lambda r: -r["estimate"].value)
+        half = CHART_ROWS // 2
+        head = by_value[:half] + by_value[-half:]
+        title += f" (the {half} highest and {half} lowest of {len(by_value)})"
     scale = 100 if o.shows_percent() else 1
-    fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.42 * len(head)))
+    fig, ax = plt.subplots(figsize=(7.5, 1.2 + (0.42 if len(head) <= 12 else 0.24) * len(head)))
     ys = range(len(head))
     ax.errorbar([r["estimate"].value * scale for r in head], ys,
                 xerr=error_bars([r["estimate"] for r in head]) * scale, fmt="o", capsize=4, color="tab:blue")
     refs = {o.reference_at(r["players"]) for r in head} - {None}
     for ref in refs:
         ax.axvline(ref * scale, color="black", lw=0.9, ls="--")
-    ax.set_yticks(list(ys), [configs.text(r, dims) or "all games" for r in head], fontsize=9)
+    ax.set_yticks(list(ys), [configs.text(r, dims) or "all games" for r in head], fontsize=9 if len(head) <= 12 else 7)
     ax.invert_yaxis()
     label = o.label or o.name
     ax.set_xlabel(f"{label} ({'%, ' if scale == 100 else ''}95% interval" + ("; dashed: reference" if refs else "")
                   + ")")
-    ax.set_title(chart_title(o, head), fontsize=10)
+    ends = [e for r in head for e in (r["estimate"].lo * scale, r["estimate"].hi * scale)] + [x * scale for x in refs]
+    pad = 0.05 * (max(ends) - min(ends)) or 1.0
+    ax.set_xlim(min(ends) - pad, max(ends) + pad)      # the reference line inside the axes, not on its edge
+    fit_span(ax, 10.0 if scale == 100 else 0.1 * max(abs(r["estimate"].value) for r in head) or 1.0,
+             bounds=(0.0, 100.0) if scale == 100 else None)
+    ax.set_title(title, fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     return chart("headline", fig)
 
@@ -263,22 +286,26 @@ def numbered(names: list[str]) -> list[str]:
 
 
 def claim_caveats(checked) -> list[str]:
-    """Claims that fail or are unsettled, one line per claim and cause: a claim checked at several player counts
-    ("... (5 players)") is named once with the counts it fails at."""
-    groups: dict[tuple, list[str]] = {}
+    """Claims that fail or are unsettled, one line per claim with what this run measured: a claim checked at
+    several player counts ("... (5 players)") is named once with the counts it fails at. What causes it is told in
+    the calibration section, where its figures are marked as those of the runs it was traced on."""
+    groups: dict[tuple, list] = {}
     for c in checked:
-        if c.verdict not in ("fails", "unsettled"):
-            continue
-        m = re.search(r"\s*\((\d+) players?\)", c.claim.text)
-        text = c.claim.text.replace(m.group(0), "") if m else c.claim.text
-        groups.setdefault((text, c.verdict, c.claim.cause), []).append(m.group(1) if m else "")
+        if c.verdict in ("fails", "unsettled"):
+            text, players = split_players(c.claim.text)
+            groups.setdefault((text, c.verdict, bool(c.claim.cause)), []).append((players, c))
     out = []
-    for (text, verdict, cause), counts in groups.items():
-        counts = [n for n in counts if n]
-        where = f" at {', '.join(counts[:-1])} and {counts[-1]} players" if len(counts) > 1 else \
-            (f" at {counts[0]} players" if counts else "")
+    for (text, verdict, cause), found in groups.items():
         words = "fails" if verdict == "fails" else "is unsettled"
-        out.append(f"The rulebook's claim \"{text}\" {words}{where} here" + (f": {cause}" if cause else "."))
+        measured = [c for _, c in found if getattr(c, "estimate", None) is not None]
+        figures = ""
+        if measured:
+            pct = measured[0].kind == "rate"
+            values = [c.estimate.fmt(pct=pct, digits=1 if pct else 3) for c in measured]
+            figures = (f": measured {', '.join(values[:-1]) + ' and ' if len(values) > 1 else ''}{values[-1]} against "
+                       f"{claim_range(measured[0].claim, pct)}")
+        out.append(f"The rulebook's claim \"{text}\" {words}{counts_text([n for n, _ in found])} here{figures}"
+                   + (" (what causes it: Calibration, below)." if cause else "."))
     return out
 
 
@@ -289,19 +316,57 @@ def configurations(game, games: pl.LazyFrame, runs: list[dict]) -> tuple[list[di
     return rows, Configs(game, runs), varying(rows) or list(GROUP)
 
 
-def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -> Path:
-    """The report of every run of a game under `out`, or only of the run with partition `only`."""
-    game = get_game(game_name)
-    lf = store.scan(out, game_name)
-    runs = [r for r in store.runs(out) if r["game"] == game_name]
+def results(game, out: Path, only: dict | None = None) -> tuple[pl.LazyFrame, list[dict]]:
+    """A game's games under `out` (lazily) and its runs' provenance, or only those of the run with partition
+    `only`."""
+    lf = store.scan(out, game.name)
+    runs = [r for r in store.runs(out) if r["game"] == game.name]
     if only:
         lf = lf.filter(*[pl.col(k) == v for k, v in only.items()])
         runs = [r for r in runs if r["players"] == only["players"] and r["rules_hash"] == only["rules"]
                 and r["seed"] == only["seed"] and _lineup_code(game, r) == only["lineup"]]
+    return lf, runs
+
+
+def figures(game_name: str, out: Path, only: dict | None = None) -> list[dict]:
+    """--format json: every configuration (in the report's order, named in words) with every outcome's estimate
+    as numbers (`sim.report.numbers`)."""
+    game = get_game(game_name)
+    rows, configs, dims = configurations(game, *results(game, out, only))
+    outcomes = {o.name: o for o in game.outcomes()}
+    out_rows = []
+    for key in ordered(game, rows, configs, dims):
+        mine = [r for r in rows if (r["players"], r["rules"], r["lineup"]) == key]
+        config = dict(zip(KEYS, key))
+        out_rows.append({"players": key[0], "rules": configs.rule(key[1]), "lineup": configs.lineup(key[2]),
+                         "is_default": configs.is_default(config, list(GROUP)),
+                         "games": max(r["estimate"].n for r in mine),
+                         "outcomes": [{"outcome": r["outcome"], "label": outcomes[r["outcome"]].label,
+                                       "headline": bool(r["headline"]),
+                                       **numbers.estimate(r["estimate"], outcomes[r["outcome"]].shows_percent())}
+                                      for r in mine]})
+    return out_rows
+
+
+def outcome_list(game_name: str, out: Path, only: dict) -> list[list[str]]:
+    """One run's outcomes as a table for the terminal: each outcome (headline ones first) with its estimate and
+    interval; the first row is the header."""
+    game = get_game(game_name)
+    rows, _, _ = configurations(game, *results(game, out, only))
+    outcomes = {o.name: o for o in game.outcomes()}
+    rows = sorted(rows, key=lambda r: not r["headline"])
+    return [["outcome", "estimate [95% CI]"]] + [[outcomes[r["outcome"]].label or r["outcome"],
+                                                  fmt(r["estimate"], outcomes[r["outcome"]])] for r in rows]
+
+
+def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -> Path:
+    """The report of every run of a game under `out`, or only of the run with partition `only`."""
+    game = get_game(game_name)
+    lf, runs = results(game, out, only)
     rows, configs, dims = configurations(game, lf, runs)
     outcomes = {o.name: o for o in game.outcomes()}
     chart = ChartSaver(to, game_name)
-    games = with_config(lf, configs, dims)
+    games = with_config(lf, configs, dims, ordered(game, rows, configs, dims))
     checked = calibration.check(game, games)
     gates = game.counter_gates()
     _, never, _ = coverage.exercised(games, runs, gates) if coverage.counter_names(games) else ([], [], [])
@@ -310,19 +375,23 @@ def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -
                + claim_caveats(checked))
     if never:
         caveats.append(f"Never applied in these games, so nothing here speaks to them: {', '.join(numbered(never))}.")
-    parts = [f"# {game.title}: balance report", "", "## Findings", "",
-             *[f"- {line}" for line in headline_findings(rows, outcomes, configs, dims)], ""]
+    others = {name: store.scan(out, game_name, name) for name in store.tables(out)
+              if name != "games" and game_name in store.games_in(out, name)}
+    answers = own_findings(game, games, others) + headline_findings(rows, outcomes, configs, dims)
+    parts = [f"# {game.title}: balance report", "", "## Findings", "", *[f"- {line}" for line in answers], ""]
     if caveats:
         parts += ["## What these findings rest on", "", *[f"- {c}" for c in caveats], ""]
     parts += [headline_chart(game, rows, configs, dims, chart), "", "## Outcomes", "",
-              "Every rate is shown with its 95% Wilson interval, every mean with its 95% t interval.", "",
+              "Every rate is shown with its 95% Wilson interval, every mean with its 95% t interval, taken on the "
+              "log scale for a quantity no game took below 0, so that it never reaches below 0 "
+              "(docs/STATISTICS.md).", "",
               *outcome_tables(game, rows, configs, dims)]
     extra = game.group_columns()
     if extra:
         by = summarize(game, lf, GROUP + extra)
-        parts += [f"## Outcomes by {', '.join(extra)}", "", *outcome_tables_by(game, by, configs, dims, extra)]
-    others = {name: store.scan(out, game_name, name) for name in store.tables(out)
-              if name != "games" and game_name in store.games_in(out, name)}
+        if len(by) > len(rows):        # an extra column that splits a configuration's games (not one it names)
+            parts += [f"## Outcomes by {', '.join(column_words(e) for e in extra)}", "",
+                      *outcome_tables_by(game, by, configs, dims, extra)]
     parts += calibration_section(checked)
     for section in game.report_tables():
         parts += sections.render(section, games, chart)
@@ -337,7 +406,8 @@ def outcome_tables_by(game, rows: list[dict], configs: Configs, dims: list[str],
     lines = []
     for value in sorted({tuple(r[e] for e in extra) for r in rows}):
         mine = [r for r in rows if tuple(r[e] for e in extra) == value]
-        lines += [f"### {', '.join(f'{e} {v}' for e, v in zip(extra, value))}", ""]
+        names = value_names(game)
+        lines += [f"### {', '.join(column_words(e, v, names.get(e, ())) for e, v in zip(extra, value))}", ""]
         lines += outcome_tables(game, mine, configs, varying(mine))
     return lines
 

@@ -12,15 +12,32 @@ def _bound(x: float, scale: float, spec: str, open_: bool) -> str:
     return "0" if open_ and x == 0 else f"{scale * x:{spec}}"
 
 
-def interval_text(e: Interval, kind: str, digits: int = 2) -> str:
-    """"+5.20 points (0, +7.40]" for rates, "+0.31 [+0.12, +0.50]" for means; open ends as the family gives them."""
-    scale, spec, unit = (100, f"+.{digits}f", " points") if kind == "rate" else (1, "+.3g", "")
+def interval_text(e: Interval, kind: str, digits: int | None = None) -> str:
+    """"+5.2 points (0, +7.4]" for rates (and means of shares: pass kind "rate"), "+0.31 [+0.12, +0.50]" for
+    means; open ends as the family gives them. Points have one decimal unless that would round the interval's
+    width or a non-zero end to nothing (`point_digits`)."""
+    if kind == "rate":
+        digits = point_digits(e) if digits is None else digits
+        scale, spec, unit = 100, f"+.{digits}f", " points"
+    else:
+        scale, spec, unit = 1, "+.3g", ""
     left, right = "(" if e.lo_open else "[", ")" if e.hi_open else "]"
     return (f"{scale * e.value:{spec}}{unit} {left}{_bound(e.lo, scale, spec, e.lo_open)}, "
             f"{_bound(e.hi, scale, spec, e.hi_open)}{right}")
 
 
-def change_text(r: PairedChange, shown: Interval, kind: str, digits: int = 2) -> str:
+def point_digits(e: Interval, most: int = 3) -> int:
+    """Decimals of a change in points: one, or more while the interval's width would round to 0.0, or, for an
+    interval that leaves out 0, an end or the change itself would (a change known to lie in (0, +0.04] is not
+    "+0.0 points (0, +0.0]")."""
+    digits = 1
+    shown = (e.hi - e.lo, e.lo, e.hi, e.value) if e.excludes(0) else (e.hi - e.lo,)
+    while digits < most and any(0 < abs(100 * x) < 0.5 * 10 ** -digits for x in shown if x == x):
+        digits += 1
+    return digits
+
+
+def change_text(r: PairedChange, shown: Interval, kind: str, digits: int | None = None) -> str:
     """The change as shown, or, when no paired game differs, the exact bound in words (never "[0, 0]")."""
     if not r.identical:
         return interval_text(shown, kind, digits)
@@ -39,6 +56,6 @@ def family_reading(family: str, members: str) -> str:
     """What the shown intervals are, and what an open end means, once per report."""
     return (f"Every interval is {family}: {members} are one family, so all intervals hold together with "
             "probability at least 95%, and a change is called detected exactly when its interval leaves out 0 "
-            "(Holm's step-down test). A detected change's near end is open: (0, +7.40] means \"more than 0, at "
-            "most +7.40\" — the test shows the change is there but buys no lower bound above 0. When no paired "
+            "(Holm's step-down test). A detected change's near end is open: (0, +7.4] means \"more than 0, at "
+            "most +7.4\" — the test shows the change is there but buys no lower bound above 0. When no paired "
             "game differs, the exact bound says how large a change could hide in that many games.")

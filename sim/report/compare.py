@@ -1,4 +1,6 @@
-"""`dsim compare`'s report: what each variant changes, in words, then the tables and charts."""
+"""`dsim compare`'s report: what each variant changes, in words, with the base value, the new one and the change;
+then, per headline outcome, a table of the variants (the base first, then by the change); then each variant's
+every outcome and chart, folded when there are many variants."""
 
 from __future__ import annotations
 
@@ -12,13 +14,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 from sim.analysis.compare import Change, Comparison  # noqa: E402
 from sim.analysis.coverage import identical_games, silent_rules  # noqa: E402
 from sim.analysis.intervals_paired import PairedChange  # noqa: E402
+from sim.report import layout, numbers  # noqa: E402
 from sim.report.changes import change_text, family_reading  # noqa: E402
-from sim.report.charts import ChartSaver  # noqa: E402
+from sim.report.charts import ChartSaver, fit_span  # noqa: E402
 from sim.report.coverage import silent_warning  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
 from sim.report.labels import DEFAULT_RULES, lineup_text, rules_text, words  # noqa: E402
 
-WIDE = 4        # more variants than this: variants as rows, outcomes as columns
+SHOWN = 8           # detected changes named one by one in the findings; the rest are in the tables
+FOLDED = 2          # more variants than this: each variant's own section is folded
 
 
 def write(c: Comparison, to: Path) -> Path:
@@ -28,9 +32,31 @@ def write(c: Comparison, to: Path) -> Path:
     return write_report(to, f"compare_{c.game.name}", "\n".join(compare_lines(c, chart)), c.game.title)
 
 
-def change(c: Change) -> str:
-    """The change as shown: the family's interval, or, when no paired game differs, the exact bound in words."""
-    return change_text(c.paired, c.shown, c.kind)
+def figures(c: Comparison) -> dict:
+    """--format json: every outcome of every variant, with both arms' figures and the change (`sim.report.numbers`)."""
+    percent = {o.name for o in c.game.outcomes() if o.shows_percent()}
+    rows = []
+    for ch in (ch for changes in c.results.values() for ch in changes):
+        pct = ch.outcome in percent
+        rows.append({"variant": ch.variant, "outcome": ch.outcome, "label": ch.label, "headline": ch.headline,
+                     "base": numbers.estimate(ch.paired.a, pct), "new": numbers.estimate(ch.paired.b, pct),
+                     "change": {**numbers.change(ch.shown, pct), "detected": ch.detected, "verdict": ch.verdict,
+                                "p_adjusted": ch.p_adjusted, "p": ch.paired.p_value},
+                     "games": ch.paired.n, "games_changed": ch.paired.changed,
+                     "games_unpaired_would_need": ch.paired.n_unpaired})
+    return {"base": c.variants[0], "games_per_arm": c.n, "interval": c.family, "changes": rows}
+
+
+def change(c: Change, pct: bool | None = None) -> str:
+    """The change as shown: the family's interval (points for a rate or a mean of shares), or, when no paired
+    game differs, the exact bound in words."""
+    return change_text(c.paired, c.shown, "rate" if (c.kind == "rate" if pct is None else pct) else "mean", digits=1)
+
+
+def value(c: Change, arm: str, pct: bool) -> str:
+    """One arm's figure with its 95% interval: "45.2% [44.9, 45.5]", or a mean to three digits."""
+    e = c.paired.a if arm == "a" else c.paired.b
+    return e.fmt(pct=pct, digits=1 if pct else 3)
 
 
 def verdict_word(c: Change) -> str:
@@ -55,18 +81,29 @@ def _strength(c: Change) -> float:
     return abs(c.paired.diff.value) / c.paired.se if c.paired.se > 0 else 0.0
 
 
-def findings(cells: list[Change], base: str) -> list[str]:
-    """Detected changes first (clearest first), then per variant the headline outcomes it did not detectably
-    change. Every word is read off the interval printed beside it."""
+def findings(cells: list[Change], base: str, percent: set[str]) -> list[str]:
+    """The detected changes, clearest first, each with the base value, the new one and the change; then the
+    variants that changed no headline outcome detectably, in one sentence. Every word is read off the interval
+    printed beside it."""
     real = sorted([c for c in cells if c.detected], key=lambda c: -_strength(c))
-    out = [f"**{c.variant}** changes {c.label} by {change(c)} against "
-           f"{base} (adjusted p = {c.p_adjusted:.2g})." for c in real]
-    quiet: dict[str, list[str]] = {}
-    for c in cells:
-        if not c.detected:
-            quiet.setdefault(c.variant, []).append(f"{c.label}: {change(c)}")
-    out += [f"**{v}**: no change detected ({'; '.join(parts)})." for v, parts in quiet.items()]
+    out = []
+    for c in real[:SHOWN]:
+        pct = c.outcome in percent
+        out.append(f"**{c.variant}** moves {c.label} from {value(c, 'a', pct)} to {value(c, 'b', pct)} "
+                   f"({change(c, pct)} against {base}; adjusted p = {c.p_adjusted:.2g}).")
+    if len(real) > SHOWN:
+        out.append(f"{len(real) - SHOWN} more detected changes are in the tables below.")
+    moved = {c.variant for c in real}
+    quiet = list(dict.fromkeys(c.variant for c in cells if c.variant not in moved))
+    if quiet:
+        out.append(f"No headline change detected for {_names(quiet)} (each change's interval includes 0; the "
+                   "tables give them).")
     return out
+
+
+def _names(names: list[str]) -> str:
+    names = [f"**{n}**" for n in names]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def reading(family: str) -> str:
@@ -85,18 +122,25 @@ def caveats(variants, specs, frames, labels=()) -> list[str]:
     return out
 
 
-def summary_table(cells: list[Change], variants: list[str]) -> list[str]:
-    """Headline differences: outcomes as rows and variants as columns (variants as rows when there are many)."""
-    outcomes = list(dict.fromkeys(c.label for c in cells))
-    cell = {(c.variant, c.label): f"{change(c)}{' *' if c.detected else ''}" for c in cells}
-    others = variants[1:]
-    if len(others) <= WIDE:
-        lines = ["| outcome | " + " | ".join(others) + " |", "|---|" + "---|" * len(others)]
-        lines += [f"| {o} | " + " | ".join(cell.get((v, o), "") for v in others) + " |" for o in outcomes]
-    else:
-        lines = ["| variant | " + " | ".join(outcomes) + " |", "|---|" + "---|" * len(outcomes)]
-        lines += [f"| {v} | " + " | ".join(cell.get((v, o), "") for o in outcomes) + " |" for v in others]
-    return lines + ["", f"Differences against {variants[0]}; * = change detected (its interval leaves out 0).", ""]
+def summary_tables(cells: list[Change], variants: list[str], percent: set[str],
+                   headings: dict[str, str] | None = None) -> list[str]:
+    """Per headline outcome (under its short heading): the base's value first, then each variant's value and
+    change, largest rise first."""
+    headings = headings or {}
+    lines = []
+    for outcome in dict.fromkeys(c.outcome for c in cells):
+        mine = sorted([c for c in cells if c.outcome == outcome], key=lambda c: -c.shown.value)
+        pct = outcome in percent
+        body = [[f"{variants[0]}", value(mine[0], "a", pct), "", ""]]
+        body += [[c.variant, value(c, "b", pct), change(c, pct) + (" *" if c.detected else ""), verdict_word(c)]
+                 for c in mine]
+        lines += [f"### {headings.get(outcome, mine[0].label)}", ""]
+        lines += layout.fold(f"{len(mine)} variants, largest rise first",
+                             layout.table(["arm", "value [95% CI]", f"change against {variants[0]}", "verdict"], body),
+                             len(body))
+        lines.append("")
+    return lines + ["* = change detected (its interval leaves out 0). Changes of rates and shares are in "
+                    "percentage points.", ""]
 
 
 def compare_lines(c: Comparison, chart) -> list[str]:
@@ -105,29 +149,37 @@ def compare_lines(c: Comparison, chart) -> list[str]:
     who = lineup_text(game, base.provenance()["strategies"])
     arms = " vs ".join(variants) if len(variants) <= 3 else f"{variants[0]} vs {len(variants) - 1} variants"
     cells = headline_cells(results)
-    lines = [f"# {game.title}: {arms}", "", "## Findings", "", *[f"- {f}" for f in findings(cells, variants[0])], "",
+    percent = {o.name for o in game.outcomes() if o.shows_percent()}
+    lines = [f"# {game.title}: {arms}", "", "## Findings", "",
+             *[f"- {f}" for f in findings(cells, variants[0], percent)], "",
              f"{n:,} games per arm, {base.players} players, {who}, seed {base.seed}; every arm played the same "
              "seeds (common random numbers), so each difference is paired game by game.", "", reading(c.family), ""]
     warn = caveats(variants, specs, c.frames, game.label_columns())
     if warn:
         lines += ["## What these findings rest on", "", *[f"- {w}" for w in warn], ""]
-    lines += ["## Headline differences", "", *summary_table(cells, variants)]
+    headings = {o.name: o.heading() for o in game.outcomes()}
+    lines += ["## Headline outcomes, variant by variant", "", *summary_tables(cells, variants, percent, headings)]
+    fold = len(results) > FOLDED
     for (v, rows), spec in zip(results.items(), specs[1:]):
-        lines += [f"## {arm_text(spec, v)} against {variants[0]}", "", *variant_table(v, variants[0], rows, c.family),
-                  "", difference_chart(v, variants[0], rows, chart), ""]
+        title = f"{arm_text(spec, v)} against {variants[0]}"
+        section = [*variant_table(v, variants[0], rows, c.family, percent), "",
+                   difference_chart(v, variants[0], rows, chart, percent, headings), ""]
+        lines += [f"## {title}", "", *(layout.fold(f"every outcome of {v}, and its chart", section) if fold
+                                        else section)]
     return lines
 
 
-def variant_table(v: str, base: str, rows: list[Change], family: str) -> list[str]:
+def variant_table(v: str, base: str, rows: list[Change], family: str, percent: set[str]) -> list[str]:
     """Every outcome of one variant: both arms' figures, the shown change, the verdict read off it."""
-    lines = [f"| outcome | {base} | {v} | difference [{family}] | verdict | adjusted p | test | "
-             "games unpaired would need |", "|---|---|---|---|---|---|---|---|"]
+    body = []
     for ch in rows:
-        pct, r = ch.kind == "rate", ch.paired
-        lines.append(f"| {ch.label} | {r.a.fmt(pct=pct, digits=2 if pct else 3)} | "
-                     f"{r.b.fmt(pct=pct, digits=2 if pct else 3)} | {change(ch)} | {verdict_word(ch)} | "
-                     f"{ch.p_adjusted:.3g} | {method_name(r)} | {_unpaired(r)} |")
-    return lines
+        pct, r = ch.outcome in percent, ch.paired
+        body.append([ch.label, value(ch, "a", pct), value(ch, "b", pct), change(ch, pct), verdict_word(ch),
+                     f"{ch.p_adjusted:.3g}", _unpaired(r)])
+    methods = list(dict.fromkeys(method_name(ch.paired) for ch in rows))
+    return [*layout.table(["outcome", base, v, f"change [{family}]", "verdict", "adjusted p",
+                           "games unpaired would need"], body, layout.MAX_COLUMNS), "",
+            f"Tested by {', '.join(methods)}."]
 
 
 def method_name(r: PairedChange) -> str:
@@ -144,9 +196,12 @@ def _unpaired(r: PairedChange) -> str:
     return f"{r.n_unpaired:,} ({r.saving():.1f}×)"
 
 
-def difference_chart(v, base, rows: list[Change], chart) -> str:
-    """The rate changes with the shown (family) intervals; red where a change is detected."""
-    rates = [c for c in rows if c.kind == "rate"]
+def difference_chart(v, base, rows: list[Change], chart, percent: set[str] = frozenset(),
+                     headings: dict[str, str] | None = None) -> str:
+    """The changes of rates and shares with the shown (family) intervals, largest rise at the top; red where a
+    change is detected; each outcome by its short heading."""
+    headings = headings or {}
+    rates = sorted([c for c in rows if c.outcome in percent or c.kind == "rate"], key=lambda c: -c.shown.value)
     if not rates:
         return ""
     fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.42 * len(rates)))
@@ -155,11 +210,12 @@ def difference_chart(v, base, rows: list[Change], chart) -> str:
         ax.errorbar([100 * e.value], [i], xerr=[[100 * (e.value - e.lo)], [100 * (e.hi - e.value)]],
                     fmt="o", capsize=4, color="tab:red" if c.detected else "tab:gray")
     ax.axvline(0, color="black", lw=0.8)
-    ax.set_yticks(range(len(rates)), [c.label for c in rates], fontsize=8)
+    ax.set_yticks(range(len(rates)), [headings.get(c.outcome, c.label) for c in rates], fontsize=8)
     ax.invert_yaxis()
+    fit_span(ax, 2.0)
     ax.set_xlabel(f"{v} minus {base} (percentage points; simultaneous 95% intervals over the whole comparison; "
                   "red: change detected)")
-    moved = [c.label for c in rates if c.detected]
+    moved = [headings.get(c.outcome, c.label) for c in rates if c.detected]
     ax.set_title(f"{v} changes {', '.join(moved[:2])}{' and more' if len(moved) > 2 else ''}" if moved
                  else f"{v}: no change detected in any rate", fontsize=10)
     return chart(f"{v}_vs_{base}".replace("=", "-").replace(";", "_"), fig)

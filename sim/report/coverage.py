@@ -6,12 +6,18 @@ from __future__ import annotations
 import polars as pl
 
 from sim.analysis.coverage import counter_names, exercised
+from sim.report import layout
 
 
 def silent_warning(variant: str, keys: list[str], n: int) -> str:
     names = ", ".join(f"`{k}`" for k in keys)
     return (f"**Warning: {names}, which {variant} changes, never applied in {n:,} games** (the situation it "
             "decides never arose under these strategies and seeds), so this comparison tested nothing about it.")
+
+
+def share_text(share: float) -> str:
+    """A share of games in % with one decimal; a rare rule that did apply is not rounded to 0.0%."""
+    return f"{100 * share:.1f}%" if share == 0 or share >= 0.0005 else "under 0.1%"
 
 
 def exercised_section(games: pl.DataFrame, runs: list[dict], gates: dict[str, str] | None = None) -> list[str]:
@@ -27,7 +33,7 @@ def exercised_section(games: pl.DataFrame, runs: list[dict], gates: dict[str, st
                   "them.", ""]
     if off:
         lines += [f"Off in every run here: {', '.join(off)}.", ""]
-    lines += ["| rule or effect | games where it applied | times per game |", "|---|---|---|"]
+    table = ["| rule or effect | games where it applied | times per game |", "|---|---|---|"]
     for f in sorted(rows, key=lambda f: f.share):
-        lines.append(f"| {f.name} | {100 * f.share:.2f}% of {f.n:,} | {f.times / f.n:.3g} |")
-    return lines + [""]
+        table.append(f"| {f.name} | {share_text(f.share)} of {f.n:,} | {f.times / f.n:.3g} |")
+    return lines + layout.fold(f"All {len(rows)} counted rules, the rarest first", table, len(rows)) + [""]

@@ -16,7 +16,8 @@ import polars as pl  # noqa: E402
 
 from sim.analysis.equilibrium import Study  # noqa: E402
 from sim.analysis.gametheory._util import Interval  # noqa: E402
-from sim.report.charts import ChartSaver  # noqa: E402
+from sim.report import numbers  # noqa: E402
+from sim.report.charts import ChartSaver, heat_colours, label_cells  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
 from sim.report.labels import rules_text  # noqa: E402
 
@@ -69,6 +70,20 @@ def summary(s: Study) -> dict:
             "finding": f"{figure_name(s)} is {pct(s.value)} at equilibrium, {pct(s.default)} with the default "
                        f"strategies ({defaults_text(s)})" + ("" if s.converged else " (the search had not converged)"),
             "seconds": s.seconds}
+
+
+def figures(s: Study) -> dict:
+    """--format json: the figure at equilibrium beside the default one (%), each strategy's weight (%), the
+    defaults' exploitability and a fresh best response's gain (points)."""
+    return {"figure": figure_name(s), "players": s.base.players, "equilibrium": numbers.estimate(s.value, True),
+            "default": numbers.estimate(s.default, True), "converged": s.converged, "games": s.games,
+            "solution": [{"side": side, "strategy": c.label(), "origin": c.origin,
+                          "weight": {"value": numbers.num(100 * s.weights[side][i]),
+                                     "low": numbers.num(100 * s.weight_intervals[side].lo[i]),
+                                     "high": numbers.num(100 * s.weight_intervals[side].hi[i]), "unit": "%"}}
+                         for side, options in s.options.items() for i, c in enumerate(options)],
+            "exploitability": {side: numbers.change(e, True) for side, e in s.exploit.items()},
+            "fresh_gain": {side: numbers.change(g, True) for side, g in s.fresh.items()}}
 
 
 def findings(s: Study) -> list[str]:
@@ -174,8 +189,8 @@ def oracle_lines(s: Study) -> list[str]:
              "|---|---|---|---|---|---|"]
     for i, r in enumerate(s.rounds, start=1):
         found = "; ".join(f"{side}: {label}" for side, label in r.found.items()) or "—"
-        gains = "; ".join(f"{side}: {100 * g:+.1f} pts" for side, g in r.gain.items()) or "—"
-        lines.append(f"| {i} | {' × '.join(map(str, r.size))} | {r.value:.3f} | {found} | {gains} | "
+        gains = "; ".join(f"{side}: {100 * g:+.1f} points" for side, g in r.gain.items()) or "—"
+        lines.append(f"| {i} | {' × '.join(map(str, r.size))} | {100 * r.value:.1f}% | {found} | {gains} | "
                      f"{', '.join(r.added) or 'none'} |")
     return lines + [""]
 
@@ -233,16 +248,13 @@ def matrix_view(s: Study) -> tuple[np.ndarray, list[str], list[str], str]:
 
 def heat_map(s: Study, chart) -> str:
     M, rows, cols, what = matrix_view(s)
+    values = 100 * np.asarray(M, dtype=float)
     fig, ax = plt.subplots(figsize=(2.5 + 0.75 * len(cols), 1.5 + 0.45 * len(rows)))
-    im = ax.imshow(M, vmin=0, vmax=1, cmap="RdBu", aspect="auto")
+    image = ax.imshow(values, vmin=0, vmax=100, cmap=heat_colours(), aspect="auto")
     ax.set_xticks(range(len(cols)), cols, rotation=35, ha="right", fontsize=8)
     ax.set_yticks(range(len(rows)), rows, fontsize=8)
     if M.size <= 400:
-        for i in range(M.shape[0]):
-            for j in range(M.shape[1]):
-                dark = abs(M[i, j] - 0.5) > 0.3          # white text where the colour is deep
-                ax.text(j, i, f"{M[i, j]:.2f}", ha="center", va="center", fontsize=7,
-                        color="white" if dark else "black")
-    fig.colorbar(im, ax=ax, label="score")
-    ax.set_title(f"{s.game.title}: {what}", fontsize=9)
+        label_cells(ax, image, values, "{:.0f}", fontsize=7)
+    fig.colorbar(image, ax=ax, label="score (%)")
+    ax.set_title(f"{s.game.title}: {what}, %", fontsize=9)
     return chart("payoffs", fig)

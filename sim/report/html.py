@@ -1,7 +1,8 @@
 """Markdown reports → one self-contained HTML file: charts embedded, no external assets, prints well.
 
-Only the Markdown the reports write is supported: headings, tables, images, bullet lists, paragraphs, and
-inline **bold**, `code` and [links](target).
+Only the Markdown the reports write is supported: headings, tables, images, bullet lists, paragraphs, folds
+(`<details>` and `<summary>` on lines of their own) and inline **bold**, `code` and [links](target). Tables wrap
+their cells instead of running past the page; `sim.report.layout` keeps their columns few enough to fit.
 """
 
 from __future__ import annotations
@@ -16,14 +17,15 @@ body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:60rem;m
      color:#222;line-height:1.45}
 h1{font-size:1.6rem;margin-bottom:.3rem}h2{font-size:1.25rem;margin-top:2rem;border-bottom:1px solid #ddd}
 h3{font-size:1.05rem}
-table{border-collapse:collapse;margin:.6rem 0;font-size:.85rem}
-td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:right;vertical-align:top}
-td:first-child,th:first-child{text-align:left}th{background:#f3f3f3}
+table{border-collapse:collapse;margin:.6rem 0;font-size:.85rem;max-width:100%}
+td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left;vertical-align:top;overflow-wrap:break-word}
+.num{text-align:right}th{background:#f3f3f3}
+details{margin:.6rem 0}summary{cursor:pointer;color:#3a6fd8}
 img{max-width:100%;height:auto;display:block;margin:.6rem 0}
 code{background:#f4f4f4;padding:0 .2rem;border-radius:3px;font-size:.9em}
 ul{padding-left:1.3rem}li{margin:.2rem 0}
 .findings{background:#f6f9ff;border-left:4px solid #3a6fd8;padding:.4rem 1rem}
-@media print{body{max-width:none;margin:0}h2{page-break-after:avoid}img,table{page-break-inside:avoid}
+@media print{body{max-width:none;margin:0}h2{page-break-after:avoid}img{page-break-inside:avoid}
              a{color:inherit;text-decoration:none}}
 """
 
@@ -50,6 +52,25 @@ def image(alt: str, src: str, folder: Path | None) -> str:
     return f'<img alt="{html.escape(alt)}" src="{src}">'
 
 
+FIGURE = re.compile(r"[+\-−]?(\d[\d,.]*|∞)(%| points)?( [\[(].*[\])])?( \*)?|–|—|n/a|")
+
+
+def table_html(rows: list[list[str]]) -> str:
+    """A table: columns of figures right-aligned (text left), and an interval kept on one line ("[52.2, 55.8]"
+    never breaks inside), so that a narrow column wraps between a figure and its interval only."""
+    width = max(len(r) for r in rows)
+    figures = [all(FIGURE.fullmatch(r[c].strip()) for r in rows[1:] if c < len(r)) and c > 0 for c in range(width)]
+
+    def cell(c: int, text: str, tag: str) -> str:
+        html_text = inline(text)
+        if figures[c] and tag == "td":
+            html_text = re.sub(r"[\[(][^\])]*[\])]", lambda m: m[0].replace(" ", "&nbsp;"), html_text)
+        return f"<{tag} class='num'>{html_text}</{tag}>" if figures[c] else f"<{tag}>{html_text}</{tag}>"
+    head = "".join(cell(c, t, "th") for c, t in enumerate(rows[0]))
+    body = "".join("<tr>" + "".join(cell(c, t, "td") for c, t in enumerate(r)) + "</tr>" for r in rows[1:])
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
 def markdown_to_html(text: str, title: str, folder: Path | None = None) -> str:
     """The report as one HTML page; images found in `folder` are embedded as data URIs."""
     body: list[str] = []
@@ -67,13 +88,16 @@ def markdown_to_html(text: str, title: str, folder: Path | None = None) -> str:
                 if not re.fullmatch(r"\|(:?-+:?\|)+", lines[i].replace(" ", "")):
                     rows.append([c.strip() for c in lines[i].strip().strip("|").split("|")])
                 i += 1
-            cells = lambda row, tag: "".join(f"<{tag}>{inline(c)}</{tag}>" for c in row)  # noqa: E731
-            body.append("<table><thead><tr>" + cells(rows[0], "th") + "</tr></thead><tbody>"
-                        + "".join("<tr>" + cells(r, "td") + "</tr>" for r in rows[1:]) + "</tbody></table>")
+            body.append(table_html(rows))
             continue
         heading = re.fullmatch(r"(#+) (.*)", line)
         img = re.fullmatch(r"!\[(.*)\]\((.*)\)", line.strip())
-        if heading:
+        summary = re.fullmatch(r"<summary>(.*)</summary>", line.strip())
+        if line.strip() in ("<details>", "</details>"):
+            body.append(line.strip())
+        elif summary:
+            body.append(f"<summary>{inline(summary[1])}</summary>")
+        elif heading:
             body.append(f"<h{len(heading[1])}>{inline(heading[2])}</h{len(heading[1])}>")
         elif img:
             body.append(image(img[1], img[2], folder))
@@ -88,11 +112,12 @@ def markdown_to_html(text: str, title: str, folder: Path | None = None) -> str:
     if in_list:
         body.append("</ul>")
     page = "\n".join(body)
-    page = page.replace("<h2>Findings</h2>", '<h2>Findings</h2><div class="findings">', 1)
-    if '<div class="findings">' in page:
-        start = page.index('<div class="findings">')
-        nxt = page.find("<h2>", start + 1)
-        page = page[:nxt] + "</div>" + page[nxt:] if nxt != -1 else page + "</div>"
+    # the answer in a box: the findings' list (the paragraphs after it say how they were measured)
+    start = page.find("<h2>Findings</h2>\n<ul>")
+    if start != -1:
+        end = page.index("</ul>", start) + len("</ul>")
+        inner = page[start + len("<h2>Findings</h2>\n"):end]
+        page = page[:start] + f'<h2>Findings</h2>\n<div class="findings">{inner}</div>' + page[end:]
     return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
             f"content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
             f"<style>{STYLE}</style></head><body>\n{page}\n</body></html>\n")

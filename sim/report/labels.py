@@ -35,6 +35,21 @@ def words(name: str) -> str:
     return name.replace("_", " ")
 
 
+def column_words(name: str, value=None, names: tuple[str, ...] = ()) -> str:
+    """A games-table column a report splits by, in words, with its value: `deck_s0` "ember" -> "seat 0's deck
+    ember", `n_cultists` 2 -> "2 cultists", `mode` 2 with names ("normal", "fallen king", "solo") -> "solo"."""
+    if value is not None and names and isinstance(value, int) and 0 <= value < len(names):
+        return names[value]
+    seat = re.fullmatch(r"(\w+?)_s(\d+)", name)
+    if seat:
+        text = f"seat {seat[2]}'s {words(seat[1])}"
+    elif name.startswith("n_"):
+        return f"{value} {words(name[2:])}" if value is not None else f"number of {words(name[2:])}"
+    else:
+        text = words(name)
+    return text if value is None else f"{text} {value}"
+
+
 def _own_file(path) -> bool:
     """Whether a run read a game's own rules file (sim/games/<game>/rules.toml), not one of the user's."""
     if not path:
@@ -54,8 +69,15 @@ def players_text(players: int) -> str:
     return f"{players} player" + ("" if players == 1 else "s")
 
 
+def in_role_order(game: Game, strategies: dict) -> dict:
+    """A run's strategies in the game's order of roles (its provenance JSON sorts them by name)."""
+    order = {role: i for i, role in enumerate(game.roles)}
+    return dict(sorted(strategies.items(), key=lambda kv: order.get(kv[0], len(order))))
+
+
 def lineup_text(game: Game, strategies: dict) -> str:
     """`strategies` as stored in a run's provenance: role -> {name, params}."""
+    strategies = in_role_order(game, strategies)
     words = {}
     for role, s in strategies.items():
         tuned = ""
@@ -91,6 +113,7 @@ def spec_words(game: Game, spec) -> str:
 
 def partition_lineup(game: Game, strategies: dict) -> str:
     """The lineup code a run's games are partitioned by, rebuilt from its provenance."""
+    strategies = in_role_order(game, strategies)
     try:
         lineup = {}
         for role, s in strategies.items():

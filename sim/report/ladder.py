@@ -12,12 +12,14 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 
 from sim.analysis.compare import family_name  # noqa: E402
 from sim.analysis.intervals_paired import DOWN, UP  # noqa: E402
 from sim.analysis.ladder import Ladder, Level, Search  # noqa: E402
+from sim.report import numbers  # noqa: E402
 from sim.report.changes import change_text  # noqa: E402
-from sim.report.charts import ChartSaver  # noqa: E402
+from sim.report.charts import ChartSaver, fit_span  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
 from sim.report.labels import lineup_words  # noqa: E402
 
@@ -51,18 +53,31 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
                 "line-ups its mixture plays, dealt alike." if at_eq else ""), "",
              f"Each level's change from the default is paired game by game; the {len(steps) - 1} changes are one "
              f"family, shown as {family} intervals, and a change is called only when its interval leaves out 0 "
-             "(an open end, (0, +7.40], means \"more than 0, at most +7.40\").", "",
+             "(an open end, (0, +7.4], means \"more than 0, at most +7.4\").", "",
              "## Levels", "", ladder_chart(game, steps, label, pct, reference, chart), "",
              f"| level | lineup | estimate [95% CI] | change from the default | verdict | adjusted p |",
              "|---|---|---|---|---|---|"]
     for s in steps:
         lines.append(f"| {s.name} | {'mixture (below)' if s.mixture else lineup_words(game, s.lineup)} | "
-                     f"{s.estimate.fmt(pct=pct, digits=2 if pct else 3)} | "
+                     f"{s.estimate.fmt(pct=pct, digits=1 if pct else 3)} | "
                      f"{change_text(s.against_default, s.shown, outcome.kind)} | {s.verdict} | {s.p_adjusted:.3g} |")
     notes = [s.note.strip() for s in steps if s.note]
     if notes:
         lines += ["", *[f"- {n}" for n in notes]]
     return write_report(to, f"{stem}", "\n".join(lines), game.title), words
+
+
+def figures(result: Ladder) -> dict:
+    """--format json: each level's figure (in % for a rate) and its change from the default (points)."""
+    pct = result.outcome.shows_percent()
+    levels = []
+    for s in result.steps:
+        change = None if s.shown is None else {**numbers.change(s.shown, pct), "verdict": s.verdict,
+                                               "detected": s.verdict in (UP, DOWN), "p_adjusted": s.p_adjusted}
+        levels.append({"level": s.name, "lineup": "mixture" if s.mixture else lineup_words(result.game, s.lineup),
+                       "searching": s.searching, **numbers.estimate(s.estimate, pct), "change": change})
+    return {"outcome": result.outcome.name, "reference": None if result.reference is None else
+            numbers.num((100 if pct else 1) * result.reference), "levels": levels}
 
 
 def search_findings(steps: list[Level], kind: str) -> list[str]:
@@ -119,20 +134,24 @@ def verdict(steps: list[Level], reference: float | None, kind: str, search: Sear
 
 
 def ladder_chart(game, steps, label, pct, reference, chart) -> str:
+    """Each level's figure with its interval, the levels down the side in the order they climb (their names are
+    too long to sit side by side), the reference as a dashed line."""
     scale = 100 if pct else 1
-    fig, ax = plt.subplots(figsize=(6.5, 3.4))
-    xs = range(len(steps))
+    fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.42 * len(steps)))
+    ys = range(len(steps))
     vals = [s.estimate.value * scale for s in steps]
-    ax.errorbar(xs, vals, yerr=[[v - s.estimate.lo * scale for v, s in zip(vals, steps)],
-                                [s.estimate.hi * scale - v for v, s in zip(vals, steps)]], fmt="o-", capsize=4)
+    ax.errorbar(vals, ys, xerr=[[v - s.estimate.lo * scale for v, s in zip(vals, steps)],
+                                [s.estimate.hi * scale - v for v, s in zip(vals, steps)]], fmt="o", capsize=4)
     if reference is not None:
-        ax.axhline(reference * scale, color="black", lw=0.8, ls="--", label=f"reference {reference * scale:g}")
-        ax.legend(fontsize=8)
-    ax.set_xticks(list(xs), [s.name for s in steps], fontsize=8)
-    ax.set_xlabel("line-up (random, defaults, best responses to the defaults found by a short search"
-                  + (", equilibrium" if any(s.mixture for s in steps) else "")
-                  + (", one side searching" if any(s.searching for s in steps) else "") + ")")
-    ax.set_ylabel(label + (" (%)" if pct else ""))
-    ax.set_title(f"{game.title}: {label} by line-up", fontsize=10)
-    ax.grid(alpha=0.3)
+        ax.axvline(reference * scale, color="black", lw=0.8, ls="--",
+                   label=f"reference {reference * scale:g}{'%' if pct else ''}")
+        ax.legend(fontsize=8, loc="best")
+    fit_span(ax, 10.0 if pct else 0.1 * max((abs(v) for v in vals if np.isfinite(v)), default=10.0) or 1.0, "x",
+             (0.0, 100.0) if pct else None)
+    ax.set_yticks(list(ys), [s.name for s in steps], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel(label + (" (%, 95% interval)" if pct else " (95% interval)"))
+    ax.set_title(f"{game.title}: {label}, from random play to "
+                 + ("the equilibrium" if any(s.mixture for s in steps) else "best responses"), fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
     return chart("levels", fig)

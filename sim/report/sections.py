@@ -1,6 +1,7 @@
-"""Rendering of the report sections games declare (`sim.engine.sections`): measures as rows, configurations (the
-`config` column, in words) as columns, every estimate with its interval, and a chart whose title says what it
-shows and whose axes have units. The same for every game."""
+"""Rendering of the report sections games declare (`sim.engine.sections`): configurations (the `config` column,
+in words, in the report's order) as rows, measures as columns, split to fit the page (one configuration: its
+measures as rows), every estimate with its interval, and a chart of the first few configurations whose title says
+what it shows and whose axes have units. The same for every game."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ from sim.analysis.stats import Estimate, mean_from_moments  # noqa: E402
 from sim.analysis.summary import estimates  # noqa: E402
 from sim.engine.frames import collect, count, lazy  # noqa: E402
 from sim.engine.sections import Histogram, Measure, Section, Series, Table  # noqa: E402
-from sim.report.charts import error_bars  # noqa: E402
+from sim.report import layout  # noqa: E402
+from sim.report.charts import error_bars, legend_beside, whole_ticks  # noqa: E402
 
 Frame = pl.DataFrame | pl.LazyFrame
+CHARTED = 6         # configurations a section's chart shows (the table has them all)
 
 
 def estimate(m: Measure, games: Frame) -> Estimate:
@@ -36,12 +39,32 @@ def shown(m: Measure, est: Estimate) -> str:
 
 
 def groups(games: Frame) -> list[tuple[str, pl.LazyFrame]]:
-    """(configuration in words, its games as a lazy scan), in the order the configurations first appear."""
+    """(configuration in words, its games as a lazy scan), in the report's order (`config_order`) or, without it,
+    in the order the configurations first appear."""
     games = lazy(games)
-    if "config" not in games.collect_schema().names():
+    names = games.collect_schema().names()
+    if "config" not in names:
         return [("all games", games)]
-    names = collect(games.select(pl.col("config").unique(maintain_order=True)))["config"].to_list()
-    return [(name, games.filter(pl.col("config") == name)) for name in names]
+    order = ["config_order"] if "config_order" in names else []
+    found = collect(games.select("config", *order).unique(maintain_order=True))
+    if order:
+        found = found.sort("config_order", maintain_order=True)
+    return [(name, games.filter(pl.col("config") == name)) for name in dict.fromkeys(found["config"].to_list())]
+
+
+def by_configuration(heads: list[str], names: list[str], cells: list[list[str]], games: list[str]) -> list[str]:
+    """A section's table: configurations as rows (measures as columns, split to fit the page); one configuration,
+    its measures as rows. `cells[i][j]` is configuration i's measure j."""
+    if len(names) == 1:
+        return layout.table(["", names[0]], [[h, c] for h, c in zip(heads, cells[0])] + [["games", games[0]]])
+    body = [[n, *row, g] for n, row, g in zip(names, cells, games)]
+    return layout.fold(f"{len(names)} configurations", layout.table(["configuration", *heads, "games"], body),
+                       len(names))
+
+
+def charted(names: list) -> str:
+    """What a chart of the first `CHARTED` configurations says it leaves out."""
+    return f" (the first {CHARTED} of {len(names)} configurations, as in the table)" if len(names) > CHARTED else ""
 
 
 def render(section: Section, games: Frame, chart) -> list[str]:
@@ -57,16 +80,15 @@ def render_table(t: Table, games: Frame, chart) -> list[str]:
     est = [estimates(g, [(m.expr, m.kind) for m in t.measures]) for _, g in configs]
     names = [c for c, _ in configs]
     lines = [f"## {t.title}", ""] + ([t.note, ""] if t.note else [])
-    lines += ["| | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
-    for i, m in enumerate(t.measures):
-        lines.append(f"| {m.label} | " + " | ".join(shown(m, e[i]) for e in est) + " |")
-    lines += ["| games | " + " | ".join(f"{count(g):,}" for _, g in configs) + " |", ""]
+    lines += by_configuration([m.label for m in t.measures], names,
+                              [[shown(m, e[i]) for i, m in enumerate(t.measures)] for e in est],
+                              [f"{count(g):,}" for _, g in configs]) + [""]
     if t.chart == "none" or not any(e.n for row in est for e in row):
         return lines
-    return lines + [_table_chart(t, names, est, chart), ""]
+    return lines + [_table_chart(t, names[:CHARTED], est[:CHARTED], chart, charted(names)), ""]
 
 
-def _table_chart(t: Table, names: list[str], est: list[list[Estimate]], chart) -> str:
+def _table_chart(t: Table, names: list[str], est: list[list[Estimate]], chart, left_out: str = "") -> str:
     pct = all(m.kind == "rate" or m.percent for m in t.measures)
     scale = 100 if pct else 1
     fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.24 * len(t.measures) * max(1, min(len(names), 4))))
@@ -78,7 +100,8 @@ def _table_chart(t: Table, names: list[str], est: list[list[Estimate]], chart) -
             left += share
         ax.set_yticks(range(len(names)), names, fontsize=8)
         ax.invert_yaxis()
-        ax.legend(fontsize=8, loc="lower right")
+        legend_beside(ax)
+        unit = t.unit or ("% of games" if pct else "per game")
     else:
         height = 0.8 / len(names)
         for j, (name, row) in enumerate(zip(names, est)):
@@ -88,38 +111,46 @@ def _table_chart(t: Table, names: list[str], est: list[list[Estimate]], chart) -
         ax.set_yticks(np.arange(len(t.measures)) + 0.4 - height / 2, [m.label for m in t.measures], fontsize=8)
         ax.invert_yaxis()
         if len(names) > 1:
-            ax.legend(fontsize=7)
-    ax.set_xlabel(t.unit or ("% of games (95% interval)" if pct else "per game (95% interval)"))
-    ax.set_title(t.title, fontsize=10)
+            legend_beside(ax, fontsize=7)
+        unit = t.unit or ("% of games (95% interval)" if pct else "per game (95% interval)")
+    ax.set_xlabel(unit)
+    ax.set_title(t.title + left_out, fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     return chart(t.name, fig)
 
 
 def render_series(s: Series, games: Frame, chart) -> list[str]:
+    """Configurations as rows and the axis (seat, position) as columns; a line per configuration charted."""
     configs = groups(games)
     lines = [f"## {s.title}", ""] + ([s.note, ""] if s.note else [])
     fig, ax = plt.subplots(figsize=(7, 3.6))
-    table: dict[object, dict[str, str]] = {}
-    for name, g in configs:
+    table: dict[str, dict[object, str]] = {}
+    for k, (name, g) in enumerate(configs):
         points = s.points(g)
         est = estimates(g, [(m.expr, m.kind) for _, m in points])
+        table[name] = {x: shown(m, e) for (x, m), e in zip(points, est)}
+        if k >= CHARTED:
+            continue
         scale = 100 if points and (points[0][1].kind == "rate" or points[0][1].percent) else 1
         xs = [x for x, _ in points]
         ax.errorbar(xs, [e.value * scale for e in est], yerr=error_bars(est, scale), marker="o", capsize=3, label=name)
-        for (x, m), e in zip(points, est):
-            table.setdefault(x, {})[name] = shown(m, e)
         if s.reference is not None and s.reference(g) is not None:
             ax.axhline(s.reference(g) * scale, color="gray", lw=0.8, ls="--")
     names = [c for c, _ in configs]
-    lines += [f"| {s.xlabel} | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
-    lines += [f"| {x} | " + " | ".join(row.get(n, "") for n in names) + " |" for x, row in table.items()]
+    xs = list(dict.fromkeys(x for row in table.values() for x in row))
+    head = ["configuration", *map(str, xs)]
+    body = [[n, *[table[n].get(x, "") for x in xs]] for n in names]
+    lines += [f"Columns: {s.xlabel}.", ""]
+    lines += layout.fold(f"{len(names)} configurations", layout.table(head, body), len(names)) + [""]
     ax.set_xlabel(s.xlabel)
     ax.set_ylabel(s.ylabel)
-    ax.set_title(s.title + ("; dashed: fair share" if s.reference else ""), fontsize=10)
+    if all(isinstance(x, (int, np.integer)) for x in xs):
+        whole_ticks(ax)
+    ax.set_title(s.title + ("; dashed: fair share" if s.reference else "") + charted(names), fontsize=10)
     ax.grid(alpha=0.3)
     if len(names) > 1:
-        ax.legend(fontsize=7)
-    return lines + ["", chart(s.name, fig), ""]
+        legend_beside(ax, fontsize=7)
+    return lines + [chart(s.name, fig), ""]
 
 
 MAX_DISTINCT = 20_000      # more distinct values than this: the histogram is binned and its median approximate
@@ -152,26 +183,34 @@ def quantile_of_counts(values: np.ndarray, counts: np.ndarray, q: float = 0.5) -
 def render_histogram(h: Histogram, games: Frame, chart) -> list[str]:
     configs = groups(games)
     lines = [f"## {h.title}", ""] + ([h.note, ""] if h.note else [])
-    lines += ["| | mean [95% CI] | median | games |", "|---|---|---|---|"]
+    body = []
     fig, ax = plt.subplots(figsize=(7, 3.6))
-    for name, g in configs:
+    for k, (name, g) in enumerate(configs):
         values, counts, exact = value_counts(g, h.expr)
         if not len(values):
             continue
         n = int(counts.sum())
-        mean = mean_from_moments(float((values * counts).sum()), float((values * values * counts).sum()), n)
+        mean = mean_from_moments(float((values * counts).sum()), float((values * values * counts).sum()), n,
+                                 lower=0.0 if values.min() >= 0 else None)
         median = f"{quantile_of_counts(values, counts):g}" if exact else f"≈ {quantile_of_counts(values, counts):.{h.digits}f}"
-        lines.append(f"| {name} | {mean.fmt(digits=h.digits)} | {median} | {n:,} |")
+        body.append([name, mean.fmt(digits=h.digits), median, f"{n:,}"])
+        if k >= CHARTED:
+            continue
         if h.integer:
             lo = int(np.floor(values.min()))
             hi = min(int(np.ceil(values.max())), lo + h.cap)
             bins = np.arange(lo - 0.5, hi + 1.5, 1.0)
         else:
             bins = np.linspace(values.min(), values.max(), 41) if values.max() > values.min() else 1
-        ax.hist(values, bins=bins, weights=counts, histtype="step", density=True, label=name)
+        ax.hist(values, bins=bins, weights=counts * 100.0 / n, histtype="step", label=name)
+    lines += layout.fold(f"{len(body)} configurations",
+                         layout.table(["configuration" if len(body) > 1 else "", "mean [95% CI]", "median", "games"],
+                                      body), len(body))
     ax.set_xlabel(h.xlabel)
-    ax.set_ylabel("share of games")
-    ax.set_title(h.title, fontsize=10)
+    ax.set_ylabel("% of games")
+    if h.integer:
+        whole_ticks(ax)
+    ax.set_title(h.title + charted([c for c, _ in configs]), fontsize=10)
     if len(configs) > 1:
-        ax.legend(fontsize=7)
+        legend_beside(ax, fontsize=7)
     return lines + ["", chart(h.name, fig), ""]

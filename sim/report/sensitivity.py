@@ -14,6 +14,7 @@ from sim.engine.spec import RunSpec
 from sim.engine.strategy import lineup_label
 from sim.report.arms import (detected_text, outcome_family, rank_text, ranking_text, reading, signed, tornado,
                              units)
+from sim.report import layout
 from sim.report.changes import zero_text
 from sim.report.charts import ChartSaver
 from sim.report.html import write_report
@@ -101,12 +102,11 @@ def report_lines(game: Game, base: RunSpec, effects: list[Effect], played: int, 
         rows = ranked(effects, o)
         label, kind = rows[0][2][0].label, rows[0][2][0].kind
         family = outcome_family(effects, o)
+        body = [[key, rank_text(e), short(e.alternative), signed(e), e.verdict, f"{e.p_adjusted:.3g}"]
+                for key, _, es in rows for e in es]
+        table = layout.table(["assumption", "rank [95%]", "alternative", f"change [{family}]", "verdict",
+                              "adjusted p"], body)
         lines += [f"## {label}", "", tornado(game, rows, label, kind, chart, o, family), "",
-                  f"| assumption | rank [95%] | alternative | change [{family}] | verdict | adjusted p |",
-                  "|---|---|---|---|---|---|"]
-        for key, _, es in rows:
-            for e in es:
-                lines.append(f"| {key} | {rank_text(e)} | {short(e.alternative)} | {signed(e)} | "
-                             f"{e.verdict} | {e.p_adjusted:.3g} |")
-        lines += ["", f"{_cap(detected_text(effects, o, 'alternatives'))}.", ranking_text(families.get(o)), ""]
+                  *layout.fold(f"All {len(body)} alternatives, largest change first", table, len(body)),
+                  "", f"{_cap(detected_text(effects, o, 'alternatives'))}.", ranking_text(families.get(o)), ""]
     return lines

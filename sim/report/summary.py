@@ -1,6 +1,6 @@
 """Outcome estimates (`sim.analysis.summary.summarize`) as text: one estimate with its interval, and the compact
 table `dsim report` prints on the terminal (configurations as rows, the default first; headline outcomes as
-columns)."""
+columns), and the order of configurations every table of a report shares."""
 
 from __future__ import annotations
 
@@ -8,12 +8,11 @@ import math
 
 from sim.analysis.stats import Estimate
 from sim.engine.game import Game, Outcome
-from sim.engine.strategy import lineup_label
-from sim.report.labels import DEFAULT_RULES, Configs
+from sim.report.labels import Configs
 
 
 def fmt(est: Estimate, kind: str) -> str:
-    return est.fmt(pct=True, digits=2) if kind == "rate" else est.fmt(digits=3)
+    return est.fmt(pct=True, digits=1) if kind == "rate" else est.fmt(digits=3)
 
 
 def compact(est: Estimate | None, outcome: Outcome) -> str:
@@ -34,25 +33,39 @@ def compact(est: Estimate | None, outcome: Outcome) -> str:
     return value if math.isnan(half) else f"{value} ±{half:.{digits}f}"
 
 
+KEYS = ("players", "rules", "lineup")
+
+
+def ordered(game: Game, rows: list[dict], configs: Configs, dims: list[str]) -> list[tuple]:
+    """The configurations (players, rules, lineup) of the rows in the order every table shows them: the game's
+    default first, then by player count, then by the effect: the first headline outcome's value, highest first
+    (what applies to none of them last)."""
+    cells: dict[tuple, dict[str, dict]] = {}
+    for r in rows:
+        cells.setdefault((r["players"], r["rules"], r["lineup"]), {})[r["outcome"]] = r
+    heads = [o.name for o in game.outcomes() if any(r["headline"] and r["outcome"] == o.name for r in rows)]
+
+    def effect(key) -> float:
+        est = next((cells[key][n]["estimate"] for n in heads if n in cells[key]), None)
+        return -est.value if est is not None and est.n and not math.isnan(est.value) else math.inf
+
+    def order(key):
+        row = dict(zip(KEYS, key))
+        return (not configs.is_default(row, dims), key[0], effect(key), configs.text(row, dims))
+    return sorted(cells, key=order)
+
+
 def headline_table(game: Game, rows: list[dict], configs: Configs, dims: list[str]) -> list[list[str]]:
-    """Configurations as rows, named in words (the game's default first, then by player count, default rules and
-    strategies before the others), the outcomes the rows flag as headlines as columns, and the games each played;
-    the first row is the header."""
+    """Configurations as rows, named in words, in `ordered`'s order; the outcomes the rows flag as headlines as
+    columns, and the games each played; the first row is the header."""
     shown = {r["outcome"] for r in rows if r["headline"]}
     outcomes = [o for o in game.outcomes() if o.name in shown]
     cells: dict[tuple, dict[str, dict]] = {}
     for r in rows:
         cells.setdefault((r["players"], r["rules"], r["lineup"]), {})[r["outcome"]] = r
-    default_lineup = lineup_label(game.lineup(None))
-
-    def order(key):
-        row = dict(zip(("players", "rules", "lineup"), key))
-        return (not configs.is_default(row, dims), key[0], configs.rule(key[1]) != DEFAULT_RULES,
-                key[2] != default_lineup, configs.text(row, dims))
-
     table = [["configuration", *[o.heading() for o in outcomes], "games"]]
-    for key in sorted(cells, key=order):
-        row = dict(zip(("players", "rules", "lineup"), key))
+    for key in ordered(game, rows, configs, dims):
+        row = dict(zip(KEYS, key))
         games = max(r["estimate"].n for r in cells[key].values())
         table.append([configs.text(row, dims) or "all games",
                       *[compact(cells[key].get(o.name, {}).get("estimate"), o) for o in outcomes], f"{games:,}"])

@@ -1,5 +1,6 @@
-"""`dsim sweep`'s report: each headline outcome's lowest and highest point of the grid, then a table and an
-interval-band chart per outcome; beside it the grid's estimates (Parquet)."""
+"""`dsim sweep`'s report: each headline outcome's lowest and highest point of the grid, then one table (the grid's
+points as rows, in grid order; outcomes as columns, split to fit the page) and an interval-band chart per outcome
+(the headline ones shown, the others folded); beside it the grid's estimates (Parquet)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ import numpy as np  # noqa: E402
 
 from sim.analysis.sweep import Sweep  # noqa: E402
 from sim.engine.game import Game  # noqa: E402
-from sim.report.charts import ChartSaver  # noqa: E402
+from sim.report import layout, numbers  # noqa: E402
+from sim.report.charts import ChartSaver, fit_span, legend_beside  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
-from sim.report.summary import fmt  # noqa: E402
+from sim.report.findings import fmt  # noqa: E402
 
 
 def write(s: Sweep, to: Path) -> Path:
@@ -29,13 +31,41 @@ def write(s: Sweep, to: Path) -> Path:
              f"{base.n:,} games per point" + ("" if "players" in keys else f", {base.players} players")
              + f", seed {base.seed} (every point plays the same "
              "seeds); 95% intervals.", ""]
+    lines += ["## Every point of the grid", "", *grid_table(game, keys, rows), ""]
     for o in game.outcomes():
         sel = [r for r in rows if r["outcome"] == o.name]
-        lines += [f"## {o.label or o.name}", "", "| " + " | ".join(keys) + " | estimate [95% CI] |",
-                  "|" + "---|" * (len(keys) + 1)]
-        lines += ["| " + " | ".join(str(r[k]) for k in keys) + f" | {fmt(r['estimate'], r['kind'])} |" for r in sel]
-        lines += ["", band_chart(game, keys, sel, o, chart), ""]
+        if not sel:
+            continue
+        section = [band_chart(game, keys, sel, o, chart), ""]
+        lines += [f"## {o.label or o.name}", "", *(section if o.headline else layout.fold("the chart", section))]
     return write_report(to, f"sweep_{game.name}", "\n".join(lines), game.title)
+
+
+def figures(s: Sweep) -> dict:
+    """--format json: every point of the grid with every outcome's estimate as numbers."""
+    outcomes = {o.name: o for o in s.game.outcomes()}
+    points: dict[str, tuple[dict, list]] = {}
+    for r in s.rows:
+        o = outcomes[r["outcome"]]
+        point = {k: r[k] for k in s.keys}
+        points.setdefault(repr(point), (point, []))[1].append(
+            {"outcome": o.name, "label": o.label, "headline": o.headline,
+             **numbers.estimate(r["estimate"], o.shows_percent())})
+    return {"keys": s.keys, "games_per_point": s.base.n,
+            "points": [{"point": point, "outcomes": found} for point, found in points.values()]}
+
+
+def grid_table(game: Game, keys: list[str], rows: list[dict]) -> list[str]:
+    """The grid's points as rows (in grid order), every outcome's estimate as a column, headline outcomes first."""
+    outcomes = sorted([o for o in game.outcomes() if any(r["outcome"] == o.name for r in rows)],
+                      key=lambda o: not o.headline)
+    points = list(dict.fromkeys(tuple(str(r[k]) for k in keys) for r in rows))
+    cells = {(tuple(str(r[k]) for k in keys), r["outcome"]): r for r in rows}
+    body = [[", ".join(f"{k}={v}" for k, v in zip(keys, point)),
+             *[fmt(cells[point, o.name]["estimate"], o) if (point, o.name) in cells
+               else "–" for o in outcomes]] for point in points]
+    head = ["point", *[f"**{o.heading()}**" if o.headline else o.heading() for o in outcomes]]
+    return layout.fold(f"{len(points)} points", layout.table(head, body), len(points))
 
 
 def sweep_findings(game: Game, keys: list[str], rows: list[dict]) -> list[str]:
@@ -52,8 +82,8 @@ def sweep_findings(game: Game, keys: list[str], rows: list[dict]) -> list[str]:
         def at(r):
             return ", ".join(f"{k}={r[k]}" for k in keys)
         apart = high["estimate"].lo > low["estimate"].hi
-        out.append(f"{o.label or o.name}: from {fmt(low['estimate'], low['kind'])} at {at(low)} to "
-                   f"{fmt(high['estimate'], high['kind'])} at {at(high)}"
+        out.append(f"{o.label or o.name}: from {fmt(low['estimate'], o)} at {at(low)} to "
+                   f"{fmt(high['estimate'], o)} at {at(high)}"
                    + ("." if apart else "; the grid's points cannot be told apart."))
     return out
 
@@ -66,7 +96,7 @@ def band_chart(game, keys, rows, outcome, chart) -> str:
     for other in others:
         sel = [r for r in rows if tuple(str(r[k]) for k in keys[1:]) == other]
         xs = [r[keys[0]] if numeric else i for i, r in enumerate(sel)]
-        scale = 100 if outcome.kind == "rate" else 1
+        scale = 100 if outcome.shows_percent() else 1
         ys = np.array([r["estimate"].value for r in sel]) * scale
         lo = np.array([r["estimate"].lo for r in sel]) * scale
         hi = np.array([r["estimate"].hi for r in sel]) * scale
@@ -78,9 +108,13 @@ def band_chart(game, keys, rows, outcome, chart) -> str:
     if numeric and all(isinstance(r[keys[0]], int) for r in rows):
         ax.set_xticks(sorted({r[keys[0]] for r in rows}))
     ax.set_xlabel(keys[0])
-    ax.set_ylabel((outcome.label or outcome.name) + (" (%)" if outcome.kind == "rate" else ""))
+    pct = outcome.shows_percent()
+    ax.set_ylabel((outcome.label or outcome.name) + (" (%; band: 95% interval)" if pct else " (band: 95% interval)"))
+    values = [r["estimate"].value for r in rows if r["estimate"].n]
+    if values:
+        fit_span(ax, 5.0 if pct else 0.1 * max(abs(v) for v in values) or 1.0, "y", (0.0, 100.0) if pct else None)
     ax.set_title(f"{game.title}: {outcome.label or outcome.name}")
     if len(others) > 1:
-        ax.legend(fontsize=8)
+        legend_beside(ax)
     ax.grid(alpha=0.3)
     return chart(outcome.name, fig)

@@ -18,7 +18,8 @@ import numpy as np  # noqa: E402
 
 from sim.analysis.stats import Z95  # noqa: E402
 from sim.analysis.tournament import Standings, Tournament  # noqa: E402
-from sim.report.charts import ChartSaver  # noqa: E402
+from sim.report import layout, numbers  # noqa: E402
+from sim.report.charts import ChartSaver, heat_colours, label_cells  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
 
 
@@ -32,11 +33,28 @@ def write(t: Tournament, to: Path) -> Path:
     lines = [f"# {game.title}: tournament", "", "## Findings", "", *[f"- {f}" for f in tournament_findings(s)], "",
              "## Head to head" + ("" if fits else " (the result: one strength per strategy does not fit)"), "",
              f"{base.n:,} deals per pair, {base.players} players, seed {base.seed}; each pair plays every "
-             "seat/side rotation on the same deals. Cell = row's average score against the column "
-             "(0.5 = even), with its 95% interval; the deal is the unit (a deal's rotations are averaged first).",
+             "seat/side rotation on the same deals. Cell = the row's score against the column: the share of the "
+             "points it takes (a win 100%, a draw 50%; 50% = even), with its 95% interval; the deal is the unit "
+             "(a deal's rotations are averaged first).",
              "", *matrix_table(s), "", matrix_chart(game, s.entrants, s.score, chart), "",
              *ratings_section(s), "", ratings_chart(game, s, chart), ""]
     return write_report(to, f"tournament_{game.name}", "\n".join(lines), game.title)
+
+
+def figures(t: Tournament) -> dict:
+    """--format json: every pairing's score (row against column, in %), the ratings and the test of fit."""
+    s = t.standings
+    k = len(s.entrants)
+    deals = {(r["a"], r["b"]): r["deals"] for r in s.rows}
+    scores = [{"strategy": s.entrants[i], "against": s.entrants[j], "value": numbers.num(100 * s.score[i, j]),
+               "low": numbers.num(100 * s.lo[i, j]), "high": numbers.num(100 * s.hi[i, j]),
+               "n": deals.get((s.entrants[i], s.entrants[j]), deals.get((s.entrants[j], s.entrants[i]))), "unit": "%"}
+              for i in range(k) for j in range(k) if i != j]
+    ratings = [{"strategy": s.entrants[i], "rating": numbers.num(s.strength[i]),
+                "low": numbers.num(s.strength[i] - Z95 * s.se[i]), "high": numbers.num(s.strength[i] + Z95 * s.se[i]),
+                "unit": "log-odds"} for i in np.argsort(-s.strength)]
+    return {"entrants": s.entrants, "deals_per_pair": t.base.n, "scores": scores, "ratings": ratings,
+            "fit": fit_summary(s)}
 
 
 def fit_text(s: Standings) -> str:
@@ -62,8 +80,9 @@ def tournament_findings(s: Standings) -> list[str]:
         out = [f"**Strengths are intransitive: Bradley–Terry does not fit**, {fit_text(s)}. No ranking describes "
                "these strategies; the head-to-head matrix is the result."]
     else:
-        out = [f"**{names[top]}** is the strongest (Bradley–Terry rating {strength[top]:+.2f} "
-               f"[{strength[top] - Z95 * se[top]:+.2f}, {strength[top] + Z95 * se[top]:+.2f}])."]
+        out = [f"**{names[top]}** is the strongest: Bradley–Terry rating {strength[top]:+.2f} "
+               f"[{strength[top] - Z95 * se[top]:+.2f}, {strength[top] + Z95 * se[top]:+.2f}] on the log-odds "
+               f"scale (ratings sum to 0; a gap of 1 is a score of {100 / (1 + np.exp(-1)):.0f}% against the other)."]
         if s.fit.fits:
             out.append(f"One strength per strategy explains the head-to-head scores: Bradley–Terry fits, "
                        f"{fit_text(s)}.")
@@ -81,11 +100,9 @@ def tournament_findings(s: Standings) -> list[str]:
 
 def matrix_table(s: Standings) -> list[str]:
     k = len(s.entrants)
-    lines = ["| | " + " | ".join(s.entrants) + " |", "|" + "---|" * (k + 1)]
-    for i in range(k):
-        cells = ["—" if i == j else f"{s.score[i, j]:.3f} [{s.lo[i, j]:.3f}, {s.hi[i, j]:.3f}]" for j in range(k)]
-        lines.append(f"| **{s.entrants[i]}** | " + " | ".join(cells) + " |")
-    return lines
+    body = [[f"**{s.entrants[i]}**", *["—" if i == j else f"{100 * s.score[i, j]:.1f}% [{100 * s.lo[i, j]:.1f}, "
+                                       f"{100 * s.hi[i, j]:.1f}]" for j in range(k)]] for i in range(k)]
+    return layout.table(["row's score against", *s.entrants], body)
 
 
 def ratings_section(s: Standings) -> list[str]:
@@ -95,9 +112,9 @@ def ratings_section(s: Standings) -> list[str]:
                 "say what a single number would have claimed."]
     else:
         test = f"test of fit: {fit_text(s)}" if s.fit.fits else "two strategies: nothing to test"
-        head = ["## Bradley–Terry ratings (log-odds, sum to zero)", "",
+        head = ["## Bradley–Terry ratings (log-odds scale, summing to zero)", "",
                 f"Intervals with deals as the unit; {test}."]
-    lines = [*head, "", "| strategy | rating [95% CI] |", "|---|---|"]
+    lines = [*head, "", "| strategy | rating on the log-odds scale [95% CI] |", "|---|---|"]
     for i in np.argsort(-s.strength):
         v, h = s.strength[i], Z95 * s.se[i]
         lines.append(f"| {s.entrants[i]} | {v:+.3f} [{v - h:+.3f}, {v + h:+.3f}] |")
@@ -105,15 +122,14 @@ def ratings_section(s: Standings) -> list[str]:
 
 
 def matrix_chart(game, names, score, chart) -> str:
-    fig, ax = plt.subplots(figsize=(1.2 + 1.1 * len(names), 1 + 0.9 * len(names)))
-    im = ax.imshow(score, vmin=0, vmax=1, cmap="RdBu")
+    values = 100 * np.asarray(score, dtype=float)
+    np.fill_diagonal(values, np.nan)
+    fig, ax = plt.subplots(figsize=(1.8 + 1.1 * len(names), 1 + 0.9 * len(names)))
+    image = ax.imshow(values, vmin=0, vmax=100, cmap=heat_colours())
     ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
     ax.set_yticks(range(len(names)), names, fontsize=8)
-    for i in range(len(names)):
-        for j in range(len(names)):
-            if i != j:
-                ax.text(j, i, f"{score[i, j]:.2f}", ha="center", va="center", fontsize=8)
-    fig.colorbar(im, ax=ax, label="row's score vs column")
+    label_cells(ax, image, values, "{:.0f}%")
+    fig.colorbar(image, ax=ax, label="row's score against the column (%)")
     ax.set_title(f"{game.title}: head to head")
     return chart("matrix", fig)
 
@@ -125,5 +141,6 @@ def ratings_chart(game, s: Standings, chart) -> str:
     ax.errorbar(strength[order], range(len(names)), xerr=Z95 * se[order], fmt="o", capsize=4)
     ax.set_yticks(range(len(names)), [names[i] for i in order], fontsize=8)
     ax.axvline(0, color="black", lw=0.8)
-    ax.set_xlabel("Bradley–Terry rating (95% CI)" + ("" if s.fit.fits is not False else ": does not fit"))
+    ax.set_xlabel("Bradley–Terry rating, log-odds scale (95% interval)" + ("" if s.fit.fits is not False else
+                                                                           ": does not fit"))
     return chart("ratings", fig)

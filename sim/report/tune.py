@@ -12,7 +12,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 from sim.analysis.tune import Evaluator, TuneResult, Tuning, inside, show_value  # noqa: E402
 from sim.engine.game import Game  # noqa: E402
 from sim.engine.spec import RunSpec  # noqa: E402
-from sim.report.charts import ChartSaver  # noqa: E402
+from sim.report import numbers  # noqa: E402
+from sim.report.charts import ChartSaver, legend_beside  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
 from sim.report.labels import spec_words  # noqa: E402
 
@@ -25,6 +26,22 @@ def write(t: Tuning, to: Path) -> Path:
     t.table().write_parquet(to / f"tune_{t.game.name}.parquet")
     lines = report_lines(t.game, t.base, t.evaluator, t.result, curve)
     return write_report(to, f"tune_{t.game.name}", "\n".join(lines), t.game.title)
+
+
+def figures(t: Tuning) -> dict:
+    """--format json: the answer, and each verified setting's figures on fresh seeds as numbers (targets in the
+    outcome's unit: % for a rate)."""
+    ev, result = t.evaluator, t.result
+    settings = []
+    for c in result.candidates:
+        found = []
+        for target, est in zip(ev.targets, result.verified[c]):
+            pct = target.outcome.shows_percent()
+            found.append({"outcome": target.outcome.name, "target": numbers.num((100 if pct else 1) * target.value),
+                          **numbers.estimate(est, pct), "target_inside": inside(est, target.value)})
+        settings.append({"setting": dict(zip([p.name for p in ev.params], c)), "outcomes": found})
+    return {"best": dict(zip([p.name for p in ev.params], result.best)), "settings": settings,
+            "search_settings": len({k[0] for k in ev.cache if not k[1]}), "note": result.note}
 
 
 def _fmt(t, est) -> str:
@@ -99,5 +116,5 @@ def response_chart(t: Tuning, chart: ChartSaver) -> str:
     answer = " or ".join(show_value(p, c[0]) for c in result.candidates)
     ax.set_title(f"{target.outcome.label or target.outcome.name} against {p.words}: closest {answer}", fontsize=10)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    legend_beside(ax)
     return chart("response", fig)

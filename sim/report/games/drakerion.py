@@ -15,6 +15,8 @@ from scipy import stats  # noqa: E402
 
 from sim.analysis.stats import mean_ci, mean_from_moments, wilson  # noqa: E402
 from sim.engine.frames import collect, count, lazy  # noqa: E402
+from sim.report import layout  # noqa: E402
+from sim.report.charts import heat_colours, label_cells, whole_ticks  # noqa: E402
 from sim.report.sections import quantile_of_counts, value_counts  # noqa: E402
 from sim.games.drakerion import records as R  # noqa: E402
 
@@ -23,16 +25,42 @@ def sections(games: pl.LazyFrame, chart, tables=None) -> list[str]:
     """Read lazily: a plain run's sections are streamed aggregates, whatever its size; only the per-card study
     and pairings played in both seat orders collect the few columns they pair game by game."""
     games = lazy(games)
-    base = games.filter((pl.col("vanilla_s0") == "") & (pl.col("vanilla_s1") == ""))
+    base = _base(games)
     out = []
     if count(base):
         out += [matrix_section(base, chart), seat_section(base), end_section(base, chart)]
     if count(games.filter(pl.col("vanilla_s0") != "")):
         plays = tables.get("plays") if tables else None
-        columns = ["rules", "seed", "lineup", "game_id", "winner", "deck_s0", "deck_s1", "vanilla_s0", "vanilla_s1",
-                   "vanilla_ratio_s0"]
-        out.append(card_section(collect(games.select(columns)), plays, chart))
+        out.append(card_section(_card_games(games), plays, chart))
     return out
+
+
+def findings(games: pl.LazyFrame, tables=None) -> list[str]:
+    """The answers the faction and card studies exist for, at the top of the report: the strongest and weakest
+    deck over the field, and the card that weighs most and least."""
+    games = lazy(games)
+    out = []
+    base = _base(games)
+    if count(base):
+        decks, grid = faction_grid(_runs(base))
+        line = _extremes(decks, grid)
+        if line:
+            out.append(line)
+    if count(games.filter(pl.col("vanilla_s0") != "")):
+        line = card_finding(card_effects(_card_games(games)))
+        if line:
+            out.append(line)
+    return out
+
+
+def _base(games: pl.LazyFrame) -> pl.LazyFrame:
+    return games.filter((pl.col("vanilla_s0") == "") & (pl.col("vanilla_s1") == ""))
+
+
+def _card_games(games: pl.LazyFrame) -> pl.DataFrame:
+    columns = ["rules", "seed", "lineup", "game_id", "winner", "deck_s0", "deck_s1", "vanilla_s0", "vanilla_s1",
+               "vanilla_ratio_s0"]
+    return collect(games.select(columns))
 
 
 SEAT0_SCORE = pl.when(pl.col("winner") == 0).then(1.0).when(pl.col("winner") == 1).then(0.0).otherwise(0.5)
@@ -76,52 +104,61 @@ def faction_rate(runs, a: str, b: str):
     return mean_ci(joined)
 
 
-def matrix_section(base: pl.DataFrame, chart) -> str:
-    runs = _runs(base)
+def faction_grid(runs) -> tuple[list[str], np.ndarray]:
+    """The decks played and each pairing's score estimate (row deck against column deck), None where unplayed."""
     decks = sorted({d for pair in runs for d in pair})
-    grid = np.full((len(decks), len(decks)), np.nan)
+    grid = np.empty((len(decks), len(decks)), dtype=object)
+    for i, a in enumerate(decks):
+        for j, b in enumerate(decks):
+            grid[i, j] = faction_rate(runs, a, b)
+    return decks, grid
+
+
+def matrix_section(base: pl.DataFrame, chart) -> str:
+    decks, grid = faction_grid(_runs(base))
+    paired = any(grid[i, j] is not None for i in range(len(decks)) for j in range(len(decks)) if i != j)
+    if not paired:                 # mirror matches only (the card study): one figure per deck, no matrix
+        body = [[d, grid[i, i].fmt(pct=True, digits=1), f"{grid[i, i].n:,}"] for i, d in enumerate(decks)
+                if grid[i, i] is not None]
+        return "\n".join(["## Mirror matches", "",
+                           "Each deck against itself: seat 0's score (a win 1, a draw ½), with its 95% interval. "
+                           "No two different decks met in these games, so no deck is measured against another.", "",
+                           *layout.table(["deck", "seat 0's score [95% CI]", "games"], body), ""])
     lines = ["## Faction against faction", "",
              "Each cell: the row deck's score against the column deck (a win 1, a draw ½), each pairing played "
              "in both seat orders on the same deals and averaged game by game, with its 95% interval. "
-             "Mirror cells show seat 0's score in the mirror match.", "",
-             "| deck \\ opponent | " + " | ".join(decks) + " | mean |", "|---|" + "---|" * (len(decks) + 1)]
+             "Mirror cells show seat 0's score in the mirror match.", ""]
+    body = []
     for i, a in enumerate(decks):
-        cells, vals = [], []
-        for j, b in enumerate(decks):
-            est = faction_rate(runs, a, b)
-            if est is None:
-                cells.append("")
-                continue
-            grid[i, j] = est.value
-            cells.append(est.fmt(pct=True, digits=1))
-            if a != b:
-                vals.append(est.value)
-        mean = f"{100 * np.mean(vals):.1f}%" if vals else ""
-        lines.append(f"| **{a}** | " + " | ".join(cells) + f" | {mean} |")
-    fig, ax = plt.subplots(figsize=(1.2 + 1.1 * len(decks), 1.0 + 0.9 * len(decks)))
-    im = ax.imshow(grid, vmin=0.2, vmax=0.8, cmap="RdBu")
-    for i in range(len(decks)):
-        for j in range(len(decks)):
-            if not np.isnan(grid[i, j]):
-                ax.text(j, i, f"{100 * grid[i, j]:.0f}", ha="center", va="center", fontsize=9)
+        off = [grid[i, j].value for j in range(len(decks)) if j != i and grid[i, j] is not None]
+        body.append([f"**{a}**", *[grid[i, j].fmt(pct=True, digits=1) if grid[i, j] is not None else "not played"
+                                   for j in range(len(decks))], f"{100 * np.mean(off):.1f}%" if off else ""])
+    lines += layout.table(["deck \\ opponent", *decks, "mean"], body)
+    values = np.array([[100 * e.value if e is not None else np.nan for e in row] for row in grid], dtype=float)
+    fig, ax = plt.subplots(figsize=(1.6 + 1.1 * len(decks), 1.0 + 0.9 * len(decks)))
+    image = ax.imshow(values, vmin=0, vmax=100, cmap=heat_colours())
+    label_cells(ax, image, values, "{:.0f}%", fontsize=9)
     ax.set_xticks(range(len(decks)), decks)
     ax.set_yticks(range(len(decks)), decks)
     ax.set_xlabel("opponent deck")
     ax.set_ylabel("deck")
-    ax.set_title("Drakerion: the row deck's score (%), both seat orders")
-    fig.colorbar(im, ax=ax, fraction=0.046)
+    ax.set_title("Drakerion: the row deck's score, both seat orders")
+    fig.colorbar(image, ax=ax, fraction=0.046, label="score (%; a win 100, a draw 50)")
     best = _extremes(decks, grid)
     lines += ["", best, "", chart("factions", fig), ""]
     return "\n".join(lines)
 
 
 def _extremes(decks, grid) -> str:
-    off = ~np.eye(len(decks), dtype=bool)
-    means = [np.nanmean(grid[i][off[i]]) if np.isfinite(grid[i][off[i]]).any() else np.nan
-             for i in range(len(decks))]
+    """The strongest and weakest deck by its mean score over the decks it met (the same figures as the table's
+    last column)."""
+    means = []
+    for i in range(len(decks)):
+        off = [grid[i, j].value for j in range(len(decks)) if j != i and grid[i, j] is not None]
+        means.append(float(np.mean(off)) if off else np.nan)
     if len(decks) < 2 or all(np.isnan(means)):
         return ""
-    order = np.argsort(means)
+    order = [i for i in np.argsort(means) if not np.isnan(means[i])]
     return (f"Strongest deck over the field: **{decks[order[-1]]}** ({100 * means[order[-1]]:.1f}% on average); "
             f"weakest: **{decks[order[0]]}** ({100 * means[order[0]]:.1f}%). These figures rest on the invented "
             f"card pool and on the strategies named in the provenance.")
@@ -152,13 +189,16 @@ def end_section(base: pl.LazyFrame, chart) -> str:
     for code, name in enumerate(R.END_NAMES):
         lines.append(f"| {name} | {wilson(int(ends[str(code)]), n).fmt(pct=True, digits=1)} |")
     turns, counts, _ = value_counts(base, pl.col("turns"))
-    mean = mean_from_moments(float((turns * counts).sum()), float((turns * turns * counts).sum()), int(counts.sum()))
-    lines += ["", f"Game length: {mean.fmt(digits=2)} turns on average, median {quantile_of_counts(turns, counts):.0f}, "
+    mean = mean_from_moments(float((turns * counts).sum()), float((turns * turns * counts).sum()), int(counts.sum()),
+                             lower=0.0)
+    lines += ["", f"Game length: {mean.fmt(digits=2)} turns on average, "
+              f"median {quantile_of_counts(turns, counts):.0f}, "
               f"95th percentile {quantile_of_counts(turns, counts, 0.95):.0f}.", ""]
     fig, ax = plt.subplots(figsize=(6.5, 3.2))
-    ax.hist(turns, bins=np.arange(0.5, turns.max() + 1.5), weights=counts, density=True)
+    ax.hist(turns, bins=np.arange(0.5, turns.max() + 1.5), weights=counts * 100.0 / counts.sum())
     ax.set_xlabel("turns")
-    ax.set_ylabel("share of games")
+    ax.set_ylabel("% of games")
+    whole_ticks(ax)
     ax.set_title("Drakerion: game length")
     lines += [chart("length", fig), ""]
     return "\n".join(lines)
@@ -202,6 +242,25 @@ def naive_rates(games: pl.DataFrame, plays) -> dict[tuple[str, str], tuple[float
     return out
 
 
+def card_finding(rows: list[dict]) -> str:
+    """The card whose replacement moves its deck's score most, and the least, with the same figures as the
+    table (individual 95% intervals: a ranking over many cards, not a test of each)."""
+    if not rows:
+        return ""
+    top, low = rows[0], rows[-1]
+    moved = sum(1 for r in rows if r["effect"].lo > 0 or r["effect"].hi < 0)
+    text = (f"Each card's weight (replaced by a vanilla character of its cost, same deals): **{top['card']}** "
+            f"({top['deck']}) weighs most, {points(top['effect'])} of its deck's score")
+    if len(rows) > 1:
+        text += (f"; {low['card']} ({low['deck']}) least, {points(low['effect'])}" if not low["identical"] else
+                 f"; {low['card']} ({low['deck']}) changes no game")
+    return text + f"; {moved} of {len(rows)} cards' intervals leave out 0 (individual 95% intervals)."
+
+
+def points(e) -> str:
+    return f"{100 * e.value:+.1f} points [{100 * e.lo:+.1f}, {100 * e.hi:+.1f}]"
+
+
 def card_section(games: pl.DataFrame, plays, chart) -> str:
     rows = card_effects(games)
     naive = naive_rates(games, plays)
@@ -213,18 +272,18 @@ def card_section(games: pl.DataFrame, plays, chart) -> str:
              "cost, negative that it is over-costed. The naive figure is the deck's score in the games "
              "where the card was played: it is inflated for cheap cards (played in most games, win or lose) "
              "and for cards a winning player gets to play late, and deflated for comeback cards, so it "
-             "ranks cards by when they are played rather than by what they do.", "",
-             "| rank | card | deck | opponent | effect (points) [95% CI] | naive: score when played | "
-             "(melee+riposte+HP)/cost |", "|---|---|---|---|---|---|---|"]
+             "ranks cards by when they are played rather than by what they do.", ""]
+    body = []
     for k, r in enumerate(rows, 1):
-        e = r["effect"]
         nv = naive.get((r["deck"], r["card"]))
         naive_txt = f"{100 * nv[0]:.1f}% ({nv[1]:,} games) vs {100 * r['base']:.1f}% overall" if nv else "not played"
         ratio = ratios.get(r["card"])
-        note = " (no change: never mattered)" if r["identical"] else ""
-        lines.append(f"| {k} | {r['card']} | {r['deck']} | {r['opponent']} | "
-                     f"{100 * e.value:+.1f} [{100 * e.lo:+.1f}, {100 * e.hi:+.1f}]{note} | {naive_txt} | "
-                     f"{'' if ratio is None else f'{ratio:.2f}'} |")
+        effect = "no game changed" if r["identical"] else points(r["effect"])
+        body.append([str(k), r["card"], r["deck"], r["opponent"], effect, naive_txt,
+                     "" if ratio is None else f"{ratio:.2f}"])
+    table = layout.table(["rank", "card", "deck", "opponent", "effect [95% CI]", "naive: score when played",
+                          "(melee+riposte+HP)/cost"], body)
+    lines += layout.fold(f"All {len(rows)} cards, largest effect first", table, len(rows))
     lines += ["", costing_verdict(rows, ratios), ""]
     if rows:
         top = rows[:8] + rows[-8:] if len(rows) > 16 else rows
@@ -236,8 +295,9 @@ def card_section(games: pl.DataFrame, plays, chart) -> str:
         ax.barh(y, vals, xerr=err, capsize=2, color=["tab:green" if v > 0 else "tab:red" for v in vals])
         ax.set_yticks(y, [f"{r['card']} ({r['deck']})" for r in top], fontsize=8)
         ax.axvline(0, color="black", lw=0.8)
-        ax.set_xlabel("change in the deck's score (points) when the card is replaced by vanilla stats")
-        ax.set_title("Drakerion: the cards that matter most and least")
+        ax.set_xlabel("change in the deck's score when the card is replaced by vanilla stats (points, 95% interval)")
+        ax.set_title("Drakerion: the cards that matter most and least" + (f" (8 of each end, of {len(rows)})"
+                                                                           if len(rows) > 16 else ""))
         lines += [chart("cards", fig), ""]
     return "\n".join(lines)
 

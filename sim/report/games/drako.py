@@ -7,6 +7,7 @@ import polars as pl
 
 from sim.analysis.stats import wilson
 from sim.engine.frames import collect, columns, lazy
+from sim.report import layout
 
 
 def sections(games: pl.DataFrame, chart, tables=None) -> list[str]:
@@ -16,10 +17,10 @@ def sections(games: pl.DataFrame, chart, tables=None) -> list[str]:
 ASSUMPTIONS = (
     "## What the Drako figures rest on\n\n"
     "The rulebook's pictures are lost, so several values these figures depend on are assumptions "
-    "(listed with the others in the appendix): unless a run turns on free placement, the dwarves start on "
-    "the assumed first-game hexes (`dwarf_start`: three alternate corners, two steps from the dragon); the "
-    "dwarves' wound spaces (`dwarf_spaces` 6, 5 and 4), the dragon's ability spaces (2 each for flight, fire "
-    "and walking) and both decks are assumed too. `dsim sensitivity drako` plays each alternative.\n")
+    "(their values in these runs are listed in the appendix): unless a run turns on free placement, the dwarves "
+    "start on the assumed first-game hexes (`dwarf_start`); the dwarves' wound spaces (`dwarf_spaces`), the "
+    "dragon's ability spaces and both decks are assumed too. `dsim sensitivity --game drako` plays each "
+    "alternative.\n")
 
 
 def _sides(lineup: str) -> tuple[str, str]:
@@ -45,9 +46,8 @@ def matrix_section(games: pl.DataFrame | pl.LazyFrame) -> str:
         cells[(d, w)] = wilson(int(wins), int(n))
     dragons, dwarves = sorted(dragons), sorted(dwarves)
     lines = ["## Dragon win rate by strategy pairing", "",
-             "Rows: the dragon's strategy; columns: the dwarves'. 95% Wilson intervals.", "",
-             "| dragon \\ dwarves | " + " | ".join(dwarves) + " |", "|---|" + "---|" * len(dwarves)]
-    for d in dragons:
-        lines.append(f"| {d} | " + " | ".join(cells[(d, w)].fmt(pct=True, digits=1) if (d, w) in cells else ""
-                                                for w in dwarves) + " |")
+             "Rows: the dragon's strategy; columns: the dwarves'. 95% Wilson intervals.", ""]
+    lines += layout.table(["dragon \\ dwarves", *dwarves],
+                          [[d, *[cells[(d, w)].fmt(pct=True, digits=1) if (d, w) in cells else "not played"
+                                 for w in dwarves]] for d in dragons])
     return "\n".join(lines) + "\n"

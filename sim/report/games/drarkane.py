@@ -14,7 +14,11 @@ from sim.analysis.intervals import clustered_rate_from_sums, design_effect_from_
 from sim.analysis.stats import wilson  # noqa: E402
 from sim.engine.frames import cluster_sums, collect, columns, count, lazy  # noqa: E402
 from sim.games.drarkane.game import SOLO_RANKS  # noqa: E402
-from sim.games.drarkane.records import MODE_SOLO  # noqa: E402
+from sim.games.drarkane.records import MODE_NAMES, MODE_SOLO  # noqa: E402
+from sim.report import layout  # noqa: E402
+from sim.report.charts import whole_ticks  # noqa: E402
+
+VALUES = {"mode": MODE_NAMES}        # the report's headings name a mode, not its code
 
 
 def sections(games: pl.LazyFrame, chart, tables=None) -> list[str]:
@@ -43,9 +47,9 @@ def solo_section(solo: pl.LazyFrame, chart) -> str:
     lines += ["", f"Mean solo score {row['score']:.1f}; games lost to the 7th dragon "
               f"{wilson(int(row['lost']), n).fmt(pct=True, digits=1)}; stalemates (trick cap) {stale:,}."]
     fig, ax = plt.subplots(figsize=(7, 3.5))
-    ax.bar(range(len(SOLO_RANKS)), [c / n for c in counts])
+    ax.bar(range(len(SOLO_RANKS)), [100 * c / n for c in counts])
     ax.set_xticks(range(len(SOLO_RANKS)), SOLO_RANKS, fontsize=7)
-    ax.set_ylabel("share of solo games")
+    ax.set_ylabel("% of solo games")
     ax.set_title("Drarkane solo: rank reached")
     lines += ["", chart("solo_ranks", fig), ""]
     return "\n".join(lines)
@@ -70,23 +74,28 @@ def bid_section(rounds, chart) -> str:
              "its variance exceeds the figure for independent player-rounds.", ""]
     ps = sorted(counts["players"].unique().to_list())
     fig, axes = plt.subplots(1, len(ps), figsize=(4.5 * len(ps), 4), squeeze=False)
+    body = []
     for ax, p in zip(axes[0], ps):
         g = counts.filter(pl.col("players") == p)
         size = int(max(g["bid"].max(), g["tricks"].max())) + 1
         grid = np.zeros((size, size))
         for b, t, c in g.select("bid", "tricks", "n").iter_rows():
             grid[b, t] = c
-        share = grid / np.maximum(grid.sum(axis=1, keepdims=True), 1)
-        ax.imshow(share, origin="lower", cmap="viridis", aspect="auto")
+        share = 100 * grid / np.maximum(grid.sum(axis=1, keepdims=True), 1)
+        image = ax.imshow(share, origin="lower", cmap="viridis", aspect="auto", vmin=0, vmax=100)
         ax.plot([0, size - 1], [0, size - 1], color="white", lw=0.6, ls=":")
         ax.set_xlabel("tricks taken")
         ax.set_ylabel("contract")
+        whole_ticks(ax, "x")
+        whole_ticks(ax, "y")
         ax.set_title(f"{p} players" if p else "all", fontsize=9)
-        cells = [bid_cell(row) for row in hits.filter(pl.col("players") == p).iter_rows(named=True)]
-        lines.append(f"- {p} players, exact rate by contract b, as a share of player-rounds bidding b "
-                     "(game-clustered interval): " + "; ".join(cells))
-    fig.suptitle("tricks taken for each contract (each row sums to 1)", fontsize=9)
-    fig.tight_layout()
+        body += [[f"{p} players" if p else "all", *bid_cells(row)]
+                 for row in hits.filter(pl.col("players") == p).sort("bid").iter_rows(named=True)]
+    fig.colorbar(image, ax=axes[0][-1], label="% of the contract's player-rounds")
+    fig.suptitle("tricks taken for each contract (each row sums to 100%; dotted: exactly the contract)", fontsize=9)
+    table = layout.table(["players", "contract", "exact [95% CI, game-clustered]", "player-rounds", "games",
+                          "design effect"], body)
+    lines += layout.fold(f"Exact rate by contract ({len(body)} rows)", table, len(body))
     lines += ["", chart("bid_vs_tricks", fig), ""]
     return "\n".join(lines)
 
@@ -99,10 +108,9 @@ def bid_hits(rounds: pl.LazyFrame) -> pl.DataFrame:
     return sums.rename({"clusters": "games"})
 
 
-def bid_cell(row: dict) -> str:
+def bid_cells(row: dict) -> list[str]:
+    """A contract's row: the bid, its exact rate (game-clustered interval), player-rounds, games, design effect."""
     sums = (row["games"], row["s"], row["t"], row["ss"], row["tt"], row["st"])
     est, deff = clustered_rate_from_sums(*sums), design_effect_from_sums(*sums)
-    effect = f", design effect {deff:.2f}" if deff == deff else ""
-    t, g = int(row["t"]), int(row["games"])
-    return (f"bid {row['bid']}: {est.fmt(pct=True, digits=1)} ({t:,} player-round{'s' * (t != 1)} in "
-            f"{g:,} game{'s' * (g != 1)}{effect})")
+    return [str(row["bid"]), est.fmt(pct=True, digits=1), f"{int(row['t']):,}", f"{int(row['games']):,}",
+            f"{deff:.2f}" if deff == deff else ""]
