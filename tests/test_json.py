@@ -21,7 +21,7 @@ COMMANDS = {
              "--verify", "200"],
     "sensitivity": ["sensitivity", "--game", "drako", "--only", "dwarf_spaces", *TINY],
     "ablate": ["ablate", "--game", "drako", "--only", "dragon defense", *TINY],
-    "ladder": ["ladder", "--game", "drako", "--iters", "1", "--no-equilibrium", *TINY],
+    "ladder": ["ladder", "--game", "dragonwake", "--iters", "1", "--no-equilibrium", *TINY],   # no search rungs
     "optimize": ["optimize", "--game", "drako", "--strategy", "brawler", "--role", "dragon", "--iters", "1", *TINY],
     "equilibrium": ["equilibrium", "--game", "drako", "--precision", "0.1", "--n", "300", "--rounds", "1",
                     "--iters", "1", "--search-games", "100", "--boot", "20"],

@@ -163,7 +163,9 @@ def test_an_outcome_without_a_reference_over_a_few_configurations_is_one_sentenc
     assert "with the defaults (4 players)" in line and "over 3 configurations" in line, line
     (line,) = headline_findings(rows("stalemates", (0.0, 0.0, 0.0)), outcomes, configs, ["players"])
     assert line == "Rounds stopped by the turn cap, per 1,000 games is 0 in every one of the 3 configurations."
-    assert len(headline_findings(rows("seat0_win", (0.5, 0.33, 0.26)), outcomes, configs, ["players"])) == 3
+    (line,) = headline_findings(rows("seat0_win", (0.5, 0.33, 0.26)), outcomes, configs, ["players"])
+    assert line.startswith("Seat 0 wins the game: 50.0% [40.0, 60.0] at 2 players, consistent with a fair 50.0%; ")
+    assert line.count(" at ") == 3 and line.count("fair") == 3          # a verdict each, in one sentence
 
 
 @pytest.mark.parametrize("name", game_names())

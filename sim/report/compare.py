@@ -21,7 +21,7 @@ from sim.report.coverage import silent_warning  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
 from sim.report.labels import DEFAULT_RULES, lineup_text, rules_text, words  # noqa: E402
 
-SHOWN = 8           # detected changes named one by one in the findings; the rest are in the tables
+SHOWN = 6           # detected changes named one by one in the findings (the first screen); the rest in the tables
 FOLDED = 2          # more variants than this: each variant's own section is folded
 
 

@@ -52,8 +52,8 @@ def fill_headlines(game, rows: list[dict]) -> list[dict]:
 
 
 def headline_findings(rows: list[dict], outcomes: dict[str, Outcome], configs: Configs, dims: list[str]) -> list[str]:
-    """Sentences for the headline outcomes, ordered by how far each sits from its reference: one per configuration
-    for an outcome with a reference (a verdict each) over a few configurations, else one with the range."""
+    """One sentence per headline outcome, ordered by how far it sits from its reference: over a few configurations
+    with a reference, each configuration's figure and verdict (by player count); else the range."""
     scored = []
     for name in dict.fromkeys(r["outcome"] for r in rows if r["headline"]):
         o = outcomes[name]
@@ -63,12 +63,21 @@ def headline_findings(rows: list[dict], outcomes: dict[str, Outcome], configs: C
             scored.append((0.0, f"{_cap(label)} is {show(mine[0]['estimate'].value, o)} in every one of the "
                                 f"{len(mine)} configurations."))
             continue
-        if len(mine) == 1 or (len(mine) <= MANY and o.reference is not None):   # a verdict each
+        if len(mine) == 1:
+            r = mine[0]
+            verdict, score = against(r["estimate"], o.reference_at(r["players"]), o, r["players"])
+            where = f" ({configs.text(r, dims)})" if dims else ""
+            scored.append((score, f"{_cap(label)} is {fmt(r['estimate'], o)}{where}"
+                                  + (f": {verdict}." if verdict else ".")))
+            continue
+        if len(mine) <= MANY and o.reference is not None:      # a verdict each, in one sentence
+            parts, score = [], 0.0
             for r in mine:
-                verdict, score = against(r["estimate"], o.reference_at(r["players"]), o, r["players"])
-                where = f" ({configs.text(r, dims)})" if dims else ""
-                scored.append((score, f"{_cap(label)} is {fmt(r['estimate'], o)}{where}"
-                                      + (f": {verdict}." if verdict else ".")))
+                verdict, distance = against(r["estimate"], o.reference_at(r["players"]), o, r["players"])
+                score = max(score, distance)
+                parts.append(f"{fmt(r['estimate'], o)} at {configs.text(r, dims)}"
+                             + (f", {verdict}" if verdict else ""))
+            scored.append((score, f"{_cap(label)}: " + "; ".join(parts) + "."))
             continue
         low = min(mine, key=lambda r: r["estimate"].value)
         high = max(mine, key=lambda r: r["estimate"].value)
@@ -91,7 +100,8 @@ def headline_findings(rows: list[dict], outcomes: dict[str, Outcome], configs: C
 
 
 def caveat_findings(rows: list[dict], outcomes: dict[str, Outcome], configs: Configs, dims: list[str]) -> list[str]:
-    """Outcomes that should be zero (stalemates, strategy violations) and are not."""
+    """Outcomes that should be zero (stalemates, strategy violations) and are not; a rare one as a count of games
+    (a share would round to 0.0%)."""
     out = []
     for name in dict.fromkeys(r["outcome"] for r in rows):
         o = outcomes[name]
@@ -101,7 +111,10 @@ def caveat_findings(rows: list[dict], outcomes: dict[str, Outcome], configs: Con
         if bad:
             worst = max(bad, key=lambda r: r["estimate"].value)
             where = f" in {configs.text(worst, dims)}" if dims else ""
-            out.append(f"{_cap(o.label or o.name)}: up to {fmt(worst['estimate'], o)}{where} "
+            e = worst["estimate"]
+            figure = (f"{round(e.value * e.n):,} of {e.n:,} games" if o.kind == "rate" and e.value < 0.0005
+                      else fmt(e, o))
+            out.append(f"{_cap(o.label or o.name)}: up to {figure}{where} "
                        f"({len(bad)} of {sum(1 for r in rows if r['outcome'] == name)} configurations affected).")
     return out
 

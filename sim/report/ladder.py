@@ -29,14 +29,15 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
     report and the finding in words."""
     game, base, outcome, steps, reference = result.game, result.base, result.outcome, result.steps, result.reference
     core = [s for s in steps if not s.searching]
-    words = verdict(core, reference, outcome.kind, result.search)
+    kind = "rate" if outcome.shows_percent() else outcome.kind      # a mean of shares reads in % and points too
+    words = verdict(core, reference, kind, result.search)
     to.mkdir(parents=True, exist_ok=True)
     stem = f"ladder_{game.name}_{outcome.name}"
     result.table().write_parquet(to / f"{stem}.parquet")
     label = outcome.label or outcome.name
     (to / f"{stem}.json").write_text(json.dumps({"finding": f"{label}: {words}", "levels": [s.name for s in steps]}))
     chart = ChartSaver(to, stem)
-    pct = outcome.kind == "rate"
+    pct = kind == "rate"
     family = family_name(len(steps) - 1)
     at_eq = core[-1].mixture != []
     question = "when both sides play their best" if at_eq else "against best responses to the defaults"
@@ -44,7 +45,7 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
     per_level = f"{base.n:,} games per level" + (f" (the search levels on the first {short[0].games:,} deals)"
                                                   if short else "")
     lines = [f"# {game.title}: does '{label}' hold {question}?", "", "## Findings", "",
-             f"- {label[:1].upper()}{label[1:]}: {words}.", *search_findings(steps, outcome.kind), "",
+             f"- {label[:1].upper()}{label[1:]}: {words}.", *search_findings(steps, kind), "",
              f"{per_level}, {base.players} players, every level on the same seeds. The levels "
              f"marked best response are {result.search.words()}, on other seeds than these: not an equilibrium — "
              "a side that adapted to them could do better."
@@ -60,7 +61,7 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
     for s in steps:
         lines.append(f"| {s.name} | {'mixture (below)' if s.mixture else lineup_words(game, s.lineup)} | "
                      f"{s.estimate.fmt(pct=pct, digits=1 if pct else 3)} | "
-                     f"{change_text(s.against_default, s.shown, outcome.kind)} | {s.verdict} | {s.p_adjusted:.3g} |")
+                     f"{change_text(s.against_default, s.shown, kind)} | {s.verdict} | {s.p_adjusted:.3g} |")
     notes = [s.note.strip() for s in steps if s.note]
     if notes:
         lines += ["", *[f"- {n}" for n in notes]]

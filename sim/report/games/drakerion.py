@@ -251,9 +251,13 @@ def card_finding(rows: list[dict]) -> str:
     moved = sum(1 for r in rows if r["effect"].lo > 0 or r["effect"].hi < 0)
     text = (f"Each card's weight (replaced by a vanilla character of its cost, same deals): **{top['card']}** "
             f"({top['deck']}) weighs most, {points(top['effect'])} of its deck's score")
-    if len(rows) > 1:
-        text += (f"; {low['card']} ({low['deck']}) least, {points(low['effect'])}" if not low["identical"] else
-                 f"; {low['card']} ({low['deck']}) changes no game")
+    if len(rows) > 1 and low["identical"]:
+        text += f"; {low['card']} ({low['deck']}) changes no game"
+    elif len(rows) > 1 and low["effect"].hi < 0:
+        text += (f"; {low['card']} ({low['deck']}) is the most over-costed, {points(low['effect'])}: its deck does "
+                 "better with vanilla stats")
+    elif len(rows) > 1:
+        text += f"; {low['card']} ({low['deck']}) weighs least, {points(low['effect'])}"
     return text + f"; {moved} of {len(rows)} cards' intervals leave out 0 (individual 95% intervals)."
 
 
