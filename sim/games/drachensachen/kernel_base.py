@@ -226,7 +226,7 @@ def note(v, st, p, part, t):
     st[i] = (st[i] & ~(1 << t)) | ((v[p, V_HAND + part * (V_OPEN - V_HAND) + t] > 0) << t)
 
 
-@njit(types.void(M2, ST, I), cache=True, _nrt=False)
+@njit(types.void(M2, ST, I), cache=True, _nrt=False, inline='always')
 def take_pile(v, st, p):
     held = 0
     for t in range(1, N_TYPES):
