@@ -5,8 +5,9 @@ few arguments. A player's own cards are counted by type in their row of `v` (the
 their view); face-down cards stay in deal order in `st[ST_HIDDEN + p * MAX_HIDDEN + i]` and are played
 from the end. Strategies are called only from `play_round` and `deal_round` (kernel_round).
 
-Also here: trace rows (`queue` and `flush` keep the trace array out of the hot helpers), what may go on the
-pile, the pile itself and the redraw pile, the view a strategy reads (`fill_view`), a strategy's answer
+Also here: trace rows (`queue` and `flush` keep the trace array out of the hot helpers), bit helpers
+(`lowest_bit`, `type_bits`, the type bits kept by `set_held` and `note`), what may go on the pile, the pile
+itself and the redraw pile, the view a strategy reads (`round_view`, `fill_view`), a strategy's answer
 checked, and the invariant check.
 """
 
