@@ -9,9 +9,19 @@ and this module (a game from start to end, and the batch).
 Speed and compile time (both measured): helpers are compiled without reference counting (`_nrt=False`;
 only `play_batch` allocates), which removes the atomic increments that dominated a turn; every helper has
 an explicit signature, so numba compiles it once instead of once per combination of constant arguments;
-and only the four turn helpers (`phase_moves`, `settle_counts`, `act`, `apply_play`), `fill_view` and the
-one-line `checked` are inlined into their callers, which saves about 15% of a turn's instructions for a few
-seconds of compiling.
+and only the four turn helpers (`phase_moves`, `settle_counts`, `act`, `apply_play`), `fill_view`, `take_pile`
+and the one-liners (`checked`, `note`) are inlined into their callers, which saves about 15% of a turn's
+instructions for a few seconds of compiling.
+
+A turn avoids what a profile (perf's cpu-clock samples, callgrind's counts) showed to cost (issue #28: the
+rule flags, fired_ counters and the new weighted strategy had made a round 12-19% slower; with these it is
+as fast as before them):
+- card types as bit masks: each seat's types in hand and open row are kept in step with the counts (ST_HELD),
+  and the types with k or more cards are found by one vector compare (`type_bits`), not twelve compares;
+  a set bit's type is one tzcnt (`lowest_bit`);
+- no branch on an unpredictable fact where a sum or a minimum of comparisons does (the refill counter, the
+  progress marks);
+- the view fields that stay the same for a round are written once after the deal (`round_view`).
 """
 
 import numpy as np

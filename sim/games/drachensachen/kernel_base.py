@@ -5,8 +5,9 @@ few arguments. A player's own cards are counted by type in their row of `v` (the
 their view); face-down cards stay in deal order in `st[ST_HIDDEN + p * MAX_HIDDEN + i]` and are played
 from the end. Strategies are called only from `play_round` and `deal_round` (kernel_round).
 
-Also here: trace rows (`queue` and `flush` keep the trace array out of the hot helpers), what may go on the
-pile, the pile itself and the redraw pile, the view a strategy reads (`fill_view`), a strategy's answer
+Also here: trace rows (`queue` and `flush` keep the trace array out of the hot helpers), bit helpers
+(`lowest_bit`, `type_bits`, the type bits kept by `set_held` and `note`), what may go on the pile, the pile
+itself and the redraw pile, the view a strategy reads (`round_view`, `fill_view`), a strategy's answer
 checked, and the invariant check.
 """
 
@@ -226,7 +227,7 @@ def note(v, st, p, part, t):
     st[i] = (st[i] & ~(1 << t)) | ((v[p, V_HAND + part * (V_OPEN - V_HAND) + t] > 0) << t)
 
 
-@njit(types.void(M2, ST, I), cache=True, _nrt=False)
+@njit(types.void(M2, ST, I), cache=True, _nrt=False, inline='always')
 def take_pile(v, st, p):
     held = 0
     for t in range(1, N_TYPES):

@@ -270,6 +270,17 @@ def apply_play(v, st, p, t, nh, no, nb):
     return res
 
 
+@njit(types.void(M2, ST, I, I, I, I), cache=True, _nrt=False, inline='always')
+def pass_card(v, st, p, part, c, q):
+    """One card of type c from p's hand (part 0) or open row (part 1) into q's hand, the type bits in step."""
+    v[p, V_HAND + part * (V_OPEN - V_HAND) + c] -= 1
+    v[p, V_HAND_N + part * (V_OPEN_N - V_HAND_N)] -= 1
+    note(v, st, p, part, c)
+    v[q, V_HAND + c] += 1
+    v[q, V_HAND_N] += 1
+    st[ST_HELD + 2 * q] |= 1 << c
+
+
 @njit(I(M2, ST, I, I, I, I), cache=True, _nrt=False)
 def resolve_ability(v, st, p, phase, option, res):
     """Carry out an ability's chosen option after the play that triggered it."""
@@ -279,23 +290,13 @@ def resolve_ability(v, st, p, phase, option, res):
         while r >= v[p, V_HAND + c]:
             r -= v[p, V_HAND + c]
             c += 1
-        v[p, V_HAND + c] -= 1
-        v[p, V_HAND_N] -= 1
-        note(v, st, p, 0, c)
-        v[option, V_HAND + c] += 1
-        v[option, V_HAND_N] += 1
-        st[ST_HELD + 2 * option] |= 1 << c
+        pass_card(v, st, p, 0, c, option)
         st[ST_G + G_BALLS] += 1
         queue(st, T_BALL, p, option, c, 0, 0)
         if cards_left(v, p) == 0:
             return R_OUT
     elif phase == PH_SECRET:
-        v[p, V_OPEN + option] -= 1
-        v[p, V_OPEN_N] -= 1
-        note(v, st, p, 1, option)
-        v[p, V_HAND + option] += 1
-        v[p, V_HAND_N] += 1
-        st[ST_HELD + 2 * p] |= 1 << option
+        pass_card(v, st, p, 1, option, p)
         st[ST_G + G_SECRETS] += 1
         queue(st, T_SECRET, p, option, 0, 0, 0)
     else:

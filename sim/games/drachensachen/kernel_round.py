@@ -18,10 +18,10 @@ from sim.games.drachensachen.records import (
 )
 from sim.games.drachensachen.kernel_base import (
     A1, B, BIG, F2, I, M2, PAIR, R_EXTRA, R_MISSED, R_MORE, R_OUT, ST, ST_ACTIVE, ST_CURSE, ST_DECK, ST_G,
-    ST_HIDDEN, ST_LOST, ST_OUT, ST_PILE, ST_R, ST_REDRAW, ST_SIZE, S_DECK_N, S_DIR, S_DRAW, S_DRAW_END, S_DRAW_POS,
-    S_FORCED, S_LOWMARK, S_PENDING, S_PLAYERS, S_QN, S_QUICK, S_QUICK_TURN, S_ROUND, S_SINCE, S_SKIP, S_SKIP_SRC,
-    S_TRACING, TR, U1, cards_left, checked, count_faults, draw_cards, fill_view, flush, lowest_bit, rec,
-    reset_pile_state, round_view, set_held, step, type_bits,
+    ST_HELD, ST_HIDDEN, ST_LOST, ST_OUT, ST_PILE, ST_R, ST_REDRAW, ST_SIZE, S_DECK_N, S_DIR, S_DRAW, S_DRAW_END,
+    S_DRAW_POS, S_FORCED, S_LOWMARK, S_PENDING, S_PLAYERS, S_QN, S_QUICK, S_QUICK_TURN, S_ROUND, S_SINCE, S_SKIP,
+    S_SKIP_SRC, S_TRACING, TR, U1, cards_left, checked, count_faults, draw_cards, fill_view, flush, lowest_bit, rec,
+    reset_pile_state, round_view, set_held, step,
 )
 from sim.games.drachensachen.kernel_moves import ability_moves, act, phase_moves, resolve_ability, settle_counts
 
@@ -101,16 +101,20 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
         for p in range(players):
             moves[0, 0] = K_KEEP
             n = 1
-            open_types = type_bits(v, p, V_OPEN, 1)
-            for ht in range(1, N_TYPES):
-                if v[p, V_HAND + ht] > 0:
-                    others = open_types & ~(1 << ht)
-                    while others != 0:
-                        moves[n, 0] = K_SWAP
-                        moves[n, 1] = ht
-                        moves[n, 2] = lowest_bit(others)
-                        others &= others - 1
-                        n += 1
+            # every hand type with every other open type, from the type bits (testing each of the twelve hand
+            # counts mispredicted every other time)
+            hand_types = st[ST_HELD + 2 * p]
+            open_types = st[ST_HELD + 2 * p + 1]
+            while hand_types != 0:
+                ht = lowest_bit(hand_types)
+                hand_types &= hand_types - 1
+                others = open_types & ~(1 << ht)
+                while others != 0:
+                    moves[n, 0] = K_SWAP
+                    moves[n, 1] = ht
+                    moves[n, 2] = lowest_bit(others)
+                    others &= others - 1
+                    n += 1
             k = 0
             if n > 1:
                 fill_view(v, st, p, PH_SETUP)
