@@ -8,8 +8,14 @@ arrays: `gs` (scalars, GS_*), `ps` (per seat, PS_*), `zone` (dragons in the batt
 The kernel's parts, each importing only those before it: kernel_base (the state's layout, small helpers, the
 facts a strategy sees), kernel_zone (the battle zone: dragons, placement, defeats), kernel_trick (playing a
 trick, the per-batch tables it reads), kernel_score (Treasures, round scores, the table rows), kernel_round (a
-round of the table game, a solo game) and this module: the batch (`run_batch`, `play_batch_jit`, `play_batch`)
-and the choice of the built-in strategies that run inline.
+round of the table game, a solo game), kernel_search (the search player) and this module: the batch (`run_batch`,
+`play_batch_jit`, `play_batch`) and the choice of the built-in strategies that run inline.
+
+A round is a resumable machine (play_round and play_solo with `search`): at a decision of a seat coded SEARCH
+(the search strategy) it stops and returns the question, and goes on from there with the answer; kernel_search
+copies the arrays at a question and plays each option on from the copy. The batch plays its games through the
+machine only when a seat searches; otherwise run_batch inlines play_round with `search` False, a constant that
+compiles the machine's code away: the plain path is the kernel it was.
 
 Speed notes (measured with perf on this kernel):
 - numba increments and decrements an array's reference count (an atomic instruction) whenever an array

@@ -12,7 +12,7 @@ from sim.games.drarkane.records import (
     CF_HAND, CF_MODE, CF_N_DRAGONS, CF_OBJ_FIRST, CF_OPEN_EXCHANGE, CF_PLAYERS, CF_RANK_1, CF_ROUNDS, CF_SEATS,
     CF_SOLO_BOUNDARY, CF_SOLO_EVERY_TRICK, CF_SOLO_SPLIT, CF_START_DRAGONS, CF_TEAMS, CF_TREASURES, CF_TRICK_CAP,
     CF_TRICK_EXCHANGE, CF_TRUMP, CF_ZONE_LIMIT, CTX_OFFER, CTX_OPENING, CTX_REPLY, EV_BID, EV_DECK, EV_DRAGON_DECK,
-    EV_DRAW, EV_GIVE, EV_OFFER, EV_REPLY, EV_RESHUFFLE, EV_ROUND, EV_ROUND_END, EV_SCORE, EV_TRICK, MAX_SEATS,
+    EV_DRAW, EV_GIVE, EV_OFFER, EV_REPLY, EV_RESHUFFLE, EV_ROUND, EV_ROUND_END, EV_SCORE, EV_TRICK,
     MERCENARY, MODE_FALLEN_KING, MODE_SOLO, M_CARD, M_MODE, M_SLOT, S_CONTEXT, S_OFFER,
 )
 from sim.games.drarkane.kernel_base import (
@@ -99,35 +99,29 @@ def give_slot(s, context, offer, cf, kind, colour, value, hand, hand_n, gs, ps, 
 @njit(cache=True, _nrt=False)
 def trick_exchange(w, cf, kind, colour, value, hand, hand_n, hx, gs, ps, moves, state, give_fns, params, codes, trace):
     """The trick winner may offer a card; the partner returns it or swaps one of theirs for it. Returns a question
-    when a searching seat is asked (gs[GS_XSTEP]: 0 the offer, 1 the reply), else -1."""
+    when a searching seat is asked (gs[GS_XSTEP]: 0 the offer, 1 the reply; GS_XSLOT: the slot offered), else -1."""
     p = partner_of(cf, w)
-    resumed = gs[GS_ANSWER] != 0
-    if not resumed or gs[GS_XSTEP] == 0:
-        if hand_n[w] == 0 or hand_n[p] == 0:
-            return -1
-        i = give_slot(w, CTX_OFFER, -1, cf, kind, colour, value, hand, hand_n, gs, ps, moves, state, give_fns, params,
-                      codes)
-        if i == ASKED:
-            gs[GS_XSTEP] = 0
-            return D_GIVE * MAX_SEATS + w
-        c = hand[w, i] if i >= 0 else -1
-        rec(trace, gs, EV_OFFER, w, c, 0, 0)
-        if i < 0:
-            return -1
-        gs[FD_TRICK_EXCHANGE] += 1
-    else:
-        i = gs[GS_XSLOT]
-        c = hand[w, i]
-    j = give_slot(p, CTX_REPLY, c, cf, kind, colour, value, hand, hand_n, gs, ps, moves, state, give_fns, params, codes)
-    if j == ASKED:
-        gs[GS_XSTEP] = 1
-        gs[GS_XSLOT] = i
-        return D_GIVE * MAX_SEATS + p
-    back = hand[p, j] if j >= 0 else -1
-    rec(trace, gs, EV_REPLY, p, back, 0, 0)
-    if j < 0:
+    first = gs[GS_XSTEP] if gs[GS_ANSWER] != 0 else 0      # resumed at the step that asked
+    if first == 0 and (hand_n[w] == 0 or hand_n[p] == 0):
         return -1
-    gs[FD_TRICK_SWAP] += 1
+    i = gs[GS_XSLOT]
+    j = -1
+    for step in range(first, 2):
+        s = w if step == 0 else p
+        j = give_slot(s, CTX_OFFER if step == 0 else CTX_REPLY, -1 if step == 0 else hand[w, i], cf, kind, colour,
+                      value, hand, hand_n, gs, ps, moves, state, give_fns, params, codes)
+        if j == ASKED:
+            gs[GS_XSTEP] = step
+            gs[GS_XSLOT] = i
+            return gs[GS_Q]
+        rec(trace, gs, EV_OFFER if step == 0 else EV_REPLY, s, hand[s, j] if j >= 0 else -1, 0, 0)
+        if j < 0:
+            return -1
+        gs[FD_TRICK_EXCHANGE if step == 0 else FD_TRICK_SWAP] += 1
+        if step == 0:
+            i = j
+    c = hand[w, i]
+    back = hand[p, j]
     put_slot(hand, hx, p, j, c)
     put_slot(hand, hx, w, i, back)
     gs[GS_VOID + p] = 0         # each may now hold a colour it showed it lacked

@@ -133,6 +133,19 @@ def shuffled(ss, sc, at, k):
     shuffle(ss[SS_RNG:SS_RNG + 1], sc[at:at + k], k)
 
 
+@njit(cache=True, inline='always', _nrt=False)
+def unknown_ids(known, n, sc, at, ss):
+    """Lay out in sc[at:] the ids below n that are not in the bit mask `known`, in order, then shuffle them on the
+    search stream; returns how many."""
+    k = 0
+    for x in range(n):
+        if (known >> x) & 1 == 0:
+            sc[at + k] = x
+            k += 1
+    shuffled(ss, sc, at, k)
+    return k
+
+
 @njit(cache=True, _nrt=False)
 def hidden_cards(me, cf, tables, work, sc, at):
     """Lay out in sc[at:] the round's cards seat `me` has not seen, in the fixed order of the game's deck: not in
@@ -206,12 +219,7 @@ def deal_dragons(cf, work, sc, ss, pile):
     out = np.int64(0)
     for i in range(gs[GS_DPTR]):
         out |= np.int64(1) << ddeck[i]
-    k = 0
-    for d in range(cf[CF_N_DRAGONS]):
-        if (out >> d) & 1 == 0:
-            sc[pile + k] = d
-            k += 1
-    shuffled(ss, sc, pile, k)
+    k = unknown_ids(out, cf[CF_N_DRAGONS], sc, pile, ss)
     for i in range(k):
         ddeck[gs[GS_DPTR] + i] = sc[pile + i]
 
@@ -235,12 +243,7 @@ def deal_objectives(me, drafting, cf, tables, work, sc, ss, pile):
     else:
         for j in range(gs[GS_ZOBJ_N]):
             known |= np.int64(1) << zobj[j, 0]
-    k = 0
-    for o in range(cf[CF_N_OBJECTIVES]):
-        if (known >> o) & 1 == 0:
-            sc[pile + k] = o
-            k += 1
-    shuffled(ss, sc, pile, k)
+    k = unknown_ids(known, cf[CF_N_OBJECTIVES], sc, pile, ss)
     i = 0
     for s in range(cf[CF_PLAYERS]):
         if s != me and s != partner and ps[s, PS_OBJ] >= 0 and ps[s, PS_OBJ_DONE] == 0 and i < k:
@@ -356,6 +359,24 @@ def reward(me, cf, ps):
     return share + MARGIN * (mine - other)
 
 
+@njit(cache=True, inline='always', _nrt=False)
+def better_half(sc, at, fsc, alive):
+    """Bring the better half of the options sc[at:at + alive] to the front, best first (equal playouts each, so their
+    reward sums fsc compare; of equal sums the lower option); returns how many go on."""
+    half = (alive + 1) // 2
+    for r in range(half):
+        b = r
+        for a in range(r + 1, alive):
+            o = sc[at + a]
+            ob = sc[at + b]
+            if fsc[o] > fsc[ob] or (fsc[o] == fsc[ob] and o < ob):
+                b = a
+        o = sc[at + r]
+        sc[at + r] = sc[at + b]
+        sc[at + b] = o
+    return half
+
+
 @njit(cache=True, _nrt=False)
 def search_choice(q, budget, work, trace, play, sc, fsc, ss, deal=True):
     """The option the asking seat takes at question q (see the module's docstring): `play` holds the playouts'
@@ -400,15 +421,7 @@ def search_choice(q, budget, work, trace, play, sc, fsc, ss, deal=True):
                 play_out(pcf, ptables, work, pfns, pparams, pcodes, trace)
                 fsc[o] += reward(me, pcf, work[5])
             ss[SS_RNG] = after
-        # the better half goes on (equal playouts each, so sums compare; ties keep the earlier option)
-        for a in range(1, alive):
-            o = sc[at + a]
-            b = a - 1
-            while b >= 0 and fsc[sc[at + b]] < fsc[o]:
-                sc[at + b + 1] = sc[at + b]
-                b -= 1
-            sc[at + b + 1] = o
-        alive = (alive + 1) // 2
+        alive = better_half(sc, at, fsc, alive)
     best = sc[at]
     keep(work, sc, True)
     gs[GS_TG] = traced
