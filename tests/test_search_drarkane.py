@@ -243,7 +243,7 @@ def test_the_budget_is_the_playouts_per_decision():
 @pytest.mark.parametrize("seat", range(4))
 def test_search_beats_the_default_heuristics_in_each_seat(seat):
     """Seat `seat` searching at the default budget against three seekers wins well above its even share (1/4),
-    with the 95% interval (40 deals; measured at 300: 0.68 against 0.26 for the seeker in its place)."""
+    with the 95% interval (40 deals; measured on 400 per seat: 0.70 to 0.73, the seeker in its place 0.22 to 0.28)."""
     rules = GAME.load_rules()
     n = 40
     games = GAME.simulate(rules, 4, GAME.lineup(f"seat{seat}=search"), 21, n)["games"]

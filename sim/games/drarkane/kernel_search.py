@@ -54,8 +54,8 @@ SS_SIZE = 2
 TRIES = 20          # determinisations tried with the voids before one that ignores them
 MARGIN = 1e-3       # the final score margin's weight beside the win share (a tie-break between equal win counts)
 
-# scratch (int64): the root's arrays (`save`), the survivors of sequential halving, a pile to shuffle, the cards
-# each hidden holder is dealt
+# scratch (int64): the root's arrays (`keep`), the survivors of sequential halving, a pile to shuffle, the cards
+# each hidden holder is dealt (scratch_size); fsc (float64): each option's reward sum
 MAX_OPTS = MAX_PAIRS
 MAX_PILE = MAX_CARDS + MAX_OBJECTIVES
 BUDGET = 0          # the search seat's parameter: playouts per decision
@@ -63,6 +63,7 @@ BUDGET = 0          # the search seat's parameter: playouts per decision
 
 @njit(cache=True, _nrt=False)
 def search_seed(ss, seed, game):
+    """The search stream of game `game` of a batch from `seed`."""
     ss[SS_RNG] = np.int64(mix(seed ^ SEARCH_SEED, game))
 
 
