@@ -320,11 +320,11 @@ def heuristic(q, work, fns, params):
 
 
 @njit(cache=True, _nrt=False)
-def play_out(cf, tables, work, fns, params, codes, trace, me=-1, k=0):
+def play_out(cf, tables, work, fns, params, codes, trace, me, k):
     """Play the game on to its end from where the machine stopped (an answer pending in gs, or a round's start).
     The playouts' codes run every seat inline; a question (a seat coded SEARCH) is answered by its function, or,
     the k-th (from 0) question of seat `me` with more than one option, stopped at: returns 1 there, else 0 (the
-    tests and the benchmark)."""
+    tests; a playout passes me = -1). Every caller passes every argument: one compiled version serves them all."""
     gs = work[4]
     seen = 0
     while True:
@@ -379,7 +379,7 @@ def better_half(sc, at, fsc, alive):
 
 
 @njit(cache=True, _nrt=False)
-def search_choice(q, budget, work, trace, play, sc, fsc, ss, deal=True):
+def search_choice(q, budget, work, trace, play, sc, fsc, ss, deal):
     """The option the asking seat takes at question q (see the module's docstring): `play` holds the playouts'
     configuration, tables, functions, parameters and codes; sc and fsc are scratch (int64, float64), ss the
     search state. The game's state is as it was when the search returns. `deal` False plays out from the true
@@ -419,7 +419,7 @@ def search_choice(q, budget, work, trace, play, sc, fsc, ss, deal=True):
                 else:
                     work[10][S_RNG] = np.int64(next_u64(ss[SS_RNG:SS_RNG + 1]) | np.uint64(1))
                 gs[GS_ANSWER] = o + 1
-                play_out(pcf, ptables, work, pfns, pparams, pcodes, trace)
+                play_out(pcf, ptables, work, pfns, pparams, pcodes, trace, -1, 0)
                 fsc[o] += reward(me, pcf, work[5])
             ss[SS_RNG] = after
         alive = better_half(sc, at, fsc, alive)
@@ -438,7 +438,7 @@ def searched_round(cf, tables, work, fns, params, codes, trace, play, sc, fsc, s
         if q < 0:
             return
         budget = np.int64(params[q % MAX_SEATS, BUDGET])
-        gs[GS_ANSWER] = search_choice(q, budget, work, trace, play, sc, fsc, ss) + 1
+        gs[GS_ANSWER] = search_choice(q, budget, work, trace, play, sc, fsc, ss, True) + 1
 
 
 # ---- entries for the tests and the benchmark (the types run_batch passes: compiled once, shared) ---------------
@@ -478,6 +478,6 @@ def machine_games(seed, cf, tables, work, fns, params, codes, trace, totals):
     ps = work[5]
     for g in range(totals.shape[0]):
         new_game(seed, g, False, work[10], work[4], ps)
-        play_out(cf, tables, work, fns, params, codes, trace)
+        play_out(cf, tables, work, fns, params, codes, trace, -1, 0)
         for s in range(MAX_SEATS):
             totals[g, s] = ps[s, PS_TOTAL]
