@@ -358,6 +358,21 @@ def draft_contract(options, n, state, params):
     return best
 
 
+# ---- the search player -------------------------------------------------------------------------------
+# The kernel runs it (sim/games/drarkane/kernel_search.py): it needs the whole game state, which a strategy
+# function does not see. A seat whose play function is search_play searches every decision (kernel.seat_codes);
+# its functions are the playouts' heuristics (the seeker's), so called anywhere else it plays as the seeker. Its
+# one parameter is the budget: playouts per decision.
+SEARCH_PLAYOUTS = "seeker"
+SEARCH, SEARCH_DEFAULTS = ("budget",), (200.0,)
+
+
+@njit_later(CHOOSE_SIG, cache=True, _nrt=False)
+def search_play(options, n, state, params):
+    """Recognised by identity in kernel.seat_codes and never called there; called anywhere else, the seeker."""
+    return play_seeker(options, n, state, params)
+
+
 # ---- bundles ----------------------------------------------------------------------------------------
 
 REGISTRY.register(Strategy(
@@ -382,3 +397,9 @@ REGISTRY.register(Strategy(
     "random_bid", ROLES, (bid_random, play_seeker, place_greedy, give_team, draft_points),
     "the seeker's play with a uniformly random contract (isolates the value of the bid estimator)",
     PARAM_NAMES, DEFAULTS, BOUNDS))
+REGISTRY.register(Strategy(
+    "search", ROLES, (bid_estimate, search_play, place_greedy, give_partner, draft_contract),
+    "plays each option of a decision (contract, card, placement, exchange, objective) on to the end of the game "
+    "(budget: playouts per decision, spread over the options by sequential halving) with the cards it cannot see "
+    "dealt afresh each time, and keeps the one that wins most; every seat plays out as the seeker",
+    SEARCH, SEARCH_DEFAULTS))

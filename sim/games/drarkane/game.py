@@ -38,20 +38,23 @@ class DrarkaneGame(Game):
         rounds = np.zeros((n * rows_per_game, len(ROUND_COLUMNS)), np.int32, order="F")
         steps = trace_steps(mode, seats, hand, r.solo_trick_cap) if n_traced else 1
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int16)
-        self.kernels().play_batch(int(seed) & 0xFFFFFFFF, n, cf, kind, colour, value, r.deck(players), r.dragon_array(),
-                          r.objective_array(), *fns, params, games, rounds, trace)
+        searched = self.kernels().play_batch(int(seed) & 0xFFFFFFFF, n, cf, kind, colour, value, r.deck(players),
+                                             r.dragon_array(), r.objective_array(), *fns, params, games, rounds, trace)
         game_cols = {name: games[:, i].astype(dtype) for i, (name, dtype) in enumerate(GAME_COLUMNS.items())}
         game_cols["first_win_share"] = first_win_share(game_cols, players)
         round_cols = {"game": np.repeat(np.arange(n, dtype=np.int64), rows_per_game)}
         round_cols.update({name: rounds[:, i].astype(dtype) for i, (name, dtype) in enumerate(ROUND_COLUMNS.items())})
-        return {"games": game_cols, "rounds": round_cols}, trace
+        return {"games": game_cols, "rounds": round_cols}, trace, int(searched)
 
     def simulate(self, rules, players, lineup, seed, n, check=False):
-        tables, _ = self._play(rules, players, lineup, seed, n, 0, check)
+        tables, _, _ = self._play(rules, players, lineup, seed, n, 0, check)
         return tables
 
+    def search_decisions(self, rules, players, lineup, seed, n):
+        return self._play(rules, players, lineup, seed, n, 0, False)[2]
+
     def traces(self, rules, players, lineup, seed, n):
-        tables, trace = self._play(rules, players, lineup, seed, n, n, True)
+        tables, trace, _ = self._play(rules, players, lineup, seed, n, n, True)
         games = tables["games"]
         return [Trace(trace[g], {k: v[g] for k, v in games.items()}) for g in range(n)]
 

@@ -8,8 +8,14 @@ arrays: `gs` (scalars, GS_*), `ps` (per seat, PS_*), `zone` (dragons in the batt
 The kernel's parts, each importing only those before it: kernel_base (the state's layout, small helpers, the
 facts a strategy sees), kernel_zone (the battle zone: dragons, placement, defeats), kernel_trick (playing a
 trick, the per-batch tables it reads), kernel_score (Treasures, round scores, the table rows), kernel_round (a
-round of the table game, a solo game) and this module: the batch (`run_batch`, `play_batch_jit`, `play_batch`)
-and the choice of the built-in strategies that run inline.
+round of the table game, a solo game), kernel_search (the search player) and this module: the batch (`run_batch`,
+`play_batch_jit`, `play_batch`) and the choice of the built-in strategies that run inline.
+
+A round is a resumable machine (play_round and play_solo with `search`): at a decision of a seat coded SEARCH
+(the search strategy) it stops and returns the question, and goes on from there with the answer; kernel_search
+copies the arrays at a question and plays each option on from the copy. The batch plays its games through the
+machine only when a seat searches; otherwise run_batch inlines play_round with `search` False, a constant that
+compiles the machine's code away: the plain path is the kernel it was.
 
 Speed notes (measured with perf on this kernel):
 - numba increments and decrements an array's reference count (an atomic instruction) whenever an array
@@ -55,21 +61,20 @@ import numpy as np
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
-from sim.engine.rng import mix
+from sim.engine.strategy import compile_pending
 from strategies import drarkane as builtin
 from strategies.drarkane import FOLLOW_CHEAP, LEAD_TRUMPS_LAST, SHORT_FROM, card_worth, rivals_factor
 
 from sim.games.drarkane.records import (
-    CARD_COLS, CF_EGG_LOW, CF_FK_MAY_LEAD, CF_MODE, CF_NEAR, CF_N_DRAGONS, CF_PLAYERS, CF_ROUNDS, CF_SEATS, CF_TRUMP,
+    CARD_COLS, CF_CHECK, CF_EGG_LOW, CF_MODE, CF_NEAR, CF_N_DRAGONS, CF_PLAYERS, CF_ROUNDS, CF_SEATS, CF_TRUMP,
     DECISIONS, EV_GAME_END, MAX_CARDS, MAX_DRAGONS, MAX_HAND, MAX_MOVES, MAX_OBJECTIVES, MAX_PAIRS, MAX_SEATS, MAX_ZONE,
-    MODE_FALLEN_KING, MODE_SOLO, N_COLOURS, OBJ_COLS, PLACE_COLS, SEAT_FNS, STATE_SIZE, S_RNG,
+    MODE_SOLO, N_COLOURS, OBJ_COLS, PLACE_COLS, SEAT_FNS, STATE_SIZE,
 )
 from sim.games.drarkane.kernel_base import (
-    BID_ESTIMATE, BID_RANDOM, CODE_ROWS, C_CHEAP, C_LEAD_TL, D_BID, D_PLACE, D_PLAY, FD_FK_LEAD, GS_AUTO_TRICKS, GS_BAD,
-    GS_F0, GS_FIRST, GS_LAST_WINNER, GS_LOST, GS_OBJ_DONE, GS_POOL, GS_ROUND, GS_SIZE, GS_STALEMATE, GS_TG, GS_TRICK,
-    GS_VIOL, HX_SIZE, N_FIRED, ON_DRAGON, PLACE_GREEDY, PLACE_RANDOM, PLACE_SABOTEUR, PLACE_SPREAD, PLAY_RANDOM,
-    PLAY_SEEKER, PS_BID, PS_DEF, PS_EXACT, PS_SCORE, PS_SIZE, PS_TERROR, PS_TOTAL, PS_TREASURE, PS_TRICKS, RANK_OFF,
-    RANK_W, Z_COLS, rec,
+    BID_ESTIMATE, BID_RANDOM, CODE_ROWS, C_CHEAP, C_LEAD_TL, D_BID, D_PLACE, D_PLAY, GS_AUTO_TRICKS, GS_BAD, GS_F0,
+    GS_FIRST, GS_LOST, GS_OBJ_DONE, GS_POOL, GS_ROUND, GS_SIZE, GS_STALEMATE, GS_TRICK, GS_VIOL, HX_SIZE, N_FIRED,
+    ON_DRAGON, PLACE_GREEDY, PLACE_RANDOM, PLACE_SABOTEUR, PLACE_SPREAD, PLAY_RANDOM, PLAY_SEEKER, PS_BID, PS_DEF,
+    PS_SCORE, PS_SIZE, PS_TERROR, PS_TREASURE, PS_TRICKS, RANK_OFF, RANK_W, SEARCH, Z_COLS, new_game, rec,
 )
 from sim.games.drarkane.kernel_zone import build_ranks
 from sim.games.drarkane.kernel_trick import build_follows, build_hx, build_keys, build_powers
@@ -78,7 +83,8 @@ from sim.games.drarkane.kernel_score import (
     G_ROUNDS, G_SEATS, G_SOLO_RANK, G_SOLO_SCORE, G_SOLO_TRICKS, G_STALEMATE, G_TERROR, G_TREASURE, G_TRICKS, G_VIOL,
     finish_game, record_round,
 )
-from sim.games.drarkane.kernel_round import play_round, play_solo
+from sim.games.drarkane.kernel_round import next_first, play_round, play_solo, solo_rank
+from sim.games.drarkane.kernel_search import MAX_OPTS, SS_DECISIONS, SS_SIZE, scratch_size, search_seed, searched_round
 
 
 INLINE = (
@@ -116,38 +122,41 @@ def borrow(typingctx, arr):
 
 
 # games and rounds: any layout (the caller's are column-major; a one-row table is C-contiguous as well, and numba
-# types it as such)
-KERNEL_SIG = types.void(
+# types it as such); then the playouts' functions, parameters and codes (the search player's, kernel_search)
+KERNEL_SIG = types.int64(
     types.int64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
     types.int64[::1], types.int64[:, ::1], types.int64[:, ::1], SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS,
-    types.float64[:, ::1], types.int64[:, ::1], types.int32[:, :], types.int32[:, :], types.int16[:, :, ::1])
+    types.float64[:, ::1], types.int64[:, ::1], types.int32[:, :], types.int32[:, :], types.int16[:, :, ::1],
+    SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, types.float64[:, ::1], types.int64[:, ::1])
 
 
 @njit(cache=True, _nrt=False)
 def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob, bid_fns, play_fns,
               place_fns, give_fns, draft_fns, params, codes, games, rounds, trace, hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state,
-              deck, ddeck, odeck, zobj, card_loc, discard, played):
+              deck, ddeck, odeck, zobj, card_loc, discard, played, play, sc, fsc, ss):
+    """The batch's games. `play`, sc, fsc and ss are the search player's (kernel_search.search_choice); sc has one
+    word when no seat searches, and the games are then played by play_round's plain path."""
     mode = cf[CF_MODE]
     players = cf[CF_PLAYERS]
     n_rounds = cf[CF_ROUNDS]
     n_traced = trace.shape[0]
+    searching = sc.shape[0] > 1
     tables = (kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob)
     work = (hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard,
             played)
     fns = (bid_fns, play_fns, place_fns, give_fns, draft_fns)
     for g in range(n):
-        state[S_RNG] = mix(seed, g)     # each game its own stream: same seed and index, same deals
-        gs[:] = 0
-        gs[GS_TG] = g if g < n_traced else -1
-        for s in range(MAX_SEATS):
-            ps[s, PS_TOTAL] = 0
-            ps[s, PS_EXACT] = 0
+        new_game(seed, g, g < n_traced, state, gs, ps)
         row = games[g]
         row[:] = 0
+        if searching:
+            search_seed(ss, seed, g)
         if mode == MODE_SOLO:
-            rank = play_solo(cf, kind, colour, value, ranks, deck_cards, dr, hand, hand_n, zone, gs, ps, tr, moves, pairs,
-                             state, deck, ddeck, card_loc, discard, played, play_fns, place_fns, params, codes,
-                             trace)
+            if searching:
+                searched_round(cf, tables, work, fns, params, codes, trace, play, sc, fsc, ss)
+            else:
+                play_solo(cf, tables, work, fns, params, codes, trace, False)
+            rank = solo_rank(cf, ps[0, PS_SCORE])
             record_round(g, cf, gs, ps, rounds, 0)
             row[G_SOLO_SCORE] = ps[0, PS_SCORE]
             row[G_SOLO_RANK] = rank
@@ -161,7 +170,10 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
         else:
             for r in range(n_rounds):
                 gs[GS_ROUND] = r
-                play_round(cf, tables, work, fns, params, codes, trace)
+                if searching:
+                    searched_round(cf, tables, work, fns, params, codes, trace, play, sc, fsc, ss)
+                else:
+                    play_round(cf, tables, work, fns, params, codes, trace, False)
                 for s in range(players):
                     record_round((g * n_rounds + r) * players + s, cf, gs, ps, rounds, s)
                     d = abs(ps[s, PS_TRICKS] - ps[s, PS_BID])
@@ -174,12 +186,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
                 row[G_LOST] += gs[GS_LOST]
                 row[G_TRICKS] += gs[GS_TRICK]
                 row[G_TERROR] += gs[GS_POOL]
-                nxt = gs[GS_LAST_WINNER]
-                if mode == MODE_FALLEN_KING and nxt >= players and r < n_rounds - 1:
-                    gs[FD_FK_LEAD] += 1         # the Fallen King took the last trick
-                    if cf[CF_FK_MAY_LEAD] == 0:
-                        nxt = 0                 # the other reading: the next real player opens instead
-                gs[GS_FIRST] = nxt
+                gs[GS_FIRST] = next_first(cf, gs, r)
             row[G_ROUNDS] = n_rounds
             rec(trace, gs, EV_GAME_END, 0, 0, 0, 0)
             finish_game(g, cf, gs, ps, games, trace)
@@ -205,12 +212,12 @@ def build_worths(kind, colour, value, cf, params, codes, worths):
             worths[s, -1] = rivals_factor(cf[CF_SEATS], params[s])
 
 
-@njit(KERNEL_SIG, cache=True)
-def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
-                   draft_fns, params, codes, games, rounds, trace):
-    np.random.seed(seed)      # for user strategies that draw from np.random
+@njit(cache=True)
+def new_work():
+    """The game's state arrays, in the order play_round unpacks them."""
     hand = np.zeros((MAX_SEATS, MAX_HAND + 2), np.int64)
     hand_n = np.zeros(MAX_SEATS, np.int64)
+    hx = np.zeros(HX_SIZE, np.int64)
     zone = np.zeros((MAX_ZONE + 1, Z_COLS), np.int64)
     gs = np.zeros(GS_SIZE, np.int64)
     ps = np.zeros((MAX_SEATS, PS_SIZE), np.int64)
@@ -226,6 +233,14 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     card_loc = np.full(ON_DRAGON + MAX_DRAGONS, -1, np.int64)
     discard = np.zeros(MAX_CARDS, np.int64)
     played = np.zeros(MAX_CARDS, np.int64)
+    return (hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard,
+            played)
+
+
+@njit(cache=True)
+def new_tables(cf, kind, colour, value, deck_cards, dr, ob, params, codes, hx):
+    """The per-batch tables play_round reads, in its order (worths and ranks from params and codes), and hx's
+    per-batch masks."""
     keys = np.zeros((3, N_COLOURS + 1, 2, MAX_CARDS), np.int64)     # rows padded: see kix
     build_keys(kind, colour, value, cf[CF_TRUMP], cf[CF_EGG_LOW], keys)
     flat_keys = keys.reshape(keys.size)
@@ -235,25 +250,71 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     build_follows(colour, follows)
     worths = np.zeros((MAX_SEATS, kind.shape[0] + 1), np.float64)
     build_worths(kind, colour, value, cf, params, codes, worths)
-    hx = np.zeros(HX_SIZE, np.int64)
     build_hx(kind, colour, hx)
     nd = cf[CF_N_DRAGONS]
     ranked = nd <= MAX_DRAGONS and dr[:nd, 1].max() <= RANK_W - RANK_OFF and value.max() <= RANK_OFF + 1
     ranks = np.zeros((MAX_SEATS + 1) * MAX_DRAGONS * RANK_W if ranked else 0, np.int32)
     if ranked:
         build_ranks(dr, nd, params, ranks)
+    return kind, colour, value, flat_keys, ptab, follows, worths, ranks, deck_cards, dr, ob
+
+
+@njit(cache=True)
+def searching(codes):
+    """Whether a seat searches (kernel_search) at some decision."""
+    for d in range(len(DECISIONS)):
+        for s in range(MAX_SEATS):
+            if codes[d, s] == SEARCH:
+                return True
+    return False
+
+
+@njit(cache=True)
+def search_arrays(cf, tables, work, pparams, pcodes, search):
+    """The playouts' configuration (no invariant checks) and tables (their worths and ranks from the playouts'
+    parameters), the search's scratch and state; one-word scratch when no seat searches."""
+    kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob = tables
+    pcf = cf.copy()
+    pcf[CF_CHECK] = 0
+    pworths = np.zeros_like(worths)
+    pranks = np.zeros_like(ranks)
+    if search:
+        build_worths(kind, colour, value, cf, pparams, pcodes, pworths)
+        if ranks.size > 0:
+            build_ranks(dr, cf[CF_N_DRAGONS], pparams, pranks)
+    sc = np.zeros(scratch_size(work) if search else 1, np.int64)
+    fsc = np.zeros(MAX_OPTS, np.float64)
+    ss = np.zeros(SS_SIZE, np.int64)
+    return pcf, (kind, colour, value, keys, ptab, follows, pworths, pranks, deck_cards, dr, ob), sc, fsc, ss
+
+
+@njit(KERNEL_SIG, cache=True)
+def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
+                   draft_fns, params, codes, games, rounds, trace, pbid, pplay, pplace, pgive, pdraft, pparams, pcodes):
+    """play_batch's kernel; returns the decisions the search player searched."""
+    np.random.seed(seed)      # for user strategies that draw from np.random
+    work = new_work()
+    (hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard,
+     played) = work
+    tables = new_tables(cf, kind, colour, value, deck_cards, dr, ob, params, codes, hx)
+    flat_keys, ptab, follows, worths, ranks = tables[3], tables[4], tables[5], tables[6], tables[7]
+    pcf, pt, sc, fsc, ss = search_arrays(cf, tables, work, pparams, pcodes, searching(codes))
+    ptables = (borrow(kind), borrow(colour), borrow(value), borrow(flat_keys), borrow(ptab), borrow(follows),
+               borrow(pt[6]), borrow(pt[7]), borrow(deck_cards), borrow(dr), borrow(ob))
+    play = (borrow(pcf), ptables, (pbid, pplay, pplace, pgive, pdraft), borrow(pparams), borrow(pcodes))
     run_batch(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(flat_keys), borrow(ptab),
               borrow(follows), borrow(worths), borrow(ranks), borrow(deck_cards), borrow(dr), borrow(ob), bid_fns, play_fns, place_fns,
               give_fns, draft_fns, borrow(params), borrow(codes), borrow(games), borrow(rounds), borrow(trace), borrow(hand),
               borrow(hand_n), borrow(hx), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
               borrow(objopt), borrow(state), borrow(deck), borrow(ddeck), borrow(odeck), borrow(zobj),
-              borrow(card_loc), borrow(discard), borrow(played))
+              borrow(card_loc), borrow(discard), borrow(played), play, borrow(sc), borrow(fsc), borrow(ss))
     # the owners stay alive until here: the borrowed views above hold no reference
     keep = (hand[0, 0] + hand_n[0] + zone[0, 0] + gs[0] + ps[0, 0] + tr[0, 0] + moves[0, 0] + pairs[0, 0]
             + objopt[0, 0] + state[0] + deck[0] + ddeck[0] + odeck[0] + zobj[0, 0] + card_loc[0] + discard[0]
-            + played[0] + keys[0, 0, 0, 0] + ptab[0, 0] + follows[0, 0] + worths[0, 0] + hx[0]
-            + ranks.size)
+            + played[0] + flat_keys[0] + ptab[0, 0] + follows[0, 0] + worths[0, 0] + hx[0]
+            + ranks.size + pcf[0] + pt[6][0, 0] + pt[7].size + sc[0] + fsc.size)
     gs[1] = keep
+    return ss[SS_DECISIONS]
 
 
 def inline_codes(bid_fns, play_fns, place_fns):
@@ -270,19 +331,59 @@ def inline_codes(bid_fns, play_fns, place_fns):
 
 def seat_codes(bid_fns, play_fns, place_fns, params, seats):
     """inline_codes, and the inline seeker's per-seat habits (rows C_CHEAP, C_LEAD_TL; the same tests as
-    play_seeker: `follow_cheap` / `lead_trumps_last` above 0.5 at a table of `short_from` seats or more)."""
+    play_seeker: `follow_cheap` / `lead_trumps_last` above 0.5 at a table of `short_from` seats or more); a
+    searching seat (its play function is the search strategy's) has SEARCH in every decision row."""
     codes = np.zeros((CODE_ROWS, MAX_SEATS), np.int64)
     codes[:len(DECISIONS)] = inline_codes(bid_fns, play_fns, place_fns)
     if params.shape[1] > max(FOLLOW_CHEAP, LEAD_TRUMPS_LAST, SHORT_FROM):
         short = seats >= params[:, SHORT_FROM]
         codes[C_CHEAP] = (params[:, FOLLOW_CHEAP] > 0.5) & short
         codes[C_LEAD_TL] = (params[:, LEAD_TRUMPS_LAST] > 0.5) & short
+    for s in range(MAX_SEATS):
+        if play_fns[s] is builtin.search_play:
+            codes[:len(DECISIONS), s] = SEARCH
     return codes
+
+
+def playout_lineup(seats):
+    """The playouts' functions, parameters and codes: every seat plays the default heuristics (the seeker, inline) at
+    their default weights. (A playout's first decision, the option tried, goes by the answer pending whatever the
+    seat's code: kernel_base.by_question.)"""
+    seeker = builtin.REGISTRY.get(builtin.SEARCH_PLAYOUTS)
+    pfns = [(fn,) * MAX_SEATS for fn in seeker.functions]
+    pparams = np.tile(seeker.params(), (MAX_SEATS, 1))
+    return pfns, pparams, seat_codes(*pfns[:3], pparams, seats)
 
 
 def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
                draft_fns, params, games, rounds, trace):
-    """Play n games from `seed` into `games`, `rounds` and the first trace.shape[0] traces."""
+    """Play n games from `seed` into `games`, `rounds` and the first trace.shape[0] traces; returns the decisions
+    the search player searched."""
+    fns = (bid_fns, play_fns, place_fns, give_fns, draft_fns)
     codes = seat_codes(bid_fns, play_fns, place_fns, params, int(cf[CF_SEATS]))
-    play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
-                   draft_fns, params, codes, games, rounds, trace)
+    if (codes[:len(DECISIONS)] == SEARCH).any():
+        pfns, pparams, pcodes = playout_lineup(int(cf[CF_SEATS]))
+    else:
+        pfns, pparams, pcodes = fns, params, codes
+    return play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, *fns, params, codes, games, rounds,
+                          trace, *pfns, pparams, pcodes)
+
+
+def search_setup(rules, players: int, me: int, check: bool = False):
+    """The arrays of a batch in which seat `me` is asked its decisions (coded SEARCH) and every seat plays the
+    seeker at its default weights, as play_batch makes them, for the tests: (cf, tables, work, fns, params, codes,
+    play, sc, fsc, ss) for kernel_search's entries (to_question, decide, redeal, machine_games)."""
+    cf = rules.config(players, check)
+    kind, colour, value = rules.card_arrays()
+    seats = int(cf[CF_SEATS])
+    pfns, pparams, pcodes = playout_lineup(seats)
+    compile_pending([f for fns in pfns for f in fns])
+    codes = pcodes.copy()
+    if me >= 0:
+        codes[:len(DECISIONS), me] = SEARCH
+    work = new_work()
+    tables = new_tables(cf, kind, colour, value, rules.deck(players), rules.dragon_array(), rules.objective_array(),
+                        pparams, codes, work[2])
+    pcf, ptables, sc, fsc, ss = search_arrays(cf, tables, work, pparams, pcodes, True)
+    fns = tuple(tuple(f) for f in pfns)
+    return cf, tables, work, fns, pparams, codes, (pcf, ptables, fns, pparams, pcodes), sc, fsc, ss

@@ -9,7 +9,7 @@ Its numba functions are compiled `_nrt=False` and allocate nothing (kernel.py sa
 import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
-from sim.engine.rng import shuffle as rng_shuffle
+from sim.engine.rng import mix, shuffle as rng_shuffle
 
 from sim.games.drarkane.records import (
     CF_CONTRACT_MAX, CF_MODE, CF_N_DRAGONS, CF_PLAYERS, CF_SEATS, CF_TEAMS, CF_TRUMP, CF_ZONE_LIMIT, DECISIONS, EGG,
@@ -56,7 +56,25 @@ GS_DPILE = 29       # solo with separate piles: next card of the Demon's deck
 GS_DPILE_N = 30     # solo with separate piles: cards in the Demon's deck
 GS_SINK = 31        # play_trick: where a card without a counter of its own is counted (never read)
 GS_ZSLOTS = 32      # the zone slots of each colour as bit masks (ZONE_BITS bits per colour), kept by reveal/defeat
-GS_F0 = 33          # rule counters (records.FIRED): gs[GS_F0 + F[name]], copied to the fired_* columns
+# the round as a resumable machine (only when a seat searches: play_round's `search`): where it stopped
+GS_PHASE = 33       # PH_*
+GS_STEP = 34        # the phase's step: the bidder, the drafter, the opening exchange's give (2 * pair + step)
+GS_T = 35           # the trick (0-based) and its step (TS_*), its leader, winner and winning position
+GS_TSTEP = 36
+GS_LEADER = 37
+GS_TWIN = 38
+GS_TWPOS = 39
+GS_PDONE = 40       # placement: 1 + the trick positions placed or discarded (0: not begun)
+GS_XSTEP = 41       # trick exchange: 0 the offer, 1 the reply; and the slot of the card offered
+GS_XSLOT = 42
+GS_DCARRY = 43      # draft: objectives carried to the next drafter (in zobj), objectives dealt
+GS_DDEALT = 44
+GS_ANSWER = 45      # 1 + the answer to the pending question (0: none)
+GS_Q = 46           # the pending question (ask), its options and its option rows
+GS_QN = 47
+GS_QROWS = 48
+GS_VOID = 49       # gs[GS_VOID + s]: colours (bit mask) seat s showed it lacks this round (not following suit)
+GS_F0 = GS_VOID + MAX_SEATS     # rule counters (records.FIRED): gs[GS_F0 + F[name]], copied to the fired_* columns
 GS_SIZE = GS_F0 + len(FIRED)
 
 # gs slots of the rule counters
@@ -160,6 +178,13 @@ CODE_ROWS = C_LEAD_TL + 1
 BID_ESTIMATE, BID_RANDOM = 1, 2
 PLAY_SEEKER, PLAY_RANDOM = 1, 2
 PLACE_GREEDY, PLACE_SPREAD, PLACE_SABOTEUR, PLACE_RANDOM, PLACE_AUTO = 1, 2, 3, 4, 5
+# the search player (kernel_search), in every decision row: the round machine stops and asks
+D_GIVE, D_DRAFT = 3, 4
+SEARCH = 9
+
+# the round machine's phases and a trick's steps (play_round with `search`)
+PH_DEAL, PH_DRAFT_FIRST, PH_EXCHANGE, PH_BID, PH_DRAFT_AFTER, PH_TRICKS = 0, 1, 2, 3, 4, 5
+TS_REVEAL, TS_PLAY, TS_PLACE, TS_EXCHANGE = 0, 1, 2, 3
 
 
 # ---- small helpers ----------------------------------------------------------------------------------
@@ -377,6 +402,44 @@ def checked(i, lo, hi, gs):
         gs[GS_BAD] += 1
         return lo
     return i
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def new_game(seed, g, traced, state, gs, ps):
+    """Game g of a batch from `seed`: its own random stream (same seed and index, same deals), the state cleared, the
+    totals at 0; `traced`: it writes its trace."""
+    state[S_RNG] = mix(seed, g)
+    gs[:] = 0
+    gs[GS_TG] = g if traced else -1
+    for s in range(MAX_SEATS):
+        ps[s, PS_TOTAL] = 0
+        ps[s, PS_EXACT] = 0
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def ask(gs, decision, s, n, rows):
+    """The round machine stops: seat s must choose among n options (rows: the option rows behind them). Returns
+    the question, decision * MAX_SEATS + s (the caller saves where it stopped)."""
+    q = decision * MAX_SEATS + s
+    gs[GS_Q] = q
+    gs[GS_QN] = n
+    gs[GS_QROWS] = rows
+    return q
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def by_question(code, gs):
+    """Whether a decision goes by the question: its seat searches (a question is asked, or its answer taken), or
+    an answer is pending (a playout's first decision, kernel_search: whatever the seat's code there)."""
+    return code == SEARCH or gs[GS_ANSWER] != 0
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def answer(gs):
+    """The pending question's answer, or -1 when none is pending; taken (the machine goes on from there)."""
+    a = gs[GS_ANSWER] - 1
+    gs[GS_ANSWER] = 0
+    return a
 
 
 @njit(cache=True, inline='always', _nrt=False)

@@ -16,11 +16,12 @@ from sim.games.drarkane.records import (
     MAX_SEATS, MODE_SOLO, N_OBJ_COUNTERS, O_COND, O_ID, O_PARAM, O_POINTS, O_TIMING, R, WIZ_HIGH, WIZ_LOW,
 )
 from sim.games.drarkane.kernel_base import (
-    FD_HALF, FD_NEAR, FD_OBJ0, FD_OBJ_FIRST, FD_PARTNER_OBJ, FD_TREASURES, GS_AUTO_DEF, GS_AUTO_TERROR, GS_COLS_TRICK,
-    GS_DEF_TRICK, GS_DPTR, GS_FIRST, GS_LOST, GS_MAXRES_TRICK, GS_OBJ_DONE, GS_POOL, GS_ROUND, GS_TN, GS_TRICK, GS_VIOL,
-    GS_ZOBJ_N, GS_ZONE_N, PS_BID, PS_COLOURS, PS_DEF, PS_EXACT, PS_OBJ, PS_OBJ_COND, PS_OBJ_DONE, PS_OBJ_PARAM,
-    PS_SCORE, PS_STREAK, PS_TERROR, PS_TOTAL, PS_TREASURE, PS_TRICKS, PS_WON_LAST, T_CARD, T_MODE, checked, fill_state,
-    rec, shuffled_ids,
+    D_DRAFT, FD_HALF, FD_NEAR, FD_OBJ0, FD_OBJ_FIRST, FD_PARTNER_OBJ, FD_TREASURES, GS_ANSWER, GS_AUTO_DEF,
+    GS_AUTO_TERROR, GS_COLS_TRICK, GS_DCARRY, GS_DDEALT, GS_DEF_TRICK, GS_DPTR, GS_FIRST, GS_LOST, GS_MAXRES_TRICK,
+    GS_OBJ_DONE, GS_POOL, GS_QROWS, GS_ROUND, GS_STEP, GS_TN, GS_TRICK, GS_VIOL, GS_ZOBJ_N, GS_ZONE_N, PS_BID,
+    PS_COLOURS, PS_DEF, PS_EXACT, PS_OBJ, PS_OBJ_COND, PS_OBJ_DONE, PS_OBJ_PARAM, PS_SCORE, PS_STREAK, PS_TERROR,
+    PS_TOTAL, PS_TREASURE, PS_TRICKS, PS_WON_LAST, T_CARD, T_MODE, answer, ask, by_question, checked, fill_state, rec,
+    shuffled_ids,
 )
 
 
@@ -169,35 +170,55 @@ def check_end_objectives(cf, ob, gs, ps, zobj, trace):
 
 
 @njit(cache=True, _nrt=False)
-def draft(cf, ob, gs, ps, odeck, zobj, objopt, state, hand_n, draft_fns, params, trace):
-    """Deal objectives to the players and draft them in turn order; leftovers form the Treasure zone."""
+def draft(cf, ob, gs, ps, odeck, zobj, objopt, state, hand_n, draft_fns, params, codes, trace):
+    """Deal objectives to the players and draft them in turn order; leftovers form the Treasure zone. Returns a
+    question when a searching seat drafts (its options stay in objopt; gs: the drafter's turn, objectives carried
+    and dealt), else -1."""
     players = cf[CF_PLAYERS]
     seats = cf[CF_SEATS]
     no = cf[CF_N_OBJECTIVES]
-    shuffled_ids(state, odeck, no, gs, trace, EV_OBJ_DECK)
     k = cf[CF_OBJ_PER_PLAYER]
+    resumed = gs[GS_ANSWER] != 0
+    start = 0
     carry = 0       # objectives passed on, stored in zobj[:carry, 0]
     dealt = 0
-    for j in range(seats):
+    if resumed:
+        start = gs[GS_STEP]
+        carry = gs[GS_DCARRY]
+        dealt = gs[GS_DDEALT]
+    else:
+        shuffled_ids(state, odeck, no, gs, trace, EV_OBJ_DECK)
+    for j in range(start, seats):
         s = (gs[GS_FIRST] + j) % seats
         if s >= players:
             continue
-        n = 0
-        for i in range(carry):
-            objopt[n, O_ID] = zobj[i, 0]
-            n += 1
-        for i in range(k):
-            objopt[n, O_ID] = odeck[dealt]
-            dealt += 1
-            n += 1
-        for i in range(n):
-            o = objopt[i, O_ID]
-            objopt[i, O_TIMING] = ob[o, 0]
-            objopt[i, O_COND] = ob[o, 1]
-            objopt[i, O_PARAM] = ob[o, 2]
-            objopt[i, O_POINTS] = ob[o, 3]
+        if resumed and j == start:      # the options dealt before the question, still in objopt
+            n = gs[GS_QROWS]
+        else:
+            n = 0
+            for i in range(carry):
+                objopt[n, O_ID] = zobj[i, 0]
+                n += 1
+            for i in range(k):
+                objopt[n, O_ID] = odeck[dealt]
+                dealt += 1
+                n += 1
+            for i in range(n):
+                o = objopt[i, O_ID]
+                objopt[i, O_TIMING] = ob[o, 0]
+                objopt[i, O_COND] = ob[o, 1]
+                objopt[i, O_PARAM] = ob[o, 2]
+                objopt[i, O_POINTS] = ob[o, 3]
         fill_state(state, s, cf, gs, ps, hand_n, cf[CF_HAND])
-        pick = checked(draft_fns[s](objopt, n, state, params[s]), 0, n, gs)
+        if by_question(codes[D_DRAFT, s], gs):
+            pick = answer(gs)
+            if pick < 0:
+                gs[GS_STEP] = j
+                gs[GS_DCARRY] = carry
+                gs[GS_DDEALT] = dealt
+                return ask(gs, D_DRAFT, s, n, n)
+        else:
+            pick = checked(draft_fns[s](objopt, n, state, params[s]), 0, n, gs)
         ps[s, PS_OBJ] = objopt[pick, O_ID]
         ps[s, PS_OBJ_COND] = objopt[pick, O_COND]
         ps[s, PS_OBJ_PARAM] = objopt[pick, O_PARAM]
@@ -209,12 +230,14 @@ def draft(cf, ob, gs, ps, odeck, zobj, objopt, state, hand_n, draft_fns, params,
                 zobj[carry, 0] = objopt[i, O_ID]
                 carry += 1
     gs[GS_ZOBJ_N] = carry
+    gs[GS_DDEALT] = dealt
     for i in range(carry):
         zobj[i, 1] = -1
     gs[FD_TREASURES] += 1
     gs[FD_OBJ_FIRST] += 1
     if cf[CF_TEAMS] != 0:
         gs[FD_PARTNER_OBJ] += players      # each player sees their partner's objective
+    return -1
 
 
 @njit(cache=True, inline='always', _nrt=False)

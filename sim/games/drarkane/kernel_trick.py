@@ -17,9 +17,10 @@ from sim.games.drarkane.records import (
 )
 from sim.games.drarkane.kernel_base import (
     C_CHEAP, C_LEAD_TL, D_PLAY, FAR, FD_AUTO_MERC, FD_EGG, FD_EGG_LOW, FD_KNIGHT, FD_MERC, FD_WIZ_CANCEL, FD_WIZ_HIGH,
-    FD_WIZ_LOW, GS_AUTO_PTR, GS_PLAYED, GS_SINK, GS_TN, GS_VIOL, HX_BITS, HX_COLOUR, HX_MERC, HX_NONE, HX_SLOT, ID_MASK,
-    NO_KEY, PLAY_RANDOM, PLAY_SEEKER, PS_BID, PS_TRICKS, T_CARD, T_MODE, T_SEAT, card_key, checked, fill_seat,
-    fill_state, fill_table, imax, imin, option_row, rec, regime_of, remove_slot, take_slot,
+    FD_WIZ_LOW, GS_ANSWER, GS_AUTO_PTR, GS_PLAYED, GS_SINK, GS_TN, GS_VIOL, GS_VOID, HX_BITS, HX_COLOUR, HX_MERC,
+    HX_NONE, HX_SLOT, ID_MASK, NO_KEY, PLAY_RANDOM, PLAY_SEEKER, PS_BID, PS_TRICKS, SEARCH, T_CARD, T_MODE, T_SEAT,
+    answer, ask, by_question, card_key, checked, fill_seat, fill_state, fill_table, imax, imin, option_row, rec,
+    regime_of, remove_slot, take_slot,
 )
 
 
@@ -96,8 +97,8 @@ def play_card(s, slot, c, m, hand, hand_n, gs, tr, played, cf, trace):
 
 
 @njit(cache=True, _nrt=False)
-def choose_card(s, cf, kind, colour, value, hand, hand_n, gs, ps, tr, moves, state, play_fns, params, dealt):
-    """Ask seat s's play strategy for a legal card; returns the move row."""
+def choose_card(s, cf, kind, colour, value, hand, hand_n, gs, ps, tr, moves, state, play_fns, params, codes, dealt):
+    """Ask seat s's play strategy for a legal card; returns the move row (-1: a searching seat was asked)."""
     tn = gs[GS_TN]
     trump = cf[CF_TRUMP]
     egg_low = cf[CF_EGG_LOW]
@@ -123,6 +124,11 @@ def choose_card(s, cf, kind, colour, value, hand, hand_n, gs, ps, tr, moves, sta
         state[S_WINNER] = ws
         state[S_WINNER_PARTNER] = 1 if ws == state[S_PARTNER] else 0
     state[S_REGIME] = reg
+    if by_question(codes[D_PLAY, s], gs):
+        i = answer(gs)
+        if i < 0:
+            ask(gs, D_PLAY, s, n, n)
+        return i
     return checked(play_fns[s](moves, n, state, params[s]), 0, n, gs)
 
 
@@ -179,13 +185,45 @@ def random_options(c, frow, kind):
 
 
 @njit(cache=True, inline='always', _nrt=False)
+def joined(c, m, tn, tr, kind, colour, keys, nlow, nhigh, led, reg, best, bkey, fnw):
+    """The trick's standing (Wizards, led colour, regime, best position and key, first non-Wizard) once card c,
+    played in mode m, is the tn-th card of the trick `tr`."""
+    kc = kind[c]
+    if kc == WIZ_LOW or kc == WIZ_HIGH:
+        if kc == WIZ_LOW:
+            nlow += 1
+        else:
+            nhigh += 1
+        reg = regime_of(nlow, nhigh)
+        best = -1
+        bkey = -1
+        for j in range(tn):
+            key = keys[kix(reg, led, tr[j, T_MODE]) + (tr[j, T_CARD] & ID_MASK)]
+            if key > bkey:
+                bkey = key
+                best = j
+    else:
+        if kc == ARCANA and led < 0:
+            led = colour[c]
+        if fnw < 0:
+            fnw = tn - 1
+        key = keys[kix(reg, led, m) + (c & ID_MASK)]
+        if key > bkey:
+            bkey = key
+            best = tn - 1
+    return nlow, nhigh, led, reg, best, bkey, fnw
+
+
+@njit(cache=True, inline='always', _nrt=False)
 def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand, hand_n, hx, gs, ps, tr, moves, state,
-               played, play_fns, params, codes, call_play, trace, dealt):
+               played, play_fns, params, codes, call_play, trace, dealt, search):
     """Every seat plays one card, from the leader on; returns the winning position in the trick.
 
     The same decisions as `choose_card` + `play_card` for each seat, with the trick's standing (regime, led
     colour, best key) kept up to date card by card and the keys read from the `build_keys` table (flat: `kix`).
-    The cards' rule counters are counted as they join the trick (count_trick's counts for a table game)."""
+    The cards' rule counters are counted as they join the trick (count_trick's counts for a table game).
+    With `search` (a constant, see play_round): it goes on from the gs[GS_TN] cards already in the trick, returns
+    -1 when a searching seat is asked (`ask`), and notes the colours each seat shows it lacks (GS_VOID)."""
     seats = cf[CF_SEATS]
     check = cf[CF_CHECK] != 0 and cf[CF_MODE] != MODE_SOLO
     merc_zero = cf[CF_AUTO_MERC_HIGH] == 0
@@ -204,8 +242,19 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
     if call_play:
         fill_table(state, cf, gs, dealt)
     s = leader
-    for k in range(seats):
-        if k > 0:
+    if search:      # the trick's standing from the cards already in it
+        while tn < gs[GS_TN]:
+            c = tr[tn, T_CARD]
+            m = tr[tn, T_MODE]
+            tn += 1
+            counter = counters[c & ID_MASK] + m
+            zero |= (counter == FD_EGG) | (counter == FD_MERC + 1)
+            nlow, nhigh, led, reg, best, bkey, fnw = joined(c, m, tn, tr, kind, colour, keys, nlow, nhigh, led, reg,
+                                                            best, bkey, fnw)
+            s = s + 1 if s + 1 < seats else 0
+    k0 = tn
+    for k in range(k0, seats):
+        if k > k0:
             s += 1
             if s >= seats:      # (leader + k) % seats without a division
                 s -= seats
@@ -223,6 +272,8 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
             bk = bkey if tn > 0 else -3         # leading: every card takes the trick for now
             tie = tn > 0 and bkey == -1 and fnw < 0
             code = codes[D_PLAY, s]
+            if search and gs[GS_ANSWER] != 0:
+                code = SEARCH       # the answer pending is this decision's
             if code == PLAY_SEEKER:
                 # play_seeker over the same options in the same order (hand order, a Mercenary as 14 then 0):
                 # its first choice (`aim`), else its weakest card; the first of equals in both
@@ -328,12 +379,20 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
                     state[S_WINNER] = -1
                     state[S_WINNER_PARTNER] = 0
                 state[S_REGIME] = reg
-                i = checked(play_fns[s](moves, n, state, params[s]), 0, n, gs)
+                if search and code == SEARCH:
+                    i = answer(gs)
+                    if i < 0:
+                        ask(gs, D_PLAY, s, n, n)
+                        return -1
+                else:
+                    i = checked(play_fns[s](moves, n, state, params[s]), 0, n, gs)
                 c = moves[i, M_CARD]
                 m = moves[i, M_MODE]
                 slot = moves[i, M_SLOT]
             take_slot(hand, hand_n, hx, s, slot)
-        # the card joins the trick
+        # the card joins the trick (a seat that does not follow the led colour shows it has none)
+        if search and s != auto and kind[c] == ARCANA and led >= 0 and colour[c] != led:
+            gs[GS_VOID + s] |= 1 << led
         tr[tn, T_CARD] = c
         tr[tn, T_MODE] = m
         tr[tn, T_SEAT] = s
@@ -349,29 +408,8 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
         counter = counters[c & ID_MASK] + m
         gs[counter] += 1
         zero |= (counter == FD_EGG) | (counter == FD_MERC + 1)
-        kc = kind[c]
-        if kc == WIZ_LOW or kc == WIZ_HIGH:
-            if kc == WIZ_LOW:
-                nlow += 1
-            else:
-                nhigh += 1
-            reg = regime_of(nlow, nhigh)
-            best = -1
-            bkey = -1
-            for j in range(tn):
-                key = keys[kix(reg, led, tr[j, T_MODE]) + (tr[j, T_CARD] & ID_MASK)]
-                if key > bkey:
-                    bkey = key
-                    best = j
-        else:
-            if kc == ARCANA and led < 0:
-                led = colour[c]
-            if fnw < 0:
-                fnw = tn - 1
-            key = keys[kix(reg, led, m) + (c & ID_MASK)]
-            if key > bkey:
-                bkey = key
-                best = tn - 1
+        nlow, nhigh, led, reg, best, bkey, fnw = joined(c, m, tn, tr, kind, colour, keys, nlow, nhigh, led, reg, best,
+                                                        bkey, fnw)
     # the trick's own counters: both Wizards, or the low Wizard alone with the Egg or a Mercenary as 0
     low = nlow > 0
     high = nhigh > 0

@@ -17,10 +17,11 @@ from sim.games.drarkane.records import (
 )
 from sim.games.drarkane.kernel_base import (
     CALL, D_PLACE, FD_DEFEAT, FD_DEMON_DEFEAT, FD_DISCARDED, FD_FK_DRAGONS, FD_FK_TERROR, FD_PLACE_ORDER, FD_ZONE_LIMIT,
-    GS_AUTO_DEF, GS_AUTO_TERROR, GS_COLS_TRICK, GS_DEF_TRICK, GS_DISC, GS_DPTR, GS_LOST, GS_MAXRES_TRICK, GS_POOL,
-    GS_TN, GS_ZONE_N, GS_ZSLOTS, ID_MASK, ON_DRAGON, PAIR_BITS, PAIR_SHIFT, PLACE_AUTO, PLACE_GREEDY, PLACE_RANDOM,
-    PLACE_SABOTEUR, PLACE_SPREAD, PS_BID, PS_COLOURS, PS_DEF, PS_TERROR, PS_TRICKS, RANK_OFF, RANK_W, T_CARD, T_MODE,
-    ZONE_BITS, Z_COL, Z_COLS, Z_DMG, Z_ID, Z_RB, Z_RES, Z_TERROR, checked, fill_state, imin, popcount, rec,
+    GS_AUTO_DEF, GS_AUTO_TERROR, GS_COLS_TRICK, GS_DEF_TRICK, GS_DISC, GS_DPTR, GS_LOST, GS_MAXRES_TRICK, GS_PDONE,
+    GS_POOL, GS_TN, GS_ZONE_N, GS_ZSLOTS, ID_MASK, ON_DRAGON, PAIR_BITS, PAIR_SHIFT, PLACE_AUTO, PLACE_GREEDY,
+    PLACE_RANDOM, PLACE_SABOTEUR, PLACE_SPREAD, PS_BID, PS_COLOURS, PS_DEF, PS_TERROR, PS_TRICKS, RANK_OFF, RANK_W,
+    SEARCH, T_CARD, T_MODE, ZONE_BITS, Z_COL, Z_COLS, Z_DMG, Z_ID, Z_RB, Z_RES, Z_TERROR, answer, ask, by_question,
+    checked, fill_state, imin, popcount, rec,
 )
 
 
@@ -241,24 +242,32 @@ def place_inline(code, w, auto, tn, cf, kind, colour, value, dr, zone, gs, ps, t
 
 @njit(cache=True, inline='always', _nrt=False)
 def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, state, hand_n, card_loc,
-                discard, place_fns, params, codes, ranks, trace):
-    """The trick winner puts every card it can on a dragon of its colour (wild: any); the rest is discarded."""
+                discard, place_fns, params, codes, ranks, trace, search):
+    """The trick winner puts every card it can on a dragon of its colour (wild: any); the rest is discarded.
+    Returns -1; with `search` (a constant, see play_round), a question when a searching winner is asked (the
+    positions done so far in gs[GS_PDONE]), and it goes on from there when called again with the answer."""
     tn = gs[GS_TN]
-    gs[GS_DEF_TRICK] = 0
-    gs[GS_MAXRES_TRICK] = 0
-    gs[GS_COLS_TRICK] = 0
+    resumed = search and gs[GS_PDONE] != 0
+    if not resumed:
+        gs[GS_DEF_TRICK] = 0
+        gs[GS_MAXRES_TRICK] = 0
+        gs[GS_COLS_TRICK] = 0
     human = w != auto
     code = codes[D_PLACE, w] if human else PLACE_AUTO
-    if code != CALL:
+    if code != CALL and not (search and (code == SEARCH or resumed)):
         place_inline(code, w, auto, tn, cf, kind, colour, value, dr, zone, gs, ps, tr, state, card_loc,
                      discard, params, ranks, trace)
-        return
+        return -1
     done = 0        # bit mask of trick positions already placed or discarded
-    for i in range(tn):
-        c = tr[i, T_CARD]
-        if not placeable(c, tr[i, T_MODE], kind):
-            done |= 1 << i
-            discard_card(c, card_loc, discard, gs, trace)
+    if resumed:
+        done = gs[GS_PDONE] - 1
+        gs[GS_PDONE] = 0
+    else:
+        for i in range(tn):
+            c = tr[i, T_CARD]
+            if not placeable(c, tr[i, T_MODE], kind):
+                done |= 1 << i
+                discard_card(c, card_loc, discard, gs, trace)
     pw = params[w]
     fill_state(state, w, cf, gs, ps, hand_n, 0)     # facts a defeat changes are refreshed per decision
     in_order = cf[CF_TRICK_ORDER] != 0
@@ -311,7 +320,13 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
         state[S_ZONE_N] = zn
         state[S_POOL] = gs[GS_POOL]
         state[S_DRAGONS] = ps[w, PS_DEF]
-        k = checked(place_fns[w](pairs, n, state, pw), 0, n, gs)
+        if search and by_question(code, gs):
+            k = answer(gs)
+            if k < 0:
+                gs[GS_PDONE] = done + 1
+                return ask(gs, D_PLACE, w, n, n)
+        else:
+            k = checked(place_fns[w](pairs, n, state, pw), 0, n, gs)
         i = pairs[k, P_POS]
         c = pairs[k, P_CARD]
         d = pairs[k, P_DRAGON]
@@ -348,6 +363,7 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
                     pairs[j, P_DEFEATS] = 1 if left <= 0 else 0
                 j += 1
             n = j
+    return -1
 
 
 @njit(cache=True, inline='always', _nrt=False)

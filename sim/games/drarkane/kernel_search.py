@@ -1,0 +1,483 @@
+"""Drarkane kernel, part 6: the search player, flat Monte Carlo over determinisations (PIMC).
+
+At each of its decisions with more than one option (a contract, a card, a placement, a card given to the
+partner, an objective), the searching seat plays each option on to the end of the game many times and keeps
+the one that wins most. A playout starts from a copy of the true state in which everything the seat cannot see
+is dealt afresh (`determinise`), then every seat plays the default heuristics (the seeker at its default
+weights) to the end of the game, and scores the searching seat's share of the win (1/k when k players tie at
+the top; solo: reaching Scale Slayer), with the final score margin as a small tie-break. Options are compared on
+common random numbers: within a round of the search, playout j deals the same hidden cards and the same later
+rounds for every option. The budget (playouts per decision) is spread by sequential halving.
+
+Why PIMC: it is the standard method of trick-taking programs (Skat, Bridge). A Drarkane decision's worth shows
+within the round (tricks against the contract, the dragons it lets fall) and through the totals at the end;
+the hidden information is the other hands, which the determinisation fills consistently with what was seen.
+Strategy fusion (a playout acting as if it knew the hidden cards) does not arise: the playout heuristics never
+look at another seat's hand. See docs/SEARCH.md.
+
+What the seat sees and what is dealt afresh:
+- the round's cards it has not seen (not in its hand, not played: the trick, the dragons, the discards are
+  public) are shuffled and dealt to the other players (as many as each holds), the Fallen King's face-down deck
+  and the cards left undealt; a player that did not follow a led colour has none of it (GS_VOID, noted as the
+  cards are played), and is dealt none;
+- the dragon deck's order (the dragons not yet revealed are known, not their order);
+- with Treasures, the other players' objectives (not a partner's, shown; not one already completed) and the
+  objective deck, from the objectives not known to the seat;
+- solo: the order of the draw pile and the Demon's deck (the discard pile is public);
+- the game's random stream, which deals the later rounds: each playout draws its own.
+Everything is dealt from counts and sets the seat can see, listed in a fixed order before the shuffle, so the
+result does not depend on where the hidden cards really are.
+
+The search has a random stream of its own (`ss`), seeded per game: a search seat leaves the game's deals and the
+other strategies' draws as they would be without it.
+"""
+
+import numpy as np
+from numba import literal_unroll, njit, types
+from sim.engine.rng import mix, next_u64, shuffle
+
+from sim.games.drarkane.records import (
+    CF_DECK_N, CF_MODE, CF_N_DRAGONS, CF_N_OBJECTIVES, CF_PLAYERS, CF_RANK_1, CF_ROUNDS, CF_SEATS, CF_SOLO_SPLIT,
+    CF_TREASURES, MAX_CARDS, MAX_HAND, MAX_OBJECTIVES, MAX_PAIRS, MAX_SEATS, MODE_FALLEN_KING, MODE_SOLO, SEAT_FNS,
+    S_RNG,
+)
+from sim.games.drarkane.kernel_base import (
+    D_BID, D_DRAFT, D_GIVE, D_PLACE, D_PLAY, GS_ANSWER, GS_AUTO_PTR, GS_DDEALT, GS_DPILE, GS_DPILE_N, GS_DPTR, GS_FIRST,
+    GS_PILE, GS_PILE_N, GS_QN, GS_QROWS, GS_ROUND, GS_TG, GS_TN, GS_VOID, GS_ZOBJ_N, HX_BITS, PS_OBJ, PS_OBJ_COND,
+    PS_OBJ_DONE, PS_OBJ_PARAM, PS_TOTAL, T_CARD, card_bit, deal_card, new_game, partner_of,
+)
+from sim.games.drarkane.kernel_round import next_first, round_on
+
+SEARCH_SEED = 0x5EA2C5      # mixed into the batch seed: the search stream differs from the game's
+SS_RNG, SS_DECISIONS = 0, 1     # the search state `ss`: its stream, decisions searched in the batch
+SS_SIZE = 2
+TRIES = 20          # determinisations tried with the voids before one that ignores them
+MARGIN = 1e-3       # the final score margin's weight beside the win share (a tie-break between equal win counts)
+
+# scratch (int64): the root's arrays (`keep`), the survivors of sequential halving, a pile to shuffle, the cards
+# each hidden holder is dealt (scratch_size); fsc (float64): each option's reward sum
+MAX_OPTS = MAX_PAIRS
+MAX_PILE = MAX_CARDS + MAX_OBJECTIVES
+BUDGET = 0          # the search seat's parameter: playouts per decision
+
+
+@njit(cache=True, _nrt=False)
+def search_seed(ss, seed, game):
+    """The search stream of game `game` of a batch from `seed`."""
+    ss[SS_RNG] = np.int64(mix(seed ^ SEARCH_SEED, game))
+
+
+# ---- the root's copy ---------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def put1(a, sc, at, back):
+    for i in range(a.shape[0]):
+        if back:
+            a[i] = sc[at + i]
+        else:
+            sc[at + i] = a[i]
+    return at + a.shape[0]
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def put2(a, sc, at, back):
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if back:
+                a[i, j] = sc[at]
+            else:
+                sc[at] = a[i, j]
+            at += 1
+    return at
+
+
+@njit(cache=True, _nrt=False)
+def keep(work, sc, back):
+    """Copy the game's state into the scratch (or `back` from it); returns the words used. The option rows of a
+    play or placement are rebuilt when the machine goes on; an objective draft's stay in objopt, kept here."""
+    (hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard,
+     played) = work
+    at = put2(hand, sc, 0, back)
+    at = put1(hand_n, sc, at, back)
+    at = put1(hx, sc, at, back)
+    at = put2(zone, sc, at, back)
+    at = put1(gs, sc, at, back)
+    at = put2(ps, sc, at, back)
+    at = put2(tr, sc, at, back)
+    at = put2(objopt, sc, at, back)
+    at = put1(state, sc, at, back)
+    at = put1(deck, sc, at, back)
+    at = put1(ddeck, sc, at, back)
+    at = put1(odeck, sc, at, back)
+    at = put2(zobj, sc, at, back)
+    at = put1(card_loc, sc, at, back)
+    at = put1(discard, sc, at, back)
+    return put1(played, sc, at, back)
+
+
+@njit(cache=True)
+def scratch_size(work):
+    """Words of scratch the search needs: the root's arrays (`keep`), the survivors, a pile, the cards dealt."""
+    n = MAX_OPTS + MAX_PILE + MAX_SEATS * MAX_HAND - work[7].size - work[8].size      # (moves, pairs: not kept)
+    for a in literal_unroll(work):
+        n += a.size
+    return n
+
+
+# ---- dealing what the seat cannot see ------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def shuffled(ss, sc, at, k):
+    """Shuffle sc[at:at + k] on the search stream."""
+    shuffle(ss[SS_RNG:SS_RNG + 1], sc[at:at + k], k)
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def unknown_ids(known, n, sc, at, ss):
+    """Lay out in sc[at:] the ids below n that are not in the bit mask `known`, in order, then shuffle them on the
+    search stream; returns how many."""
+    k = 0
+    for x in range(n):
+        if (known >> x) & 1 == 0:
+            sc[at + k] = x
+            k += 1
+    shuffled(ss, sc, at, k)
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def hidden_cards(me, cf, tables, work, sc, at):
+    """Lay out in sc[at:] the round's cards seat `me` has not seen, in the fixed order of the game's deck: not in
+    its hand, not in the trick, not on a dragon or discarded. Returns how many."""
+    deck_cards = tables[8]
+    hand, hand_n, gs, tr, card_loc = work[0], work[1], work[4], work[6], work[15]
+    seen = np.int64(0)
+    for i in range(hand_n[me]):
+        seen |= card_bit(hand[me, i])
+    for i in range(gs[GS_TN]):
+        seen |= card_bit(tr[i, T_CARD])
+    k = 0
+    for i in range(cf[CF_DECK_N]):
+        c = deck_cards[i]
+        if card_loc[c] == -1 and (seen >> c) & 1 == 0:
+            sc[at + k] = c
+            k += 1
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def deal_hidden(me, cf, tables, work, sc, ss, pile, dealt):
+    """The other players' hands and the Fallen King's deck, from the cards `me` has not seen, shuffled; a seat that
+    showed a colour void is dealt none of it (the seats with voids are dealt first; after TRIES failed shuffles the
+    voids are ignored, which never happens with real void sets but keeps the deal total)."""
+    colour = tables[1]
+    hand, hand_n, hx, gs = work[0], work[1], work[2], work[4]
+    seats = cf[CF_SEATS]
+    auto = 2 if cf[CF_MODE] == MODE_FALLEN_KING else -1
+    k = hidden_cards(me, cf, tables, work, sc, pile)
+    for attempt in range(TRIES + 1):
+        shuffled(ss, sc, pile, k)
+        taken = np.int64(0)
+        ok = True
+        for voids in range(2):      # the seats with voids, then the others
+            for s in range(seats):
+                vm = gs[GS_VOID + s] if s != auto and attempt < TRIES else 0
+                if s == me or (vm != 0) != (voids == 0):
+                    continue
+                got = 0
+                i = 0
+                while got < hand_n[s] and i < k:
+                    c = sc[pile + i]
+                    i += 1
+                    if (taken >> c) & 1 or (colour[c] >= 0 and (vm >> colour[c]) & 1):
+                        continue
+                    taken |= card_bit(c)
+                    sc[dealt + s * MAX_HAND + got] = c
+                    got += 1
+                ok = ok and got == hand_n[s]
+        if ok:
+            break
+    for s in range(seats):
+        if s == me:
+            continue
+        if s == auto:       # its face-down deck, played from the top
+            for i in range(hand_n[s]):
+                hand[s, gs[GS_AUTO_PTR] + i] = sc[dealt + s * MAX_HAND + i]
+            continue
+        held = hand_n[s]
+        hand_n[s] = 0
+        hx[HX_BITS + s] = 0
+        for i in range(held):
+            deal_card(hand, hand_n, hx, s, sc[dealt + s * MAX_HAND + i])
+
+
+@njit(cache=True, _nrt=False)
+def deal_dragons(cf, work, sc, ss, pile):
+    """The dragons not yet revealed, in a new order."""
+    ddeck, gs = work[12], work[4]
+    out = np.int64(0)
+    for i in range(gs[GS_DPTR]):
+        out |= np.int64(1) << ddeck[i]
+    k = unknown_ids(out, cf[CF_N_DRAGONS], sc, pile, ss)
+    for i in range(k):
+        ddeck[gs[GS_DPTR] + i] = sc[pile + i]
+
+
+@njit(cache=True, _nrt=False)
+def deal_objectives(me, drafting, cf, tables, work, sc, ss, pile):
+    """The objectives `me` does not know (the other players', not its partner's nor one completed; the objective
+    deck's rest), from those it cannot see: not its own or its partner's, not in the Treasure zone, not completed,
+    not among its options when it is `drafting`."""
+    ob = tables[10]
+    gs, ps, objopt, odeck, zobj = work[4], work[5], work[9], work[13], work[14]
+    partner = partner_of(cf, me)
+    known = np.int64(0)
+    for s in range(cf[CF_PLAYERS]):
+        o = ps[s, PS_OBJ]
+        if o >= 0 and (s == me or s == partner or ps[s, PS_OBJ_DONE] != 0):
+            known |= np.int64(1) << o
+    if drafting:
+        for i in range(gs[GS_QROWS]):
+            known |= np.int64(1) << objopt[i, 0]
+    else:
+        for j in range(gs[GS_ZOBJ_N]):
+            known |= np.int64(1) << zobj[j, 0]
+    k = unknown_ids(known, cf[CF_N_OBJECTIVES], sc, pile, ss)
+    i = 0
+    for s in range(cf[CF_PLAYERS]):
+        if s != me and s != partner and ps[s, PS_OBJ] >= 0 and ps[s, PS_OBJ_DONE] == 0 and i < k:
+            o = sc[pile + i]
+            i += 1
+            ps[s, PS_OBJ] = o
+            ps[s, PS_OBJ_COND] = ob[o, 1]
+            ps[s, PS_OBJ_PARAM] = ob[o, 2]
+    for j in range(gs[GS_DDEALT], cf[CF_N_OBJECTIVES]):
+        if i < k:
+            odeck[j] = sc[pile + i]
+            i += 1
+
+
+@njit(cache=True, _nrt=False)
+def deal_solo(cf, tables, work, sc, ss, pile):
+    """Solo: the draw pile and the Demon's deck in a new order (the cards not in the hand, the trick, on a dragon
+    or discarded)."""
+    deck, played, gs = work[11], work[17], work[4]
+    k = hidden_cards(0, cf, tables, work, sc, pile)
+    shuffled(ss, sc, pile, k)
+    i = 0
+    for j in range(gs[GS_PILE], gs[GS_PILE_N]):
+        if i < k:
+            deck[j] = sc[pile + i]
+            i += 1
+    if cf[CF_SOLO_SPLIT] != 0:
+        for j in range(gs[GS_DPILE], gs[GS_DPILE_N]):
+            if i < k:
+                played[j] = sc[pile + i]
+                i += 1
+
+
+@njit(cache=True, _nrt=False)
+def determinise(me, drafting, cf, tables, work, sc, ss, pile, dealt):
+    """Deal afresh everything seat `me` cannot see (the module's docstring), on the search stream, and give the
+    game's stream (which deals the later rounds) a new state."""
+    if cf[CF_MODE] == MODE_SOLO:
+        deal_solo(cf, tables, work, sc, ss, pile)
+    else:
+        deal_hidden(me, cf, tables, work, sc, ss, pile, dealt)
+        if cf[CF_TREASURES] != 0:
+            deal_objectives(me, drafting, cf, tables, work, sc, ss, pile)
+    deal_dragons(cf, work, sc, ss, pile)
+    state = work[10]
+    state[S_RNG] = np.int64(next_u64(ss[SS_RNG:SS_RNG + 1]) | np.uint64(1))
+
+
+# ---- playouts ---------------------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def heuristic(q, work, fns, params):
+    """The heuristics' answer to question q: the seat's function in `fns` with its parameters (out of range: 0)."""
+    gs, moves, pairs, objopt, state = work[4], work[7], work[8], work[9], work[10]
+    d = q // MAX_SEATS
+    s = q - d * MAX_SEATS
+    n = gs[GS_QN]
+    rows = gs[GS_QROWS]
+    if d == D_BID:
+        i = fns[0][s](moves, rows, state, params[s])
+    elif d == D_PLAY:
+        i = fns[1][s](moves, rows, state, params[s])
+    elif d == D_PLACE:
+        i = fns[2][s](pairs, rows, state, params[s])
+    elif d == D_GIVE:
+        i = fns[3][s](moves, rows, state, params[s])
+        if i < 0 and n > rows:
+            i = rows        # the option to give none
+    else:
+        i = fns[4][s](objopt, rows, state, params[s])
+    return i if 0 <= i < n else 0
+
+
+@njit(cache=True, _nrt=False)
+def play_out(cf, tables, work, fns, params, codes, trace, me, k):
+    """Play the game on to its end from where the machine stopped (an answer pending in gs, or a round's start).
+    The playouts' codes run every seat inline; a question (a seat coded SEARCH) is answered by its function, or,
+    the k-th (from 0) question of seat `me` with more than one option, stopped at: returns 1 there, else 0 (the
+    tests; a playout passes me = -1). Every caller passes every argument: one compiled version serves them all."""
+    gs = work[4]
+    seen = 0
+    while True:
+        q = round_on(cf, tables, work, fns, params, codes, trace)
+        if q >= 0:
+            if q % MAX_SEATS == me and gs[GS_QN] > 1:
+                if seen == k:
+                    return 1
+                seen += 1
+            gs[GS_ANSWER] = heuristic(q, work, fns, params) + 1
+        elif cf[CF_MODE] == MODE_SOLO or gs[GS_ROUND] >= cf[CF_ROUNDS] - 1:
+            return 0
+        else:
+            gs[GS_FIRST] = next_first(cf, gs, gs[GS_ROUND])
+            gs[GS_ROUND] += 1
+
+
+@njit(cache=True, _nrt=False)
+def reward(me, cf, ps):
+    """Seat `me`'s share of the win at the game's end (1/k when k players tie at the top; solo: 1 for Scale Slayer
+    or better), plus MARGIN times its score less the best other score (solo: less the Scale Slayer threshold)."""
+    if cf[CF_MODE] == MODE_SOLO:
+        margin = ps[0, PS_TOTAL] - cf[CF_RANK_1 + 1]
+        return (1.0 if margin >= 0 else 0.0) + MARGIN * margin
+    mine = ps[me, PS_TOTAL]
+    other = -(1 << 30)
+    ties = 1
+    for s in range(cf[CF_PLAYERS]):
+        if s != me:
+            other = max(other, ps[s, PS_TOTAL])
+            ties += ps[s, PS_TOTAL] == mine
+    share = 1.0 / ties if mine >= other else 0.0
+    return share + MARGIN * (mine - other)
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def better_half(sc, at, fsc, alive):
+    """Bring the better half of the options sc[at:at + alive] to the front, best first (equal playouts each, so their
+    reward sums fsc compare; of equal sums the lower option); returns how many go on."""
+    half = (alive + 1) // 2
+    for r in range(half):
+        b = r
+        for a in range(r + 1, alive):
+            o = sc[at + a]
+            ob = sc[at + b]
+            if fsc[o] > fsc[ob] or (fsc[o] == fsc[ob] and o < ob):
+                b = a
+        o = sc[at + r]
+        sc[at + r] = sc[at + b]
+        sc[at + b] = o
+    return half
+
+
+@njit(cache=True, _nrt=False)
+def search_choice(q, budget, work, trace, play, sc, fsc, ss, deal):
+    """The option the asking seat takes at question q (see the module's docstring): `play` holds the playouts'
+    configuration, tables, functions, parameters and codes; sc and fsc are scratch (int64, float64), ss the
+    search state. The game's state is as it was when the search returns. `deal` False plays out from the true
+    hidden cards (a cheat, for the tests)."""
+    pcf, ptables, pfns, pparams, pcodes = play
+    gs = work[4]
+    me = q % MAX_SEATS
+    nopts = gs[GS_QN]
+    if nopts <= 1:
+        return 0
+    ss[SS_DECISIONS] += 1
+    traced = gs[GS_TG]
+    gs[GS_TG] = -1
+    at = keep(work, sc, False)       # the survivors, then a pile, then the cards dealt to each holder
+    pile = at + MAX_OPTS
+    dealt = pile + MAX_PILE
+    drafting = q // MAX_SEATS == D_DRAFT
+    for i in range(nopts):
+        sc[at + i] = i
+        fsc[i] = 0.0
+    alive = nopts
+    rounds = 0
+    while (1 << rounds) < nopts:
+        rounds += 1
+    budget = max(budget, 1)
+    for r in range(rounds):
+        per = max(1, budget // (rounds * alive))
+        for j in range(per):
+            stream = np.int64(next_u64(ss[SS_RNG:SS_RNG + 1]) | np.uint64(1))
+            after = ss[SS_RNG]
+            for a in range(alive):
+                o = sc[at + a]
+                keep(work, sc, True)
+                ss[SS_RNG] = stream
+                if deal:
+                    determinise(me, drafting, pcf, ptables, work, sc, ss, pile, dealt)
+                else:
+                    work[10][S_RNG] = np.int64(next_u64(ss[SS_RNG:SS_RNG + 1]) | np.uint64(1))
+                gs[GS_ANSWER] = o + 1
+                play_out(pcf, ptables, work, pfns, pparams, pcodes, trace, -1, 0)
+                fsc[o] += reward(me, pcf, work[5])
+            ss[SS_RNG] = after
+        alive = better_half(sc, at, fsc, alive)
+    best = sc[at]
+    keep(work, sc, True)
+    gs[GS_TG] = traced
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def searched_round(cf, tables, work, fns, params, codes, trace, play, sc, fsc, ss):
+    """A round (solo: the game) of a game with a searching seat: every question the machine asks is searched."""
+    gs = work[4]
+    while True:
+        q = round_on(cf, tables, work, fns, params, codes, trace)
+        if q < 0:
+            return
+        budget = np.int64(params[q % MAX_SEATS, BUDGET])
+        gs[GS_ANSWER] = search_choice(q, budget, work, trace, play, sc, fsc, ss, True) + 1
+
+
+# ---- entries for the tests and the benchmark (the types run_batch passes: compiled once, shared) ---------------
+I1, I2, F2 = types.int64[::1], types.int64[:, ::1], types.float64[:, ::1]
+TABLES = types.Tuple((I1, I1, I1, I1, I2, I2, F2, types.int32[::1], I1, I2, I2))
+WORK = types.Tuple((I2, I1, I1, I2, I1, I2, I2, I2, I2, I2, I1, I1, I1, I1, I2, I1, I1, I1))
+FNS = types.UniTuple(SEAT_FNS, 5)
+PLAY = types.Tuple((I1, TABLES, FNS, F2, I2))
+TRACE = types.int16[:, :, ::1]
+
+
+@njit(types.int64(types.int64, types.int64, types.int64, types.int64, I1, TABLES, WORK, FNS, F2, I2, TRACE), cache=True)
+def to_question(seed, g, me, k, cf, tables, work, fns, params, codes, trace):
+    """Game g of a batch from `seed`, played up to seat me's k-th question with more than one option: 1 there, 0 if
+    the game ended first. Seats coded SEARCH are asked; the others' questions answered by their functions."""
+    new_game(seed, g, False, work[10], work[4], work[5])
+    return play_out(cf, tables, work, fns, params, codes, trace, me, k)
+
+
+@njit(types.int64(types.int64, types.int64, WORK, TRACE, PLAY, I1, types.float64[::1], I1, types.boolean), cache=True)
+def decide(q, budget, work, trace, play, sc, fsc, ss, deal):
+    """search_choice, callable with arrays made in Python."""
+    return search_choice(q, budget, work, trace, play, sc, fsc, ss, deal)
+
+
+@njit(types.void(types.int64, types.boolean, I1, TABLES, WORK, I1, I1), cache=True)
+def redeal(me, drafting, cf, tables, work, sc, ss):
+    """determinise, callable with arrays made in Python (sc: scratch_size words)."""
+    pile = sc.shape[0] - MAX_PILE - MAX_SEATS * MAX_HAND
+    determinise(me, drafting, cf, tables, work, sc, ss, pile, pile + MAX_PILE)
+
+
+@njit(types.void(types.int64, I1, TABLES, WORK, FNS, F2, I2, TRACE, I2), cache=True)
+def machine_games(seed, cf, tables, work, fns, params, codes, trace, totals):
+    """Games 0, 1, ... of a batch from `seed` through the round machine (questions answered by the seats'
+    functions), each game's final totals in totals[g] (the tests: the machine plays the plain kernel's games)."""
+    ps = work[5]
+    for g in range(totals.shape[0]):
+        new_game(seed, g, False, work[10], work[4], ps)
+        play_out(cf, tables, work, fns, params, codes, trace, -1, 0)
+        for s in range(MAX_SEATS):
+            totals[g, s] = ps[s, PS_TOTAL]
