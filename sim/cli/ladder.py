@@ -10,7 +10,7 @@ from sim.analysis.equilibrium import standard_study
 from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt,
                             SeedOpt, SetOpt, StrategyOpt, ToOpt, VariantOpt)
 from sim.engine.spec import check_jobs
-from sim.analysis.ladder import ladder as run_ladder
+from sim.analysis.ladder import ladder as run_ladder, pick_outcome
 from sim.cli.output import FormatOpt, show
 from sim.report.ladder import figures, write
 
@@ -32,6 +32,7 @@ def ladder(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt =
     Random, default and best-response line-ups play it: does it hold, grow or vanish?"""
     spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_)
     check_jobs(jobs)
+    pick_outcome(spec.game, outcome)        # a misspelt outcome is refused before minutes of play
     study = standard_study(spec.game, spec, jobs) if equilibrium else None
     result = run_ladder(spec.game, spec, outcome, reference, iters, study=study, jobs=jobs)
     path, _ = write(result, to or Path(out) / "report")
