@@ -240,3 +240,20 @@ def test_a_draw_effect_from_an_empty_deck_ends_the_game_at_once():
     kernel.action_phase(*t.args())
     assert t.board[ev, R.B_ZONE] == R.Z_DISCARD
     assert (t.st[R.S_OVER], t.st[R.S_WINNER], t.st[R.S_END]) == (1, 1, R.END_DECKED)
+
+
+def test_the_referee_agrees_on_games_lost_to_an_empty_deck():
+    """Random grove-vs-stone games run long enough for decks to run out: under empty_deck_loses the referee
+    replays them to the same ends, the double deck-outs (draws) included."""
+    from sim.engine.game import RefereeError
+    from sim.games import get_game
+    game = get_game("drakerion")
+    rules = game.load_rules(sets=[("seat0_deck", "grove"), ("seat1_deck", "stone"), ("empty_deck_loses", True)])
+    traces = game.traces(rules, 2, game.lineup("random"), 5, 200)
+    for g, trace in enumerate(traces):
+        try:
+            game.referee(rules, 2, trace)
+        except RefereeError as e:
+            pytest.fail(f"game {g}: {e}")
+    ends = [t.record["end"] for t in traces]
+    assert ends.count(R.END_DECKED) > 0 and ends.count(R.END_BOTH) > 0
