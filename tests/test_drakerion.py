@@ -153,14 +153,14 @@ def test_every_flag_has_its_readings_a_variant_and_a_counter():
 
 FLAG_KEYS = {"mulligan_shuffle_first", "named_bonus_second", "out_player_combat_actions", "prestige_any_destruction",
              "ability_attack_taps", "prestige_beats_wipeout", "shields_combatants_only", "intercept_implacable",
-             "imprevisible_event_combat_only", "combat_gains_by_timing", "shields_end_of_turn"}
+             "imprevisible_event_combat_only", "combat_gains_by_timing", "shields_end_of_turn", "empty_deck_loses"}
 FLAGS = {   # flag -> (other value, seat 0's deck where the situation is common)
     "mulligan_shuffle_first": ("true", "ember"), "named_bonus_second": ("riposte", "stone"),
     "out_player_combat_actions": ("true", "gloom"), "prestige_any_destruction": ("false", "gloom"),
     "ability_attack_taps": ("true", "ember"), "starting_gold": ("3", "ember"),
     "shields_combatants_only": ("true", "grove"), "intercept_implacable": ("true", "ember"),
     "imprevisible_event_combat_only": ("true", "gloom"), "combat_gains_by_timing": ("true", "ember", "default"),
-    "shields_end_of_turn": ("true", "stone"),
+    "shields_end_of_turn": ("true", "stone"), "empty_deck_loses": ("true", "grove"),
 }   # a third entry names the lineup when random play cannot tell the readings apart (default: random)
 
 
