@@ -32,7 +32,13 @@ S_BEAT, S_LOW3, S_NO_DRAGON, S_NO_NINE, S_DRAW, S_SKIP, S_FORCED, S_RUN_T, S_RUN
 S_DRAW_POS, S_DRAW_END, S_DIR, S_PLAYERS, S_ROUND, S_TRACING, S_TPOS, S_DECK_N, S_PENDING, S_QN = range(10, 20)
 # who played the 5s now pending; a quick Nullo's extra turn comes next / is this turn; progress marks
 S_SKIP_SRC, S_QUICK, S_QUICK_TURN, S_LOWMARK, S_SINCE = range(20, 25)
-ST_R = 32                                   # the rule ints (records.R_*)
+# the game as a resumable machine (kernel_game.game_on): where it stopped at a searching seat's decision (S_AT:
+# AT_*), the answer (an option row), the seat, the turn's count, phase, pending ability and result, the options;
+# the seats that are asked (bits); the game's stage (STAGE_*), round, starter, pick-ups before the round,
+# abilities active and enabled
+S_AT, S_ANSWER, S_P, S_TURNS, S_PHASE, S_PEND, S_RES, S_NOPT = range(25, 33)
+S_ASK, S_STAGE, S_RND, S_STARTER, S_PICKUPS0, S_NACTIVE, S_NENABLED = range(33, 40)
+ST_R = 48                                   # the rule ints (records.R_*)
 ST_COUNTS = ST_R + N_RINT                   # the deck's card counts by type
 ST_QUEUE = ST_COUNTS + N_TYPES              # trace rows waiting for `flush`, 8 ints each
 ST_G = ST_QUEUE + 8 * 8                     # this game's output row (records.G_*)
@@ -51,7 +57,8 @@ ST_HELD = ST_WENT + MAX_PLAYERS             # card types in each seat's hand and
 ST_HIDDEN = ST_HELD + 2 * MAX_PLAYERS       # face-down cards by seat
 ST_REDRAW = ST_HIDDEN + MAX_PLAYERS * MAX_HIDDEN
 ST_DECK = ST_REDRAW + MAX_DECK
-ST_LEN = ST_DECK + MAX_DECK
+ST_REST = ST_DECK + MAX_DECK                # cards sitting the round out by type (unseen; counted in ST_OUT too)
+ST_LEN = ST_REST + N_TYPES
 
 # argument types of the helpers (explicit signatures: compiled once, no per-constant specialisations)
 I = types.int64
@@ -68,6 +75,10 @@ PAIR = types.UniTuple(types.int64, 2)
 
 # what an action leads to
 R_MORE, R_NEXT, R_EXTRA, R_OUT, R_MISSED = -1, 0, 1, 2, 3
+# where the machine stopped (S_AT), what a round or the game returns when it stopped there, the game's stages
+AT_NONE, AT_PLAY, AT_CHOICE, AT_SETUP = 0, 1, 2, 3
+ASKED, DONE = -2, -3
+STAGE_DEAL, STAGE_SETUP, STAGE_TURNS = 0, 1, 2
 
 ALL_TYPES = 0b1111111111110          # bits 1..12
 PUSH_DRAW = (1 << 4) | (1 << PROTECTO)
@@ -138,6 +149,12 @@ def checked(k, n, st):
 @njit(I(M2, I), cache=True, _nrt=False)
 def cards_left(v, p):
     return v[p, V_HAND_N] + v[p, V_OPEN_N] + v[p, V_HIDDEN_N]
+
+
+@njit(B(ST, I), cache=True, _nrt=False, inline='always')
+def asks(st, p):
+    """Seat p's decisions are asked (the machine stops at them: a searching seat)."""
+    return (st[S_ASK] >> p) & 1 == 1
 
 
 @njit(I(ST), cache=True, _nrt=False)
