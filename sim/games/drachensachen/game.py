@@ -8,6 +8,7 @@ import polars as pl
 from sim.engine.frames import collect, columns, first, lazy
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules
 from sim.engine.sections import Histogram, Measure, Series, Table
+from sim.engine.strategy import Seat
 from sim.games.drachensachen import referee
 from sim.games.drachensachen.records import (
     C_ROUNDS, C_SEARCHED, C_TRACE, FIRED_ALIASES, GAME_COLUMNS, MAX_PLAYERS, N_GAME_COLS, N_PLAYER_COLS, N_ROUND_COLS, PLAYER_COLUMNS,
@@ -25,6 +26,7 @@ except ImportError:  # pragma: no cover
         record: dict
 
 ROUNDS_PER_GAME_GUESS = 12
+LOSS_SEED, LOSS_GAMES = 4242, 400       # the heuristics' games the search's round losses are measured from
 TRACE_ROWS_PER_GAME_GUESS = 2_000
 
 
@@ -44,11 +46,19 @@ def seat_functions(lineup: dict, players: int):
     return fns, params, ask
 
 
-def playout_functions():
-    """The search's playouts: every seat plays SEARCH_PLAYOUTS at its default weights."""
+def playout_functions(rules: Rules, players: int):
+    """The search's playouts: every seat plays SEARCH_PLAYOUTS at its default weights; and the cumulative
+    distribution of a round's loss for a player who did not go out, from LOSS_GAMES of their games under these
+    rules (kernel_search.value finishes a game from a round's end with it)."""
     heuristic = REGISTRY.get(SEARCH_PLAYOUTS)
     fns = [(f,) * MAX_PLAYERS for f in heuristic.functions]
-    return fns, np.tile(np.asarray(heuristic.params(), np.float64), (MAX_PLAYERS, 1))
+    lineup = {f"seat{i}": Seat(heuristic, heuristic.params()) for i in range(MAX_PLAYERS)}
+    rounds = GAME.simulate(rules, players, lineup, LOSS_SEED, LOSS_GAMES)["rounds"]
+    decided = rounds["went_out"] >= 0
+    losses = np.concatenate([rounds[f"pos_lost{k}"][decided] for k in range(players)]).clip(0, None)
+    counts = np.bincount(losses).astype(np.float64)
+    counts[0] -= decided.sum()          # the player who went out
+    return fns, np.tile(np.asarray(heuristic.params(), np.float64), (MAX_PLAYERS, 1)), np.cumsum(counts) / counts.sum()
 
 
 def play(rules: Rules, players: int, lineup: dict, seed: int, n: int, n_traced: int = 0, check: bool = False,
@@ -58,7 +68,7 @@ def play(rules: Rules, players: int, lineup: dict, seed: int, n: int, n_traced: 
     kernel = GAME.kernels()
     r: DrachensachenRules = rules.typed
     fns, params, ask = seat_functions(lineup, players)
-    pfns, pparams = playout_functions() if ask else (fns, params)
+    pfns, pparams, lossc = playout_functions(rules, players) if ask else (fns, params, np.ones(1))
     rounds_cap = max(64, n * ROUNDS_PER_GAME_GUESS)
     trace_cap = n_traced * TRACE_ROWS_PER_GAME_GUESS
     preset = np.zeros(0, np.int64) if preset is None else np.asarray(preset, np.int64)
@@ -72,7 +82,8 @@ def play(rules: Rules, players: int, lineup: dict, seed: int, n: int, n_traced: 
         starts = np.zeros(n_traced + 1, np.int64)
         counters = np.zeros(4, np.int64)
         kernel.play_batch(int(seed), n, players, r.ints(), r.counts(), r.coins(), preset, fns[0], fns[1], fns[2],
-                          params, games, seats, rounds, trace, starts, counters, bool(check), ask, *pfns, pparams)
+                          params, games, seats, rounds, trace, starts, counters, bool(check), ask, *pfns, pparams,
+                          lossc)
         # the buffers were guesses: play the same games again with room for all of them
         if counters[C_ROUNDS] <= rounds_cap and counters[C_TRACE] <= trace_cap:
             if counts is not None:

@@ -73,13 +73,14 @@ BATCH_SIG = types.void(
     types.int64,              # the searching seats, as bits (0: none; kernel_search)
     SEAT_FNS, SEAT_FNS, SEAT_FNS,
     types.float64[:, :],      # the playouts' functions and params (the default heuristics)
+    types.float64[::1],       # their round losses, cumulative (kernel_search.value)
 )
 
 
 @njit(BATCH_SIG, cache=True)
 def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fns, choice_fns, params,
                games_out, players_out, rounds_out, trace, trace_start, counters, check, ask, pplay, psetup, pchoice,
-               pparams):
+               pparams, lossc):
     np.random.seed(seed)              # strategies and rare kernel draws use numba's generator
     state = fastrng.new_state(seed)   # shuffling uses the fast one
     st = np.zeros(ST_LEN, np.int64)
@@ -116,7 +117,7 @@ def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fn
             search_seed(ss, seed, g)
             searched_game(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, games_out,
                           players_out, rounds_out, counters, trace, check, state, pplay, psetup, pchoice, pparams,
-                          prounds, pcounters, sc, fsc, ss, mt, pstate)
+                          prounds, pcounters, sc, fsc, ss, mt, pstate, lossc)
         else:
             play_game(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params,
                       games_out, players_out, rounds_out, counters, trace, check, state)

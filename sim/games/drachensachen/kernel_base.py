@@ -35,9 +35,9 @@ S_SKIP_SRC, S_QUICK, S_QUICK_TURN, S_LOWMARK, S_SINCE = range(20, 25)
 # the game as a resumable machine (kernel_game.game_on): where it stopped at a searching seat's decision (S_AT:
 # AT_*), the answer (an option row), the seat, the turn's count, phase, pending ability and result, the options;
 # the seats that are asked (bits); the game's stage (STAGE_*), round, starter, pick-ups before the round,
-# abilities active and enabled
+# abilities active and enabled; 1 when the machine stops at the round's end (a search's playout)
 S_AT, S_ANSWER, S_P, S_TURNS, S_PHASE, S_PEND, S_RES, S_NOPT = range(25, 33)
-S_ASK, S_STAGE, S_RND, S_STARTER, S_PICKUPS0, S_NACTIVE, S_NENABLED = range(33, 40)
+S_ASK, S_STAGE, S_RND, S_STARTER, S_PICKUPS0, S_NACTIVE, S_NENABLED, S_ROUND_ONLY = range(33, 41)
 ST_R = 48                                   # the rule ints (records.R_*)
 ST_COUNTS = ST_R + N_RINT                   # the deck's card counts by type
 ST_QUEUE = ST_COUNTS + N_TYPES              # trace rows waiting for `flush`, 8 ints each
@@ -58,7 +58,9 @@ ST_HIDDEN = ST_HELD + 2 * MAX_PLAYERS       # face-down cards by seat
 ST_REDRAW = ST_HIDDEN + MAX_PLAYERS * MAX_HIDDEN
 ST_DECK = ST_REDRAW + MAX_DECK
 ST_REST = ST_DECK + MAX_DECK                # cards sitting the round out by type (unseen; counted in ST_OUT too)
-ST_LEN = ST_REST + N_TYPES
+ST_KNOWN = ST_REST + N_TYPES                # cards each seat is seen to hold in hand, by type (a search's lower bound)
+ST_PSNAP = ST_KNOWN + MAX_PLAYERS * N_TYPES  # the pile before a move (the search's account of what is seen)
+ST_LEN = ST_PSNAP + N_TYPES
 
 # argument types of the helpers (explicit signatures: compiled once, no per-constant specialisations)
 I = types.int64
@@ -77,7 +79,7 @@ PAIR = types.UniTuple(types.int64, 2)
 R_MORE, R_NEXT, R_EXTRA, R_OUT, R_MISSED = -1, 0, 1, 2, 3
 # where the machine stopped (S_AT), what a round or the game returns when it stopped there, the game's stages
 AT_NONE, AT_PLAY, AT_CHOICE, AT_SETUP = 0, 1, 2, 3
-ASKED, DONE = -2, -3
+ASKED, DONE, ROUND_DONE = -2, -3, -4
 STAGE_DEAL, STAGE_SETUP, STAGE_TURNS = 0, 1, 2
 
 ALL_TYPES = 0b1111111111110          # bits 1..12

@@ -19,12 +19,12 @@ from sim.games.drachensachen.records import (
     T_ROUND_END,
 )
 from sim.games.drachensachen.kernel_base import (
-    A1, A2, A3, ASKED, AT_NONE, B, BIG, DONE, F2, I, M2, ST, ST_ACTIVE, ST_CURSE, ST_G, ST_LOSS, ST_LOST, ST_ORDER,
+    A1, A2, A3, ASKED, AT_NONE, B, BIG, DONE, ROUND_DONE, F2, I, M2, ST, ST_ACTIVE, ST_CURSE, ST_G, ST_LOSS, ST_LOST, ST_ORDER,
     ST_PICK, ST_PILE, ST_WENT, STAGE_DEAL, STAGE_SETUP, STAGE_TURNS, S_AT, S_NACTIVE, S_NENABLED, S_PICKUPS0,
-    S_PLAYERS, S_QN, S_RND, S_STAGE, S_STARTER, TR, U1, count_faults, flush, rec,
+    S_PLAYERS, S_QN, S_RND, S_ROUND_ONLY, S_STAGE, S_STARTER, TR, U1, count_faults, flush, rec,
 )
 from sim.games.drachensachen.kernel_round import (
-    deal_round, draw_curse, exchanges, pick_starter, play_round, round_loss, round_machine, round_sizes,
+    deal_round, draw_curse, exchanges, forget_seen, pick_starter, play_round, round_loss, round_machine, round_sizes,
 )
 
 
@@ -150,7 +150,8 @@ def game_over(st, rint):
 def game_on(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out, counters,
             tr, check, state, search):
     """Rounds from where the state says until the game is over (returns DONE); with `search` (a constant) it
-    stops at a searching seat's decision instead (returns ASKED, where it stopped in the state)."""
+    stops at a searching seat's decision instead (returns ASKED, where it stopped in the state), and, when
+    S_ROUND_ONLY is 1, at the end of the round (ROUND_DONE; the next round's stage is not set up)."""
     stage = st[S_STAGE] if search else STAGE_DEAL
     while True:
         if stage == STAGE_DEAL:
@@ -161,6 +162,8 @@ def game_on(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fn
                 st[ST_G + G_FIRST_STARTER] = starter
             chaos = round_sizes(rnd, st, rint, preset, tr)
             deal_round(rnd, starter, chaos, preset, v, st, rint, tr, state)
+            if search:
+                forget_seen(st)
             stage = STAGE_SETUP
         if stage == STAGE_SETUP:
             if exchanges(v, st, moves, rint, setup_fns, params, tr, search):
@@ -187,6 +190,8 @@ def game_on(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fn
         if rnd >= rint[R_MAX_ROUNDS]:
             st[ST_G + G_STALEMATE] = 1
             return DONE
+        if search and st[S_ROUND_ONLY] == 1:
+            return ROUND_DONE
         if out >= 0:
             curse = draw_curse(rint, True)
             if curse >= 0:

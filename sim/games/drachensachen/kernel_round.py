@@ -10,15 +10,17 @@ from sim.engine import rng as fastrng
 
 from sim.games.drachensachen.records import (
     AB_GOLD, CURSE_CHAOS, CURSE_MANY, CURSE_UNKNOWING, F_CURSE_CHAOS, F_CURSE_MANY, F_CURSE_UNKNOWING, F_EXCHANGE,
-    F_FIVES_SPARE, F_GOLD, F_HIDDEN_BACK, F_REFILL, G_CHECK_FAILS, G_SKIPS, G_TURNS, G_VIOLATIONS, K_DISCARD, K_KEEP,
-    K_PLAY, K_SWAP, MAX_HIDDEN, N_TYPES, PH_DRAW, PH_PLAY, PH_SETUP, PH_SKIP, PRESET_HEAD, R_BACK_COINS, R_CURSE_CHAOS,
+    F_FIVES_SPARE, F_GOLD, F_HIDDEN_BACK, F_REFILL, G_CHECK_FAILS, G_PICKUPS, G_SKIPS, G_TURNS, G_VIOLATIONS,
+    K_BLIND, K_DISCARD, K_KEEP, K_PEEK, K_PLAY, K_SWAP, MAX_HIDDEN, MAX_PLAYERS, N_TYPES, PH_BALL, PH_DRAW, PH_PLAY,
+    PH_SECRET, PH_SETUP, PH_SKIP, PRESET_HEAD, R_BACK_COINS, R_CURSE_CHAOS,
     R_CURSE_HAND, R_CURSE_HIDDEN, R_CURSE_MANY, R_CURSE_OPEN, R_CURSE_UNKNOWING, R_EXCHANGES, R_FIVES_SPARE, R_HAND,
     R_HIDDEN, R_HIDDEN_BACK, R_OPEN, R_PILE, R_REFILL, R_TURN_CAP, SEAT_FNS, T_CURSE, T_DECK, T_MISS, T_PILE, T_REFILL,
     T_ROUND, T_SETUP, T_SWAP, VIEW_LEN, V_HAND, V_HAND_N, V_HIDDEN_N, V_OPEN, V_OPEN_N,
 )
 from sim.games.drachensachen.kernel_base import (
     A1, ASKED, AT_CHOICE, AT_NONE, AT_PLAY, AT_SETUP, B, BIG, F2, I, M2, PAIR, R_EXTRA, R_MISSED, R_MORE, R_OUT,
-    ST, ST_ACTIVE, ST_CURSE, ST_DECK, ST_G, ST_HELD, ST_HIDDEN, ST_LOST, ST_OUT, ST_PILE, ST_R, ST_REDRAW, ST_REST,
+    ST, ST_ACTIVE, ST_CURSE, ST_DECK, ST_G, ST_HELD, ST_HIDDEN, ST_KNOWN, ST_LOST, ST_OUT, ST_PILE, ST_PSNAP, ST_R,
+    ST_REDRAW, ST_REST,
     ST_SIZE, S_ANSWER, S_AT, S_DECK_N, S_DIR, S_DRAW, S_DRAW_END, S_DRAW_POS, S_FORCED, S_LOWMARK, S_NOPT,
     S_P, S_PEND, S_PENDING, S_PHASE, S_PLAYERS, S_QN, S_QUICK, S_QUICK_TURN, S_RES, S_ROUND, S_SINCE, S_SKIP,
     S_SKIP_SRC, S_TRACING, S_TURNS, TR, U1, asks, cards_left, checked, count_faults, draw_cards, fill_view, flush,
@@ -151,7 +153,53 @@ def exchanges(v, st, moves, rint, setup_fns, params, tr, search):
             set_held(v, st, p)
             st[ST_G + F_EXCHANGE] += 1
             rec(tr, st, T_SWAP, p, ht, ot, 0, 0, 0, 0)
+            if search:
+                st[ST_KNOWN + p * N_TYPES + ot] += 1
+                st[ST_KNOWN + p * N_TYPES + ht] = max(0, st[ST_KNOWN + p * N_TYPES + ht] - 1)
     return False
+
+
+# ---- what a searching seat sees of the others' hands (the machine's `search` path only) -------------------
+
+
+@njit(types.void(M2, I, M2, ST, I), cache=True, _nrt=False)
+def seen_before(moves, k, v, st, p):
+    """Before seat p carries out option k: the pile as it lies and the pick-ups so far (a pick-up makes the pile
+    known in p's hand); cards p plays or puts out from its hand leave what it is known to hold."""
+    for t in range(1, N_TYPES):
+        st[ST_PSNAP + t] = st[ST_PILE + t]
+    st[ST_PSNAP] = st[ST_G + G_PICKUPS]
+    kind = moves[k, 0]
+    less = moves[k, 2] if kind == K_PLAY else (4 if kind == K_DISCARD else 0)
+    i = ST_KNOWN + p * N_TYPES + moves[k, 1]
+    st[i] = max(0, st[i] - less)
+
+
+@njit(types.void(M2, I, M2, ST, I), cache=True, _nrt=False)
+def seen_after(moves, k, v, st, p):
+    """After seat p's option k: a pile it took is known in its hand, with the face-down card it turned up."""
+    if st[ST_G + G_PICKUPS] > st[ST_PSNAP]:
+        for t in range(1, N_TYPES):
+            st[ST_KNOWN + p * N_TYPES + t] += st[ST_PSNAP + t]
+        if moves[k, 0] == K_BLIND or moves[k, 0] == K_PEEK:
+            st[ST_KNOWN + p * N_TYPES + st[ST_HIDDEN + p * MAX_HIDDEN + v[p, V_HIDDEN_N]]] += 1
+
+
+@njit(types.void(ST, I, I, I), cache=True, _nrt=False)
+def seen_ability(st, p, phase, option):
+    """After seat p's ability: an open card taken up is known in its hand; a card given away at random (Monsterball)
+    may have been any of those it was known to hold."""
+    if phase == PH_SECRET:
+        st[ST_KNOWN + p * N_TYPES + option] += 1
+    elif phase == PH_BALL:
+        for t in range(1, N_TYPES):
+            st[ST_KNOWN + p * N_TYPES + t] = max(0, st[ST_KNOWN + p * N_TYPES + t] - 1)
+
+
+@njit(types.void(ST), cache=True, _nrt=False)
+def forget_seen(st):
+    for i in range(MAX_PLAYERS * N_TYPES):
+        st[ST_KNOWN + i] = 0
 
 
 @njit(types.void(ST, I, I, I, I, I, I, I), cache=True, _nrt=False, inline='always')
@@ -217,6 +265,7 @@ def turns_on(starter, v, st, moves, play_fns, choice_fns, params, tr, check, sea
                 # resumed at an ability's choice: the play that triggered it is done
                 at = AT_NONE
                 res = resolve_ability(v, st, p, st[S_PEND], moves[st[S_ANSWER], 1], st[S_RES])
+                seen_ability(st, p, st[S_PEND], moves[st[S_ANSWER], 1])
             else:
                 if at == AT_PLAY:
                     at = AT_NONE
@@ -235,7 +284,11 @@ def turns_on(starter, v, st, moves, play_fns, choice_fns, params, tr, check, sea
                         k = checked(play_fns[p](moves, n, v[p], params[p]), n, st)
                         if moves[k, 0] == K_PLAY:
                             st[ST_G + G_VIOLATIONS] += settle_counts(moves, k, v, st, p)
+                if search:
+                    seen_before(moves, k, v, st, p)
                 res = act(moves, k, v, st, p)
+                if search:
+                    seen_after(moves, k, v, st, p)
                 if moves[k, 0] != K_DISCARD:
                     phase = PH_PLAY
                 if st[S_PENDING] > 0:
@@ -251,6 +304,8 @@ def turns_on(starter, v, st, moves, play_fns, choice_fns, params, tr, check, sea
                                 return ASKED, turns
                             k = checked(choice_fns[p](moves, n, v[p], params[p]), n, st)
                         res = resolve_ability(v, st, p, pend, moves[k, 1], res)
+                        if search:
+                            seen_ability(st, p, pend, moves[k, 1])
             if st[S_QN] > 0:
                 flush(tr, st)
         if res == R_OUT:

@@ -19,8 +19,9 @@ the cards that left the round in plain view (burnt, put out, removed by Extermin
 cards (the other hands, every face-down card, its own included, the redraw pile and the cards sitting the round
 out) are dealt from their counts by type, shuffled on the search stream; the deck the later rounds are shuffled
 from is reset to a fixed order, the abilities still to come are reordered, and the playout's later deals and
-strategy draws come from streams of its own. (Cards a player took from the pile are public in the real game;
-the determinisation does not remember them.)
+strategy draws come from streams of its own. Cards a player is seen to take into its hand (a pile picked up, an
+open card taken up or exchanged) stay there, less those it plays of each type after (kernel_round's `seen_*`,
+kept by the machine's search path only).
 
 Why PIMC: a turn's worth shows only over the rest of the round (what the next players can answer, who takes
 the pile) and through the coins at the end; the hidden cards act through what the others can play, which a
@@ -38,23 +39,25 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.cpython.randomimpl import get_state_ptr, rnd_state_t
 from numba.extending import intrinsic
-from sim.engine.rng import mix, next_u64, shuffle
+from sim.engine.rng import below, mix, next_u64, shuffle, uniform
 
 from sim.games.drachensachen.records import (
-    G_STALEMATE, K_PLAY, MAX_DECK, N_ABILITIES, R_ABILITY0, MAX_HIDDEN, MAX_MOVES, MAX_PLAYERS, MOVE_COLS, N_TYPES, SEAT_FNS, VIEW_LEN, V_HAND,
+    G_STALEMATE, K_PLAY, MAX_DECK, N_ABILITIES, R_ABILITY0, R_END_LOSS, MAX_HIDDEN, MAX_MOVES, MAX_PLAYERS, MOVE_COLS, N_TYPES, SEAT_FNS, VIEW_LEN, V_HAND,
     V_HAND_N, V_HIDDEN_N, V_OPEN,
 )
 from sim.games.drachensachen.kernel_base import (
-    A1, A2, ASKED, AT_PLAY, AT_SETUP, BIG, F2, I, M2, ST, ST_ACTIVE, ST_COUNTS, ST_DECK, ST_G, ST_HIDDEN, ST_LEN,
-    ST_LOST, ST_ORDER, ST_OUT, ST_PILE, ST_R, ST_REDRAW, ST_REST, S_ANSWER, S_ASK, S_AT, S_DRAW_END,
-    S_DRAW_POS, S_NACTIVE, S_NOPT, S_P, S_PLAYERS, S_RND, S_TRACING, TR, U1, set_held,
+    A1, A2, ASKED, AT_PLAY, AT_SETUP, BIG, DONE, F2, I, M2, ST, ST_ACTIVE, ST_COUNTS, ST_DECK, ST_G, ST_HIDDEN, ST_KNOWN, ST_LEN,
+    ST_LOST, ST_ORDER, ST_OUT, ST_PILE, ST_R, ST_REDRAW, ST_REST, ST_SCRATCH, S_ANSWER, S_ASK, S_AT, S_DRAW_END,
+    S_DRAW_POS, S_NACTIVE, S_NOPT, S_P, S_PLAYERS, S_RND, S_ROUND_ONLY, S_TRACING, TR, U1, set_held,
 )
 from sim.games.drachensachen.kernel_game import finish_game, game_machine, start_game
 
 SEARCH_SEED = 0x5EA2C5D5    # mixed into the batch seed: the search stream differs from the game's
 MARGIN = 1e-3               # the coin margin's weight beside the win (a tie-break between equal win counts)
 MARGIN_Z = 1.0              # how far (in sign-test deviations) an option must beat the heuristics' answer
-BUDGET = 0                  # the search seat's parameter: playouts per decision
+BUDGET, SAMPLES = 0, 1      # the search seat's parameters: playouts per decision, games valued at a round's end
+MAX_VALUE_ROUNDS = 50       # rounds a valued game is finished in at most
+VALUE_SALT = np.uint64(0x7A1E)
 # the search state `ss` (uint64): its stream, the playouts' deal stream, decisions searched in the batch
 SS_RNG, SS_DEAL, SS_PLAY, SS_DECISIONS = 0, 1, 2, 3
 SS_SIZE = 4
@@ -138,14 +141,15 @@ def keep(v, st, moves, sc, back):
 @njit(types.void(I, M2, ST, A1, U2), cache=True, _nrt=False)
 def determinise(me, v, st, sc, ss):
     """Deal afresh everything seat `me` cannot see (the module's docstring) on the stream ss[SS_DEAL]: the
-    unseen cards by type, in type order, shuffled, then dealt to the other hands, every face-down row, the
-    redraw pile and the cards sitting the round out. Only counts the seat can see are read."""
+    unseen cards by type, in type order, shuffled, then dealt to the other hands (besides the cards each is seen
+    to hold: ST_KNOWN), every face-down row, the redraw pile and the cards sitting the round out. Only counts the
+    seat can see are read."""
     players = st[S_PLAYERS]
     k = 0
     for t in range(1, N_TYPES):
         unseen = st[ST_COUNTS + t] - v[me, V_HAND + t] - st[ST_PILE + t] - (st[ST_OUT + t] - st[ST_REST + t])
         for q in range(players):
-            unseen -= v[q, V_OPEN + t]
+            unseen -= v[q, V_OPEN + t] + (st[ST_KNOWN + q * N_TYPES + t] if q != me else 0)
         for j in range(unseen):
             sc[SC_PILE + k] = t
             k += 1
@@ -153,9 +157,11 @@ def determinise(me, v, st, sc, ss):
     i = SC_PILE
     for q in range(players):
         if q != me:
+            left = v[q, V_HAND_N]
             for t in range(N_TYPES):
-                v[q, V_HAND + t] = 0
-            for j in range(v[q, V_HAND_N]):
+                v[q, V_HAND + t] = st[ST_KNOWN + q * N_TYPES + t]
+                left -= v[q, V_HAND + t]
+            for j in range(left):
                 v[q, V_HAND + sc[i]] += 1
                 i += 1
             set_held(v, st, q)
@@ -235,28 +241,73 @@ def reward(me, st):
     return won + MARGIN * margin
 
 
+@njit(types.float64(I, ST, A1, F1, U1, I), cache=True, _nrt=False)
+def value(me, st, rint, lossc, pstate, samples):
+    """Seat `me`'s chance to win from the coins lost so far, by `samples` games finished with round losses drawn
+    at random: one player out (no loss), the others' losses from the cumulative table lossc (measured from
+    the heuristics' own rounds). Plus MARGIN times its coin margin, as `reward`. (ST_SCRATCH holds the totals.)"""
+    players = st[S_PLAYERS]
+    wins = 0
+    top = lossc.shape[0] - 1
+    for k in range(samples):
+        for q in range(players):
+            st[ST_SCRATCH + q] = st[ST_LOST + q]
+        for r in range(MAX_VALUE_ROUNDS):
+            out = below(pstate, players)
+            for q in range(players):
+                u = uniform(pstate)
+                c = 0
+                while c < top and u >= lossc[c]:
+                    c += 1
+                st[ST_SCRATCH + q] += c * (q != out)
+            most = -BIG
+            fewest = BIG
+            for q in range(players):
+                most = max(most, st[ST_SCRATCH + q])
+                fewest = min(fewest, st[ST_SCRATCH + q])
+            n_fewest = 0
+            for q in range(players):
+                n_fewest += st[ST_SCRATCH + q] == fewest
+            if most >= rint[R_END_LOSS] and n_fewest == 1:
+                break
+        other = BIG
+        for q in range(players):
+            if q != me:
+                other = min(other, st[ST_SCRATCH + q])
+        wins += st[ST_SCRATCH + me] < other
+    other = BIG
+    for q in range(players):
+        if q != me:
+            other = min(other, st[ST_LOST + q])
+    return wins / samples + MARGIN * (other - st[ST_LOST + me])
+
+
 PLAYOUT_SIG = types.float64(I, I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1, TR, A1, U2, A1,
-                            U1, types.boolean)
+                            U1, F1, I, types.boolean)
 
 
 @njit(PLAYOUT_SIG, cache=True, _nrt=False)
 def playout(me, o, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out, counters,
-            tr, sc, ss, mt, pstate, deal):
+            tr, sc, ss, mt, pstate, lossc, samples, deal):
     """From the root's copy with what `me` cannot see dealt afresh on the stream in ss[SS_DEAL] (unless `deal` is
     False: a cheat that plays on from the true cards, for the tests), answer option o and play on to the game's
     end with the given functions; the later rounds are dealt from ss[SS_PLAY], the strategies draw from the
-    np.random state in mt[MT_WORDS:]. Returns me's reward."""
+    np.random state in mt[MT_WORDS:]. With `samples` > 0 the playout stops at the round's end and the rest of the
+    game is valued (`value`). Returns me's reward."""
     keep(v, st, moves, sc, True)
     st[S_TRACING] = 0
     st[S_ASK] = 0
+    st[S_ROUND_ONLY] = samples > 0
     if deal:
         determinise(me, v, st, sc, ss)
     pstate[0] = ss[SS_PLAY]
     np_random_state(mt[MT_WORDS:], True)
     answer(o, st, moves, sc)
-    game_machine(0, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out, counters,
-                 tr, False, pstate)
-    return reward(me, st)
+    if game_machine(0, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out,
+                    counters, tr, False, pstate) == DONE:
+        return reward(me, st)
+    pstate[0] = ss[SS_PLAY] ^ VALUE_SALT
+    return value(me, st, rint, lossc, pstate, samples)
 
 
 @njit(I(I, I, M2, ST, M2, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A1), cache=True, _nrt=False)
@@ -291,12 +342,12 @@ def incumbent(me, m, v, st, moves, play_fns, setup_fns, choice_fns, params, sc):
 
 
 SEARCH_SIG = types.void(I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1, TR, A1, F1, U2, A1, U1,
-                        types.boolean)
+                        F1, I, types.boolean)
 
 
 @njit(SEARCH_SIG, cache=True, _nrt=False)
 def search_choice(budget, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out,
-                  counters, tr, sc, fsc, ss, mt, pstate, deal):
+                  counters, tr, sc, fsc, ss, mt, pstate, lossc, samples, deal):
     """Answer the decision the machine stopped at (S_AT, seat S_P, options in moves) for the searching seat, by
     sequential halving with the incumbent (the module's docstring); the functions and params are the playouts'.
     Leaves the answer in S_ANSWER (and a play row's counts in its row), everything else as it was."""
@@ -328,7 +379,7 @@ def search_choice(budget, v, st, moves, rint, coins, preset, play_fns, setup_fns
                 np_random_state(mt[MT_WORDS:], False)
                 ss[SS_DEAL] = deal_stream
                 base = playout(me, inc, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params,
-                               rounds_out, counters, tr, sc, ss, mt, pstate, deal)
+                               rounds_out, counters, tr, sc, ss, mt, pstate, lossc, samples, deal)
                 fsc[inc] += base
                 for a in range(alive):
                     o = sc[SC_ALIVE + a]
@@ -336,7 +387,7 @@ def search_choice(budget, v, st, moves, rint, coins, preset, play_fns, setup_fns
                         continue
                     ss[SS_DEAL] = deal_stream
                     got = playout(me, o, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params,
-                                  rounds_out, counters, tr, sc, ss, mt, pstate, deal)
+                                  rounds_out, counters, tr, sc, ss, mt, pstate, lossc, samples, deal)
                     fsc[o] += got
                     sc[SC_MORE + o] += got > base
                     sc[SC_FEWER + o] += got < base
@@ -360,19 +411,20 @@ def search_choice(budget, v, st, moves, rint, coins, preset, play_fns, setup_fns
 
 
 GAME_SIG = types.void(I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, types.int64[:, :, :], A2, A1,
-                      TR, types.boolean, U1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1, A1, F1, U2, A1, U1)
+                      TR, types.boolean, U1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1, A1, F1, U2, A1, U1, F1)
 
 
 @njit(GAME_SIG, cache=True, _nrt=False)
 def searched_game(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, games_out,
                   players_out, rounds_out, counters, tr, check, state, pplay, psetup, pchoice, pparams, prounds,
-                  pcounters, sc, fsc, ss, mt, pstate):
+                  pcounters, sc, fsc, ss, mt, pstate, lossc):
     """A game with searching seats (S_ASK): the machine stops at each of their decisions, the search answers it
     (budget: the seat's first parameter) and the game goes on."""
     start_game(st, rint, tr)
     while game_machine(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out,
                        counters, tr, check, state) == ASKED:
         budget = np.int64(params[st[S_P], BUDGET])
+        samples = np.int64(params[st[S_P], SAMPLES])
         search_choice(budget, v, st, moves, rint, coins, preset, pplay, psetup, pchoice, pparams, prounds, pcounters,
-                      tr, sc, fsc, ss, mt, pstate, True)
+                      tr, sc, fsc, ss, mt, pstate, lossc, samples, True)
     finish_game(g, st[S_RND], st, games_out, players_out, tr)
