@@ -3,8 +3,15 @@
 `play_batch` plays n games and fills the games, players and rounds tables, and the traces of the first games.
 The kernel's parts, each importing only those before it: kernel_base (the state array's layout, trace rows,
 the pile, the view a strategy reads, the invariant check), kernel_moves (a decision's options and carrying
-out the chosen one), kernel_round (sizes, the deal and exchanges, a round's turns, the coins a player pays)
-and this module (a game from start to end, and the batch).
+out the chosen one), kernel_round (sizes, the deal and exchanges, a round's turns, the coins a player pays),
+kernel_game (a game from start to end as a resumable machine), kernel_search (the search player) and this
+module (the batch).
+
+A game is a resumable machine (kernel_game.game_on, kernel_round.turns_on and exchanges, with `search`): at a
+decision of a searching seat it stops, and goes on from there with the answer; kernel_search copies the arrays
+at such a decision and plays each option on from the copy. The batch plays its games through the machine only
+when a seat searches; otherwise play_game runs it with `search` False, a constant that compiles the stops away:
+the plain path is the kernel it was.
 
 Speed and compile time (both measured): helpers are compiled without reference counting (`_nrt=False`;
 only `play_batch` allocates), which removes the atomic increments that dominated a turn; every helper has
@@ -29,14 +36,10 @@ from numba import njit, types
 from sim.engine import rng as fastrng
 
 from sim.games.drachensachen.records import (
-    C_ROUNDS, C_SEARCHED, C_TRACE, MAX_MOVES, MAX_PLAYERS, MOVE_COLS, N_RINT, N_ROUND_COLS, N_TYPES, SEAT_FNS,
-    VIEW_LEN,
+    C_ROUNDS, C_SEARCHED, C_TRACE, MAX_MOVES, MAX_PLAYERS, MOVE_COLS, N_ROUND_COLS, SEAT_FNS, VIEW_LEN,
 )
-from sim.games.drachensachen.kernel_base import (
-    A1, A2, A3, B, F2, I, M2, ST, ST_COUNTS, ST_DECK, ST_LEN, ST_R, S_ASK, S_DECK_N, S_PLAYERS, S_RND, S_TPOS,
-    S_TRACING, TR, U1,
-)
-from sim.games.drachensachen.kernel_game import finish_game, game_on, start_game
+from sim.games.drachensachen.kernel_base import A1, A2, A3, B, F2, I, M2, ST, ST_LEN, S_RND, S_TPOS, S_TRACING, TR, U1
+from sim.games.drachensachen.kernel_game import finish_game, game_on, setup_state, start_game
 from sim.games.drachensachen.kernel_search import (
     MT_WORDS, MAX_OPTS, SC_SIZE, SS_DECISIONS, SS_SIZE, search_seed, searched_game,
 )
@@ -84,22 +87,11 @@ def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fn
     np.random.seed(seed)              # strategies and rare kernel draws use numba's generator
     state = fastrng.new_state(seed)   # shuffling uses the fast one
     st = np.zeros(ST_LEN, np.int64)
-    deck_n = 0
-    for t in range(1, N_TYPES):
-        for i in range(counts[t]):
-            st[ST_DECK + deck_n] = t
-            deck_n += 1
+    setup_state(st, players, rint, counts, ask)
     v = np.zeros((MAX_PLAYERS, VIEW_LEN), np.int64)
     moves = np.zeros((MAX_MOVES, MOVE_COLS), np.int64)
-    st[S_PLAYERS] = players
-    st[S_DECK_N] = deck_n
-    for i in range(N_RINT):
-        st[ST_R + i] = rint[i]
-    for t in range(N_TYPES):
-        st[ST_COUNTS + t] = counts[t]
     n_traced = trace_start.shape[0] - 1
     counters[C_ROUNDS] = 0
-    st[S_ASK] = ask
     # the search's scratch, its streams, np.random states and the playouts' rounds table and counters
     searching = ask != 0
     sc = np.zeros(SC_SIZE if searching else 1, np.int64)

@@ -13,19 +13,37 @@ from numba import njit, types
 from sim.games.drachensachen.records import (
     C_ROUNDS, F_FROM_START, F_STALEMATE_SCORES, G_CHECK_FAILS, G_CURSES, G_FIRST_STARTER, G_LOSER, G_LOSER_LOST,
     G_LOST0, G_MAX_TURNS, G_PICKUPS, G_POS_LOST0, G_ROUNDS, G_STALEMATE, G_STALEMATE_ROUNDS, G_STARTER_OUT,
-    G_WINNER, G_WINNER_LOST, MAX_PLAYERS, N_ABILITIES, N_GAME_COLS, P_LOST, P_OUT, P_PICKUPS, P_WON, RD_GAME,
+    G_WINNER, G_WINNER_LOST, MAX_PLAYERS, N_ABILITIES, N_GAME_COLS, N_RINT, N_TYPES, P_LOST, P_OUT, P_PICKUPS, P_WON, RD_GAME,
     RD_OUT, RD_PICKUPS, RD_POS_LOST0, RD_ROUND, RD_STARTER, RD_TURNS, R_ABILITIES_FROM_START, R_ABILITY0,
     R_END_LOSS, R_MAX_LOSS, R_MAX_ROUNDS, R_STALEMATE_SCORES, SEAT_FNS, T_ABILITY, T_CURSE, T_GAME_END,
     T_ROUND_END,
 )
 from sim.games.drachensachen.kernel_base import (
-    A1, A2, A3, ASKED, AT_NONE, B, BIG, DONE, ROUND_DONE, F2, I, M2, ST, ST_ACTIVE, ST_CURSE, ST_G, ST_LOSS, ST_LOST, ST_ORDER,
-    ST_PICK, ST_PILE, ST_WENT, STAGE_DEAL, STAGE_SETUP, STAGE_TURNS, S_AT, S_NACTIVE, S_NENABLED, S_PICKUPS0,
+    A1, A2, A3, ASKED, AT_NONE, B, BIG, DONE, ROUND_DONE, F2, I, M2, ST, ST_ACTIVE, ST_COUNTS, ST_CURSE, ST_DECK, ST_G, ST_LOSS, ST_LOST, ST_ORDER,
+    ST_PICK, ST_PILE, ST_R, ST_WENT, STAGE_DEAL, STAGE_SETUP, STAGE_TURNS, S_ASK, S_AT, S_DECK_N, S_NACTIVE, S_NENABLED, S_PICKUPS0,
     S_PLAYERS, S_QN, S_RND, S_ROUND_ONLY, S_STAGE, S_STARTER, TR, U1, count_faults, flush, rec,
 )
 from sim.games.drachensachen.kernel_round import (
     deal_round, draw_curse, exchanges, forget_seen, pick_starter, play_round, round_loss, round_machine, round_sizes,
 )
+
+
+@njit(types.void(ST, I, A1, A1, I), cache=True, _nrt=False)
+def setup_state(st, players, rint, counts, ask):
+    """A batch's state array: the deck in type order, the players, the rule ints, the card counts and the seats
+    whose decisions are asked (bits)."""
+    deck_n = 0
+    for t in range(1, N_TYPES):
+        for i in range(counts[t]):
+            st[ST_DECK + deck_n] = t
+            deck_n += 1
+    st[S_PLAYERS] = players
+    st[S_DECK_N] = deck_n
+    for i in range(N_RINT):
+        st[ST_R + i] = rint[i]
+    for t in range(N_TYPES):
+        st[ST_COUNTS + t] = counts[t]
+    st[S_ASK] = ask
 
 
 @njit(types.void(ST, A1, TR), cache=True, _nrt=False)

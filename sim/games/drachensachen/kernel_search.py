@@ -46,7 +46,7 @@ from sim.games.drachensachen.records import (
     V_HAND_N, V_HIDDEN_N, V_OPEN,
 )
 from sim.games.drachensachen.kernel_base import (
-    A1, A2, ASKED, AT_PLAY, AT_SETUP, BIG, DONE, F2, I, M2, ST, ST_ACTIVE, ST_COUNTS, ST_DECK, ST_G, ST_HIDDEN, ST_KNOWN, ST_LEN,
+    A1, A2, ASKED, AT_PLAY, AT_SETUP, BIG, DONE, F2, I, M2, ST, checked, ST_ACTIVE, ST_COUNTS, ST_DECK, ST_G, ST_HIDDEN, ST_KNOWN, ST_LEN,
     ST_LOST, ST_ORDER, ST_OUT, ST_PILE, ST_R, ST_REDRAW, ST_REST, ST_SCRATCH, S_ANSWER, S_ASK, S_AT, S_DRAW_END,
     S_DRAW_POS, S_NACTIVE, S_NOPT, S_P, S_PLAYERS, S_RND, S_ROUND_ONLY, S_TRACING, TR, U1, set_held,
 )
@@ -428,3 +428,69 @@ def searched_game(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, cho
         search_choice(budget, v, st, moves, rint, coins, preset, pplay, psetup, pchoice, pparams, prounds, pcounters,
                       tr, sc, fsc, ss, mt, pstate, lossc, samples, True)
     finish_game(g, st[S_RND], st, games_out, players_out, tr)
+
+
+# ---- entries for the tests (arrays made in Python) ------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def answer_by(v, st, moves, play_fns, setup_fns, choice_fns, params):
+    """The asked seat's own function answers the decision the machine stopped at, as the plain path would."""
+    p = st[S_P]
+    n = st[S_NOPT]
+    if st[S_AT] == AT_PLAY:
+        k = play_fns[p](moves, n, v[p], params[p])
+    elif st[S_AT] == AT_SETUP:
+        k = setup_fns[p](moves, n, v[p], params[p])
+    else:
+        k = choice_fns[p](moves, n, v[p], params[p])
+    st[S_ANSWER] = checked(k, n, st)
+
+
+@njit(cache=True)
+def to_question(seed, me, k, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds, counters,
+                tr, state):
+    """Game 0 of a batch from `seed` (st from setup_state, seat `me` asked) played to me's k-th decision with more
+    than one option (from 0): 1 there, 0 if the game ended first. Earlier decisions are answered by the functions."""
+    np.random.seed(seed)
+    state[0] = mix(seed, 0)
+    start_game(st, rint, tr)
+    seen = 0
+    while game_machine(0, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds, counters,
+                       tr, False, state) == ASKED:
+        if seen == k:
+            return 1
+        seen += 1
+        answer_by(v, st, moves, play_fns, setup_fns, choice_fns, params)
+    return 0
+
+
+@njit(cache=True)
+def machine_games(seed, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, games_out,
+                  players_out, rounds, counters, tr):
+    """The batch's games from `seed` through the machine, every asked decision answered by the seat's own function
+    (the tests: the machine plays the plain kernel's games)."""
+    np.random.seed(seed)
+    state = np.zeros(1, np.uint64)
+    state[0] = mix(seed, 0)
+    for g in range(games_out.shape[0]):
+        start_game(st, rint, tr)
+        while game_machine(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds,
+                           counters, tr, False, state) == ASKED:
+            answer_by(v, st, moves, play_fns, setup_fns, choice_fns, params)
+        finish_game(g, st[S_RND], st, games_out, players_out, tr)
+
+
+@njit(cache=True)
+def decide(budget, samples, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds, counters,
+           tr, sc, fsc, ss, mt, pstate, lossc, deal):
+    """search_choice, callable with arrays made in Python: the row answered (its counts are left in moves)."""
+    search_choice(budget, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds, counters,
+                  tr, sc, fsc, ss, mt, pstate, lossc, samples, deal)
+    return st[S_ANSWER]
+
+
+@njit(cache=True)
+def redeal(me, v, st, sc, ss):
+    """determinise, callable with arrays made in Python."""
+    determinise(me, v, st, sc, ss)
