@@ -370,7 +370,7 @@ REGISTRY.register(Strategy(
 # option (game.seat_functions); every seat plays the playouts as SEARCH_PLAYOUTS at its default weights. Its one
 # parameter is the budget: playouts per decision.
 SEARCH_PLAYOUTS = "weighted"
-SEARCH, SEARCH_DEFAULTS = ("budget", "samples"), (200.0, 16.0)
+SEARCH, SEARCH_DEFAULTS = ("budget",), (200.0,)
 
 
 @njit_later(SIG, **FAST)
