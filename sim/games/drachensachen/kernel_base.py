@@ -33,10 +33,10 @@ S_DRAW_POS, S_DRAW_END, S_DIR, S_PLAYERS, S_ROUND, S_TRACING, S_TPOS, S_DECK_N, 
 # who played the 5s now pending; a quick Nullo's extra turn comes next / is this turn; progress marks
 S_SKIP_SRC, S_QUICK, S_QUICK_TURN, S_LOWMARK, S_SINCE = range(20, 25)
 # the game as a resumable machine (kernel_game.game_on): where it stopped at a searching seat's decision (S_AT:
-# AT_*), the answer (an option row), the seat, the turn's count, phase, pending ability and result, the options;
+# AT_*), the seat, the turn's count, phase, pending ability and result, the options, the answer (an option row);
 # the seats that are asked (bits); the game's stage (STAGE_*), round, starter, pick-ups before the round,
 # abilities active and enabled; 1 when the machine stops at the round's end (a search's playout)
-S_AT, S_ANSWER, S_P, S_TURNS, S_PHASE, S_PEND, S_RES, S_NOPT = range(25, 33)
+S_AT, S_P, S_TURNS, S_PHASE, S_PEND, S_RES, S_NOPT, S_ANSWER = range(25, 33)
 S_ASK, S_STAGE, S_RND, S_STARTER, S_PICKUPS0, S_NACTIVE, S_NENABLED, S_ROUND_ONLY = range(33, 41)
 ST_R = 48                                   # the rule ints (records.R_*)
 ST_COUNTS = ST_R + N_RINT                   # the deck's card counts by type

@@ -20,11 +20,10 @@ from sim.games.drachensachen.records import (
 from sim.games.drachensachen.kernel_base import (
     A1, ASKED, AT_CHOICE, AT_NONE, AT_PLAY, AT_SETUP, B, BIG, F2, I, M2, PAIR, R_EXTRA, R_MISSED, R_MORE, R_OUT,
     ST, ST_ACTIVE, ST_CURSE, ST_DECK, ST_G, ST_HELD, ST_HIDDEN, ST_KNOWN, ST_LOST, ST_OUT, ST_PILE, ST_PSNAP, ST_R,
-    ST_REDRAW, ST_REST,
-    ST_SIZE, S_ANSWER, S_AT, S_DECK_N, S_DIR, S_DRAW, S_DRAW_END, S_DRAW_POS, S_FORCED, S_LOWMARK, S_NOPT,
-    S_P, S_PEND, S_PENDING, S_PHASE, S_PLAYERS, S_QN, S_QUICK, S_QUICK_TURN, S_RES, S_ROUND, S_SINCE, S_SKIP,
-    S_SKIP_SRC, S_TRACING, S_TURNS, TR, U1, asks, cards_left, checked, count_faults, draw_cards, fill_view, flush,
-    lowest_bit, rec, reset_pile_state, round_view, set_held, step,
+    ST_REDRAW, ST_REST, ST_SIZE, S_ANSWER, S_AT, S_DECK_N, S_DIR, S_DRAW, S_DRAW_END, S_DRAW_POS, S_FORCED,
+    S_LOWMARK, S_P, S_PEND, S_PENDING, S_PHASE, S_PLAYERS, S_QN, S_QUICK, S_QUICK_TURN, S_RES, S_ROUND, S_SINCE,
+    S_SKIP, S_SKIP_SRC, S_TRACING, S_TURNS, TR, U1, asks, cards_left, checked, count_faults, draw_cards, fill_view,
+    flush, lowest_bit, rec, reset_pile_state, round_view, set_held, step,
 )
 from sim.games.drachensachen.kernel_moves import ability_moves, act, phase_moves, resolve_ability, settle_counts
 
@@ -108,8 +107,9 @@ def deal_round(rnd, starter, chaos, preset, v, st, rint, tr, state):
 @njit(cache=True, _nrt=False, inline='always')
 def exchanges(v, st, moves, rint, setup_fns, params, tr, search):
     """Everyone's exchanges, in seat order (each seat once per allowed exchange). With `search` (a constant:
-    the plain path's code compiles away) a searching seat's choice stops the machine (returns True, the step in
-    S_P / S_NOPT and the options in moves); called again with the answer in S_ANSWER, it goes on from there."""
+    the plain path's code compiles away) a searching seat's choice stops the machine (returns True; `stop_at`
+    with the step in S_TURNS, the options in moves); called again with the answer in S_ANSWER, it goes on from
+    there. With `search` the cards a seat takes up from its open row are noted as seen (ST_KNOWN)."""
     players = st[S_PLAYERS]
     resumed = search and st[S_AT] == AT_SETUP
     first = st[S_TURNS] if resumed else 0
@@ -204,14 +204,10 @@ def forget_seen(st):
 
 @njit(types.void(ST, I, I, I, I, I, I, I), cache=True, _nrt=False, inline='always')
 def stop_at(st, at, p, turns, phase, pend, res, n):
-    """Where the machine stops for a searching seat's decision, for the search and for going on."""
-    st[S_AT] = at
-    st[S_P] = p
-    st[S_TURNS] = turns
-    st[S_PHASE] = phase
-    st[S_PEND] = pend
-    st[S_RES] = res
-    st[S_NOPT] = n
+    """Where the machine stops for a searching seat's decision, for the search and for going on (S_AT to S_NOPT)."""
+    where = (at, p, turns, phase, pend, res, n)
+    for i in range(7):
+        st[S_AT + i] = where[i]
 
 
 @njit(cache=True, _nrt=False, inline='always')

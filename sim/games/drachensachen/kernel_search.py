@@ -120,6 +120,18 @@ def draw(ss, i):
 # ---- the root's copy -----------------------------------------------------------------------------
 
 
+@njit(types.void(M2, I, A1, I, types.boolean), cache=True, _nrt=False, inline='always')
+def keep_rows(a, rows, sc, at, back):
+    """Copy the first rows of a into sc[at:] (or `back` from it)."""
+    width = a.shape[1]
+    for i in range(rows):
+        for j in range(width):
+            if back:
+                a[i, j] = sc[at + i * width + j]
+            else:
+                sc[at + i * width + j] = a[i, j]
+
+
 @njit(types.void(M2, ST, M2, A1, types.boolean), cache=True, _nrt=False)
 def keep(v, st, moves, sc, back):
     """Copy the state, the view rows and the option rows into the scratch (or `back` from it)."""
@@ -128,19 +140,8 @@ def keep(v, st, moves, sc, back):
             st[i] = sc[SC_ST + i]
         else:
             sc[SC_ST + i] = st[i]
-    for p in range(MAX_PLAYERS):
-        for j in range(VIEW_LEN):
-            if back:
-                v[p, j] = sc[SC_V + p * VIEW_LEN + j]
-            else:
-                sc[SC_V + p * VIEW_LEN + j] = v[p, j]
-    rows = sc[SC_ST + S_NOPT]
-    for i in range(rows):
-        for j in range(MOVE_COLS):
-            if back:
-                moves[i, j] = sc[SC_MOVES + i * MOVE_COLS + j]
-            else:
-                sc[SC_MOVES + i * MOVE_COLS + j] = moves[i, j]
+    keep_rows(v, MAX_PLAYERS, sc, SC_V, back)
+    keep_rows(moves, sc[SC_ST + S_NOPT], sc, SC_MOVES, back)
 
 
 # ---- dealing what the seat cannot see --------------------------------------------------------------
