@@ -383,7 +383,8 @@ def search_play(moves, n, view, params):
 REGISTRY.register(Strategy(
     "search", SEATS, (search_play, weighted_setup, fewest_choose),
     "plays each option of a decision (a play at its largest size or as one card, a pick-up, an ability's choice, "
-    "the exchange) on to the end of the game with the cards it cannot see dealt afresh each time (budget: "
-    "playouts per decision, spread over the options by sequential halving), and keeps the one that wins most "
-    "unless the weighted heuristic's own answer does as well within the noise; every seat plays out as weighted",
+    "the exchange) on to the end of the round, the rest of the game valued, with the cards it cannot see dealt "
+    "afresh each time (but those a player was seen to pick up stay in its hand) (budget: playouts per decision, "
+    "spread over the options by sequential halving), and keeps the one that wins most unless the weighted "
+    "heuristic's own answer does as well within the noise; every seat plays out as weighted",
     SEARCH, SEARCH_DEFAULTS))

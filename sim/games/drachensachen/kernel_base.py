@@ -32,13 +32,7 @@ S_BEAT, S_LOW3, S_NO_DRAGON, S_NO_NINE, S_DRAW, S_SKIP, S_FORCED, S_RUN_T, S_RUN
 S_DRAW_POS, S_DRAW_END, S_DIR, S_PLAYERS, S_ROUND, S_TRACING, S_TPOS, S_DECK_N, S_PENDING, S_QN = range(10, 20)
 # who played the 5s now pending; a quick Nullo's extra turn comes next / is this turn; progress marks
 S_SKIP_SRC, S_QUICK, S_QUICK_TURN, S_LOWMARK, S_SINCE = range(20, 25)
-# the game as a resumable machine (kernel_game.game_on): where it stopped at a searching seat's decision (S_AT:
-# AT_*), the seat, the turn's count, phase, pending ability and result, the options, the answer (an option row);
-# the seats that are asked (bits); the game's stage (STAGE_*), round, starter, pick-ups before the round,
-# abilities active and enabled; 1 when the machine stops at the round's end (a search's playout)
-S_AT, S_P, S_TURNS, S_PHASE, S_PEND, S_RES, S_NOPT, S_ANSWER = range(25, 33)
-S_ASK, S_STAGE, S_RND, S_STARTER, S_PICKUPS0, S_NACTIVE, S_NENABLED, S_ROUND_ONLY = range(33, 41)
-ST_R = 48                                   # the rule ints (records.R_*)
+ST_R = 32                                   # the rule ints (records.R_*)
 ST_COUNTS = ST_R + N_RINT                   # the deck's card counts by type
 ST_QUEUE = ST_COUNTS + N_TYPES              # trace rows waiting for `flush`, 8 ints each
 ST_G = ST_QUEUE + 8 * 8                     # this game's output row (records.G_*)
@@ -60,7 +54,14 @@ ST_DECK = ST_REDRAW + MAX_DECK
 ST_REST = ST_DECK + MAX_DECK                # cards sitting the round out by type (unseen; counted in ST_OUT too)
 ST_KNOWN = ST_REST + N_TYPES                # cards each seat is seen to hold in hand, by type (a search's lower bound)
 ST_PSNAP = ST_KNOWN + MAX_PLAYERS * N_TYPES  # the pile before a move (the search's account of what is seen)
-ST_LEN = ST_PSNAP + N_TYPES
+# the game as a resumable machine (kernel_game.game_on): where it stopped at a searching seat's decision (S_AT:
+# AT_*), the seat, the turn's count, phase, pending ability and result, the options, the answer (an option row);
+# the seats that are asked (bits); the game's stage (STAGE_*), round, starter, pick-ups before the round,
+# abilities active and enabled; 1 when the machine stops at the round's end (a search's playout). (After the
+# plain path's cells, which keep their offsets.)
+S_AT, S_P, S_TURNS, S_PHASE, S_PEND, S_RES, S_NOPT, S_ANSWER = range(ST_PSNAP + N_TYPES, ST_PSNAP + N_TYPES + 8)
+S_ASK, S_STAGE, S_RND, S_STARTER, S_PICKUPS0, S_NACTIVE, S_NENABLED, S_ROUND_ONLY = range(S_ANSWER + 1, S_ANSWER + 9)
+ST_LEN = S_ROUND_ONLY + 1
 
 # argument types of the helpers (explicit signatures: compiled once, no per-constant specialisations)
 I = types.int64
