@@ -39,6 +39,20 @@ def test_listing_and_help_compile_nothing(argv):
                            sorted(f"strategies.{name}" for name in game_names()))
 
 
+@pytest.mark.parametrize("argv", [
+    ["tune", "--game", "drako", "--param", "nope=1:2", "--target", "dragon_win=50%", "--n", "100"],
+    ["tune", "--game", "drako", "--param", "dragon_flight_spaces=1:3", "--target", "nope=50%", "--n", "100"],
+    ["ladder", "--game", "drako", "--outcome", "nope", "--n", "100"],
+    ["run", "--game", "drako", "--strategy", "dragon=nope", "--n", "100"],
+])
+def test_a_refusal_compiles_nothing(argv, tmp_path):
+    """Bad input is refused before the kernels or the strategies compile: with a cold cache the refusal would
+    otherwise come minutes later, after a 'compiling…' line."""
+    seen = probe([*argv, "--out", str(tmp_path)])
+    assert seen["kernels"] == [] and "strategies.drako" in seen["pending"]
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_cold_game_is_announced_once(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(_numba_cache, "_ANNOUNCED", set())

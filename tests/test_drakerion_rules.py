@@ -188,3 +188,72 @@ def test_a_shield_no_combat_ended_stays_over_the_turn_unless_shields_end_of_turn
     kernel.end_phase(*t.args())
     assert t.board[g, R.B_SHIELD] == (0 if flag else 1)
     assert t.counter(R.T_KW + R.K_F_SHIELDS_TURN) == 1          # the situation, under both readings
+
+
+# ---- a silent point made a flag: drawing from an empty deck ----------------------------------------------
+
+
+@pytest.mark.parametrize("flag, winner, end", [(0, None, None), (1, 1, R.END_DECKED)])
+def test_drawing_from_an_empty_deck_loses_only_under_empty_deck_loses(flag, winner, end):
+    """The rulebook says nothing of a draw from an empty deck: by default nothing is drawn and the game goes
+    on; under empty_deck_loses the player who had to draw loses at once."""
+    t = Table(pool(), empty_deck_loses=flag).start({0: ["grunt", "pup"], 1: ["guard", "brute"]})
+    t.move(t.row(0, 0), R.Z_FRONT)
+    t.move(t.row(1, 0), R.Z_FRONT)
+    from sim.games.drakerion import kernel_base as KB
+    KB.draw(t.w, t.st, t.board, 0, 1)                           # seat 0's last card
+    KB.win_check(t.w, t.st)
+    assert t.st[R.S_OVER] == 0 and t.counter(R.T_KW + R.K_F_EMPTY_DECK) == 0
+    KB.draw(t.w, t.st, t.board, 0, 1)                           # nothing left
+    KB.win_check(t.w, t.st)
+    assert t.counter(R.T_KW + R.K_F_EMPTY_DECK) == 1            # the situation, under both readings
+    if winner is None:
+        assert t.st[R.S_OVER] == 0 and t.st[R.S_HAND_N] == 1
+    else:
+        assert (t.st[R.S_OVER], t.st[R.S_WINNER], t.st[R.S_END]) == (1, winner, end)
+
+
+def test_both_decks_running_out_at_once_is_a_draw():
+    """The Manoeuvre phase's draws are simultaneous: when both players must draw from an empty deck there,
+    both lose at once (a draw, as for the other double ends)."""
+    t = Table(pool(), empty_deck_loses=1).start({0: ["grunt"], 1: ["guard"]})
+    t.move(t.row(0, 0), R.Z_FRONT)
+    t.move(t.row(1, 0), R.Z_FRONT)
+    from sim.games.drakerion import kernel_base as KB
+    KB.draw(t.w, t.st, t.board, 0, 2)
+    KB.draw(t.w, t.st, t.board, 1, 1)
+    KB.win_check(t.w, t.st)
+    assert (t.st[R.S_WINNER], t.st[R.S_END]) == (R.DRAW, R.END_BOTH)
+
+
+def test_a_draw_effect_from_an_empty_deck_ends_the_game_at_once():
+    """The draw effect checks the win at once (under empty_deck_loses), so the opponent's next action never
+    comes."""
+    tome = card(type=R.EVENT, cost=0, name_id=9)
+    ability(tome, 0, trigger=R.TR_ACTION, effect=R.EF_DRAW, target=R.TG_ME, amount=1)
+    t = Table(pool(tome=tome), empty_deck_loses=1).start({0: ["grunt", "tome"], 1: ["guard"]})
+    t.move(t.row(0, 0), R.Z_FRONT)
+    ev = t.move(t.row(0, 1), R.Z_HAND)
+    t.move(t.row(1, 0), R.Z_FRONT)
+    t.st[R.S_FIRST] = 0
+    t.plan(0, (R.D_ACTION, R.ACT_PLAY, ev, 0))
+    kernel.action_phase(*t.args())
+    assert t.board[ev, R.B_ZONE] == R.Z_DISCARD
+    assert (t.st[R.S_OVER], t.st[R.S_WINNER], t.st[R.S_END]) == (1, 1, R.END_DECKED)
+
+
+def test_the_referee_agrees_on_games_lost_to_an_empty_deck():
+    """Random grove-vs-stone games run long enough for decks to run out: under empty_deck_loses the referee
+    replays them to the same ends, the double deck-outs (draws) included."""
+    from sim.engine.game import RefereeError
+    from sim.games import get_game
+    game = get_game("drakerion")
+    rules = game.load_rules(sets=[("seat0_deck", "grove"), ("seat1_deck", "stone"), ("empty_deck_loses", True)])
+    traces = game.traces(rules, 2, game.lineup("random"), 5, 200)
+    for g, trace in enumerate(traces):
+        try:
+            game.referee(rules, 2, trace)
+        except RefereeError as e:
+            pytest.fail(f"game {g}: {e}")
+    ends = [t.record["end"] for t in traces]
+    assert ends.count(R.END_DECKED) > 0 and ends.count(R.END_BOTH) > 0

@@ -12,7 +12,15 @@ from sim.report.ladder import verdict, write
 SEARCH = Search(4, 5, 2_000)
 
 
-def test_the_ladder_starts_at_random_play_and_pairs_every_level(tmp_path):
+@pytest.fixture
+def short_search(monkeypatch):
+    """Dragonwake has a search player: its rungs (tested below) played briefly, so these tests time the rest."""
+    import sim.analysis.ladder as ladder_module
+    monkeypatch.setattr(ladder_module, "SEARCH_GAMES", 100)
+    monkeypatch.setattr(ladder_module, "SEARCH_BUDGETS", (4, 8))
+
+
+def test_the_ladder_starts_at_random_play_and_pairs_every_level(tmp_path, short_search):
     game = get_game("dragonwake")
     base = build_spec("dragonwake", 4000, 5, "hero=bayes,cultist=liar", None, 1, None, None, None)
     result = ladder(game, base, "hero_win", 0.5, iters=1)
@@ -22,7 +30,7 @@ def test_the_ladder_starts_at_random_play_and_pairs_every_level(tmp_path):
     assert names[:2] == ["random", "default"] and "hero best response" in names
     assert all(seat.strategy.name == "random" for seat in steps[0].lineup.values())
     assert steps[1].against_default.identical and steps[1].against_default.diff.value == 0   # the default itself
-    assert all(s.estimate.n == 4000 for s in steps)
+    assert all(s.estimate.n == (100 if s.searching else 4000) for s in steps)   # search rungs: the first 100 deals
     text = path.read_text()
     assert words in text
     assert "best responses to the defaults found by a short search (1 iteration, population 5" in text
@@ -79,7 +87,7 @@ def test_the_rungs_against_the_default_are_one_family():
     assert steps[1].verdict == "no change detected" and steps[1].shown.hi > 0    # an exact bound, not [0, 0]
 
 
-def test_the_equilibrium_is_the_top_rung(tmp_path):
+def test_the_equilibrium_is_the_top_rung(tmp_path, short_search):
     """Given an equilibrium study, the ladder's top rung plays its mixture: each game's value is the expectation
     over the line-ups the mixture plays (all dealt alike), so a pure line-up's rung equals that line-up's games."""
     from sim.analysis.equilibrium import Search as OracleSearch, equilibrium
@@ -126,4 +134,5 @@ def test_the_ladder_has_search_rungs_paired_on_its_first_deals(tmp_path, monkeyp
     path, words = write(result, tmp_path)
     text = path.read_text()
     assert "With the dragon searching (60 playouts)" in text and "the search levels on the first 300 deals" in text
+    assert "dragon search (60 playouts), dwarves coordinated" in text and "search (tuned)" not in text
     assert "searches" not in words          # the headline verdict reads the rungs below the search ones

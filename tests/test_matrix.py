@@ -149,7 +149,8 @@ def argv(command: str, case: Case, out: Path) -> list[str]:
     if command == "ablate":
         return ["ablate", *opts, *TINY, *where]
     if command == "ladder":
-        return ["ladder", *opts, *TINY, "--iters", "1", "--no-equilibrium", *where]
+        return ["ladder", *opts, *TINY, "--iters", "1", "--no-equilibrium", "--search-games", "10",
+                "--search-budgets", "4", *where]
     if command == "equilibrium":
         return ["equilibrium", *opts, "--precision", "0.1", "--n", "300", "--rounds", "1", "--iters", "1",
                 "--search-games", "100", "--boot", "20", *where]

@@ -74,3 +74,20 @@ def test_an_entrant_may_carry_parameters_for_one_strategy_or_per_role():
     assert strategy_for("search:budget=50", "hero") == "search:budget=50"
     assert strategy_for("hero=bayes:dragon_fear=1.5/cultist=liar", "hero") == "bayes:dragon_fear=1.5"
     assert strategy_for("hero=bayes:dragon_fear=1.5/cultist=liar", "cultist") == "liar"
+
+
+def test_a_named_entrant_plays_its_spec_under_its_name(tmp_path):
+    """`spec as name`: the report shows the name, the games are the spec's (the same scores as unnamed)."""
+    import pytest
+    from sim.analysis.tournament import split_label, tournament
+    from sim.engine.errors import DsimError
+    assert split_label("search:budget=50 as search (50 playouts)") == ("search (50 playouts)", "search:budget=50")
+    assert split_label("random") == ("random", "random")
+    g = get_game("dragonwake")
+    base = RunSpec(g, g.load_rules(), 5, g.lineup(None), 300, seed=3)
+    named = tournament(g, base, ["random as chaos", "hero=bayes/cultist=liar as defaults"], tmp_path / "a")
+    plain = tournament(g, base, ["random", "hero=bayes/cultist=liar"], tmp_path / "b")
+    assert named.standings.entrants == ["chaos", "defaults"]
+    np.testing.assert_array_equal(named.standings.score, plain.standings.score)
+    with pytest.raises(DsimError, match="two entrants share a name: x"):
+        tournament(g, base, ["random as x", "hero=bayes/cultist=liar as x"], tmp_path / "c")

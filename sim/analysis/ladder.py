@@ -115,20 +115,24 @@ def levels(game: Game, base: RunSpec, iters: int, popsize: int, tune_n: int, job
     return out
 
 
-def search_levels(game: Game, base: RunSpec) -> list[Level]:
-    """Each side (the first seat in a seat game) searching against the defaults, at each of SEARCH_BUDGETS;
-    none if the game has no search player."""
-    if "search" not in game.strategies.items:
+def search_levels(game: Game, base: RunSpec, budgets: tuple[int, ...] | None = None,
+                  games: int | None = None) -> list[Level]:
+    """Each side (the first seat in a seat game) searching against the defaults, at each budget (default
+    SEARCH_BUDGETS) on the first `games` deals (default SEARCH_GAMES); none if the game has no search player or
+    `games` is 0."""
+    budgets = SEARCH_BUDGETS if budgets is None else budgets
+    games = min(SEARCH_GAMES if games is None else games, base.n)
+    if "search" not in game.strategies.items or games == 0:
         return []
     search = game.strategies.get("search")
     out = []
-    for budget in SEARCH_BUDGETS:
+    for budget in budgets:
         for role in game.active_roles(base.players)[:1 if game.seat_game() else None]:
             lineup = dict(base.lineup)
             lineup[role] = Seat(search, search.params({"budget": budget}))
-            out.append(Level(f"{role} searches ({budget} playouts)", lineup, games=min(SEARCH_GAMES, base.n), searching=True,
+            out.append(Level(f"{role} searches ({budget} playouts)", lineup, games=games, searching=True,
                              note=f"{role} searches ({budget} playouts per decision) against the defaults, on the "
-                                  f"first {min(SEARCH_GAMES, base.n):,} deals"))
+                                  f"first {games:,} deals"))
     return out
 
 
@@ -202,14 +206,15 @@ def judge(steps: list[Level], values: dict[str, np.ndarray]) -> None:
 
 
 def ladder(game: Game, base: RunSpec, outcome_name: str | None = None, reference: float | None = None,
-           iters: int = 4, popsize: int = 5, tune_n: int | None = None, study=None, jobs: int = 1) -> Ladder:
+           iters: int = 4, popsize: int = 5, tune_n: int | None = None, study=None, jobs: int = 1,
+           search_budgets: tuple[int, ...] | None = None, search_games: int | None = None) -> Ladder:
     """The rungs up to the best responses to the defaults, then, given an equilibrium `study` of the same
-    rules and player count, the equilibrium as the top rung."""
+    rules and player count, the equilibrium, then the search rungs (`search_levels`)."""
     outcome = pick_outcome(game, outcome_name)
     search = Search(iters, popsize, tune_n or max(2_000, base.n // 10))
     steps = levels(game, base, iters, popsize, search.games, jobs)
     if study is not None:
         steps.append(equilibrium_level(game, base, study))
-    steps += search_levels(game, base)
+    steps += search_levels(game, base, search_budgets, search_games)
     judge(steps, {s.name: play_level(game, base, s, outcome, base.n, jobs) for s in steps})
     return Ladder(game, base, outcome, steps, reference, search)

@@ -122,12 +122,22 @@ class Tournament:
     standings: Standings
 
 
+def split_label(entrant: str) -> tuple[str, str]:
+    """`spec as label` names an entrant in the report (a tuned entrant's spec runs to a hundred characters):
+    (label, spec); a bare spec is its own label."""
+    spec, named, label = entrant.partition(" as ")
+    return (label.strip() if named else spec.strip()), spec.strip()
+
+
 def tournament(game: Game, base: RunSpec, entrants: list[str], out: Path, jobs: int = 1) -> Tournament:
     if len(entrants) < 2:
         raise DsimError("a tournament needs at least two strategies")
-    for e in entrants:       # check every entrant can play every role before playing anything
+    labels, specs = zip(*(split_label(e) for e in entrants))
+    if len(set(labels)) < len(labels):
+        raise DsimError(f"two entrants share a name: {', '.join(sorted({x for x in labels if labels.count(x) > 1}))}")
+    for e in specs:       # check every entrant can play every role before playing anything
         for r in game.active_roles(base.players):
             game.strategies.get(strategy_for(e, r).split(":")[0], r)      # parameters follow a ':'
-    pairs = {(i, j): play_pair(game, base, entrants[i], entrants[j], out, jobs)
-             for i, j in itertools.combinations(range(len(entrants)), 2)}
-    return Tournament(game, base, standings(entrants, pairs))
+    pairs = {(i, j): play_pair(game, base, specs[i], specs[j], out, jobs)
+             for i, j in itertools.combinations(range(len(specs)), 2)}
+    return Tournament(game, base, standings(list(labels), pairs))

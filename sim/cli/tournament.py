@@ -13,7 +13,7 @@ from sim.report.tournament import figures, write
 
 
 def tournament(strategies: Annotated[str, typer.Option(
-                   "--strategies", metavar="ENTRANTS", help="comma-separated entrants; per-role entrants as hero=honest/cultist=liar")],
+                   "--strategies", metavar="ENTRANTS", help="comma-separated entrants; per-role entrants as hero=honest/cultist=liar; 'SPEC as NAME' names one")],
                game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt = None,
                variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1, out: OutOpt = Path("results"),
                rules: RulesOpt = None, set_: SetOpt = None, deck: DeckOpt = None, plugin: PluginOpt = None,

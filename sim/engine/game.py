@@ -206,7 +206,9 @@ class Game:
     def check_players(self, rules: Rules, players: int) -> None:
         """The game's player range, then the rules' own check (`check_players` on the typed rules, if any)."""
         if not self.min_players <= players <= self.max_players:
-            raise DsimError(f"{self.name} plays {self.min_players}-{self.max_players} players, not {players}")
+            span = (f"{self.min_players}" if self.min_players == self.max_players
+                    else f"{self.min_players} to {self.max_players}")
+            raise DsimError(f"{self.name} plays {span} players, not {players}")
         check = getattr(rules.typed, "check_players", None)
         if check is not None:
             try:
@@ -240,11 +242,14 @@ class Game:
         reading `--help` compiles nothing. A cold numba cache is announced on stderr first (compiling takes
         minutes); the strategies compile before the kernels, which may call them."""
         name = f"{self.module.rpartition('.')[0]}.kernel"
+        functions = [f for s in self.strategies.items.values() for f in s.functions]
         if name not in sys.modules and importlib.util.find_spec(name) is not None:
             _numba_cache.announce(self.name)
-            compile_pending([f for s in self.strategies.items.values() for f in s.functions])
+            compile_pending(functions)
             importlib.import_module(name)
             _numba_cache.mark_warm(self.name)
+        else:
+            compile_pending(functions)         # a plugin's strategies, registered since
         return sys.modules.get(name)
 
     def simulate(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> dict[str, dict[str, np.ndarray]]:

@@ -31,8 +31,8 @@ _PENDING: dict[str, list] = {}        # module -> [(dispatcher, signature)], in 
 
 
 def njit_later(signature, **options):
-    """`numba.njit(signature, **options)`, compiled by `compile_pending` (when a strategy of the module is first
-    played) instead of at import: a cold numba cache takes up to a minute per game to compile them."""
+    """`numba.njit(signature, **options)`, compiled by `compile_pending` (when the game's kernels are first
+    asked for, `Game.kernels`, after every argument was checked) instead of at import: a cold numba cache takes up to a minute per game to compile them."""
     from numba import njit
 
     def decorate(fn):
@@ -101,7 +101,6 @@ class StrategyRegistry:
         if name not in self.items:
             raise DsimError(f"unknown strategy '{name}' for {self.game} (known: {', '.join(sorted(self.items))})")
         s = self.items[name]
-        compile_pending(s.functions)
         if role is not None and role not in s.roles:
             raise DsimError(f"strategy '{name}' cannot play {role} in {self.game} (it plays: {', '.join(s.roles)})")
         return s
@@ -116,9 +115,6 @@ class Seat:
 
     strategy: Strategy
     params: np.ndarray
-
-    def __post_init__(self):
-        compile_pending(self.strategy.functions)      # a seat is about to play
 
     def label(self) -> str:
         if np.array_equal(self.params, self.strategy.params()):

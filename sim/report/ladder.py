@@ -141,8 +141,9 @@ def ladder_chart(game, steps, label, pct, reference, chart) -> str:
     fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.42 * len(steps)))
     ys = range(len(steps))
     vals = [s.estimate.value * scale for s in steps]
-    ax.errorbar(vals, ys, xerr=[[v - s.estimate.lo * scale for v, s in zip(vals, steps)],
-                                [s.estimate.hi * scale - v for v, s in zip(vals, steps)]], fmt="o", capsize=4)
+    # max(0, …): an interval's end computed to within rounding of the value (all games won or lost) may pass it
+    ax.errorbar(vals, ys, xerr=[[max(0.0, v - s.estimate.lo * scale) for v, s in zip(vals, steps)],
+                                [max(0.0, s.estimate.hi * scale - v) for v, s in zip(vals, steps)]], fmt="o", capsize=4)
     if reference is not None:
         ax.axvline(reference * scale, color="black", lw=0.8, ls="--",
                    label=f"reference {reference * scale:g}{'%' if pct else ''}")

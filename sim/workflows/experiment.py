@@ -20,7 +20,8 @@ the analysis layer and written by the report layer (this module sits above both,
     at_equilibrium = true                 # ablate: re-solve the game for each element (n: most games per cell)
     outcome = "dragon_win"                # ladder: the finding's outcome, and the reference it is read against
     reference = 0.5
-    equilibrium = true                    # ladder: the equilibrium as the top rung (the default)
+    equilibrium = true                    # ladder: the equilibrium as the top rung (the default); search_games
+    search_budgets = [50, 200]            #   (deals per search rung, 0: none) and the search rungs' playouts
     strategies = ["random", "bayes"]      # tournament; for kind = "run", one run per lineup
     configs = [["seat0_deck=ember"], ["seat0_deck=tide"]]   # kind = "run": one run per rule-override set
     role = "hero"                         # optimize (with strategy = the one to tune, field = the rest)
@@ -70,7 +71,7 @@ KINDS = ("run", "compare", "sweep", "tournament", "optimize", "tune", "sensitivi
 KEYS = {"kind", "game", "title", "n", "players", "strategy", "seed", "jobs", "variants", "variant", "params",
         "strategies", "configs", "role", "field", "set", "report", "rules", "iters", "plugins", "precision",
         "targets", "verify", "only", "mode", "outcome", "reference", "tol", "rounds", "search_games", "decks", "boot",
-        "equilibrium", "at_equilibrium"}
+        "equilibrium", "at_equilibrium", "search_budgets"}
 
 
 def load_spec(path: Path) -> dict:
@@ -177,8 +178,11 @@ def run_experiment(path: Path, results: Path | None = None, to: Path | None = No
                                             tuple(spec.get("variant", [])), sets), to)]
     elif kind == "ladder":
         study = standard_study(game, base, jobs) if spec.get("equilibrium", True) else None
+        budgets = spec.get("search_budgets")
         paths = [ladder_report.write(ladder(game, base, spec.get("outcome"), spec.get("reference"),
-                                            int(spec.get("iters", 4)), study=study), to)[0]]
+                                            int(spec.get("iters", 4)), study=study, jobs=jobs,
+                                            search_budgets=tuple(budgets) if budgets else None,
+                                            search_games=spec.get("search_games")), to)[0]]
     elif kind == "equilibrium":
         paths = [equilibrium_report.write(run_equilibrium(spec, base, jobs), to)]
     elif kind == "tournament":

@@ -156,6 +156,8 @@ class DrakerionGame(Game):
             Outcome("wipeout_end", "rate", (end == R.END_WIPEOUT).cast(pl.Float64),
                     "won by leaving the opponent no character"),
             Outcome("cap_end", "rate", (end == R.END_CAP).cast(pl.Float64), "stopped at the turn cap (draw)"),
+            Outcome("deck_end", "rate", (end == R.END_DECKED).cast(pl.Float64),
+                    "won as the opponent had to draw from an empty deck (rule flag empty_deck_loses)"),
             Outcome("turns", "mean", pl.col("turns").cast(pl.Float64), "game length (turns)"),
             Outcome("kills", "mean", (pl.col("kills_s0") + pl.col("kills_s1")).cast(pl.Float64),
                     "characters destroyed per game"),
@@ -178,7 +180,7 @@ class DrakerionGame(Game):
                    "prestige_combat_only": "gloom", "ability_attack_taps": "ember",
                    "shields_combatants_only": "grove", "intercept_implacable": "ember",
                    "imprevisible_event_combat_only": "gloom", "combat_gains_by_timing": "ember",
-                   "shields_end_of_turn": "stone"}
+                   "shields_end_of_turn": "stone", "empty_deck_loses": "grove"}
         for v, a in flipped.items():            # each variant where its situation is common, against Stone
             runs.append(CoverageRun(2, "random", variants=(v,), sets=(f"seat0_deck={a}", "seat1_deck=stone"),
                                     n=300))

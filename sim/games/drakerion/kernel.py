@@ -20,7 +20,7 @@ from sim.games.drakerion.kernel_base import (
     FAST, INLINE, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, N_TBITS, W_MASK, W_TMASK, W_TROWS, has_trigger, low_row,
     list_hand, mask, pop_row, N_WORK, T_EVENT_BIT, T_IMPREV_BIT, T_NAMED_BIT, trigger_mask, trigger_rows, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
     W_TRACING, W_TROW, add_row, below, decide, draw, emit, enter_line, in_play_char,
-    lines, put_under, push_trigger, refresh, set_zone, shuffle, take_from_deck,
+    lines, put_under, push_trigger, refresh, set_zone, shuffle, take_from_deck, win_check,
 )
 from sim.games.drakerion.kernel_effects import (
     ab, card_of, has_host, hurt, named_clash, payable, queue_reactions,
@@ -144,6 +144,7 @@ def set_up(w, st, board, opts, cards, tr, f0, f1, p0, p1):
         draw(w, st, board, p, w[C_HAND_SIZE])
     for p in (first, 1 - first):
         mulligan(w, st, board, opts, cards, tr, f0, f1, p0, p1, p)
+    win_check(w, st)                         # a deck too small for the opening hand (empty_deck_loses)
 
 
 @njit(**FAST)

@@ -24,9 +24,9 @@ from sim.games.drakerion.records import (
     AB_AMOUNT, AB_CONDITION, AB_EFFECT, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, B_CARD, B_CB_HP, B_CB_MELEE, B_CB_RANGED,
     B_CB_RIPOSTE, B_DAMAGE, B_ENTERED, B_HOST, B_HP, B_MELEE, B_PRESTIGE, B_RANGED, B_RIPOSTE, B_SHIELD,
     B_TAPPED, B_TB_HP, B_TB_MELEE, B_TB_RANGED, B_TB_RIPOSTE, B_ZONE, CD_ABIL, CD_HP, CD_MELEE,
-    CD_KEYWORDS, CD_NABIL, CD_NAMED, CD_PRESTIGE, CD_TYPE, EVENT, CD_RANGED, CD_RIPOSTE, CD_TRAITS, C_CHECK, C_PRESTIGE_BEATS, C_WIN_PRESTIGE, DRAW,
-    EF_HP, EF_MELEE, EF_RANGED, EF_RIPOSTE, END_BOTH, END_PRESTIGE, END_WIPEOUT, EV_DECIDE, EV_DECK,
-    K_F_PRESTIGE_BEATS, K_MOVE_UP, KW_IMPREVISIBLE, N_INST, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, MAX_DECK, MAX_INST, MAX_OPTS, S_DECK_N, S_DISCARD_N, S_END, S_FRONT_N,
+    CD_KEYWORDS, CD_NABIL, CD_NAMED, CD_PRESTIGE, CD_TYPE, EVENT, CD_RANGED, CD_RIPOSTE, CD_TRAITS, C_CHECK, C_EMPTY_DECK_LOSES, C_PRESTIGE_BEATS, C_WIN_PRESTIGE, DRAW,
+    EF_HP, EF_MELEE, EF_RANGED, EF_RIPOSTE, END_BOTH, END_DECKED, END_PRESTIGE, END_WIPEOUT, EV_DECIDE, EV_DECK,
+    K_F_EMPTY_DECK, K_F_PRESTIGE_BEATS, K_MOVE_UP, KW_IMPREVISIBLE, N_INST, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, MAX_DECK, MAX_INST, MAX_OPTS, S_DECK_N, S_DECKED, S_DISCARD_N, S_END, S_FRONT_N,
     S_GOLD, S_HAND_N, S_MAN_TOP, S_MASK, S_OVER, S_PRESTIGE, S_SUPPORT_N, S_ACTOR, S_TURN, S_WINNER,
     TG_SELF, TR_PASSIVE, TR_REACTION, T_BAD_CHOICES, T_DECISIONS, T_VIOLATIONS, T_DRAWN, T_KW, Z_ATTACHED, Z_CITY, Z_DECK,
     Z_DISCARD, Z_FRONT, Z_HAND, Z_MAN_TOP, Z_SUPPORT,
@@ -36,7 +36,7 @@ FAST = dict(cache=True, _nrt=False)
 INLINE = dict(FAST, inline='always')   # per-card helpers and decide: a call passing these wide array lists is dear
 
 # ---- the work array ------------------------------------------------------------------------------
-N_CFG_ROOM = 16
+N_CFG_ROOM = 24
 W_DECK = N_CFG_ROOM                   # 2 x MAX_DECK: deck orders, position 0 the bottom
 MAX_Q = 64
 Q_WIDTH = 3                           # queue entry: instance, ability, trigger code
@@ -300,11 +300,15 @@ def shuffle(w, st, tr, p):
 
 @njit(**FAST)
 def draw(w, st, board, p, count):
-    """Draw up to `count` cards from the top; an empty deck gives nothing."""
+    """Draw up to `count` cards from the top; an empty deck gives nothing (empty_deck_loses: p loses,
+    at the next win check)."""
     base = W_DECK + p * MAX_DECK
     for _ in range(count):
         n = st[S_DECK_N + p]
         if n == 0:
+            st[T_KW + K_F_EMPTY_DECK] += 1
+            if w[C_EMPTY_DECK_LOSES]:
+                st[S_DECKED] |= 1 << p
             return
         i = w[base + n - 1]
         st[S_DECK_N + p] = n - 1
@@ -506,14 +510,17 @@ def push_trigger(w, cards, board, i, trigger):
 
 @njit(**FAST)
 def win_check(w, st):
-    """End the game when a player has the prestige or the opponent has no character left."""
+    """End the game when a player has the prestige or the opponent has no character left (or, under
+    empty_deck_loses, had to draw from an empty deck)."""
     if st[S_OVER]:
         return
     target = w[C_WIN_PRESTIGE]
     pr0 = st[S_PRESTIGE] >= target
     pr1 = st[S_PRESTIGE + 1] >= target
-    w0 = pr0 or characters(st, 1) == 0
-    w1 = pr1 or characters(st, 0) == 0
+    wipe0 = characters(st, 1) == 0
+    wipe1 = characters(st, 0) == 0
+    w0 = pr0 or wipe0 or (st[S_DECKED] & 2) != 0
+    w1 = pr1 or wipe1 or (st[S_DECKED] & 1) != 0
     if not (w0 or w1):
         return
     st[S_OVER] = 1
@@ -527,7 +534,7 @@ def win_check(w, st):
             st[S_END] = END_BOTH
     elif w0:
         st[S_WINNER] = 0
-        st[S_END] = END_PRESTIGE if pr0 else END_WIPEOUT
+        st[S_END] = END_PRESTIGE if pr0 else (END_WIPEOUT if wipe0 else END_DECKED)
     else:
         st[S_WINNER] = 1
-        st[S_END] = END_PRESTIGE if pr1 else END_WIPEOUT
+        st[S_END] = END_PRESTIGE if pr1 else (END_WIPEOUT if wipe1 else END_DECKED)

@@ -398,6 +398,7 @@ def player_effect(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a, effe
     q = 1 - p if tg == TG_OPPONENT else p
     if effect == EF_DRAW:
         draw(w, st, board, q, amount)
+        win_check(w, st)                     # empty_deck_loses: drawing from an empty deck lost the game
     elif effect == EF_GOLD:
         st[S_GOLD + q] += amount
         st[T_GOLD_GAINED + q] += amount

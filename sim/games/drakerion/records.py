@@ -112,6 +112,7 @@ S_CANCELLED = 11
 S_SOURCE = 12         # instance whose ability is resolving (-1)
 S_ABIL = 13           # its ability index
 S_PENDING = 14        # instance waiting for a line / host (D_LINE, D_TARGET for attachments)
+S_DECKED = 15         # bit p: player p had to draw from an empty deck (only under empty_deck_loses)
 S_GOLD = 16           # 2 players
 S_PRESTIGE = 18       # 2
 S_HAND_N = 20         # 2
@@ -149,7 +150,7 @@ T_KW = T_FIRED + N_EFFECTS            # N_KW: keyword / rule / rule-flag events,
 (K_IMPLACABLE_HELD, K_IMPREVISIBLE_PLAY, K_INFILTRATE, K_INTERCEPT, K_NO_ATTACH_BLOCK, K_MOVE_UP,
  K_PILE_REBUILT, K_RIPOSTE, K_SHIELD_ABSORB, K_HEALED, K_FOUND, K_MAN_DEPLOY, K_F_NAMED_SECOND,
  K_F_OUT_COMBAT, K_F_PRESTIGE_ANY, K_F_ABILITY_ATTACK, K_F_PRESTIGE_BEATS, K_F_SHIELDS,
- K_F_INTERCEPT_IMPLACABLE, K_F_IMPREV_EVENT, K_F_COMBAT_GAINS_TIMING, K_F_SHIELDS_TURN) = range(22)
+ K_F_INTERCEPT_IMPLACABLE, K_F_IMPREV_EVENT, K_F_COMBAT_GAINS_TIMING, K_F_SHIELDS_TURN, K_F_EMPTY_DECK) = range(23)
 # the games table's column of each is fired_<name>. Keywords: implacable (an Implacable attacker held
 # against a redirect, a cancel or an interception), imprevisible (a card played in a combat only
 # Imprévisible allowed), infiltrateur (a melee attack from the front into the support line),
@@ -161,7 +162,7 @@ KW_EVENT_NAMES = ("implacable", "imprevisible", "infiltrateur", "intercepteur", 
                   "manoeuvre_deployment", "named_bonus_second", "out_player_combat_actions",
                   "prestige_any_destruction", "ability_attack_taps", "prestige_beats_wipeout",
                   "shields_combatants_only", "intercept_implacable", "imprevisible_event_combat_only",
-                  "combat_gains_by_timing", "shields_end_of_turn")
+                  "combat_gains_by_timing", "shields_end_of_turn", "empty_deck_loses")
 N_KW = len(KW_EVENT_NAMES)
 T_TRIG = T_KW + N_KW                  # 7: abilities resolved, by trigger code (passive: cards with a
 #                                       passive ability entering play or revealed)
@@ -221,8 +222,9 @@ DECISION_SIG = types.int64(types.int64, types.int64[:, ::1], types.int64, types.
 DECISION_FN = types.FunctionType(DECISION_SIG)
 
 # ---- end of game -------------------------------------------------------------------------------
-END_PRESTIGE, END_WIPEOUT, END_CAP, END_BOTH = 0, 1, 2, 3
-END_NAMES = ("prestige", "no characters left", "turn cap (draw)", "both at once (draw)")
+END_PRESTIGE, END_WIPEOUT, END_CAP, END_BOTH, END_DECKED = 0, 1, 2, 3, 4
+END_NAMES = ("prestige", "no characters left", "turn cap (draw)", "both at once (draw)",
+             "the opponent had to draw from an empty deck")
 DRAW = -1
 
 # ---- trace: int16 rows of TRACE_WIDTH ----------------------------------------------------------
@@ -238,7 +240,8 @@ EVENT_NAMES = {EV_DECK: "deck", EV_FIRST: "first", EV_DECIDE: "decide", EV_TURN:
 # ---- configuration row the kernel takes (rules.py `arrays().config`) ------------------------------
 (C_HAND_SIZE, C_WIN_PRESTIGE, C_START_GOLD, C_TURN_CAP, C_MULL_SHUFFLE_FIRST, C_NAMED_SECOND,
  C_OUT_COMBAT, C_PRESTIGE_ANY, C_ABILITY_ATTACK_TAPS, C_PRESTIGE_BEATS, C_SHIELDS_COMBATANTS,
- C_INTERCEPT_IMPLACABLE, C_IMPREV_EVENT_COMBAT_ONLY, C_COMBAT_GAINS_TIMING, C_SHIELDS_TURN, C_CHECK) = range(16)
-N_CFG = 16                                   # 0 is the default reading of every flag added after C_PRESTIGE_BEATS
+ C_INTERCEPT_IMPLACABLE, C_IMPREV_EVENT_COMBAT_ONLY, C_COMBAT_GAINS_TIMING, C_SHIELDS_TURN, C_EMPTY_DECK_LOSES,
+ C_CHECK) = range(17)
+N_CFG = 17                                   # 0 is the default reading of every flag added after C_PRESTIGE_BEATS
 NAMED_SECOND_NAMES = ("ranged", "riposte")   # C_NAMED_SECOND: 0 ranged, 1 riposte
 MAX_SETUP = 8                                # set-up cards per Banner

@@ -117,6 +117,7 @@ class Referee(Effects):
         self.gain = Counter()          # (row, stat, "combat" | "turn") -> amount
         self.gold = [int(config[R.C_START_GOLD])] * 2
         self.prestige = [0, 0]
+        self.decked = set()                 # players who had to draw from an empty deck (empty_deck_loses)
         self.prestige_seen = [0, 0]    # prestige never falls
         self.man_top = [-1, -1]
         self.turn = 0
@@ -212,8 +213,12 @@ class Referee(Effects):
 
     def draw(self, p, n):
         for _ in range(n):
-            if self.deck[p]:
-                self.zone[self.deck[p].pop()] = R.Z_HAND
+            if not self.deck[p]:
+                if self.cfg[R.C_EMPTY_DECK_LOSES]:
+                    self.decked.add(p)
+                    self.say(f"seat {p} must draw from an empty deck")
+                return
+            self.zone[self.deck[p].pop()] = R.Z_HAND
 
     def under(self, i):
         self.deck[i >> 6].insert(0, i)
@@ -286,7 +291,8 @@ class Referee(Effects):
             raise Over
         target = int(self.cfg[R.C_WIN_PRESTIGE])
         pr = [self.prestige[p] >= target for p in (0, 1)]
-        w = [pr[0] or not self.chars(1), pr[1] or not self.chars(0)]
+        wipe = [not self.chars(1), not self.chars(0)]
+        w = [pr[0] or wipe[0] or 1 in self.decked, pr[1] or wipe[1] or 0 in self.decked]
         if not (w[0] or w[1]):
             return
         if w[0] and w[1]:
@@ -296,7 +302,7 @@ class Referee(Effects):
                 self.winner, self.end = R.DRAW, R.END_BOTH
         else:
             k = 0 if w[0] else 1
-            self.winner, self.end = k, (R.END_PRESTIGE if pr[k] else R.END_WIPEOUT)
+            self.winner, self.end = k, (R.END_PRESTIGE if pr[k] else R.END_WIPEOUT if wipe[k] else R.END_DECKED)
         raise Over
 
     # ---- the game --------------------------------------------------------------------------------
@@ -375,6 +381,7 @@ class Referee(Effects):
             self.draw(p, int(self.cfg[R.C_HAND_SIZE]))
         for p in order:
             self.mulligan(p)
+        self.win_check()                  # a deck too small for the opening hand (empty_deck_loses)
 
     def mulligan(self, p):
         put = 0

@@ -481,6 +481,7 @@ class Effects:
         q = 1 - p if self.ab(src, a, R.AB_TARGET) == R.TG_OPPONENT else p
         if e == R.EF_DRAW:
             self.draw(q, amount)
+            self.win_check()              # empty_deck_loses: drawing from an empty deck lost the game
         elif e == R.EF_GOLD:
             self.gold[q] += amount
         elif e == R.EF_MILL:

@@ -46,6 +46,7 @@ class DrakerionRules:
     imprevisible_event_combat_only: bool
     combat_gains_by_timing: bool
     shields_end_of_turn: bool
+    empty_deck_loses: bool
 
     def validate(self) -> None:
         if not 1 <= self.deck_size <= R.MAX_DECK:
@@ -106,6 +107,7 @@ class DrakerionRules:
         c[R.C_IMPREV_EVENT_COMBAT_ONLY] = int(self.imprevisible_event_combat_only)
         c[R.C_COMBAT_GAINS_TIMING] = int(self.combat_gains_by_timing)
         c[R.C_SHIELDS_TURN] = int(self.shields_end_of_turn)
+        c[R.C_EMPTY_DECK_LOSES] = int(self.empty_deck_loses)
         return c
 
 
