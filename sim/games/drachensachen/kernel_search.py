@@ -375,9 +375,7 @@ def search_choice(budget, v, st, moves, rint, coins, preset, play_fns, setup_fns
             sc[SC_MORE + o] = 0
             sc[SC_FEWER + o] = 0
         alive = m
-        rounds = 0
-        while (1 << rounds) < m:
-            rounds += 1
+        rounds = np.int64(np.ceil(np.log2(m)))          # halvings until one is left
         budget = max(budget, 1)
         for r in range(rounds):
             per = max(1, budget // (rounds * alive))
