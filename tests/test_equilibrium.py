@@ -109,7 +109,7 @@ def test_command_gives_numbers_in_json(tmp_path, capsys, game, extra):
     (["--game", "drako", "--precision", "0"], "--precision"),
     (["--game", "drako", "--decks", "all"], "no decks"),
     (["--game", "drakerion", "--decks", "ember,lava"], "unknown deck 'lava'"),
-    (["--game", "drachensachen", "--with-search"], "drachensachen has no search player"),
+    (["--game", "drakerion", "--with-search"], "drakerion has no search player"),
 ])
 def test_bad_input_is_one_line(tmp_path, capsys, args, message):
     code = main(["equilibrium", *args, "--out", str(tmp_path)])
