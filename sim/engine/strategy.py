@@ -33,7 +33,8 @@ _PENDING: dict[str, list] = {}        # module -> [(dispatcher, signature)], in 
 
 def njit_later(signature, **options):
     """`numba.njit(signature, **options)`, compiled by `compile_pending` (when the game's kernels are first
-    asked for, `Game.kernels`, after every argument was checked) instead of at import: a cold numba cache takes up to a minute per game to compile them."""
+    asked for, `Game.kernels`, after every argument was checked) instead of at import: a cold numba cache takes
+    up to a minute per game to compile them."""
     from numba import njit
 
     def decorate(fn):
