@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from sim.games import get_game
-from sim.games.drakerion import game as dgame, kernel_search as ks
+from sim.games.drakerion import kernel_search as ks
 from sim.games.drakerion import kernel_base as kb
 from sim.games.drakerion import records as R
 from strategies.drakerion import VALUE_DEFAULTS, search_params, value_choice
@@ -55,16 +55,14 @@ def hidden_cells(snap: np.ndarray, me: int) -> list[int]:
     return cells
 
 
+CANDIDATES = [(g, g % 2, (0, 6, 15)[g % 3]) for g in range(40)]     # both seats, early and later decisions
+
+
 def positions(count: int):
-    out = []
-    for g in range(60):
-        me, k = g % 2, (0, 6, 15)[g % 3]
-        snap = stop(g, me, k, deal=0)
-        if snap is not None:
-            out.append((snap, me))
-        if len(out) == count:
-            return out
-    raise AssertionError("too few decision points")
+    """(snapshot, seat) at decisions of both seats, before any deal."""
+    found = [(snap, me) for g, me, k in CANDIDATES if (snap := stop(g, me, k, deal=0)) is not None]
+    assert len(found) >= count, "too few decision points"
+    return found[:count]
 
 
 POSITIONS = positions(12)
@@ -138,7 +136,7 @@ def test_a_search_seat_leaves_the_deal_alone():
 def test_the_budget_is_the_search_seat_parameter():
     budget, weights = search_params([37.0])
     assert budget == 37 and np.array_equal(weights, VALUE_DEFAULTS)
-    assert GAME.lineup("seat1=search")["seat1"].params[0] == 200
+    assert GAME.lineup("seat1=search")["seat1"].params[0] == 20
     lineup = GAME.lineup("seat0=search:budget=1")
     assert GAME.search_decisions(RULES, 2, lineup, 3, 4) > 0
     assert GAME.search_decisions(RULES, 2, GAME.lineup("default"), 3, 4) == 0

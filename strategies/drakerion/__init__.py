@@ -40,7 +40,7 @@ value       The default. Weighs every attack by the prestige it is expected to t
 search      The reference player: plays each option of a decision on to the end of the game many times, the
             hidden cards dealt afresh each time, value playing both seats, and keeps the option that wins
             most when it clearly beats value's own answer (sim/games/drakerion/kernel_search.py,
-            docs/SEARCH.md). Its one parameter is `budget` (playouts per decision, default 200).
+            docs/SEARCH.md). Its one parameter is `budget` (playouts per decision, default 20).
 
 Parameters (defaults; bounds for `dsim optimize` are in VALUE_BOUNDS / AGGRESSIVE_BOUNDS):
   value       kill_weight 1.0, risk_weight 1.0 (prestige taken / put at risk by riposte), counter_weight
@@ -172,7 +172,9 @@ REGISTRY.register(Strategy(
 # The kernel runs it (kernel_search): it replays the game, which a strategy function cannot. Its one parameter
 # is the budget (playouts per decision); the kernel gets the budget apart and value's default weights as the
 # seat's parameters (`search_params`), for the playouts and for the incumbent answer it must beat.
-SEARCH, SEARCH_DEFAULTS = ("budget",), (200.0,)
+# The default budget is 20, not 200: a playout is a whole game of value's decisions (~50 µs) and a seat meets about
+# 50 decisions a game, so 200 would make a skill-ladder rung (10,000 games) take over an hour on 2 cores.
+SEARCH, SEARCH_DEFAULTS = ("budget",), (20.0,)
 
 
 def search_params(params) -> tuple[int, np.ndarray]:

@@ -224,28 +224,21 @@ def dealt(w, st, board, p, with_hand):
 
 
 @njit(**FAST)
+def words(a, w, k, back):
+    """Copy the 1-D array a to w[k:] (or `back` from it); returns the word after."""
+    n = a.shape[0]
+    src, dst = (w[k:k + n], a) if back else (a, w[k:k + n])
+    for i in range(n):
+        dst[i] = src[i]
+    return k + n
+
+
+@njit(**FAST)
 def snapshot(w, st, board, back):
-    """Copy the state to w[X_SNAPSHOT:] (or `back` from it, but w's search words); for the tests."""
-    k = X_SNAPSHOT
-    for i in range(N_WORK):
-        if back:
-            w[i] = w[k]
-        else:
-            w[k] = w[i]
-        k += 1
-    for i in range(N_STATE):
-        if back:
-            st[i] = w[k]
-        else:
-            w[k] = st[i]
-        k += 1
-    for i in range(N_INST):
-        for f in range(BOARD_WIDTH):
-            if back:
-                board[i, f] = w[k]
-            else:
-                w[k] = board[i, f]
-            k += 1
+    """Copy the state to w[X_SNAPSHOT:]: w[:N_WORK], st, board (or `back` from it); for the tests."""
+    k = words(w[:N_WORK], w, X_SNAPSHOT, back)
+    k = words(st, w, k, back)
+    words(board.reshape(N_INST * BOARD_WIDTH), w, k, back)
 
 
 @njit(**FAST)

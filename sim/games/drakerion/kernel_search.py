@@ -34,14 +34,14 @@ from numba import njit, types
 
 from sim.engine.kernel_rows import start_trace
 from sim.engine.rng import mix, next_u64
-from sim.games.drakerion.kernel import new_game, play_game
+from sim.games.drakerion.kernel import fill_work, new_game, play_game, record
 from sim.games.drakerion.kernel_base import (
-    FAST, MODE_GAME, MODE_PLAIN, MODE_PLAYOUT, N_SEARCH_WORK, W_DECKN, W_MODE, W_PLAYED, W_SETUP, W_TRACING,
+    FAST, MODE_GAME, MODE_PLAIN, MODE_PLAYOUT, N_SEARCH_WORK, W_MODE, W_TRACING,
     W_TROW, W_TOVER, X_DEAL, X_FORCED, X_IDX, X_LOG, X_LOGN, X_NSEARCH, X_SEEKERS, X_SNAP, X_SNAPSHOT, X_SRNG,
     X_STOP, X_STOPPING, determinise, snapshot,
 )
 from sim.games.drakerion.records import (
-    BOARD_WIDTH, DECISION_FN, DRAW, MAX_INST, MAX_OPTS, MAX_SETUP, N_INST, N_STATE, OPT_WIDTH, S_WINNER,
+    BOARD_WIDTH, DECISION_FN, DRAW, MAX_OPTS, N_INST, N_STATE, OPT_WIDTH, S_WINNER,
 )
 
 SEARCH_SEED = 0x5EA2C7   # mixed into the batch seed: the search stream differs from the game's
@@ -150,12 +150,8 @@ def searched_game(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, pf, 
 def search_work(config, setup, deck_n, budgets, deal):
     """The arrays of a search batch: work (with the search's words), state, board, option rows."""
     w = np.zeros(N_SEARCH_WORK, np.int64)
-    for k in range(config.shape[0]):
-        w[k] = config[k]
+    fill_work(w, config, setup, deck_n)
     for p in range(2):
-        w[W_DECKN + p] = deck_n[p]
-        for s in range(MAX_SETUP):
-            w[W_SETUP + p * MAX_SETUP + s] = setup[p, s]
         if budgets[p] > 0:
             w[X_SEEKERS] |= 1 << p
     w[X_DEAL] = deal
@@ -181,11 +177,7 @@ def search_batch(seed, n, cards, inst_card, setup, deck_n, config, f0, f1, p0, p
     for g in range(n):
         start_trace(w, g, n_traced, starts, W_TRACING, W_TROW)
         searched_game(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, pf, pp, seed, g, budgets, fs)
-        for s in range(out.shape[0]):
-            out[s, g] = st[s]
-        for p in range(2):
-            for k in range(w[W_DECKN + p]):
-                played[p * MAX_INST + k, g] = w[W_PLAYED + p * MAX_INST + k]
+        record(w, st, out, played, g)
     if n_traced > 0:
         starts[n_traced] = w[W_TROW]
     return 2 * w[X_NSEARCH] + w[W_TOVER]
