@@ -77,8 +77,11 @@ X_IDX = N_WORK                        # decisions (with more than one option) so
 X_LOGN = X_IDX + 1                    # decisions in the log
 X_SEEKERS = X_LOGN + 1                # bit per searching seat
 X_STOPPING = X_SEEKERS + 1            # 1 while the stop's incumbent is asked
-X_STOP = X_STOPPING + 1               # 5: at the stop: the seat, the kind, options, the heuristics' answer, stream
-X_FORCED = X_STOP + 5                 # the option a playout takes at the stop
+X_STOP_SEAT = X_STOPPING + 1          # at the stop: the seat asked,
+X_STOP_N = X_STOP_SEAT + 1            # the decision's options (0: no stop, the game ended),
+X_STOP_ANSWER = X_STOP_N + 1          # the seat's function's answer (the incumbent),
+X_STOP_RNG = X_STOP_ANSWER + 1        # the game's stream there
+X_FORCED = X_STOP_RNG + 1             # the option a playout takes at the stop
 X_DEAL = X_FORCED + 1                 # 1: deal the hidden cards afresh (0: a cheat, for the tests)
 X_SRNG = X_DEAL + 1                   # the search's own random stream
 X_NSEARCH = X_SRNG + 1                # decisions searched in the batch
@@ -172,10 +175,9 @@ def replayed(w, st, board, p, kind, n):
             return w[X_FORCED]
     elif (w[X_SEEKERS] >> p) & 1 and kind != D_LOOK and k < MAX_LOG - 1:
         w[X_STOPPING] = 1             # a decision to search: the seat's function gives the incumbent
-        w[X_STOP] = p
-        w[X_STOP + 1] = kind
-        w[X_STOP + 2] = n
-        w[X_STOP + 4] = st[S_RNG]
+        w[X_STOP_SEAT] = p
+        w[X_STOP_N] = n
+        w[X_STOP_RNG] = st[S_RNG]
     return -1
 
 
@@ -184,8 +186,8 @@ def heard(w, st, c):
     """After a seat's function answered c in a search run: log it, or note the incumbent and stop."""
     if w[X_STOPPING]:
         w[X_STOPPING] = 0
-        w[X_STOP + 3] = c
-        st[S_RNG] = w[X_STOP + 4]        # the stream as if the function had not been asked
+        w[X_STOP_ANSWER] = c
+        st[S_RNG] = w[X_STOP_RNG]        # the stream as if the function had not been asked
         st[S_OVER] = 1
         w[W_MODE] = MODE_STOPPED
     elif w[W_MODE] == MODE_GAME:

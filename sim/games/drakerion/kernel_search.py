@@ -38,7 +38,7 @@ from sim.games.drakerion.kernel import fill_work, new_game, play_game, record
 from sim.games.drakerion.kernel_base import (
     FAST, MODE_GAME, MODE_PLAIN, MODE_PLAYOUT, N_SEARCH_WORK, W_MODE, W_TRACING,
     W_TROW, W_TOVER, X_DEAL, X_FORCED, X_IDX, X_LOG, X_LOGN, X_NSEARCH, X_SEEKERS, X_SNAP, X_SNAPSHOT, X_SRNG,
-    X_STOP, X_STOPPING, determinise, snapshot,
+    X_STOP_ANSWER, X_STOP_N, X_STOP_RNG, X_STOP_SEAT, X_STOPPING, determinise, snapshot,
 )
 from sim.games.drakerion.records import (
     BOARD_WIDTH, DECISION_FN, DRAW, MAX_OPTS, N_INST, N_STATE, OPT_WIDTH, S_WINNER,
@@ -59,7 +59,7 @@ def run(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, seed, g, mode)
     w[W_MODE] = mode
     w[X_IDX] = 0
     w[X_STOPPING] = 0
-    w[X_STOP + 2] = 0
+    w[X_STOP_N] = 0
     play_game(w, st, board, opts, cards, tr, f0, f1, p0, p1)
     w[W_MODE] = MODE_PLAIN
 
@@ -75,7 +75,7 @@ def reward(st, me):
 @njit(**FAST)
 def playout(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, option, stream):
     """One playout of `option` at the stop, the search stream at `stream`; returns the seat's reward."""
-    me = w[X_STOP]
+    me = w[X_STOP_SEAT]
     w[X_FORCED] = option
     w[X_SRNG] = stream
     run(w, st, board, opts, cards, inst_card, tr, pf, pf, pp, pp, seed, g, MODE_PLAYOUT)
@@ -85,8 +85,8 @@ def playout(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, option, s
 @njit(**FAST)
 def search_choice(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, budget, fs):
     """The option the seat takes at the stop the last GAME run made (the module's docstring)."""
-    n = w[X_STOP + 2]
-    inc = w[X_STOP + 3]
+    n = w[X_STOP_N]
+    inc = w[X_STOP_ANSWER]
     w[X_NSEARCH] += 1
     traced = w[W_TRACING]
     w[W_TRACING] = 0
@@ -129,6 +129,15 @@ def search_choice(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, bud
 
 
 @njit(**FAST)
+def logged(w, c):
+    """Log answer c to the stop's decision, with the game's stream as it was there."""
+    k = w[X_LOGN]
+    w[X_LOG + 2 * k] = c
+    w[X_LOG + 2 * k + 1] = w[X_STOP_RNG]
+    w[X_LOGN] = k + 1
+
+
+@njit(**FAST)
 def searched_game(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, pf, pp, seed, g, budgets, fs):
     """Game g with a searching seat: run to its next decision, search it, log the answer, until the game ends."""
     w[X_SRNG] = np.int64(mix(seed ^ SEARCH_SEED, g))
@@ -137,13 +146,9 @@ def searched_game(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, pf, 
     while True:
         w[W_TROW] = start
         run(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, seed, g, MODE_GAME)
-        if w[X_STOP + 2] == 0:
+        if w[X_STOP_N] == 0:
             return
-        c = search_choice(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, budgets[w[X_STOP]], fs)
-        k = w[X_LOGN]
-        w[X_LOG + 2 * k] = c
-        w[X_LOG + 2 * k + 1] = w[X_STOP + 4]
-        w[X_LOGN] = k + 1
+        logged(w, search_choice(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, budgets[w[X_STOP_SEAT]], fs))
 
 
 @njit(cache=True)
@@ -201,15 +206,13 @@ def stop_state(seed, g, cards, inst_card, setup, deck_n, config, f, p, me, k, st
     w[X_LOGN] = 0
     for j in range(k + 1):
         run(w, st, board, opts, cards, inst_card, tr, f, f, p, p, seed, g, MODE_GAME)
-        if w[X_STOP + 2] == 0:
+        if w[X_STOP_N] == 0:
             return 0
         if j < k:                          # the heuristics' answer, logged as the search's would be
-            w[X_LOG + 2 * w[X_LOGN]] = w[X_STOP + 3]
-            w[X_LOG + 2 * w[X_LOGN] + 1] = w[X_STOP + 4]
-            w[X_LOGN] += 1
-    n = w[X_STOP + 2]
+            logged(w, w[X_STOP_ANSWER])
+    n = w[X_STOP_N]
     w[X_SNAP] = 1
-    w[X_FORCED] = w[X_STOP + 3]
+    w[X_FORCED] = w[X_STOP_ANSWER]
     w[X_SRNG] = stream
     run(w, st, board, opts, cards, inst_card, tr, f, f, p, p, seed, g, MODE_PLAYOUT)
     for i in range(snap.shape[0]):
