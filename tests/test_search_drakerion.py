@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from sim.games import get_game
 from sim.games.drakerion import kernel_search as ks
@@ -98,6 +99,25 @@ def test_a_playout_starts_the_same_whatever_the_hidden_cards(stream):
             else:
                 poisoned[c] = R.Z_DECK if poisoned[c] == R.Z_HAND else R.Z_HAND
         assert np.array_equal(redealt(poisoned, me, stream), start)
+
+
+def test_the_opponents_hand_is_dealt_uniformly():
+    """Over many search streams, every row of the opponent's hand-and-deck pile lands in its hand equally often
+    (chi-square against the uniform share): the deal favours neither the true hand nor the row order."""
+    tested = 0
+    for snap, me in POSITIONS[:6]:
+        opp = 1 - me
+        pile = [i for i in range(opp * R.MAX_INST, (opp + 1) * R.MAX_INST) if zone(snap, i) in (R.Z_HAND, R.Z_DECK)]
+        held = snap[AT_ST + R.S_HAND_N + opp]
+        if held == 0 or held == len(pile):
+            continue
+        counts = np.zeros(len(pile))
+        for s in range(400):
+            dealt = redealt(snap, me, 1000 + s)
+            counts += [zone(dealt, i) == R.Z_HAND for i in pile]
+        assert stats.chisquare(counts)[1] > 1e-3
+        tested += 1
+    assert tested >= 3
 
 
 def test_the_playouts_start_from_the_determinised_state():
