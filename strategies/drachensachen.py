@@ -345,6 +345,8 @@ V1_DEFAULTS = (1.4, 0.15, 1.5, 3.0, 0.0, 0.3, 0.8, 0.15, 5.0, 0.6, 0.6, 0.5, 0.0
 V1_BOUNDS = ((0.0, 3.0), (0.0, 1.0), (0.0, 6.0), (-2.0, 6.0), (-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0),
              (-2.0, 10.0), (0.0, 3.0), (0.0, 3.0), (0.0, 3.0), (-3.0, 6.0))
 
+DEFAULTS2 = V1_DEFAULTS + (0.5, 100.0, 0.25, -0.3, 0.0)
+
 REGISTRY.register(Strategy(
     "weighted", SEATS, (weighted2_play, weighted_setup, fewest_choose),
     "scores every option: cards shed, minus the value of monsters and the cost of dragons spent, plus "
@@ -352,7 +354,7 @@ REGISTRY.register(Strategy(
     "costs per card taken or drawn and for a missed turn; spends Nullo and Protecto before Extermino; breaks "
     "out of play that goes round in circles with a random move; plays Protectos two at a time under the "
     "house rule",
-    WEIGHTS2, V1_DEFAULTS + (0.5, 100.0, 0.25, -0.3, 0.0), V1_BOUNDS + ((-1.0, 3.0), (4.0, 400.0), (0.0, 1.0), (-1.0, 1.0), (-1.0, 1.0))))
+    WEIGHTS2, DEFAULTS2, V1_BOUNDS + ((-1.0, 3.0), (4.0, 400.0), (0.0, 1.0), (-1.0, 1.0), (-1.0, 1.0))))
 
 REGISTRY.register(Strategy(
     "weighted_v1", SEATS, (weighted_play, weighted_setup, fewest_choose),
@@ -360,3 +362,29 @@ REGISTRY.register(Strategy(
     "player close to going out, without the loop escape (two of them at 2 players can pass the same small "
     "pile back and forth until the turn cap) and without double Protectos",
     WEIGHTS, V1_DEFAULTS, V1_BOUNDS))
+
+
+# ---- the search player -------------------------------------------------------------------------------
+# The kernel runs it (sim/games/drachensachen/kernel_search.py): it needs the whole game state, which a strategy
+# function does not see. A seat whose play function is search_play is asked every decision with more than one
+# option (game.seat_functions); every seat plays the playouts as SEARCH_PLAYOUTS at its default weights. Its one
+# parameter is the budget: playouts per decision.
+SEARCH_PLAYOUTS = "weighted"
+SEARCH, SEARCH_DEFAULTS = ("budget",), (200.0,)
+
+
+@njit_later(SIG, **FAST)
+def search_play(moves, n, view, params):
+    """Recognised by identity (game.seat_functions) and never called there (nor are its other two functions: every
+    decision of the seat with more than one option is searched); called anywhere else, it sheds low."""
+    return careful_turn(moves, n, view, 2.0)
+
+
+REGISTRY.register(Strategy(
+    "search", SEATS, (search_play, weighted_setup, fewest_choose),
+    "plays each option of a decision (a play at its largest size or as one card, a pick-up, an ability's choice, "
+    "the exchange) on to the end of the round, the rest of the game valued, with the cards it cannot see dealt "
+    "afresh each time (but those a player was seen to pick up stay in its hand) (budget: playouts per decision, "
+    "spread over the options by sequential halving), and keeps the one that wins most unless the weighted "
+    "heuristic's own answer does as well within the noise; every seat plays out as weighted",
+    SEARCH, SEARCH_DEFAULTS))

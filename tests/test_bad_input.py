@@ -107,7 +107,7 @@ CASES = {
     "`dsim run --variant nope`": lambda: refused(["run", "--variant", "nope"], "unknown variant 'nope'"),
     "`dsim run --n -5` (or `2.5`, `1e30`)": lambda: [refused(["run", "--n", n], "--n must be a whole number of "
                                                              "games from 1 to 1e12") for n in ("-5", "2.5", "1e30")],
-    "`dsim run --players 2`": lambda: refused(["run", "--players", 2], "dragonwake plays 3-10 players, not 2"),
+    "`dsim run --players 2`": lambda: refused(["run", "--players", 2], "dragonwake plays 3 to 10 players, not 2"),
     "`dsim run --jobs 0` (or `100000`)": lambda: [refused(["run", "--jobs", j], "--jobs must be from 1 to")
                                                   for j in (0, 100_000)],
     "`dsim run --seed -1`": lambda: refused(["run", "--seed", -1], "--seed must be from 0 to 2**63-1"),

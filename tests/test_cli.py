@@ -52,7 +52,7 @@ def test_user_plugin_strategy(tmp_path):
     (["run", "--strategy", "wizard=random"], "unknown role 'wizard'"),
     (["run", "--variant", "nope"], "unknown variant"),
     (["run", "--set", "hand_sizes=[5,5]"], "hand_sizes"),
-    (["run", "--players", "2"], "3-10 players"),
+    (["run", "--players", "2"], "3 to 10 players"),
     (["run", "--jobs", "0"], "--jobs"),
     (["run", "--bogus"], "No such option"),
     (["run", "--rules", "/nonexistent.toml"], "not found"),

@@ -232,3 +232,17 @@ def test_tracker_stops_on_a_large_mean_at_the_relative_target():
     assert e["size"].half_width() <= 0.05 * e["size"].value
     assert e["size"].half_width() > 0.05          # an absolute ±0.05 would have needed far more games
     assert e["rate"].half_width() <= 0.05
+
+
+def test_a_long_lineup_label_fits_a_file_name_and_stays_distinct():
+    """Tuned parameters at four seats make a label of hundreds of characters (a tournament's folder name):
+    it is cut to a readable head and a hash of the whole, so two line-ups never share a folder."""
+    from sim.engine.strategy import MAX_LABEL, lineup_label
+    game = get_game("drarkane")
+    seeker = game.strategies.get("seeker")
+    weights = {name: 0.123456 for name in seeker.param_names}
+    a = game.lineup("seat0=" + "seeker:" + ":".join(f"{k}={v}" for k, v in weights.items()) + ",seat1=random")
+    b = game.lineup("seat0=" + "seeker:" + ":".join(f"{k}={v + 1}" for k, v in weights.items()) + ",seat1=random")
+    short = game.lineup("seeker")
+    assert len(lineup_label(a)) <= MAX_LABEL and lineup_label(a) != lineup_label(b)
+    assert lineup_label(a).startswith("seat0-seeker(") and lineup_label(short) == "seeker"

@@ -134,4 +134,5 @@ def test_the_ladder_has_search_rungs_paired_on_its_first_deals(tmp_path, monkeyp
     path, words = write(result, tmp_path)
     text = path.read_text()
     assert "With the dragon searching (60 playouts)" in text and "the search levels on the first 300 deals" in text
+    assert "dragon search (60 playouts), dwarves coordinated" in text and "search (tuned)" not in text
     assert "searches" not in words          # the headline verdict reads the rungs below the search ones

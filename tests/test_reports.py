@@ -101,7 +101,7 @@ def test_a_finding_over_many_configurations_quotes_the_default_first():
              "estimate": Estimate(v, v - 0.01, v + 0.01, 1000)}
             for p, v in zip(range(4, 10), (0.30, 0.12, 0.20, 0.25, 0.05, 0.40))]
     (line,) = headline_findings(rows, {"hero_win": hero}, configs, ["players"])
-    assert re.match(r".* is 12\.0% \[11\.0, 13\.0\] with the defaults \(5 players\).*ranges from 5\.0%.*"
+    assert re.match(r".*: 12\.0% \[11\.0, 13\.0\] with the defaults \(5 players\).*ranges from 5\.0%.*"
                     r"\(8 players\) to 40\.0%.*\(9 players\) over 6 configurations", line), line
     rows = [r for r in rows if r["players"] != 5]
     (line,) = headline_findings(rows + rows[:1], {"hero_win": hero}, configs, ["players"])
@@ -162,7 +162,7 @@ def test_an_outcome_without_a_reference_over_a_few_configurations_is_one_sentenc
     (line,) = headline_findings(rows("rounds", (4.8, 4.1, 3.6)), outcomes, configs, ["players"])
     assert "with the defaults (4 players)" in line and "over 3 configurations" in line, line
     (line,) = headline_findings(rows("stalemates", (0.0, 0.0, 0.0)), outcomes, configs, ["players"])
-    assert line == "Rounds stopped by the turn cap, per 1,000 games is 0 in every one of the 3 configurations."
+    assert line == "Rounds stopped by the turn cap, per 1,000 games: 0 in every one of the 3 configurations."
     (line,) = headline_findings(rows("seat0_win", (0.5, 0.33, 0.26)), outcomes, configs, ["players"])
     assert line.startswith("Seat 0 wins the game: 50.0% [40.0, 60.0] at 2 players, consistent with a fair 50.0%; ")
     assert line.count(" at ") == 3 and line.count("fair") == 3          # a verdict each, in one sentence

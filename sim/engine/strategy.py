@@ -12,6 +12,7 @@ first played rather than when the module is imported, so listing the games (`dsi
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import sys
 import warnings
@@ -163,12 +164,19 @@ def parse_lineup(text: str, roles: tuple[str, ...], registry: StrategyRegistry,
     return lineup
 
 
+MAX_LABEL = 160       # characters of a line-up's folder name (the file system allows 255 bytes)
+
+
 def lineup_label(lineup: Lineup) -> str:
     """Compact, path-safe name of a lineup, e.g. `hero-bayes_cultist-liar`."""
     labels = {seat.label() for seat in lineup.values()}
-    if len(labels) == 1:
-        return labels.pop()
-    return "_".join(f"{role}-{seat.label()}" for role, seat in lineup.items())
+    label = labels.pop() if len(labels) == 1 else "_".join(f"{role}-{seat.label()}" for role, seat in lineup.items())
+    if len(label) <= MAX_LABEL:
+        return label
+    # tuned parameters at several seats run past a file name's 255 bytes: keep a readable head, and a hash of
+    # the whole label so that two line-ups never share a folder
+    digest = hashlib.sha256(label.encode()).hexdigest()[:16]
+    return f"{label[:MAX_LABEL - 17]}~{digest}"
 
 
 _LOADED: set[Path] = set()

@@ -60,15 +60,15 @@ def headline_findings(rows: list[dict], outcomes: dict[str, Outcome], configs: C
         mine = [r for r in rows if r["outcome"] == name and r["headline"]]
         label = o.label or o.name
         if len(mine) > 1 and o.reference is None and len({r["estimate"].value for r in mine}) == 1:
-            scored.append((0.0, f"{_cap(label)} is {show(mine[0]['estimate'].value, o)} in every one of the "
+            scored.append((0.0, f"{_cap(label)}: {show(mine[0]['estimate'].value, o)} in every one of the "
                                 f"{len(mine)} configurations."))
             continue
         if len(mine) == 1:
             r = mine[0]
             verdict, score = against(r["estimate"], o.reference_at(r["players"]), o, r["players"])
             where = f" ({configs.text(r, dims)})" if dims else ""
-            scored.append((score, f"{_cap(label)} is {fmt(r['estimate'], o)}{where}"
-                                  + (f": {verdict}." if verdict else ".")))
+            scored.append((score, f"{_cap(label)}: {fmt(r['estimate'], o)}{where}"
+                                  + (f", {verdict}." if verdict else ".")))
             continue
         if len(mine) <= MANY and o.reference is not None:      # a verdict each, in one sentence
             parts, score = [], 0.0
@@ -90,7 +90,7 @@ def headline_findings(rows: list[dict], outcomes: dict[str, Outcome], configs: C
         default = next((r for r in mine if configs.is_default(r, dims)), None)
         if default is not None:      # the figure a designer quotes first, then how far the other setups move it
             verdict, _ = against(default["estimate"], o.reference_at(default["players"]), o, default["players"])
-            text = (f"{_cap(label)} is {fmt(default['estimate'], o)} with the defaults ({configs.text(default, dims)})"
+            text = (f"{_cap(label)}: {fmt(default['estimate'], o)} with the defaults ({configs.text(default, dims)})"
                     + (f", {verdict}" if verdict else "") + f"; it {spread}")
         else:
             text = f"{_cap(label)} {spread}"

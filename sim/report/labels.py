@@ -83,7 +83,10 @@ def lineup_text(game: Game, strategies: dict) -> str:
         tuned = ""
         try:
             strategy = game.strategies.get(s["name"])
-            if not np.allclose(_params(strategy, s), strategy.params()):
+            params = _params(strategy, s)
+            if "budget" in strategy.param_names:       # a search player: its budget is what tells two apart
+                tuned = f" ({params[strategy.param_names.index('budget')]:g} playouts)"
+            elif not np.allclose(params, strategy.params()):
                 tuned = " (tuned)"
         except (DsimError, KeyError, ValueError):
             pass

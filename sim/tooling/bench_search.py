@@ -37,7 +37,8 @@ def search_section(names: list[str]) -> list[str]:
         game = get_game(name)
         if "search" not in game.strategies.items:
             continue
-        for role in game.strategies.get("search").roles:
+        active = game.active_roles(game.default_players)     # (a seat game's seats past its default players sit out)
+        for role in [r for r in game.strategies.get("search").roles if r in active]:
             r = measure(game, role)
             print(f"{name} {role} searching: {r['decisions_s']:,.0f} decisions/s per core", flush=True)
             rows.append(f"| {name} | {role} | {r['budget']:.0f} | {r['decisions_s']:,.0f} | {r['games_s']:,.1f} | "

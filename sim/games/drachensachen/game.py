@@ -8,13 +8,14 @@ import polars as pl
 from sim.engine.frames import collect, columns, first, lazy
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules
 from sim.engine.sections import Histogram, Measure, Series, Table
+from sim.engine.strategy import Seat
 from sim.games.drachensachen import referee
 from sim.games.drachensachen.records import (
-    C_ROUNDS, C_TRACE, FIRED_ALIASES, GAME_COLUMNS, MAX_PLAYERS, N_GAME_COLS, N_PLAYER_COLS, N_ROUND_COLS, PLAYER_COLUMNS,
+    C_ROUNDS, C_SEARCHED, C_TRACE, FIRED_ALIASES, GAME_COLUMNS, MAX_PLAYERS, N_GAME_COLS, N_PLAYER_COLS, N_ROUND_COLS, PLAYER_COLUMNS,
     ROUND_COLUMNS, TRACE_WIDTH,
 )
 from sim.games.drachensachen.rules import DrachensachenRules
-from strategies.drachensachen import REGISTRY
+from strategies.drachensachen import REGISTRY, SEARCH_PLAYOUTS, search_play
 
 try:  # the core's trace type, when it has one
     from sim.engine.game import Trace
@@ -25,11 +26,13 @@ except ImportError:  # pragma: no cover
         record: dict
 
 ROUNDS_PER_GAME_GUESS = 12
+LOSS_SEED, LOSS_GAMES = 4242, 400       # the heuristics' games the search's round losses are measured from
 TRACE_ROWS_PER_GAME_GUESS = 2_000
 
 
 def seat_functions(lineup: dict, players: int):
-    """Per decision point, a 6-tuple of the seats' functions (empty seats repeat seat 0), and the params."""
+    """Per decision point, a 6-tuple of the seats' functions (empty seats repeat seat 0), the params, and the
+    searching seats as bits (their play function is the search strategy's: kernel_search asks them)."""
     seats = [lineup[f"seat{i}"] for i in range(players)]
     width = max(len(s.params) for s in seats)
     params = np.zeros((MAX_PLAYERS, width), np.float64)
@@ -39,15 +42,33 @@ def seat_functions(lineup: dict, players: int):
     for d in range(3):
         row = [s.strategy.functions[d] for s in seats]
         fns.append(tuple(row + [row[0]] * (MAX_PLAYERS - players)))
-    return fns, params
+    ask = sum(1 << i for i, s in enumerate(seats) if s.strategy.functions[0] is search_play)
+    return fns, params, ask
+
+
+def playout_functions(rules: Rules, players: int):
+    """The search's playouts: every seat plays SEARCH_PLAYOUTS at its default weights; and the cumulative
+    distribution of a round's loss for a player who did not go out, from LOSS_GAMES of their games under these
+    rules (kernel_search.value finishes a game from a round's end with it)."""
+    heuristic = REGISTRY.get(SEARCH_PLAYOUTS)
+    fns = [(f,) * MAX_PLAYERS for f in heuristic.functions]
+    lineup = {f"seat{i}": Seat(heuristic, heuristic.params()) for i in range(MAX_PLAYERS)}
+    rounds = GAME.simulate(rules, players, lineup, LOSS_SEED, LOSS_GAMES)["rounds"]
+    decided = rounds["went_out"] >= 0
+    losses = np.concatenate([rounds[f"pos_lost{k}"][decided] for k in range(players)]).clip(0, None)
+    counts = np.bincount(losses).astype(np.float64)
+    counts[0] -= decided.sum()          # the player who went out
+    return fns, np.tile(np.asarray(heuristic.params(), np.float64), (MAX_PLAYERS, 1)), np.cumsum(counts) / counts.sum()
 
 
 def play(rules: Rules, players: int, lineup: dict, seed: int, n: int, n_traced: int = 0, check: bool = False,
-         preset: np.ndarray | None = None):
-    """Run the kernel; returns (games, players, rounds) arrays and the traces (rows, start offsets)."""
+         preset: np.ndarray | None = None, counts: dict | None = None):
+    """Run the kernel; returns (games, players, rounds) arrays and the traces (rows, start offsets). `counts`, if
+    given, receives the search player's decisions ("search_decisions")."""
     kernel = GAME.kernels()
     r: DrachensachenRules = rules.typed
-    fns, params = seat_functions(lineup, players)
+    fns, params, ask = seat_functions(lineup, players)
+    pfns, pparams, lossc = playout_functions(rules, players) if ask else (fns, params, np.ones(1))
     rounds_cap = max(64, n * ROUNDS_PER_GAME_GUESS)
     trace_cap = n_traced * TRACE_ROWS_PER_GAME_GUESS
     preset = np.zeros(0, np.int64) if preset is None else np.asarray(preset, np.int64)
@@ -61,9 +82,12 @@ def play(rules: Rules, players: int, lineup: dict, seed: int, n: int, n_traced: 
         starts = np.zeros(n_traced + 1, np.int64)
         counters = np.zeros(4, np.int64)
         kernel.play_batch(int(seed), n, players, r.ints(), r.counts(), r.coins(), preset, fns[0], fns[1], fns[2],
-                          params, games, seats, rounds, trace, starts, counters, bool(check))
+                          params, games, seats, rounds, trace, starts, counters, bool(check), ask, *pfns, pparams,
+                          lossc)
         # the buffers were guesses: play the same games again with room for all of them
         if counters[C_ROUNDS] <= rounds_cap and counters[C_TRACE] <= trace_cap:
+            if counts is not None:
+                counts["search_decisions"] = int(counters[C_SEARCHED])
             return games, seats, rounds[:counters[C_ROUNDS]], trace, starts
         rounds_cap = max(rounds_cap, int(counters[C_ROUNDS]))
         trace_cap = max(trace_cap, int(counters[C_TRACE]))
@@ -94,6 +118,11 @@ class DrachensachenGame(Game):
     def simulate(self, rules, players, lineup, seed, n, check=False):
         games, seats, rounds, _, _ = play(rules, players, lineup, seed, n, 0, check)
         return tables(players, games, seats, rounds)
+
+    def search_decisions(self, rules, players, lineup, seed, n):
+        counts = {}
+        play(rules, players, lineup, seed, n, counts=counts)
+        return counts["search_decisions"]
 
     def traces(self, rules, players, lineup, seed, n):
         games, _, _, trace, starts = play(rules, players, lineup, seed, n, n, False)

@@ -51,7 +51,17 @@ ST_HELD = ST_WENT + MAX_PLAYERS             # card types in each seat's hand and
 ST_HIDDEN = ST_HELD + 2 * MAX_PLAYERS       # face-down cards by seat
 ST_REDRAW = ST_HIDDEN + MAX_PLAYERS * MAX_HIDDEN
 ST_DECK = ST_REDRAW + MAX_DECK
-ST_LEN = ST_DECK + MAX_DECK
+ST_REST = ST_DECK + MAX_DECK                # cards sitting the round out by type (unseen; counted in ST_OUT too)
+ST_KNOWN = ST_REST + N_TYPES                # cards each seat is seen to hold in hand, by type (a search's lower bound)
+ST_PSNAP = ST_KNOWN + MAX_PLAYERS * N_TYPES  # the pile before a move (the search's account of what is seen)
+# the game as a resumable machine (kernel_game.game_on): where it stopped at a searching seat's decision (S_AT:
+# AT_*), the seat, the turn's count, phase, pending ability and result, the options, the answer (an option row);
+# the seats that are asked (bits); the game's stage (STAGE_*), round, starter, pick-ups before the round,
+# abilities active and enabled; 1 when the machine stops at the round's end (a search's playout). (After the
+# plain path's cells, which keep their offsets.)
+S_AT, S_P, S_TURNS, S_PHASE, S_PEND, S_RES, S_NOPT, S_ANSWER = range(ST_PSNAP + N_TYPES, ST_PSNAP + N_TYPES + 8)
+S_ASK, S_STAGE, S_RND, S_STARTER, S_PICKUPS0, S_NACTIVE, S_NENABLED, S_ROUND_ONLY = range(S_ANSWER + 1, S_ANSWER + 9)
+ST_LEN = S_ROUND_ONLY + 1
 
 # argument types of the helpers (explicit signatures: compiled once, no per-constant specialisations)
 I = types.int64
@@ -68,6 +78,10 @@ PAIR = types.UniTuple(types.int64, 2)
 
 # what an action leads to
 R_MORE, R_NEXT, R_EXTRA, R_OUT, R_MISSED = -1, 0, 1, 2, 3
+# where the machine stopped (S_AT), what a round or the game returns when it stopped there, the game's stages
+AT_NONE, AT_PLAY, AT_CHOICE, AT_SETUP = 0, 1, 2, 3
+ASKED, DONE, ROUND_DONE = -2, -3, -4
+STAGE_DEAL, STAGE_SETUP, STAGE_TURNS = 0, 1, 2
 
 ALL_TYPES = 0b1111111111110          # bits 1..12
 PUSH_DRAW = (1 << 4) | (1 << PROTECTO)
@@ -138,6 +152,12 @@ def checked(k, n, st):
 @njit(I(M2, I), cache=True, _nrt=False)
 def cards_left(v, p):
     return v[p, V_HAND_N] + v[p, V_OPEN_N] + v[p, V_HIDDEN_N]
+
+
+@njit(B(ST, I), cache=True, _nrt=False, inline='always')
+def asks(st, p):
+    """Seat p's decisions are asked (the machine stops at them: a searching seat)."""
+    return (st[S_ASK] >> p) & 1 == 1
 
 
 @njit(I(ST), cache=True, _nrt=False)

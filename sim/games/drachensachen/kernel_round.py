@@ -10,18 +10,20 @@ from sim.engine import rng as fastrng
 
 from sim.games.drachensachen.records import (
     AB_GOLD, CURSE_CHAOS, CURSE_MANY, CURSE_UNKNOWING, F_CURSE_CHAOS, F_CURSE_MANY, F_CURSE_UNKNOWING, F_EXCHANGE,
-    F_FIVES_SPARE, F_GOLD, F_HIDDEN_BACK, F_REFILL, G_CHECK_FAILS, G_SKIPS, G_TURNS, G_VIOLATIONS, K_DISCARD, K_KEEP,
-    K_PLAY, K_SWAP, MAX_HIDDEN, N_TYPES, PH_DRAW, PH_PLAY, PH_SETUP, PH_SKIP, PRESET_HEAD, R_BACK_COINS, R_CURSE_CHAOS,
+    F_FIVES_SPARE, F_GOLD, F_HIDDEN_BACK, F_REFILL, G_CHECK_FAILS, G_PICKUPS, G_SKIPS, G_TURNS, G_VIOLATIONS,
+    K_BLIND, K_DISCARD, K_KEEP, K_PEEK, K_PLAY, K_SWAP, MAX_HIDDEN, MAX_PLAYERS, N_TYPES, PH_BALL, PH_DRAW, PH_PLAY,
+    PH_SECRET, PH_SETUP, PH_SKIP, PRESET_HEAD, R_BACK_COINS, R_CURSE_CHAOS,
     R_CURSE_HAND, R_CURSE_HIDDEN, R_CURSE_MANY, R_CURSE_OPEN, R_CURSE_UNKNOWING, R_EXCHANGES, R_FIVES_SPARE, R_HAND,
     R_HIDDEN, R_HIDDEN_BACK, R_OPEN, R_PILE, R_REFILL, R_TURN_CAP, SEAT_FNS, T_CURSE, T_DECK, T_MISS, T_PILE, T_REFILL,
     T_ROUND, T_SETUP, T_SWAP, VIEW_LEN, V_HAND, V_HAND_N, V_HIDDEN_N, V_OPEN, V_OPEN_N,
 )
 from sim.games.drachensachen.kernel_base import (
-    A1, B, BIG, F2, I, M2, PAIR, R_EXTRA, R_MISSED, R_MORE, R_OUT, ST, ST_ACTIVE, ST_CURSE, ST_DECK, ST_G,
-    ST_HELD, ST_HIDDEN, ST_LOST, ST_OUT, ST_PILE, ST_R, ST_REDRAW, ST_SIZE, S_DECK_N, S_DIR, S_DRAW, S_DRAW_END,
-    S_DRAW_POS, S_FORCED, S_LOWMARK, S_PENDING, S_PLAYERS, S_QN, S_QUICK, S_QUICK_TURN, S_ROUND, S_SINCE, S_SKIP,
-    S_SKIP_SRC, S_TRACING, TR, U1, cards_left, checked, count_faults, draw_cards, fill_view, flush, lowest_bit, rec,
-    reset_pile_state, round_view, set_held, step,
+    A1, ASKED, AT_CHOICE, AT_NONE, AT_PLAY, AT_SETUP, B, BIG, F2, I, M2, PAIR, R_EXTRA, R_MISSED, R_MORE, R_OUT,
+    ST, ST_ACTIVE, ST_CURSE, ST_DECK, ST_G, ST_HELD, ST_HIDDEN, ST_KNOWN, ST_LOST, ST_OUT, ST_PILE, ST_PSNAP, ST_R,
+    ST_REDRAW, ST_REST, ST_SIZE, S_ANSWER, S_AT, S_DECK_N, S_DIR, S_DRAW, S_DRAW_END, S_DRAW_POS, S_FORCED,
+    S_LOWMARK, S_P, S_PEND, S_PENDING, S_PHASE, S_PLAYERS, S_QN, S_QUICK, S_QUICK_TURN, S_RES, S_ROUND, S_SINCE,
+    S_SKIP, S_SKIP_SRC, S_TRACING, S_TURNS, TR, U1, asks, cards_left, checked, count_faults, draw_cards, fill_view,
+    flush, lowest_bit, rec, reset_pile_state, round_view, set_held, step,
 )
 from sim.games.drachensachen.kernel_moves import ability_moves, act, phase_moves, resolve_ability, settle_counts
 
@@ -32,9 +34,9 @@ def deck_card(st, i):
     return st[ST_DECK + i] if i < st[S_DECK_N] else 0
 
 
-@njit(types.void(I, I, I, A1, M2, ST, M2, A1, SEAT_FNS, F2, TR, U1), cache=True, _nrt=False)
-def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, params, tr, state):
-    """Shuffle, deal, lay out the redraw pile, and let everyone make their exchanges."""
+@njit(types.void(I, I, I, A1, M2, ST, A1, TR, U1), cache=True, _nrt=False)
+def deal_round(rnd, starter, chaos, preset, v, st, rint, tr, state):
+    """Shuffle, deal and lay out the redraw pile (the exchanges follow: `exchanges`)."""
     players = st[S_PLAYERS]
     deck_n = st[S_DECK_N]
     is_preset = rnd == 0 and preset.size > 0
@@ -90,15 +92,34 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
     st[S_DRAW_POS] = 0
     st[S_DRAW_END] = n_pile
     rec(tr, st, T_PILE, -1, n_pile, 0, 0, 0, 0, 0)
+    for t in range(N_TYPES):
+        st[ST_REST + t] = 0
     while pos < ST_DECK + deck_n:
         st[ST_OUT + st[pos]] += 1
+        st[ST_REST + st[pos]] += 1
         pos += 1
     st[S_DIR] = 1
     st[S_ROUND] = rnd
     for p in range(players):
         round_view(v, st, p)
-    for e in range(rint[R_EXCHANGES]):
-        for p in range(players):
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def exchanges(v, st, moves, rint, setup_fns, params, tr, search):
+    """Everyone's exchanges, in seat order (each seat once per allowed exchange). With `search` (a constant:
+    the plain path's code compiles away) a searching seat's choice stops the machine (returns True; `stop_at`
+    with the step in S_TURNS, the options in moves); called again with the answer in S_ANSWER, it goes on from
+    there. With `search` the cards a seat takes up from its open row are noted as seen (ST_KNOWN)."""
+    players = st[S_PLAYERS]
+    resumed = search and st[S_AT] == AT_SETUP
+    first = st[S_TURNS] if resumed else 0
+    for i in range(first, rint[R_EXCHANGES] * players):
+        p = i % players
+        if resumed:
+            k = st[S_ANSWER]
+            st[S_AT] = AT_NONE
+            resumed = False
+        else:
             moves[0, 0] = K_KEEP
             n = 1
             # every hand type with every other open type, from the type bits (testing each of the twelve hand
@@ -118,72 +139,169 @@ def deal_round(rnd, starter, chaos, preset, v, st, moves, rint, setup_fns, param
             k = 0
             if n > 1:
                 fill_view(v, st, p, PH_SETUP)
+                if search and asks(st, p):
+                    stop_at(st, AT_SETUP, p, i, PH_SETUP, 0, 0, n)
+                    return True
                 k = checked(setup_fns[p](moves, n, v[p], params[p]), n, st)
-            if moves[k, 0] == K_SWAP:
-                ht = moves[k, 1]
-                ot = moves[k, 2]
-                v[p, V_HAND + ht] -= 1
-                v[p, V_OPEN + ht] += 1
-                v[p, V_OPEN + ot] -= 1
-                v[p, V_HAND + ot] += 1
-                set_held(v, st, p)
-                st[ST_G + F_EXCHANGE] += 1
-                rec(tr, st, T_SWAP, p, ht, ot, 0, 0, 0, 0)
+        if moves[k, 0] == K_SWAP:
+            ht = moves[k, 1]
+            ot = moves[k, 2]
+            v[p, V_HAND + ht] -= 1
+            v[p, V_OPEN + ht] += 1
+            v[p, V_OPEN + ot] -= 1
+            v[p, V_HAND + ot] += 1
+            set_held(v, st, p)
+            st[ST_G + F_EXCHANGE] += 1
+            rec(tr, st, T_SWAP, p, ht, ot, 0, 0, 0, 0)
+            if search:
+                st[ST_KNOWN + p * N_TYPES + ot] += 1
+                st[ST_KNOWN + p * N_TYPES + ht] = max(0, st[ST_KNOWN + p * N_TYPES + ht] - 1)
+    return False
 
 
-@njit(PAIR(I, M2, ST, M2, SEAT_FNS, SEAT_FNS, F2, TR, B), cache=True, _nrt=False)
-def play_round(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
-    """Turns until someone has no cards left (returns them) or the turn cap (returns -1)."""
-    p = starter
-    turns = 0
+# ---- what a searching seat sees of the others' hands (the machine's `search` path only) -------------------
+
+
+@njit(types.void(M2, I, M2, ST, I), cache=True, _nrt=False)
+def seen_before(moves, k, v, st, p):
+    """Before seat p carries out option k: the pile as it lies and the pick-ups so far (a pick-up makes the pile
+    known in p's hand); cards p plays or puts out from its hand leave what it is known to hold."""
+    for t in range(1, N_TYPES):
+        st[ST_PSNAP + t] = st[ST_PILE + t]
+    st[ST_PSNAP] = st[ST_G + G_PICKUPS]
+    kind = moves[k, 0]
+    less = moves[k, 2] if kind == K_PLAY else (4 if kind == K_DISCARD else 0)
+    i = ST_KNOWN + p * N_TYPES + moves[k, 1]
+    st[i] = max(0, st[i] - less)
+
+
+@njit(types.void(M2, I, M2, ST, I), cache=True, _nrt=False)
+def seen_after(moves, k, v, st, p):
+    """After seat p's option k: a pile it took is known in its hand, with the face-down card it turned up."""
+    if st[ST_G + G_PICKUPS] > st[ST_PSNAP]:
+        for t in range(1, N_TYPES):
+            st[ST_KNOWN + p * N_TYPES + t] += st[ST_PSNAP + t]
+        if moves[k, 0] == K_BLIND or moves[k, 0] == K_PEEK:
+            st[ST_KNOWN + p * N_TYPES + st[ST_HIDDEN + p * MAX_HIDDEN + v[p, V_HIDDEN_N]]] += 1
+
+
+@njit(types.void(ST, I, I, I), cache=True, _nrt=False)
+def seen_ability(st, p, phase, option):
+    """After seat p's ability: an open card taken up is known in its hand; a card given away at random (Monsterball)
+    may have been any of those it was known to hold."""
+    if phase == PH_SECRET:
+        st[ST_KNOWN + p * N_TYPES + option] += 1
+    elif phase == PH_BALL:
+        for t in range(1, N_TYPES):
+            st[ST_KNOWN + p * N_TYPES + t] = max(0, st[ST_KNOWN + p * N_TYPES + t] - 1)
+
+
+@njit(types.void(ST), cache=True, _nrt=False)
+def forget_seen(st):
+    for i in range(MAX_PLAYERS * N_TYPES):
+        st[ST_KNOWN + i] = 0
+
+
+@njit(types.void(ST, I, I, I, I, I, I, I), cache=True, _nrt=False, inline='always')
+def stop_at(st, at, p, turns, phase, pend, res, n):
+    """Where the machine stops for a searching seat's decision, for the search and for going on (S_AT to S_NOPT)."""
+    where = (at, p, turns, phase, pend, res, n)
+    for i in range(7):
+        st[S_AT + i] = where[i]
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def turns_on(starter, v, st, moves, play_fns, choice_fns, params, tr, check, search):
+    """Turns until someone has no cards left (returns them) or the turn cap (returns -1), and the turns played.
+
+    With `search` (a constant: `play_round` passes False and the code for it compiles away) the round is a
+    resumable machine: at a decision of a searching seat (`asks`) it stops and returns ASKED, with where it
+    stopped in the state (`stop_at`) and the options in moves; called again with the answer in S_ANSWER (an
+    option row, its counts already in the row), it goes on from there. A copy of the arrays at a decision can
+    be played on from the same way (kernel_search)."""
     cap = st[ST_R + R_TURN_CAP]
     refill = st[ST_R + R_REFILL] == 1
-    st[S_QUICK] = 0
-    st[S_LOWMARK] = BIG
-    st[S_SINCE] = 0
-    while True:
-        turns += 1
-        if turns > cap:
-            return -1, turns - 1
-        st[ST_G + G_TURNS] += 1
-        st[S_QUICK_TURN] = st[S_QUICK]
+    at = st[S_AT] if search else AT_NONE
+    if at == AT_NONE:
+        p = starter
+        turns = 0
         st[S_QUICK] = 0
-        if st[S_FORCED] > 0:
-            # skipped by several Protectos: no answer possible
-            st[S_FORCED] -= 1
-            st[ST_G + G_SKIPS] += 1
-            rec(tr, st, T_MISS, p, 1, 0, 0, 0, 0, 0)
-            p = step(p, st)
-            continue
-        if st[S_SKIP] > 0 and p == st[S_SKIP_SRC]:
-            # the misses from this player's own 5s have come round to them
-            st[ST_G + F_FIVES_SPARE] += 1
-            if st[ST_R + R_FIVES_SPARE] == 1:
-                st[S_SKIP] = 0
-        phase = PH_SKIP if st[S_SKIP] > 0 else (PH_DRAW if st[S_DRAW] > 0 else PH_PLAY)
+        st[S_LOWMARK] = BIG
+        st[S_SINCE] = 0
+    else:
+        p = st[S_P]
+        turns = st[S_TURNS]
+        st[S_AT] = AT_NONE
+    while True:
+        if at == AT_NONE:
+            turns += 1
+            if turns > cap:
+                return -1, turns - 1
+            st[ST_G + G_TURNS] += 1
+            st[S_QUICK_TURN] = st[S_QUICK]
+            st[S_QUICK] = 0
+            if st[S_FORCED] > 0:
+                # skipped by several Protectos: no answer possible
+                st[S_FORCED] -= 1
+                st[ST_G + G_SKIPS] += 1
+                rec(tr, st, T_MISS, p, 1, 0, 0, 0, 0, 0)
+                p = step(p, st)
+                continue
+            if st[S_SKIP] > 0 and p == st[S_SKIP_SRC]:
+                # the misses from this player's own 5s have come round to them
+                st[ST_G + F_FIVES_SPARE] += 1
+                if st[ST_R + R_FIVES_SPARE] == 1:
+                    st[S_SKIP] = 0
+            phase = PH_SKIP if st[S_SKIP] > 0 else (PH_DRAW if st[S_DRAW] > 0 else PH_PLAY)
+        else:
+            phase = st[S_PHASE]
         res = R_MORE
         while res == R_MORE:
-            n = phase_moves(moves, v, st, p, phase)
-            k = 0
-            # a lone play row still leaves a choice when it can take more than one card
-            if n > 1 or (moves[0, 0] == K_PLAY and moves[0, 2] + moves[0, 3] > 1):
-                fill_view(v, st, p, phase)
-                k = checked(play_fns[p](moves, n, v[p], params[p]), n, st)
-                if moves[k, 0] == K_PLAY:
-                    st[ST_G + G_VIOLATIONS] += settle_counts(moves, k, v, st, p)
-            res = act(moves, k, v, st, p)
-            if moves[k, 0] != K_DISCARD:
-                phase = PH_PLAY
-            if st[S_PENDING] > 0:
-                pend = st[S_PENDING]
-                st[S_PENDING] = 0
-                if res != R_OUT:
-                    n = ability_moves(moves, v, st, p, pend)
+            if at == AT_CHOICE:
+                # resumed at an ability's choice: the play that triggered it is done
+                at = AT_NONE
+                res = resolve_ability(v, st, p, st[S_PEND], moves[st[S_ANSWER], 1], st[S_RES])
+                seen_ability(st, p, st[S_PEND], moves[st[S_ANSWER], 1])
+            else:
+                if at == AT_PLAY:
+                    at = AT_NONE
+                    k = st[S_ANSWER]
+                    if moves[k, 0] == K_PLAY:
+                        st[ST_G + G_VIOLATIONS] += settle_counts(moves, k, v, st, p)
+                else:
+                    n = phase_moves(moves, v, st, p, phase)
                     k = 0
-                    if n > 1:
-                        fill_view(v, st, p, pend)
-                        k = checked(choice_fns[p](moves, n, v[p], params[p]), n, st)
-                    res = resolve_ability(v, st, p, pend, moves[k, 1], res)
+                    # a lone play row still leaves a choice when it can take more than one card
+                    if n > 1 or (moves[0, 0] == K_PLAY and moves[0, 2] + moves[0, 3] > 1):
+                        fill_view(v, st, p, phase)
+                        if search and asks(st, p):
+                            stop_at(st, AT_PLAY, p, turns, phase, 0, 0, n)
+                            return ASKED, turns
+                        k = checked(play_fns[p](moves, n, v[p], params[p]), n, st)
+                        if moves[k, 0] == K_PLAY:
+                            st[ST_G + G_VIOLATIONS] += settle_counts(moves, k, v, st, p)
+                if search:
+                    seen_before(moves, k, v, st, p)
+                res = act(moves, k, v, st, p)
+                if search:
+                    seen_after(moves, k, v, st, p)
+                if moves[k, 0] != K_DISCARD:
+                    phase = PH_PLAY
+                if st[S_PENDING] > 0:
+                    pend = st[S_PENDING]
+                    st[S_PENDING] = 0
+                    if res != R_OUT:
+                        n = ability_moves(moves, v, st, p, pend)
+                        k = 0
+                        if n > 1:
+                            fill_view(v, st, p, pend)
+                            if search and asks(st, p):
+                                stop_at(st, AT_CHOICE, p, turns, phase, pend, res, n)
+                                return ASKED, turns
+                            k = checked(choice_fns[p](moves, n, v[p], params[p]), n, st)
+                        res = resolve_ability(v, st, p, pend, moves[k, 1], res)
+                        if search:
+                            seen_ability(st, p, pend, moves[k, 1])
             if st[S_QN] > 0:
                 flush(tr, st)
         if res == R_OUT:
@@ -203,6 +321,18 @@ def play_round(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
             st[ST_G + G_CHECK_FAILS] += count_faults(v, st)
         if res != R_EXTRA:
             p = step(p, st)
+
+
+@njit(PAIR(I, M2, ST, M2, SEAT_FNS, SEAT_FNS, F2, TR, B), cache=True, _nrt=False)
+def play_round(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
+    """A round's turns (`turns_on`), every decision answered by the seats' functions."""
+    return turns_on(starter, v, st, moves, play_fns, choice_fns, params, tr, check, False)
+
+
+@njit(PAIR(I, M2, ST, M2, SEAT_FNS, SEAT_FNS, F2, TR, B), cache=True, _nrt=False)
+def round_machine(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
+    """A round's turns (`turns_on`) as a resumable machine: stops at a searching seat's decision."""
+    return turns_on(starter, v, st, moves, play_fns, choice_fns, params, tr, check, True)
 
 
 @njit(I(M2, I, ST, A1, I), cache=True, _nrt=False)

@@ -29,19 +29,21 @@ M_EVENT_CARDS = 11     # event cards in the deck (the array holds a dummy when i
 M_SIZE = 12
 
 # Declared so that any strategy with the right signatures plugs in without recompiling the kernel.
+# Contiguous rules, hand sizes and progress (`::1`): play_on indexes them
+# thousands of times a game, and a strided array costs a multiplication per index.
 PLAY_BATCH_SIG = types.void(
     types.uint32, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
-    types.int64[:], types.int64, types.boolean, types.boolean, types.int64[:], types.int64,
+    types.int64[::1], types.int64, types.boolean, types.boolean, types.int64[:], types.int64,
     types.int64[:], types.int64[:],
     STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
     types.float64[:], types.float64[:], types.int64, types.int64, types.int32[:, :], types.int64[:, :, :],
     types.boolean, types.int64[:], types.UniTuple(STRATEGY_FN, 6))
 
 PLAY_GAMES_SIG = types.void(
-    types.uint32, types.int64, types.int64[:], types.int64[:], types.int64, types.int64,
+    types.uint32, types.int64, types.int64[::1], types.int64[::1], types.int64, types.int64,
     STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
     types.float64[:], types.float64[:], types.int32[:, :], types.int64[:, :, :], types.boolean,
-    types.int64[:, ::1], types.float64[:, :], types.int64[:, ::1], types.int64[:], types.int64[:], types.int32[:],
+    types.int64[:, ::1], types.float64[:, :], types.int64[:, ::1], types.int64[::1], types.int64[:], types.int32[:],
     types.UniTuple(STRATEGY_FN, 6))
 
 
