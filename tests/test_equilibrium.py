@@ -109,7 +109,6 @@ def test_command_gives_numbers_in_json(tmp_path, capsys, game, extra):
     (["--game", "drako", "--precision", "0"], "--precision"),
     (["--game", "drako", "--decks", "all"], "no decks"),
     (["--game", "drakerion", "--decks", "ember,lava"], "unknown deck 'lava'"),
-    (["--game", "drakerion", "--with-search"], "drakerion has no search player"),
 ])
 def test_bad_input_is_one_line(tmp_path, capsys, args, message):
     code = main(["equilibrium", *args, "--out", str(tmp_path)])
@@ -136,7 +135,7 @@ def test_ablate_at_equilibrium_re_solves_each_element(tmp_path):
 
 def test_the_search_player_joins_the_population_only_when_asked():
     """Its cells play at its speed, so `dsim equilibrium` leaves it out unless --with-search (a game without
-    one refuses the flag: test_bad_input_is_one_line)."""
+    one would refuse the flag; every game has one now)."""
     game = get_game("drako")
     for role in ("dragon", "dwarves"):
         assert "search" not in [c.strategy.name for c in candidates(game, role)]

@@ -37,6 +37,11 @@ value       The default. Weighs every attack by the prestige it is expected to t
             digs for cheap characters while it holds fewer than `min_cheap`. Resolves its pending
             triggers (forced ones first) and declines only what would hurt it.
 
+search      The reference player: plays each option of a decision on to the end of the game many times, the
+            hidden cards dealt afresh each time, value playing both seats, and keeps the option that wins
+            most when it clearly beats value's own answer (sim/games/drakerion/kernel_search.py,
+            docs/SEARCH.md). Its one parameter is `budget` (playouts per decision, default 20).
+
 Parameters (defaults; bounds for `dsim optimize` are in VALUE_BOUNDS / AGGRESSIVE_BOUNDS):
   value       kill_weight 1.0, risk_weight 1.0 (prestige taken / put at risk by riposte), counter_weight
               0.6 (left in reach of a counter-attack), damage_weight 0.3 (lasting damage short of a kill),
@@ -59,6 +64,7 @@ alike), value and aggressive (each one's own decisions and parameters); here, th
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sim.engine.strategy import Strategy, StrategyRegistry, njit_later
@@ -160,3 +166,33 @@ REGISTRY.register(Strategy(
     "gold, chooses Manoeuvres by need, keeps fragile shooters in support, shields, redirects and "
     "intercepts to save a combatant, aims removal at the most prestige it can kill, passes for good to lead",
     VALUE, VALUE_DEFAULTS, VALUE_BOUNDS))
+
+
+# ---- the search player -------------------------------------------------------------------------
+# The kernel runs it (kernel_search): it replays the game, which a strategy function cannot. Its one parameter
+# is the budget (playouts per decision); the kernel gets the budget apart and value's default weights as the
+# seat's parameters (`search_params`), for the playouts and for the incumbent answer it must beat.
+# The default budget is 20, not 200: a playout costs about a game of value's decisions and a seat meets about 50
+# decisions a game, so at 200 a skill-ladder rung (10,000 games with a search seat) would take ~27 minutes on 2
+# cores (at 20: under 3; measured 1,400-1,500 decisions/s per core on the default pairing).
+SEARCH, SEARCH_DEFAULTS = ("budget",), (20.0,)
+
+
+def search_params(params) -> tuple[int, np.ndarray]:
+    """A search seat's budget and the weights its function (value's) and the playouts take."""
+    return max(1, int(params[0])), np.array(VALUE_DEFAULTS, dtype=np.float64)
+
+
+@njit_later(DECISION_SIG, **FAST)
+def search_choice(kind, opts, n, st, board, cards, params):
+    """Recognised by identity in the game's `play` and run by kernel_search; called anywhere else (and for the
+    incumbent answer) it plays as value does."""
+    return choose(STYLE_VALUE, kind, opts, n, st, board, cards, params)
+
+
+REGISTRY.register(Strategy(
+    "search", ("seat0", "seat1"), (search_choice,),
+    "plays each option of a decision on to the end of the game (budget: playouts per decision, spread over the "
+    "options by sequential halving) with the hidden cards dealt afresh each time, value playing both seats, and "
+    "keeps the one that wins most when it clearly beats value's own answer",
+    SEARCH, SEARCH_DEFAULTS))

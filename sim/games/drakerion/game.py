@@ -12,7 +12,7 @@ from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules,
 from sim.engine.strategy import Lineup
 from sim.games.drakerion import records as R
 from sim.games.drakerion.rules import DrakerionRules
-from strategies.drakerion import REGISTRY
+from strategies.drakerion import REGISTRY, search_choice, search_params, value_choice
 
 TRACE_ROWS_PER_GAME = 1500    # a first guess; doubled until the batch fits
 
@@ -38,29 +38,53 @@ DERIVED = {"fired_mulligan": (R.T_MULLIGAN, False),              # cards put bac
 FIRED_COLUMNS = [*FIRED, *DERIVED]
 
 
-def play(rules: DrakerionRules, lineup: Lineup, seed: int, n: int, n_traced: int = 0, check: bool = False):
-    """Play n games; returns (state slots [N_STATE, n], plays per board row [N_INST, n], traces)."""
+def play(rules: DrakerionRules, lineup: Lineup, seed: int, n: int, n_traced: int = 0, check: bool = False,
+         counts: dict | None = None, deal: bool = True):
+    """Play n games; returns (state slots [N_STATE, n], plays per board row [N_INST, n], traces). `counts`, if
+    given, receives the search player's decisions ("search_decisions"); deal False lets it play out from the true
+    hidden cards (a cheat, for the tests)."""
     kernel = GAME.kernels()
     t = rules.arrays()
     config = t.config.copy()
     config[R.C_CHECK] = int(check)
     s0, s1 = lineup["seat0"], lineup["seat1"]
-    p0 = np.ascontiguousarray(s0.params, dtype=np.float64)
-    p1 = np.ascontiguousarray(s1.params, dtype=np.float64)
+    (p0, b0), (p1, b1) = seat_params(s0), seat_params(s1)
+    if b0 or b1:
+        from sim.games.drakerion import kernel_search
+        pf = value_choice
+        pp = np.array(REGISTRY.get("value").defaults, dtype=np.float64)
+        budgets = np.array([b0, b1], np.int64)
     out = np.zeros((R.N_STATE, n), np.int64)
     played = np.zeros((R.N_INST, n), np.int64)
     rows = max(1, n_traced) * TRACE_ROWS_PER_GAME
     while True:
         tr = np.zeros((rows if n_traced else 1, R.TRACE_WIDTH), np.int16)
         starts = np.zeros(n_traced + 1, np.int64)
-        over = kernel.play_batch(int(seed) & 0xFFFFFFFF, n, t.cards, t.inst_card, t.setup, t.deck_n, config,
-                                 s0.strategy.functions[0], s1.strategy.functions[0], p0, p1, out, played, tr,
-                                 starts, n_traced)
+        f0, f1 = s0.strategy.functions[0], s1.strategy.functions[0]
+        if b0 or b1:
+            over = kernel_search.search_batch(int(seed) & 0xFFFFFFFF, n, t.cards, t.inst_card, t.setup, t.deck_n,
+                                              config, f0, f1, p0, p1, pf, pp, budgets, int(deal), out, played, tr,
+                                              starts, n_traced)
+            searched, over = over // 2, over % 2
+        else:
+            over = kernel.play_batch(int(seed) & 0xFFFFFFFF, n, t.cards, t.inst_card, t.setup, t.deck_n, config,
+                                     f0, f1, p0, p1, out, played, tr, starts, n_traced)
+            searched = 0
         if not over:
             break
         rows *= 2
     traces = [tr[starts[i]:starts[i + 1]].copy() for i in range(n_traced)]
+    if counts is not None:
+        counts["search_decisions"] = int(searched)
     return out, played, traces
+
+
+def seat_params(seat) -> tuple[np.ndarray, int]:
+    """A seat's parameters as the kernel takes them, and its search budget (0: it does not search)."""
+    if seat.strategy.functions[0] is search_choice:
+        budget, weights = search_params(seat.params)
+        return weights, budget
+    return np.ascontiguousarray(seat.params, dtype=np.float64), 0
 
 
 def game_columns(rules: DrakerionRules, out: np.ndarray) -> dict[str, np.ndarray]:
@@ -120,6 +144,11 @@ class DrakerionGame(Game):
     def simulate(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int, check: bool = False):
         out, played, _ = play(rules.typed, lineup, seed, n, check=check)
         return {"games": game_columns(rules.typed, out), "plays": play_columns(rules.typed, played)}
+
+    def search_decisions(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> int:
+        counts = {}
+        play(rules.typed, lineup, seed, n, counts=counts)
+        return counts["search_decisions"]
 
     def traces(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> list[Trace]:
         out, _, rows = play(rules.typed, lineup, seed, n, n_traced=n)

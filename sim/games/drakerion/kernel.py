@@ -695,6 +695,27 @@ def play_game(w, st, board, opts, cards, tr, f0, f1, p0, p1):
     emit(w, tr, EV_END, st[S_WINNER], st[S_END], turn, st[S_PRESTIGE], st[S_PRESTIGE + 1], -1, -1, -1, -1)
 
 
+@njit(**INLINE)
+def record(w, st, out, played, g):
+    """Game g's final state slots and plays per row into the batch's outputs."""
+    for s in range(out.shape[0]):
+        out[s, g] = st[s]
+    for p in range(2):                    # only deck rows are ever played (the rest stay 0)
+        for k in range(w[W_DECKN + p]):
+            played[p * MAX_INST + k, g] = w[W_PLAYED + p * MAX_INST + k]
+
+
+@njit(**FAST)
+def fill_work(w, config, setup, deck_n):
+    """A batch's work array: the configuration, deck sizes and set-up rows."""
+    for k in range(config.shape[0]):
+        w[k] = config[k]
+    for p in range(2):
+        w[W_DECKN + p] = deck_n[p]
+        for s in range(MAX_SETUP):
+            w[W_SETUP + p * MAX_SETUP + s] = setup[p, s]
+
+
 @njit(**FAST)
 def play_games(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, seed, n, out, played, starts,
                n_traced):
@@ -704,11 +725,7 @@ def play_games(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, seed, n
         start_trace(w, g, n_traced, starts, W_TRACING, W_TROW)
         new_game(w, st, board, cards, inst_card, seed, g)
         play_game(w, st, board, opts, cards, tr, f0, f1, p0, p1)
-        for s in range(out.shape[0]):
-            out[s, g] = st[s]
-        for p in range(2):                    # only deck rows are ever played (the rest stay 0)
-            for k in range(w[W_DECKN + p]):
-                played[p * MAX_INST + k, g] = w[W_PLAYED + p * MAX_INST + k]
+        record(w, st, out, played, g)
     if n_traced > 0:
         starts[n_traced] = w[W_TROW]
     return w[W_TOVER]
@@ -731,11 +748,6 @@ def play_batch(seed, n, cards, inst_card, setup, deck_n, config, f0, f1, p0, p1,
     st = np.zeros(N_STATE, np.int64)
     board = np.zeros((N_INST, BOARD_WIDTH), np.int64)
     opts = np.zeros((MAX_OPTS, OPT_WIDTH), np.int64)
-    for k in range(config.shape[0]):
-        w[k] = config[k]
-    for p in range(2):
-        w[W_DECKN + p] = deck_n[p]
-        for s in range(MAX_SETUP):
-            w[W_SETUP + p * MAX_SETUP + s] = setup[p, s]
+    fill_work(w, config, setup, deck_n)
     return play_games(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, seed, n, out, played,
                       starts, n_traced)

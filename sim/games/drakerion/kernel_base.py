@@ -19,6 +19,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.engine.kernel_rows import put_row
+from sim.engine.rng import next_u64, shuffle as shuffle_rows
 from sim.games.drakerion.shared import below
 from sim.games.drakerion.records import (
     AB_AMOUNT, AB_CONDITION, AB_EFFECT, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, B_CARD, B_CB_HP, B_CB_MELEE, B_CB_RANGED,
@@ -26,8 +27,8 @@ from sim.games.drakerion.records import (
     B_TAPPED, B_TB_HP, B_TB_MELEE, B_TB_RANGED, B_TB_RIPOSTE, B_ZONE, CD_ABIL, CD_HP, CD_MELEE,
     CD_KEYWORDS, CD_NABIL, CD_NAMED, CD_PRESTIGE, CD_TYPE, EVENT, CD_RANGED, CD_RIPOSTE, CD_TRAITS, C_CHECK, C_EMPTY_DECK_LOSES, C_PRESTIGE_BEATS, C_WIN_PRESTIGE, DRAW,
     EF_HP, EF_MELEE, EF_RANGED, EF_RIPOSTE, END_BOTH, END_DECKED, END_PRESTIGE, END_WIPEOUT, EV_DECIDE, EV_DECK,
-    K_F_EMPTY_DECK, K_F_PRESTIGE_BEATS, K_MOVE_UP, KW_IMPREVISIBLE, N_INST, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, MAX_DECK, MAX_INST, MAX_OPTS, S_DECK_N, S_DECKED, S_DISCARD_N, S_END, S_FRONT_N,
-    S_GOLD, S_HAND_N, S_MAN_TOP, S_MASK, S_OVER, S_PRESTIGE, S_SUPPORT_N, S_ACTOR, S_TURN, S_WINNER,
+    K_F_EMPTY_DECK, K_F_PRESTIGE_BEATS, K_MOVE_UP, KW_IMPREVISIBLE, N_INST, N_STATE, BOARD_WIDTH, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, MAX_DECK, MAX_INST, MAX_OPTS, S_DECK_N, S_DECKED, S_DISCARD_N, S_END, S_FRONT_N,
+    S_GOLD, S_HAND_N, S_MAN_TOP, S_MASK, S_OVER, S_RNG, D_LOOK, S_PRESTIGE, S_SUPPORT_N, S_ACTOR, S_TURN, S_WINNER,
     TG_SELF, TR_PASSIVE, TR_REACTION, T_BAD_CHOICES, T_DECISIONS, T_VIOLATIONS, T_DRAWN, T_KW, Z_ATTACHED, Z_CITY, Z_DECK,
     Z_DISCARD, Z_FRONT, Z_HAND, Z_MAN_TOP, Z_SUPPORT,
 )
@@ -61,7 +62,34 @@ T_IMPREV_BIT = 17
 T_EVENT_BIT = 18                      # and whether it is an event (read without the card table)
 N_TBITS = 19
 W_TROWS = W_TMASK + N_INST            # 2 x N_TBITS: per player and bit, the mask of rows whose card has it
-N_WORK = W_TROWS + 2 * N_TBITS
+W_MODE = W_TROWS + 2 * N_TBITS        # how decisions are answered: PLAIN, or a search's replays (below)
+N_WORK = W_MODE + 1
+
+# ---- the search player's replays (kernel_search) --------------------------------------------------
+# A game with a searching seat is replayed from its deal: the decisions already made (with more than one
+# option) are read from a log, with the game's stream as each left it. GAME mode plays the real game on and
+# stops at the searching seat's next decision (the game then ends at once: STOPPED answers row 0); PLAYOUT
+# mode replays to that decision, deals what the seat cannot see afresh, takes the option under test and
+# lets the heuristics play on. The words below sit past N_WORK: only a search batch's work array has them.
+MODE_PLAIN, MODE_GAME, MODE_PLAYOUT, MODE_STOPPED = 0, 1, 2, 3
+MAX_LOG = 4096                        # decisions logged per game; past it the seat stops searching
+X_IDX = N_WORK                        # decisions (with more than one option) so far in this run
+X_LOGN = X_IDX + 1                    # decisions in the log
+X_SEEKERS = X_LOGN + 1                # bit per searching seat
+X_STOPPING = X_SEEKERS + 1            # 1 while the stop's incumbent is asked
+X_STOP_SEAT = X_STOPPING + 1          # at the stop: the seat asked,
+X_STOP_N = X_STOP_SEAT + 1            # the decision's options (0: no stop, the game ended),
+X_STOP_ANSWER = X_STOP_N + 1          # the seat's function's answer (the incumbent),
+X_STOP_RNG = X_STOP_ANSWER + 1        # the game's stream there
+X_FORCED = X_STOP_RNG + 1             # the option a playout takes at the stop
+X_DEAL = X_FORCED + 1                 # 1: deal the hidden cards afresh (0: a cheat, for the tests)
+X_SRNG = X_DEAL + 1                   # the search's own random stream
+X_NSEARCH = X_SRNG + 1                # decisions searched in the batch
+X_PILE = X_NSEARCH + 1                # MAX_INST: rows being dealt
+X_LOG = X_PILE + MAX_INST             # 2 x MAX_LOG: per decision, the answer and the game's stream after it
+X_SNAP = X_LOG + 2 * MAX_LOG          # 1: copy the state at the stop to X_SNAPSHOT (the tests)
+X_SNAPSHOT = X_SNAP + 1               # w[:N_WORK], st, board
+N_SEARCH_WORK = X_SNAPSHOT + N_WORK + N_STATE + N_INST * BOARD_WIDTH
 
 # ---- trace and decisions -------------------------------------------------------------------------
 
@@ -104,13 +132,19 @@ def decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, kind, n):
     st[S_ACTOR] = p
     c = 0
     if n > 1:
-        if p == 0:
-            c = f0(kind, opts, n, st, board, cards, p0)
-        else:
-            c = f1(kind, opts, n, st, board, cards, p1)
-        if c < 0 or c >= n:          # as in every game: a uniformly random legal row instead, counted
-            st[T_BAD_CHOICES] += 1
-            c = below(st, n)
+        c = -1
+        if w[W_MODE]:
+            c = replayed(w, st, board, p, kind, n)
+        if c < 0:
+            if p == 0:
+                c = f0(kind, opts, n, st, board, cards, p0)
+            else:
+                c = f1(kind, opts, n, st, board, cards, p1)
+            if c < 0 or c >= n:          # as in every game: a uniformly random legal row instead, counted
+                st[T_BAD_CHOICES] += 1
+                c = below(st, n)
+            if w[W_MODE]:
+                heard(w, st, c)
     st[T_DECISIONS] += 1
     if w[C_CHECK]:
         st[T_VIOLATIONS] += violations(w, st, board)
@@ -118,6 +152,103 @@ def decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, kind, n):
         emit(w, tr, EV_DECIDE, kind, p, n, opts[c, 0], opts[c, 1], opts[c, 2], opts[c, 3],
              opts[c, 4], opts[c, 5])
     return c
+
+
+@njit(**FAST)
+def replayed(w, st, board, p, kind, n):
+    """A search run's answer to a decision with n > 1 options, or -1 to ask the seat's function (see X_*)."""
+    mode = w[W_MODE]
+    if mode == MODE_STOPPED:
+        return 0
+    k = w[X_IDX]
+    w[X_IDX] = k + 1
+    if k < w[X_LOGN]:
+        st[S_RNG] = w[X_LOG + 2 * k + 1]
+        return w[X_LOG + 2 * k]
+    if mode == MODE_PLAYOUT:
+        if k == w[X_LOGN]:
+            if w[X_DEAL]:
+                determinise(w, st, board, p)
+            if w[X_SNAP]:
+                snapshot(w, st, board, False)
+            st[S_RNG] = np.int64(next_u64(w[X_SRNG:X_SRNG + 1]) | np.uint64(1))
+            return w[X_FORCED]
+    elif (w[X_SEEKERS] >> p) & 1 and kind != D_LOOK and k < MAX_LOG - 1:
+        w[X_STOPPING] = 1             # a decision to search: the seat's function gives the incumbent
+        w[X_STOP_SEAT] = p
+        w[X_STOP_N] = n
+        w[X_STOP_RNG] = st[S_RNG]
+    return -1
+
+
+@njit(**FAST)
+def heard(w, st, c):
+    """After a seat's function answered c in a search run: log it, or note the incumbent and stop."""
+    if w[X_STOPPING]:
+        w[X_STOPPING] = 0
+        w[X_STOP_ANSWER] = c
+        st[S_RNG] = w[X_STOP_RNG]        # the stream as if the function had not been asked
+        st[S_OVER] = 1
+        w[W_MODE] = MODE_STOPPED
+    elif w[W_MODE] == MODE_GAME:
+        k = w[X_LOGN]
+        if k < MAX_LOG:
+            w[X_LOG + 2 * k] = c
+            w[X_LOG + 2 * k + 1] = st[S_RNG]
+            w[X_LOGN] = k + 1
+
+
+@njit(**FAST)
+def dealt(w, st, board, p, with_hand):
+    """Deal p's deck (and hand) afresh on the search's stream: its rows there, listed in row order (so the
+    result does not depend on where they were), shuffled; the hand keeps its size."""
+    k = 0
+    for j in range(w[W_DECKN + p]):
+        i = p * MAX_INST + j
+        z = board[i, B_ZONE]
+        if z == Z_DECK or (with_hand and z == Z_HAND):
+            w[X_PILE + k] = i
+            k += 1
+    shuffle_rows(w[X_SRNG:X_SRNG + 1], w[X_PILE:X_PILE + k], k)
+    held = st[S_HAND_N + p] if with_hand else 0
+    hand = np.int64(0)
+    for j in range(k):
+        i = w[X_PILE + j]
+        if j < held:
+            board[i, B_ZONE] = Z_HAND
+            hand |= np.int64(1) << (i & 63)
+        else:
+            board[i, B_ZONE] = Z_DECK
+            w[W_DECK + p * MAX_DECK + j - held] = i
+    if with_hand:
+        w[W_MASK + 4 * p + M_HAND] = hand
+        st[S_MASK + 4 * p + M_HAND] = hand
+
+
+@njit(**FAST)
+def words(a, w, k, back):
+    """Copy the 1-D array a to w[k:] (or `back` from it); returns the word after."""
+    n = a.shape[0]
+    src, dst = (w[k:k + n], a) if back else (a, w[k:k + n])
+    for i in range(n):
+        dst[i] = src[i]
+    return k + n
+
+
+@njit(**FAST)
+def snapshot(w, st, board, back):
+    """Copy the state to w[X_SNAPSHOT:]: w[:N_WORK], st, board (or `back` from it); for the tests."""
+    k = words(w[:N_WORK], w, X_SNAPSHOT, back)
+    k = words(st, w, k, back)
+    words(board.reshape(N_INST * BOARD_WIDTH), w, k, back)
+
+
+@njit(**FAST)
+def determinise(w, st, board, me):
+    """What seat `me` cannot see, dealt afresh: the opponent's hand and deck from the rows in either, its own
+    deck order."""
+    dealt(w, st, board, 1 - me, True)
+    dealt(w, st, board, me, False)
 
 
 @njit(**FAST)

@@ -1,0 +1,236 @@
+"""Drakerion's search player: flat Monte Carlo over determinisations (PIMC), run by replaying the game.
+
+At each of its decisions with more than one option (a look at its own deck's top excepted), the searching
+seat plays each option on to the end of the game many times and keeps the one that wins most. Drakerion's
+rules are straight-line code that asks for decisions deep inside abilities and combats, so a decision point
+cannot be copied and resumed; instead a game is replayed from its deal with the decisions already made read
+from a log (kernel_base `replayed`: the deal comes from the game's own stream, so the replay is exact). A
+playout replays to the decision, deals what the seat cannot see afresh (kernel_base `determinise`: the
+opponent's hand and deck from the rows in either, and its own deck's order), takes the option under test and
+lets the default heuristics (value, at its default weights) play both seats to the end. A replay costs one
+game's rules without its strategy calls, so a playout costs about one game.
+
+Options are compared on common random numbers: within a round, playout j deals the same hidden cards and gives
+the game's stream the same new state for every option. The budget (playouts per decision) is spread by
+sequential halving, and the heuristics' own answer (the incumbent) is played out on every playout: the best
+survivor replaces it only if it wins more of their shared playouts by more than MARGIN_Z deviations of a sign
+test on the playouts where they differ (a noisy search otherwise loses to the heuristics it plays out with).
+
+Why PIMC and not IS-MCTS: a Drakerion turn is a chain of small decisions of both seats (an action, its
+target, the combat window's answers) whose worth shows in the fights that follow, and the hidden information
+(hands, deck orders) matters through the cards drawn later; a flat search over the current decision with
+strong playouts measures that directly. See docs/SEARCH.md.
+
+The real game runs in the same way: replayed in GAME mode to the searching seat's next decision, where it
+stops; the searched answer is logged and the game replayed on. The search has a random stream of its own,
+seeded per game, and the searched answer leaves the game's stream as it was: the deal and the other seat's
+draws are those of the game without the search (until the answers differ).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from sim.engine.kernel_rows import start_trace
+from sim.engine.rng import mix, next_u64
+from sim.games.drakerion.kernel import fill_work, new_game, play_game, record
+from sim.games.drakerion.kernel_base import (
+    FAST, MODE_GAME, MODE_PLAIN, MODE_PLAYOUT, N_SEARCH_WORK, W_MODE, W_TRACING,
+    W_TROW, W_TOVER, X_DEAL, X_FORCED, X_IDX, X_LOG, X_LOGN, X_NSEARCH, X_SEEKERS, X_SNAP, X_SNAPSHOT, X_SRNG,
+    X_STOP_ANSWER, X_STOP_N, X_STOP_RNG, X_STOP_SEAT, X_STOPPING, determinise, snapshot,
+)
+from sim.games.drakerion.records import (
+    BOARD_WIDTH, DECISION_FN, DRAW, MAX_OPTS, N_INST, N_STATE, OPT_WIDTH, S_WINNER,
+)
+
+SEARCH_SEED = 0x5EA2C7   # mixed into the batch seed: the search stream differs from the game's
+MARGIN_Z = 1.0           # how far (in sign-test deviations) an option must beat the heuristics' answer
+
+# per option (float64 scratch `fs`): reward sum, playouts differing from the incumbent's; then the survivors
+F_SUM, F_DIFFER, F_ALIVE = 0, MAX_OPTS, 2 * MAX_OPTS
+N_FS = 3 * MAX_OPTS
+
+
+@njit(**FAST)
+def run(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, seed, g, mode):
+    """Replay game g from its deal in `mode` (the log's decisions first)."""
+    new_game(w, st, board, cards, inst_card, seed, g)
+    w[W_MODE] = mode
+    w[X_IDX] = 0
+    w[X_STOPPING] = 0
+    w[X_STOP_N] = 0
+    play_game(w, st, board, opts, cards, tr, f0, f1, p0, p1)
+    w[W_MODE] = MODE_PLAIN
+
+
+@njit(**FAST)
+def reward(st, me):
+    """Seat me's share of the win: 1, a half for a draw, 0."""
+    if st[S_WINNER] == me:
+        return 1.0
+    return 0.5 if st[S_WINNER] == DRAW else 0.0
+
+
+@njit(**FAST)
+def playout(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, option, stream):
+    """One playout of `option` at the stop, the search stream at `stream`; returns the seat's reward."""
+    me = w[X_STOP_SEAT]
+    w[X_FORCED] = option
+    w[X_SRNG] = stream
+    run(w, st, board, opts, cards, inst_card, tr, pf, pf, pp, pp, seed, g, MODE_PLAYOUT)
+    return reward(st, me)
+
+
+@njit(**FAST)
+def search_choice(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, budget, fs):
+    """The option the seat takes at the stop the last GAME run made (the module's docstring)."""
+    n = w[X_STOP_N]
+    inc = w[X_STOP_ANSWER]
+    w[X_NSEARCH] += 1
+    traced = w[W_TRACING]
+    w[W_TRACING] = 0
+    for i in range(n):
+        fs[F_SUM + i] = 0.0
+        fs[F_DIFFER + i] = 0.0
+        fs[F_ALIVE + i] = i
+    alive = n
+    rounds = 0
+    while (1 << rounds) < n:
+        rounds += 1
+    for r in range(rounds):
+        per = max(1, budget // (rounds * alive))
+        for j in range(per):
+            stream = np.int64(next_u64(w[X_SRNG:X_SRNG + 1]) | np.uint64(1))
+            keep = w[X_SRNG]
+            base = playout(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, inc, stream)
+            fs[F_SUM + inc] += base
+            for a in range(alive):
+                o = np.int64(fs[F_ALIVE + a])
+                if o == inc:
+                    continue
+                won = playout(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, o, stream)
+                fs[F_SUM + o] += won
+                fs[F_DIFFER + o] += won != base
+            w[X_SRNG] = keep
+        for a in range(1, alive):      # the better half goes on (equal playouts each; ties keep the earlier)
+            o = fs[F_ALIVE + a]
+            b = a - 1
+            while b >= 0 and fs[F_SUM + np.int64(fs[F_ALIVE + b])] < fs[F_SUM + np.int64(o)]:
+                fs[F_ALIVE + b + 1] = fs[F_ALIVE + b]
+                b -= 1
+            fs[F_ALIVE + b + 1] = o
+        alive = (alive + 1) // 2
+    w[W_TRACING] = traced
+    best = np.int64(fs[F_ALIVE])
+    if best != inc and fs[F_SUM + best] - fs[F_SUM + inc] <= MARGIN_Z * np.sqrt(fs[F_DIFFER + best]):
+        best = inc
+    return best
+
+
+@njit(**FAST)
+def logged(w, c):
+    """Log answer c to the stop's decision, with the game's stream as it was there."""
+    k = w[X_LOGN]
+    w[X_LOG + 2 * k] = c
+    w[X_LOG + 2 * k + 1] = w[X_STOP_RNG]
+    w[X_LOGN] = k + 1
+
+
+@njit(**FAST)
+def searched_game(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, pf, pp, seed, g, budgets, fs):
+    """Game g with a searching seat: run to its next decision, search it, log the answer, until the game ends."""
+    w[X_SRNG] = np.int64(mix(seed ^ SEARCH_SEED, g))
+    w[X_LOGN] = 0
+    start = w[W_TROW]
+    while True:
+        w[W_TROW] = start
+        run(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, seed, g, MODE_GAME)
+        if w[X_STOP_N] == 0:
+            return
+        logged(w, search_choice(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, budgets[w[X_STOP_SEAT]], fs))
+
+
+@njit(cache=True)
+def search_work(config, setup, deck_n, budgets, deal):
+    """The arrays of a search batch: work (with the search's words), state, board, option rows."""
+    w = np.zeros(N_SEARCH_WORK, np.int64)
+    fill_work(w, config, setup, deck_n)
+    for p in range(2):
+        if budgets[p] > 0:
+            w[X_SEEKERS] |= 1 << p
+    w[X_DEAL] = deal
+    return (w, np.zeros(N_STATE, np.int64), np.zeros((N_INST, BOARD_WIDTH), np.int64),
+            np.zeros((MAX_OPTS, OPT_WIDTH), np.int64))
+
+
+SEARCH_SIG = types.int64(types.int64, types.int64, types.int64[:, ::1], types.int64[:, ::1], types.int64[:, ::1],
+                         types.int64[::1], types.int64[::1], DECISION_FN, DECISION_FN, types.float64[::1],
+                         types.float64[::1], DECISION_FN, types.float64[::1], types.int64[::1], types.int64,
+                         types.int64[:, ::1], types.int64[:, ::1], types.int16[:, ::1], types.int64[::1],
+                         types.int64)
+
+
+@njit(SEARCH_SIG, cache=True)
+def search_batch(seed, n, cards, inst_card, setup, deck_n, config, f0, f1, p0, p1, pf, pp, budgets, deal, out,
+                 played, tr, starts, n_traced):
+    """kernel.play_batch with searching seats: budgets[p] > 0 is seat p's budget (playouts per decision); pf and
+    pp the playouts' heuristics and parameters; deal 0 plays out from the true hidden cards (a cheat, for the
+    tests). Returns the decisions searched, times 2, plus 1 if `tr` was too small."""
+    w, st, board, opts = search_work(config, setup, deck_n, budgets, deal)
+    fs = np.zeros(N_FS, np.float64)
+    for g in range(n):
+        start_trace(w, g, n_traced, starts, W_TRACING, W_TROW)
+        searched_game(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, pf, pp, seed, g, budgets, fs)
+        record(w, st, out, played, g)
+    if n_traced > 0:
+        starts[n_traced] = w[W_TROW]
+    return 2 * w[X_NSEARCH] + w[W_TOVER]
+
+
+# ---- entries for the tests ---------------------------------------------------------------------------------
+I1, I2 = types.int64[::1], types.int64[:, ::1]
+STOP_SIG = types.int64(types.int64, types.int64, I2, I2, I2, I1, I1, DECISION_FN, types.float64[::1], types.int64,
+                       types.int64, types.int64, types.int64, I1)
+
+
+@njit(STOP_SIG, cache=True)
+def stop_state(seed, g, cards, inst_card, setup, deck_n, config, f, p, me, k, stream, deal, snap):
+    """Game g, f playing both seats, replayed to seat me's k-th decision with more than one option (from 0) as a
+    playout would reach it: snap (kernel_base.snapshot's layout) receives the state there, after what me cannot
+    see was dealt afresh on search stream `stream` when `deal`. Returns the options there (0: the game ended)."""
+    budgets = np.zeros(2, np.int64)
+    budgets[me] = 1
+    w, st, board, opts = search_work(config, setup, deck_n, budgets, deal)
+    tr = np.zeros((1, 1), np.int16)
+    w[X_LOGN] = 0
+    for j in range(k + 1):
+        run(w, st, board, opts, cards, inst_card, tr, f, f, p, p, seed, g, MODE_GAME)
+        if w[X_STOP_N] == 0:
+            return 0
+        if j < k:                          # the heuristics' answer, logged as the search's would be
+            logged(w, w[X_STOP_ANSWER])
+    n = w[X_STOP_N]
+    w[X_SNAP] = 1
+    w[X_FORCED] = w[X_STOP_ANSWER]
+    w[X_SRNG] = stream
+    run(w, st, board, opts, cards, inst_card, tr, f, f, p, p, seed, g, MODE_PLAYOUT)
+    for i in range(snap.shape[0]):
+        snap[i] = w[X_SNAPSHOT + i]
+    return n
+
+
+@njit(types.void(I1, types.int64, types.int64), cache=True)
+def redeal(snap, me, stream):
+    """determinise applied to a snapshot (stop_state's), on search stream `stream`."""
+    w = np.zeros(N_SEARCH_WORK, np.int64)
+    st = np.zeros(N_STATE, np.int64)
+    board = np.zeros((N_INST, BOARD_WIDTH), np.int64)
+    for i in range(snap.shape[0]):
+        w[X_SNAPSHOT + i] = snap[i]
+    snapshot(w, st, board, True)
+    w[X_SRNG] = stream
+    determinise(w, st, board, me)
+    snapshot(w, st, board, False)
+    for i in range(snap.shape[0]):
+        snap[i] = w[X_SNAPSHOT + i]
