@@ -136,3 +136,11 @@ def test_the_ladder_has_search_rungs_paired_on_its_first_deals(tmp_path, monkeyp
     assert "With the dragon searching (60 playouts)" in text and "the search levels on the first 300 deals" in text
     assert "dragon search (60 playouts), dwarves coordinated" in text and "search (tuned)" not in text
     assert "searches" not in words          # the headline verdict reads the rungs below the search ones
+
+
+def test_the_search_rungs_budgets_follow_each_games_default():
+    """A quarter of the search player's default budget, then the default: Drakerion's playouts cost a whole game,
+    so its default (20) is a tenth of the others' (200), and so are its rungs."""
+    from sim.analysis.ladder import default_budgets
+    assert default_budgets(get_game("drako").strategies.get("search")) == (50, 200)
+    assert default_budgets(get_game("drakerion").strategies.get("search")) == (5, 20)

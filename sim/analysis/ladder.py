@@ -31,7 +31,7 @@ from sim.engine.spec import RunSpec
 from sim.engine.strategy import Seat, lineup_label
 
 
-SEARCH_BUDGETS = (50, 200)     # the search rungs' playouts per decision
+SEARCH_BUDGETS = None          # the search rungs' playouts per decision; None: a quarter of the default, the default
 SEARCH_GAMES = 10_000          # the search rungs play the first this many of the ladder's deals
 LADDER_CHUNK = 2_000           # games per chunk, in every rung
 
@@ -115,16 +115,23 @@ def levels(game: Game, base: RunSpec, iters: int, popsize: int, tune_n: int, job
     return out
 
 
+def default_budgets(search) -> tuple[int, int]:
+    """A quarter of the game's default budget, and the default (50 and 200 in most games; Drakerion's playouts
+    cost a whole game each, so its default is 20)."""
+    default = int(search.params()[search.param_names.index("budget")])
+    return max(1, round(default / 4)), default
+
+
 def search_levels(game: Game, base: RunSpec, budgets: tuple[int, ...] | None = None,
                   games: int | None = None) -> list[Level]:
     """Each side (the first seat in a seat game) searching against the defaults, at each budget (default
-    SEARCH_BUDGETS) on the first `games` deals (default SEARCH_GAMES); none if the game has no search player or
+    `default_budgets`) on the first `games` deals (default SEARCH_GAMES); none if the game has no search player or
     `games` is 0."""
-    budgets = SEARCH_BUDGETS if budgets is None else budgets
     games = min(SEARCH_GAMES if games is None else games, base.n)
     if "search" not in game.strategies.items or games == 0:
         return []
     search = game.strategies.get("search")
+    budgets = budgets or SEARCH_BUDGETS or default_budgets(search)
     out = []
     for budget in budgets:
         for role in game.active_roles(base.players)[:1 if game.seat_game() else None]:

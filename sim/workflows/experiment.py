@@ -22,6 +22,7 @@ the analysis layer and written by the report layer (this module sits above both,
     reference = 0.5
     equilibrium = true                    # ladder: the equilibrium as the top rung (the default); search_games
     search_budgets = [50, 200]            #   (deals per search rung, 0: none) and the search rungs' playouts
+                                          #   (default: a quarter of the game's default budget, and the default)
     strategies = ["random", "bayes"]      # tournament; for kind = "run", one run per lineup
     configs = [["seat0_deck=ember"], ["seat0_deck=tide"]]   # kind = "run": one run per rule-override set
     role = "hero"                         # optimize (with strategy = the one to tune, field = the rest)
