@@ -91,3 +91,19 @@ def test_a_named_entrant_plays_its_spec_under_its_name(tmp_path):
     np.testing.assert_array_equal(named.standings.score, plain.standings.score)
     with pytest.raises(DsimError, match="two entrants share a name: x"):
         tournament(g, base, ["random as x", "hero=bayes/cultist=liar as x"], tmp_path / "c")
+
+
+def test_a_clean_sweep_keeps_an_interval_of_its_deals():
+    """Every deal won: the deal means do not vary, so p ± z·se would print 100.0% [100.0, 100.0]. The
+    interval is Wilson's at the number of deals, and a 90% score keeps the width of its deals' spread."""
+    deals = 1000
+    sweep = standings(NAMES[:2], {(0, 1): np.ones((2, deals))})
+    assert sweep.score[0, 1] == 1.0 and sweep.hi[0, 1] == 1.0
+    assert 0.99 < sweep.lo[0, 1] < 0.998                 # Wilson: 1000 / (1000 + 1.96²) = 0.9962
+    assert sweep.lo[1, 0] == 0.0 and 0.002 < sweep.hi[1, 0] < 0.01
+    rng = np.random.default_rng(5)
+    won = np.tile(rng.random(deals) < 0.9, (2, 1)).astype(float)   # both rotations of a deal alike
+    s = standings(NAMES[:2], {(0, 1): won})
+    p = won.mean()
+    half = 1.96 * np.sqrt(p * (1 - p) / deals)
+    assert abs((s.hi[0, 1] - s.lo[0, 1]) - 2 * half) < 0.1 * half and s.lo[0, 1] < p < s.hi[0, 1]

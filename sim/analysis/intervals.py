@@ -88,6 +88,16 @@ def _wilson_p(p: float, n: float, conf: float) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def share_bounds(p: float, se: float, units: int, conf: float = 0.95) -> tuple[float, float]:
+    """Bounds for a share p with standard error se measured over `units` clustered units (e.g. deals): Wilson at
+    the effective number of trials p(1-p)/se², or at `units` when every unit scored the same (se 0). Unlike
+    p ± z·se it stays inside [0, 1] and keeps a width there: 100% of 1,000 deals is not [100, 100]."""
+    if units <= 0:
+        return math.nan, math.nan
+    n_eff = max(p * (1 - p) / (se * se), 1.0) if se > 0 else units
+    return _wilson_p(p, n_eff, conf)
+
+
 def clopper_pearson(successes: int, n: int, conf: float = 0.95, share_of: str = "games") -> Interval:
     """Share of `n` independent units with the outcome; exact (Clopper–Pearson) interval, which never
     covers less than `conf`. Use it when the count is 0 or n: [0, 0] or [1, 1] is never the answer."""

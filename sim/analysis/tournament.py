@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from sim.analysis.intervals import z_of
+from sim.analysis.intervals import share_bounds
 from sim.analysis.intervals_tournament import TournamentFit, fit_tournament, pair_score
 from sim.engine import store
 from sim.engine.errors import DsimError
@@ -98,7 +98,7 @@ class Standings:
 def standings(entrants: list[str], pairs: dict[tuple[int, int], np.ndarray], conf: float = 0.95) -> Standings:
     """Head-to-head scores and strengths from `pairs[(i, j)]`: i's scores against j, shape (rotations, deals).
     A deal's rotations are averaged first, so the interval's unit is the deal, not the game."""
-    k, z = len(entrants), z_of(conf)
+    k = len(entrants)
     score = np.full((k, k), np.nan)
     lo, hi = score.copy(), score.copy()
     fit = fit_tournament(k, pairs, unit="deal")
@@ -106,7 +106,7 @@ def standings(entrants: list[str], pairs: dict[tuple[int, int], np.ndarray], con
     for (i, j), s in pairs.items():
         ps = pair_score(s)
         score[i, j], score[j, i] = ps.mean, 1 - ps.mean
-        lo[i, j], hi[i, j] = max(0.0, ps.mean - z * ps.se), min(1.0, ps.mean + z * ps.se)
+        lo[i, j], hi[i, j] = share_bounds(ps.mean, ps.se, ps.deals, conf)
         lo[j, i], hi[j, i] = 1 - hi[i, j], 1 - lo[i, j]
         rows.append({"a": entrants[i], "b": entrants[j], "score_a": ps.mean, "lo": lo[i, j], "hi": hi[i, j],
                      "se": ps.se, "fitted_a": float(fit.fitted[i, j]), "deals": ps.deals, "games": ps.games})
