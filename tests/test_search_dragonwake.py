@@ -41,7 +41,7 @@ class Position:
             *rule_args(rules.typed, PLAYERS), True)
         self.hand_sizes = rule_args(rules.typed, PLAYERS)[6]
         self.params = search_params([budget])
-        self.o = np.zeros(N_COLS, np.int32)
+        self.o = np.zeros(N_COLS, np.int16)
         self.state[PUB_ROW, P_RNG] = np.uint64(mix(seed, game)).view(np.int64)
         kernel_game.start_game(0, self.rint, self.o, NO_TRACE, self.state, self.memory, self.work, self.prog, False)
 

@@ -54,7 +54,7 @@ class DragonwakeGame(Game):
     def _play(self, rules: Rules, players: int, lineup, seed: int, n: int, n_traced: int, check: bool,
               counts: dict | None = None):
         r: DragonwakeRules = rules.typed
-        out = np.empty((N_KERNEL_COLUMNS, n), np.int32).T      # column-major: each column is contiguous
+        out = np.empty((N_KERNEL_COLUMNS, n), np.int16).T      # column-major; int16 holds any count of a game
         steps = trace_steps(players, len(r.hand_sizes), r.cards_per_player, r.powers_dealt(players), r.hunter_flips)
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int64)
         hero, cultist = lineup["hero"], lineup["cultist"]
@@ -66,7 +66,8 @@ class DragonwakeGame(Game):
                                   kernel_params(hero), kernel_params(cultist), hero.strategy.builtin,
                                   cultist.strategy.builtin, out, trace, check, searched, default_functions())
         names = list(GAME_COLUMNS.items())
-        columns = {name: out[:, i].astype(dtype) for i, (name, dtype) in enumerate(names[:N_KERNEL_COLUMNS])}
+        columns = {name: out[:, i].astype(dtype, copy=False)
+                   for i, (name, dtype) in enumerate(names[:N_KERNEL_COLUMNS])}
         if counts is not None:
             counts["search_decisions"] = int(searched[0])
         # the role deck came from the formula, not the chart (flag-free boolean rule allow_formula_counts)

@@ -12,7 +12,7 @@ from sim.games.dragonwake.kernel_base import (
     R_PER_PLAYER, R_PLAYERS, R_POWER_CARDS, R_POWERS, R_REAL_EVENTS, R_RELICS_TOTAL, R_REPLACEMENT, R_ROUNDS,
     R_RUNESTONE, R_SELF_REVEAL, R_SIZE, R_SKIP_ROUND, R_SLOTS, R_WAKE_FROM, W_EVENTS, W_POWERS, W_ROLE, W_ROWS,
 )
-from sim.games.dragonwake.kernel_game import finish_game, play_on, start_game
+from sim.games.dragonwake.kernel_game import finish_game, play_on, play_rounds, start_game
 from sim.games.dragonwake.kernel_search import SC_NSEARCH, scratch_size, search, search_seed
 from sim.games.dragonwake.records import HERO, MAX_HAND, MAX_PLAYERS, MEMORY, PUB_ROW, P_RNG, STATE_WIDTH, STRATEGY_FN
 from strategies.dragonwake import RANDOM_ID, SEARCH_ID
@@ -36,14 +36,14 @@ PLAY_BATCH_SIG = types.void(
     types.int64[::1], types.int64, types.boolean, types.boolean, types.int64[:], types.int64,
     types.int64[:], types.int64[:],
     STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
-    types.float64[:], types.float64[:], types.int64, types.int64, types.int32[:, :], types.int64[:, :, :],
+    types.float64[:], types.float64[:], types.int64, types.int64, types.int16[:, :], types.int64[:, :, :],
     types.boolean, types.int64[:], types.UniTuple(STRATEGY_FN, 6))
 
 PLAY_GAMES_SIG = types.void(
     types.uint32, types.int64, types.int64[::1], types.int64[::1], types.int64, types.int64,
     STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
-    types.float64[:], types.float64[:], types.int32[:, :], types.int64[:, :, :], types.boolean,
-    types.int64[:, ::1], types.float64[:, :], types.int64[:, ::1], types.int64[::1], types.int64[:], types.int32[:],
+    types.float64[:], types.float64[:], types.int16[:, :], types.int64[:, :, :], types.boolean,
+    types.int64[:, ::1], types.float64[:, :], types.int64[:, ::1], types.int64[::1], types.int64[:], types.int16[:],
     types.UniTuple(STRATEGY_FN, 6))
 
 
@@ -60,14 +60,22 @@ def code_of(builtin):
 def play_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
                cultist_pick, hero_power, cultist_power, hero_params, cultist_params, out, trace, check, state, memory,
                work, prog, sc, o_play, dfns):
-    """Play n games, each dealt by start_game, played by play_on (asking kernel_search at a searching side's
-    decisions) and recorded by finish_game."""
+    """Play n games, each dealt by start_game, played by its rounds (by play_on when a side searches, asking
+    kernel_search at that side's decisions) and recorded by finish_game."""
     all_random = hero_code == IN_RANDOM and cultist_code == IN_RANDOM
-    searching = hero_code == IN_SEARCH or cultist_code == IN_SEARCH
+    if hero_code != IN_SEARCH and cultist_code != IN_SEARCH:
+        for g in range(n):
+            state[PUB_ROW, P_RNG] = mix(seed, g)
+            o = out[g]
+            start_game(g, rint, o, trace, state, memory, work, prog, all_random)
+            play_rounds(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
+                        cultist_pick, hero_power, cultist_power, hero_params, cultist_params, o, trace, check, state,
+                        memory, work, prog, False)
+            finish_game(g, rint, o, trace, check, state, work, prog)
+        return
     for g in range(n):
         state[PUB_ROW, P_RNG] = mix(seed, g)
-        if searching:
-            search_seed(sc, seed, g)
+        search_seed(sc, seed, g)
         o = out[g]
         start_game(g, rint, o, trace, state, memory, work, prog, all_random)
         while True:
@@ -156,7 +164,7 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
         hero_builtin == SEARCH_ID or cultist_builtin == SEARCH_ID)
     hero_code = code_of(hero_builtin)
     cultist_code = code_of(cultist_builtin)
-    o_play = np.zeros(out.shape[1], np.int32)
+    o_play = np.zeros(out.shape[1], np.int16)
     play_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
                cultist_pick, hero_power, cultist_power, hero_params, cultist_params, out, trace, check, state, memory,
                work, prog, sc, o_play, dfns)

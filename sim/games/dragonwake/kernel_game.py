@@ -34,7 +34,7 @@ from sim.games.dragonwake.records import (
 I = types.int64
 A1 = types.int64[::1]       # contiguous: an index is one address computation, no stride
 F1 = types.float64[:]
-ROW = types.int32[:]
+ROW = types.int16[:]
 TRACE = types.int64[:, :, :]
 STATE = types.int64[:, ::1]
 MEMORY = types.float64[:, :]
@@ -197,8 +197,9 @@ def start_round(g, rnd, rint, hand_sizes, o, trace, step, state, work, n_aside, 
                 o[F_ECLIPSE + event - ECLIPSE] += 1
         step = record(trace, g, step, EV_EVENT, rnd, event, 0, 0)
     state[PUB_ROW, P_EVENT] = event
+    slots = rint[R_SLOTS]       # a local: a store into state could alias rint, so a read in the loop repeats
     for p in range(players):
-        for s in range(rint[R_SLOTS]):
+        for s in range(slots):
             dealt = s < hand
             state[p, CARDS0 + s] = deck[p * hand + s] if dealt else -1
             state[p, DOWN0 + s] = dealt
@@ -369,14 +370,13 @@ def after_reveal(g, rint, rb, p, s, card, newly_caught, hand, n_aside, dragon_ou
     return False, step
 
 
-@njit(PLAY_ON_SIG, cache=True, _nrt=False)
-def play_on(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare, cultist_pick,
-            hero_power, cultist_power, hero_params, cultist_params, o, trace, check, state, memory, work, prog):
-    """Play game g on from where prog stands, to its end (prog[PR_STOPPED] -1; prog then holds the winner, the
-    end and the counts finish_game writes) or to a claim or pick of a side playing IN_SEARCH (prog[PR_STOPPED]
-    the seat; the caller asks kernel_search and plays on with the answer in prog[PR_FORCED], which answers the
-    first decision reached). The other codes: CALL the side's functions, IN_RANDOM the random strategy inline
-    (no indirect call: the baseline measures the game, not the call)."""
+# The rounds, for play_on (resumable: searching True) and, inlined, for a batch where no side searches
+# (searching False): there the game starts at its first round and is never stopped, so the resume logic
+# compiles away and the batch loop holds the whole game, with no call per game.
+@njit(cache=True, inline='always')
+def play_rounds(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare, cultist_pick,
+                hero_power, cultist_power, hero_params, cultist_params, o, trace, check, state, memory, work, prog,
+                searching):
     players = rint[R_PLAYERS]
     relics_total = rint[R_RELICS_TOTAL]
     dragons = rint[R_DRAGONS]
@@ -392,21 +392,23 @@ def play_on(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pic
     hero_random = hero_code == IN_RANDOM
     cultist_random = cultist_code == IN_RANDOM
     all_random = hero_random and cultist_random
-    hero_search = hero_code == IN_SEARCH
-    cultist_search = cultist_code == IN_SEARCH
-    rnd = prog[PR_ROUND]
-    phase = prog[PR_PHASE]
-    n_aside = prog[PR_ASIDE]
-    n_silent = prog[PR_SILENT]
-    dragon_out = prog[PR_DRAGON_OUT]      # an early dragon waiting to be swapped back in
-    rounds_played = prog[PR_ROUNDS]
-    n_drawn = prog[PR_DRAWN]              # event cards drawn this game
+    hero_search = searching and hero_code == IN_SEARCH
+    cultist_search = searching and cultist_code == IN_SEARCH
+    # a game that is not resumed stands at its first round's start (start_game)
+    rnd = prog[PR_ROUND] if searching else 0
+    phase = prog[PR_PHASE] if searching else PH_ROUND
+    n_aside = prog[PR_ASIDE] if searching else 0
+    n_silent = prog[PR_SILENT] if searching else 0
+    dragon_out = prog[PR_DRAGON_OUT] if searching else 0      # an early dragon waiting to be swapped back in
+    rounds_played = prog[PR_ROUNDS] if searching else 0
+    n_drawn = prog[PR_DRAWN] if searching else 0              # event cards drawn this game
     step = prog[PR_STEP]
-    forced = prog[PR_FORCED]
+    forced = prog[PR_FORCED] if searching else NO_FORCE
     prog[PR_FORCED] = NO_FORCE
     winner = -1
     mode = -1
-    while rnd < rint[R_ROUNDS]:
+    n_rounds = rint[R_ROUNDS]
+    while rnd < n_rounds:
         hand = hand_sizes[rnd]
         claim_from = 0
         if phase == PH_ROUND:
@@ -551,6 +553,19 @@ def play_on(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pic
     prog[PR_SILENT] = n_silent
     prog[PR_ROUNDS] = rounds_played
     prog[PR_STEP] = step
+
+
+@njit(PLAY_ON_SIG, cache=True, _nrt=False)
+def play_on(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare, cultist_pick,
+            hero_power, cultist_power, hero_params, cultist_params, o, trace, check, state, memory, work, prog):
+    """Play game g on from where prog stands, to its end (prog[PR_STOPPED] -1; prog then holds the winner, the
+    end and the counts finish_game writes) or to a claim or pick of a side playing IN_SEARCH (prog[PR_STOPPED]
+    the seat; the caller asks kernel_search and plays on with the answer in prog[PR_FORCED], which answers the
+    first decision reached). The other codes: CALL the side's functions, IN_RANDOM the random strategy inline
+    (no indirect call: the baseline measures the game, not the call)."""
+    play_rounds(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
+                cultist_pick, hero_power, cultist_power, hero_params, cultist_params, o, trace, check, state, memory,
+                work, prog, True)
 
 
 @njit(cache=True, inline='always')
