@@ -106,3 +106,41 @@ def test_the_report_says_when_a_headline_depends_on_the_strategies():
     assert "depends on the strategies" in apart
     assert strategy_caveats(game, [row("random", 0.50, 0.56), row("x", 0.52, 0.55)], configs, ["lineup"]) == []
     assert strategy_caveats(game, [row("random", 0.5, 0.6)], configs, ["lineup"]) == []
+
+
+def test_calibration_under_search_names_each_changed_verdict():
+    """Default games where the dragon kills all three dwarves in 60% (the claim, at most 15%, fails; so does "the
+    dragon mostly wins by the clock", 40%); games where the dragon searches, 5% (both hold); games where the
+    dwarves search, 70% (both still fail). Only the dragon's lineup changes verdicts, and the report says so in
+    words and in the table; a lineup without a searching side is left out."""
+    from sim.engine.strategy import lineup_label
+    from sim.games.drako import records as R
+    from sim.report.calibration import search_findings, search_section, searcher_words
+    game = get_game("drako")
+    rules = game.load_rules().hash
+    default = lineup_label(game.lineup("default"))
+    frames = []
+    for lineup, slain in [(default, 0.6), ("dragon-search_dwarves-coordinated", 0.05),
+                          ("dragon-brawler_dwarves-search(50)", 0.7), ("dragon-kiter_dwarves-rush", 0.05)]:
+        n = 2000
+        k = int(slain * n)
+        end = [R.END_DWARVES_SLAIN] * k + [R.END_OUT_OF_CARDS] * (n - k)
+        frames.append(pl.DataFrame({"rules": [rules] * n, "lineup": [lineup] * n, "players": [2] * n,
+                                    "end": end, "dragon_win": [1] * n}))
+    games = pl.concat(frames)
+    default_checked = calibration.check(game, games)
+    searched = calibration.under_search(game, games, default_checked)
+    assert [u.lineup for u in searched] == ["dragon-brawler_dwarves-search(50)", "dragon-search_dwarves-coordinated"]
+    assert default_checked[0].verdict == "fails"
+    assert [(d.verdict, c.verdict) for d, c in searched[1].changed] == [("fails", "holds")] * 2
+    assert searched[0].changed == []
+    assert searcher_words(searched[0].lineup) == "dwarves search (50 playouts)"
+    assert searcher_words(searched[1].lineup) == "dragon searches"
+    assert searcher_words("search") == "every side searches"
+    findings = search_findings(searched)
+    assert len(findings) == 2 and findings[0].startswith("When dragon searches, the rulebook claim \"the dragon "
+                                                         "rarely kills all three dwarves\" holds (with the default "
+                                                         "strategies it fails)")
+    table = "\n".join(search_section(default_checked, searched))
+    assert "| the dragon rarely kills all three dwarves | 2 | 60.0% [57.8, 62.1]: fails |" in table
+    assert "5.0% [4.1, 6.0]: holds" in table

@@ -27,7 +27,9 @@ from sim.engine.strategy import lineup_label  # noqa: E402
 from sim.engine.frames import collect  # noqa: E402
 from sim.games import get_game  # noqa: E402
 from sim.report import layout, numbers, sections  # noqa: E402
-from sim.report.calibration import calibration_section, claim_range, counts_text, split_players  # noqa: E402
+from sim.report.calibration import (  # noqa: E402
+    calibration_section, claim_range, counts_text, search_findings, split_players,
+)
 from sim.report.charts import ChartSaver, error_bars, fit_span  # noqa: E402
 from sim.report.coverage import exercised_section  # noqa: E402
 from sim.report.findings import MANY, caveat_findings, fill_headlines, fmt, headline_findings  # noqa: E402
@@ -368,6 +370,7 @@ def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -
     chart = ChartSaver(to, game_name)
     games = with_config(lf, configs, dims, ordered(game, rows, configs, dims))
     checked = calibration.check(game, games)
+    searched = calibration.under_search(game, games, checked)
     gates = game.counter_gates()
     _, never, _ = coverage.exercised(games, runs, gates) if coverage.counter_names(games) else ([], [], [])
     caveats = (design_caveats(game_name, to) + strategy_caveats(game, rows, configs, dims)
@@ -377,7 +380,8 @@ def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -
         caveats.append(f"Never applied in these games, so nothing here speaks to them: {', '.join(numbered(never))}.")
     others = {name: store.scan(out, game_name, name) for name in store.tables(out)
               if name != "games" and game_name in store.games_in(out, name)}
-    answers = own_findings(game, games, others) + headline_findings(rows, outcomes, configs, dims)
+    answers = (own_findings(game, games, others) + headline_findings(rows, outcomes, configs, dims)
+               + search_findings(searched))
     parts = [f"# {game.title}: balance report", "", "## Findings", "", *[f"- {line}" for line in answers], ""]
     if caveats:
         parts += ["## What these findings rest on", "", *[f"- {c}" for c in caveats], ""]
@@ -392,7 +396,7 @@ def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -
         if len(by) > len(rows):        # an extra column that splits a configuration's games (not one it names)
             parts += [f"## Outcomes by {', '.join(column_words(e) for e in extra)}", "",
                       *outcome_tables_by(game, by, configs, dims, extra)]
-    parts += calibration_section(checked)
+    parts += calibration_section(checked, searched)
     for section in game.report_tables():
         parts += sections.render(section, games, chart)
     parts += own_sections(game, games, chart, others)

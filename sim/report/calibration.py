@@ -1,11 +1,12 @@
 """The calibration section of a balance report: each rulebook claim, its range, the measured estimate and the
-verdict (`sim.analysis.calibration` measures them), and what causes the claims that are not met."""
+verdict (`sim.analysis.calibration` measures them), what causes the claims that are not met, and the same claims
+under the search player."""
 
 from __future__ import annotations
 
 import re
 
-from sim.analysis.calibration import Checked
+from sim.analysis.calibration import Checked, UnderSearch
 from sim.engine.game import Claim
 
 
@@ -31,8 +32,9 @@ def claim_range(c: Claim, pct: bool) -> str:
     return f"at least {show(c.low)}" if c.low is not None else f"at most {show(c.high)}"
 
 
-def calibration_section(checked: list[Checked]) -> list[str]:
-    """The report's calibration table, from `sim.analysis.calibration.check`, and the causes of the misses."""
+def calibration_section(checked: list[Checked], searched: list[UnderSearch] = ()) -> list[str]:
+    """The report's calibration table, from `sim.analysis.calibration.check`, the causes of the misses, and the
+    claims again where a side searches (`under_search`)."""
     if not checked:
         return []
     lines = ["## Calibration against the rulebook", "",
@@ -60,4 +62,60 @@ def calibration_section(checked: list[Checked]) -> list[str]:
                   "noise; this run's figure is the one in the table above.", ""]
         lines += [f"- **{'; '.join(claim + counts_text(n) + ')' for claim, n in claims.items())}: {cause}"
                   for cause, claims in causes.items()]
+    return lines + [""] + search_section(checked, searched)
+
+
+def searcher_words(label: str) -> str:
+    """Who searches in a lineup label: "the dragon searches", "seat0 searches (50 playouts)", "every side"."""
+    seats = [part.split("-", 1) for part in label.split("_")] if "-" in label else [["", label]]
+    who = [(role, seat) for role, seat in seats if seat.startswith("search")]
+    budget = re.search(r"search\((\d+)", label)
+    playouts = f" ({budget.group(1)} playouts)" if budget else ""
+    if len(who) == len(seats):
+        return f"every side searches{playouts}"
+    plural = len(who) > 1 or who[0][0].endswith("s")      # "the dwarves search", "seat0 searches"
+    return f"{' and '.join(role for role, _ in who)} search{'' if plural else 'es'}{playouts}"
+
+
+def search_section(checked: list[Checked], searched: list[UnderSearch]) -> list[str]:
+    """Each claim's verdict with the default strategies beside its verdict where a side searches."""
+    if not searched:
+        return []
+    pct = {id(c.claim): c.kind == "rate" for c in checked}
+    lines = ["### The claims when a side searches", "",
+             "The same claims on the games where one side plays the search player (docs/SEARCH.md) and the other "
+             "the defaults, default rules: does a verdict hold when a side plays well, or was it a trait of our "
+             "heuristics?", "",
+             "| claim | players | default strategies | " + " | ".join(searcher_words(u.lineup) for u in searched)
+             + " |", "|---|---|---|" + "---|" * len(searched)]
+    for i, c in enumerate(checked):
+        if c.estimate is None:
+            continue
+        p = pct[id(c.claim)]
+        cells = [f"{u.checked[i].estimate.fmt(pct=p, digits=1 if p else 3)}: {u.checked[i].verdict}"
+                 if u.checked[i].estimate is not None else "not measured" for u in searched]
+        lines.append(f"| {c.claim.text} | {c.claim.players or 'all'} | "
+                     f"{c.estimate.fmt(pct=p, digits=1 if p else 3)}: {c.verdict} | " + " | ".join(cells) + " |")
     return lines + [""]
+
+
+def verb(verdict: str) -> str:
+    return "is unsettled" if verdict == "unsettled" else verdict
+
+
+def search_findings(searched: list[UnderSearch]) -> list[str]:
+    """One finding per calibration verdict a searching side changes, or one saying none changed."""
+    if not searched:
+        return []
+    out = []
+    for u in searched:
+        for d, c in u.changed:
+            text, players = split_players(d.claim.text)
+            out.append(f"When {searcher_words(u.lineup)}, the rulebook claim \"{text}\"{counts_text([players])} "
+                       f"{verb(c.verdict)} (with the default strategies it {verb(d.verdict)}): "
+                       f"{c.estimate.fmt(pct=c.kind == 'rate', digits=1)}.")
+    if not out:
+        who = "; ".join(searcher_words(u.lineup) for u in searched)
+        measured = sum(c.estimate is not None for c in searched[0].checked)
+        out.append(f"No calibration verdict changes when a side searches ({who}; {measured} claims measured).")
+    return out
