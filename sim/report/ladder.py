@@ -81,10 +81,16 @@ def figures(result: Ladder) -> dict:
             numbers.num((100 if pct else 1) * result.reference), "levels": levels}
 
 
+def searcher(name: str) -> str:
+    """"the hero searching (50 playouts)" from a rung named "hero searches (50 playouts)"; a seat has no article."""
+    words = name.replace(" searches", " searching")
+    return words if words.startswith("seat") else "the " + words
+
+
 def search_findings(steps: list[Level], kind: str) -> list[str]:
     """One line per search rung: the figure, and its paired change from the default on the same deals."""
     pct = kind == "rate"
-    return [f"- With the {s.name.replace(' searches', ' searching')}: {s.estimate.fmt(pct=pct, digits=1 if pct else 3)}, "
+    return [f"- With {searcher(s.name)}: {s.estimate.fmt(pct=pct, digits=1 if pct else 3)}, "
             f"{change_text(s.against_default, s.shown, kind)} from the default on the same {s.estimate.n:,} deals "
             f"({s.verdict})." for s in steps if s.searching]
 
