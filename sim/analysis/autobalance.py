@@ -32,7 +32,6 @@ from sim.analysis.intervals import Interval, mean_t, quantile, wilson
 from sim.analysis.intervals_paired import paired_change
 from sim.analysis.payoffs import with_decks
 from sim.analysis.targets import Goal, Target, read_goal
-from sim.engine import seeding
 from sim.engine.errors import DsimError
 from sim.engine.game import Game, Rules, Tunable
 from sim.engine.runner import play_chunk

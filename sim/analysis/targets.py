@@ -14,12 +14,12 @@ Every problem is a DsimError of one line naming the bad key.
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.engine.errors import DsimError
 from sim.engine.game import Game
+from sim.engine.rules import read_toml
 
 MEASURES = ("rate", "quantile", "field", "matchup")
 TOP = {"meta", "play", "tune", "target"}
@@ -82,12 +82,7 @@ class Goal:
 def read_goal(path: Path, game: Game, decks: list[str], fields: set[str]) -> Goal:
     """The target file at `path`, checked against the game: its outcomes, its `decks` and its tunable `fields`."""
     where = str(path)
-    try:
-        data = tomllib.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise DsimError(f"target file not found: {where}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise DsimError(f"target file {where} is not valid TOML: {e}") from None
+    data = read_toml(path, "target file")
     _known(where, "", data, TOP)
     for table in ("meta", "play", "tune"):
         if not isinstance(data.get(table, {}), dict):

@@ -11,7 +11,7 @@ from sim.cli.common import (game_spec, GameOpt, JobsOpt, OutOpt, PluginOpt, Rule
                             ToOpt, VariantOpt)
 from sim.cli.output import FormatOpt, show
 from sim.engine.spec import check_n
-from sim.report.autobalance import figures, write
+from sim.report.autobalance import figures, terminal_table, write
 
 
 def balance(target: Annotated[Path, typer.Option(
@@ -36,7 +36,8 @@ def balance(target: Annotated[Path, typer.Option(
     spec, _ = game_spec(game, n, None, strategy, variant, seed, rules, set_, None, plugin, format_)
     verify_n = check_n(verify) if verify is not None else None
     result = run_balance(spec.game, spec, target, pool_out, steps, jobs, verify_n, strategy)
-    show(write(result, to or Path(out) / "report"), format_, figures(result))
+    show(write(result, to or Path(out) / "report"), format_, figures(result), terminal_table(result),
+         "Figures inside their band, on fresh seeds:")
 
 
 def register(app: typer.Typer) -> None:

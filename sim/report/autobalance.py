@@ -51,6 +51,16 @@ def figures(b: Balanced) -> dict:
             "steps": len(b.steps), "stopped": b.stopped, "games_played": b.games_played, "rows": rows}
 
 
+def terminal_table(b: Balanced) -> list[list[str]]:
+    """One row per target for the terminal: its band and how many of its figures are inside, before and after."""
+    rows = [["target", "band", "inside before", "inside after"]]
+    for t in b.goal.targets:
+        mine = [r for r in b.rows if r.target is t]
+        rows.append([t.name, t.band(), f"{sum(r.inside('before') for r in mine)} of {len(mine)}",
+                     f"{sum(r.inside() for r in mine)} of {len(mine)}"])
+    return rows
+
+
 def findings(b: Balanced) -> list[str]:
     inside_b, inside_a = sum(r.inside("before") for r in b.rows), sum(r.inside() for r in b.rows)
     out = [f"- **{inside_a} of {len(b.rows)} figures inside their band** after tuning ({inside_b} before); the loss "
