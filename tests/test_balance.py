@@ -124,6 +124,8 @@ def test_unknown_pool_name_lists_the_known(tmp_path, capsys):
     code = main(["run", "--game", "drakerion", "--set", "cards=nope", "--n", "10", "--out", str(tmp_path)])
     err = capsys.readouterr().err
     assert code == 2 and "unknown pool 'nope'" in err and "first_draft" in err and err.count("\n") == 1
+    assert main(["games", "drakerion"]) == 0
+    assert "named pools (--set cards=NAME): first_draft" in capsys.readouterr().out
 
 
 SMOKE_TARGET = """

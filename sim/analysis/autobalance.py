@@ -316,7 +316,7 @@ class Search:
             now = measured
             if now.loss() == 0:
                 return "every target is met on the search seeds"
-        return f"the {steps} steps allowed were used"
+        return f"the {steps} step{'s' if steps != 1 else ''} allowed {'were' if steps != 1 else 'was'} used"
 
     def _merged(self, pick: Changes) -> Changes:
         """The changes so far with `pick`, dropping any field back at its starting value."""

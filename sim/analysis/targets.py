@@ -164,7 +164,9 @@ def _target(where: str, k: int, raw, outcomes: dict) -> Target:
     measure = raw.get("measure")
     if measure not in MEASURES:
         raise DsimError(f"target file {where}: {at} measure must be one of {', '.join(MEASURES)}, got {measure!r}")
-    name = _text(where, f"{at} name", raw.get("name", measure))
+    default = {"field": "each deck against the field", "matchup": "every matchup",
+               "rate": str(raw.get("outcome")), "quantile": f"{raw.get('outcome')} (quantile {raw.get('q', 0.5)})"}
+    name = _text(where, f"{at} name", raw.get("name", default[measure]))
     low = _number(where, f"{at} low", raw["low"]) if "low" in raw else None
     high = _number(where, f"{at} high", raw["high"]) if "high" in raw else None
     if low is None and high is None:

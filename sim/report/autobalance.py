@@ -61,11 +61,16 @@ def terminal_table(b: Balanced) -> list[list[str]]:
     return rows
 
 
+def _count(k: int, word: str) -> str:
+    return f"{k} {word}" + ("" if k == 1 else "s")
+
+
 def findings(b: Balanced) -> list[str]:
     inside_b, inside_a = sum(r.inside("before") for r in b.rows), sum(r.inside() for r in b.rows)
     out = [f"- **{inside_a} of {len(b.rows)} figures inside their band** after tuning ({inside_b} before); the loss "
            f"(total distance outside the bands) went from {b.loss_before:.1f} to {b.loss_after:.1f} on fresh seeds.",
-           f"- {len(b.changes)} numbers changed in {len(b.steps)} steps (the search stopped: {b.stopped}); "
+           f"- {_count(len(b.changes), 'number')} changed in {_count(len(b.steps), 'step')} (the search stopped: "
+           f"{b.stopped}); "
            f"the new pool is `{b.written.stem}` ({b.written})."]
     for t in b.goal.targets:
         rows = [r for r in b.rows if r.target is t]
