@@ -174,6 +174,22 @@ def nonneg_mean(x: np.ndarray, conf: float = 0.95, share_of: str = "games") -> I
     return dataclasses.replace(e, method="log-scale t (never below 0)")
 
 
+def quantile(x: np.ndarray, q: float = 0.5, conf: float = 0.95, share_of: str = "games") -> Interval:
+    """The q quantile of independent values (NaN left out) with its distribution-free interval: the order
+    statistics whose ranks bound a binomial(n, q) count at the two tails. Conservative for discrete values."""
+    x = np.sort(np.asarray(x, dtype=np.float64)[~np.isnan(np.asarray(x, dtype=np.float64))])
+    n = len(x)
+    method = "order statistics (binomial, distribution-free)"
+    if n == 0:
+        return _empty(method, share_of)
+    a = (1 - conf) / 2
+    lo = int(st.binom.ppf(a, n, q))              # x[lo - 1] ... x[hi] covers the quantile with >= conf
+    hi = int(st.binom.isf(a, n, q))
+    lo_v = float(x[lo - 1]) if lo >= 1 else -math.inf
+    hi_v = float(x[hi]) if hi < n else math.inf
+    return Interval(float(np.quantile(x, q, method="inverted_cdf")), lo_v, hi_v, n, method, share_of)
+
+
 # -- rates of rounds (or cards, or player-rounds) nested in games ---------------------------------------------
 
 def cluster_totals(cluster: np.ndarray, successes: np.ndarray, trials: np.ndarray | None = None):

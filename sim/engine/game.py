@@ -159,6 +159,21 @@ class Element:
     force: tuple = ()
 
 
+@dataclass(frozen=True)
+class Tunable:
+    """One number of a game's content a tuner may change (`dsim balance`): an item's field, its value now, the
+    hard limits the game allows, the decks (or sides) that hold the item, and how many copies they hold."""
+
+    item: str                      # "Ember Drake"
+    field: str                     # "cost"
+    value: int
+    low: int = 0
+    high: int = 99
+    decks: tuple[str, ...] = ()
+    copies: int = 1
+    stronger: int = 1              # +1: a higher value makes the item stronger (melee); -1: weaker (cost)
+
+
 @dataclass
 class Game:
     name: str
@@ -299,6 +314,22 @@ class Game:
         `elements(rules)` function of the `elements.py` beside the game's module, if it has one."""
         module = optional_module(f"{self.module.rpartition('.')[0]}.elements")
         return [] if module is None else module.elements(rules)
+
+    # ---- content (`dsim balance`) ---------------------------------------------------------------
+    def content(self, rules: Rules) -> list[Tunable]:
+        """The numbers of the content these rules play that a tuner may change. Games whose content is data
+        (Drakerion's card pool) override this and the two below; the others cannot be tuned this way."""
+        raise DsimError(f"{self.name}'s content is not data (no card file): `dsim balance` cannot tune it")
+
+    def with_content(self, rules: Rules, changes: dict[tuple[str, str], int], to: Path,
+                     header: tuple[str, ...] = ()) -> Rules:
+        """Write the content of `rules` with `changes` ((item, field) -> new value) to the file `to`, `header`
+        lines first as comments; return the rules that play it."""
+        raise DsimError(f"{self.name}'s content is not data: `dsim balance` cannot tune it")
+
+    def content_file(self, name: str) -> Path:
+        """Where the named content file `name` lives (Drakerion: pools/NAME.toml)."""
+        raise DsimError(f"{self.name}'s content is not data: `dsim balance` cannot tune it")
 
     def calibration(self) -> list[Claim]:
         """The rulebook's checkable claims about play (report section "Calibration")."""

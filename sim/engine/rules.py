@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from sim.engine.errors import RulesError
+from sim.engine.errors import DsimError, RulesError
 
 SOURCES = ("rulebook", "assumed")
 
@@ -119,6 +119,16 @@ class RuleSet:
         sets = self.available_variants[name].get("set", {})
         out = self.with_overrides(sets, label=f"variant:{name}")
         return dataclasses.replace(out, variants=self.variants + (name,))
+
+
+def read_toml(path: Path, what: str) -> dict:
+    """A TOML file a user gave (an experiment, a target), or one line saying why it cannot be read."""
+    try:
+        return tomllib.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise DsimError(f"{what} not found: {path}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise DsimError(f"malformed {what} {path}: {e}") from None
 
 
 def load_ruleset(path: Path, game: str) -> RuleSet:

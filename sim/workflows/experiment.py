@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
-import tomllib
 from pathlib import Path
 
 from sim.analysis.ablate import ablate
@@ -51,6 +50,7 @@ from sim.analysis.sweep import sweep
 from sim.analysis.tournament import tournament
 from sim.analysis.tune import tune
 from sim.engine.errors import DsimError
+from sim.engine.rules import read_toml
 from sim.engine.runner import run
 from sim.engine.spec import RunSpec, check_n
 from sim.engine.strategy import load_plugin
@@ -76,12 +76,7 @@ KEYS = {"kind", "game", "title", "n", "players", "strategy", "seed", "jobs", "va
 
 
 def load_spec(path: Path) -> dict:
-    try:
-        data = tomllib.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise DsimError(f"experiment file not found: {path}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise DsimError(f"malformed experiment file {path}: {e}") from None
+    data = read_toml(path, "experiment file")
     spec = data.get("experiment")
     if not isinstance(spec, dict):
         raise DsimError(f"experiment file {path} has no [experiment] table")

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from sim.engine.errors import DsimError
-from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
+from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace, Tunable
+from sim.engine.rules import build_typed
 from sim.engine.strategy import Lineup
 from sim.games.drakerion import records as R
-from sim.games.drakerion.rules import DrakerionRules
+from sim.games.drakerion import rules as pools
+from sim.games.drakerion.rules import DrakerionRules, pool_names
 from strategies.drakerion import REGISTRY, search_choice, search_params, value_choice
 
 TRACE_ROWS_PER_GAME = 1500    # a first guess; doubled until the batch fits
@@ -160,10 +164,35 @@ class DrakerionGame(Game):
         return referee.replay(rules.typed, trace)
 
     def describe(self, rules: Rules) -> list[str]:
-        return rules.typed.pool().describe_decks()
+        return [*rules.typed.pool().describe_decks(),
+                f"named pools (--set cards=NAME): {', '.join(pool_names())}; default: the built-in cards.toml"]
 
     def decks(self, rules: Rules) -> list[str]:
         return list(rules.typed.pool().decks)
+
+    def content(self, rules: Rules) -> list[Tunable]:
+        from sim.games.drakerion.content import tunables
+        return tunables(rules.typed.pool())
+
+    def with_content(self, rules: Rules, changes: dict[tuple[str, str], int], to: Path,
+                     header: tuple[str, ...] = ()) -> Rules:
+        """The pool with `changes`, written to `to`; the rules playing it (a file of pools/ by its name)."""
+        from sim.games.drakerion.content import write_pool
+        try:
+            write_pool(rules.typed.cards, changes, to, header)
+        except ValueError as e:
+            raise DsimError(str(e)) from None
+        cards = to.stem if to.parent.resolve() == pools.POOLS.resolve() else str(to)
+        ruleset = rules.ruleset.with_overrides({"cards": cards}, label="balance")
+        typed = build_typed(DrakerionRules, ruleset)
+        return Rules(dataclasses.replace(ruleset, data_files=typed.data_files()), typed)
+
+    def content_file(self, name: str) -> Path:
+        from sim.games.drakerion.content import named_file
+        try:
+            return named_file(name)
+        except ValueError as e:
+            raise DsimError(str(e)) from None
 
     def role_scores(self, games: pl.DataFrame, players: int) -> dict[str, np.ndarray]:
         """1 for a win, 0 for a loss, 0.5 each for a draw."""

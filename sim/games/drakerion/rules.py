@@ -15,11 +15,32 @@ from sim.games.drakerion import records as R
 from sim.games.drakerion.cards import Pool, card_table, check_size, deck_instances, load_pool
 
 BUILTIN = Path(__file__).parent / "cards.toml"
+POOLS = Path(__file__).parent / "pools"      # named pools: --set cards=NAME reads pools/NAME.toml
+
+
+def pool_names() -> list[str]:
+    return sorted(p.stem for p in POOLS.glob("*.toml"))
+
+
+def is_pool_name(cards: str) -> bool:
+    """A bare word (no folder, no suffix) names a pool of pools/; anything else is a path."""
+    return bool(cards) and "/" not in cards and "\\" not in cards and not cards.endswith(".toml")
+
+
+def pool_file(cards: str) -> Path:
+    """The card file a `cards` rule names: "" = the built-in pool, a bare NAME = pools/NAME.toml, else a path
+    (relative paths from the current folder)."""
+    if not cards:
+        return BUILTIN
+    if is_pool_name(cards):
+        if cards not in pool_names():
+            raise ValueError(f"unknown pool '{cards}' (named pools: {', '.join(pool_names())}; or give a .toml path)")
+        return POOLS / f"{cards}.toml"
+    return Path(cards)
 
 
 def pool_of(cards: str) -> Pool:
-    """The card file a `cards` rule names ("" = the built-in pool; relative paths from the current folder)."""
-    return load_pool(Path(cards) if cards else BUILTIN)
+    return load_pool(pool_file(cards))
 
 
 @dataclass(frozen=True)
@@ -87,8 +108,9 @@ class DrakerionRules:
 
     def data_files(self) -> dict[str, str]:
         """The card file's path and content hash, so the rules hash changes with the cards."""
-        path = Path(self.cards) if self.cards else BUILTIN
-        return {str(path.name if not self.cards else path): hashlib.sha256(path.read_bytes()).hexdigest()[:12]}
+        path = pool_file(self.cards)
+        key = path.name if not self.cards else f"pools/{path.name}" if is_pool_name(self.cards) else str(path)
+        return {key: hashlib.sha256(path.read_bytes()).hexdigest()[:12]}
 
     def config(self) -> np.ndarray:
         c = np.zeros(R.N_CFG, np.int64)

@@ -1,0 +1,115 @@
+"""`dsim balance`'s report: how close the tuned content got to the target (each figure before and after, on
+fresh seeds, with intervals and the paired change), what changed, and the search's steps; beside it the data
+(Parquet) and the figures (JSON)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sim.analysis.autobalance import Balanced, Row
+from sim.report import layout, numbers
+from sim.report.html import write_report
+from sim.report.labels import spec_words
+
+
+def write(b: Balanced, to: Path) -> Path:
+    """`balance_<game>.md` and its HTML twin, `.parquet` (every figure) and `.json` (the figures as numbers)."""
+    to.mkdir(parents=True, exist_ok=True)
+    stem = f"balance_{b.game.name}"
+    b.table().write_parquet(to / f"{stem}.parquet")
+    (to / f"{stem}.json").write_text(json.dumps(numbers.plain(figures(b)), indent=1))
+    return write_report(to, stem, "\n".join(report_lines(b)), b.game.title)
+
+
+def _pct(row: Row) -> bool:
+    return row.target.measure != "quantile"
+
+
+def _est(row: Row, which: str) -> str:
+    return getattr(row, which).fmt(pct=_pct(row), digits=1)
+
+
+def _change(row: Row) -> str:
+    return "" if row.change is None else row.change.fmt(pct=_pct(row), digits=1, signed=True)
+
+
+def figures(b: Balanced) -> dict:
+    """--format json: each figure before and after with intervals, its band, whether it is inside, the changes."""
+    rows = []
+    for r in b.rows:
+        pct = _pct(r)
+        rows.append({"target": r.target.name, "of": r.label, "low": numbers.num(r.target.low),
+                     "high": numbers.num(r.target.high), "before": numbers.estimate(r.before, pct),
+                     "after": numbers.estimate(r.after, pct),
+                     "change": None if r.change is None else numbers.change(r.change, pct),
+                     "inside_before": r.inside("before"), "inside_after": r.inside()})
+    return {"pool": str(b.written), "loss_before": b.loss_before, "loss_after": b.loss_after,
+            "inside_before": sum(r.inside("before") for r in b.rows), "inside_after": sum(r.inside() for r in b.rows),
+            "figures": len(b.rows), "changes": [{"item": i, "field": f, "from": b.start[(i, f)], "to": v}
+                                                for (i, f), v in sorted(b.changes.items())],
+            "steps": len(b.steps), "stopped": b.stopped, "games_played": b.games_played, "rows": rows}
+
+
+def terminal_table(b: Balanced) -> list[list[str]]:
+    """One row per target for the terminal: its band and how many of its figures are inside, before and after."""
+    rows = [["target", "band", "inside before", "inside after"]]
+    for t in b.goal.targets:
+        mine = [r for r in b.rows if r.target is t]
+        rows.append([t.name, t.band(), f"{sum(r.inside('before') for r in mine)} of {len(mine)}",
+                     f"{sum(r.inside() for r in mine)} of {len(mine)}"])
+    return rows
+
+
+def _count(k: int, word: str) -> str:
+    return f"{k} {word}" + ("" if k == 1 else "s")
+
+
+def findings(b: Balanced) -> list[str]:
+    inside_b, inside_a = sum(r.inside("before") for r in b.rows), sum(r.inside() for r in b.rows)
+    out = [f"- **{inside_a} of {len(b.rows)} figures inside their band** after tuning ({inside_b} before); the loss "
+           f"(total distance outside the bands) went from {b.loss_before:.1f} to {b.loss_after:.1f} on fresh seeds.",
+           f"- {_count(len(b.changes), 'number')} changed in {_count(len(b.steps), 'step')} (the search stopped: "
+           f"{b.stopped}); "
+           f"the new pool is `{b.written.stem}` ({b.written})."]
+    for t in b.goal.targets:
+        rows = [r for r in b.rows if r.target is t]
+        outside = [r for r in rows if not r.inside()]
+        if not outside:
+            out.append(f"- {t.name} ({t.band()}): met" + (f" by all {len(rows)}" if len(rows) > 1 else "") + ".")
+            continue
+        worst = max(outside, key=lambda r: t.miss(r.after.value))
+        of = f" ({len(outside)} of {len(rows)} outside; furthest: {worst.label})" if len(rows) > 1 else ""
+        out.append(f"- {t.name} ({t.band()}): missed{of}, {_est(worst, 'after')} (was {_est(worst, 'before')}).")
+    return out
+
+
+def report_lines(b: Balanced) -> list[str]:
+    cells = f"{b.cells} deck pairings (both seat orders)" if b.cells > 1 else "the rules' own pairing"
+    lines = [f"# {b.game.title}: content tuned toward \"{b.goal.title}\"", "", "## Findings", "", *findings(b), "",
+             f"Rests on: {spec_words(b.game, b.spec)}; target file `{b.goal.path.name}`; bounds "
+             + ", ".join(f"{f} ±{s}" for f, s in b.goal.bounds.items()) + ".", "",
+             "## Method", "",
+             f"Every pool tried played {cells}, {b.n:,} games each on the same seeds (seed {b.spec.seed}: common "
+             "random numbers). Each step played single changes (one number of one item, one unit, the way that "
+             "helps the decks furthest from their band), combined the ones that lowered the loss (at most "
+             f"{b.goal.cards_per_step} items) and kept the combination if it lowered the loss further. The first "
+             f"and last pools were then replayed on fresh seeds (seed {b.spec.seed} + 7919), {b.verify_n:,} games "
+             "per pairing, paired game by game: the intervals and changes below (95%; scores and rates in %, "
+             f"changes in points). {b.games_played:,} games in all. See `sim/analysis/autobalance.py`.", "",
+             "## Each figure before and after", ""]
+    body = [[r.target.name + (f": {r.label}" if r.label else ""), r.target.band(), _est(r, "before"),
+             _est(r, "after"), _change(r), "yes" if r.inside() else "no"] for r in b.rows]
+    lines += layout.table(["figure", "band", "before", "after", "change", "inside"], body, 7) + [""]
+    lines += ["## What changed", ""]
+    if b.changes:
+        lines += layout.table(["item", "field", "from", "to"],
+                              [[i, f, str(b.start[(i, f)]), str(v)] for (i, f), v in sorted(b.changes.items())])
+    else:
+        lines.append("Nothing: no change tried lowered the loss.")
+    lines += ["", "## The search, step by step (search seeds)", ""]
+    lines += layout.table(["step", "changes", "loss before", "loss after", "tried"],
+                          [[str(k), "; ".join(f"{i} {f} → {v}" for (i, f), v in s.changes.items()),
+                            f"{s.loss_before:.1f}", f"{s.loss_after:.1f}", str(s.tried)]
+                           for k, s in enumerate(b.steps, 1)])
+    return lines
