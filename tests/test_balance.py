@@ -69,7 +69,7 @@ def test_toy_reaches_the_known_answer(tmp_path):
     for d in totals:
         assert 0.45 - 1e-9 <= field_score(totals, d) <= 0.55 + 1e-9, (totals, d)
     assert result.loss_after < result.loss_before
-    assert all(r.inside() for r in result.rows if r.target.measure in ("field", "matchup"))
+    assert all(r.verdict() != "outside" for r in result.rows if r.target.measure in ("field", "matchup"))
     changed = {k: v for k, v in result.changes.items()}
     assert all(abs(v - result.start[k]) <= 1 for k, v in changed.items())       # within the bounds
     assert "tuned by `dsim balance`" in result.written.read_text()

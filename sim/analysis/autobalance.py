@@ -177,7 +177,19 @@ class Row:
     change: Interval | None
 
     def inside(self, which: str = "after") -> bool:
-        return self.target.inside(getattr(self, which).value)
+        """The whole 95% interval lies in the band (a point estimate inside with an interval across the edge is
+        "unsettled", not inside)."""
+        e = getattr(self, which)
+        return self.target.inside(e.lo) and self.target.inside(e.hi)
+
+    def verdict(self, which: str = "after") -> str:
+        """"inside", "outside" (the whole interval out of the band) or "unsettled" (more games would decide)."""
+        e = getattr(self, which)
+        if self.inside(which):
+            return "inside"
+        t = self.target
+        out = (t.low is not None and e.hi < t.low) or (t.high is not None and e.lo > t.high)
+        return "outside" if out else "unsettled"
 
 
 @dataclass

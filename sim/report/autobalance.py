@@ -67,7 +67,8 @@ def _count(k: int, word: str) -> str:
 
 def findings(b: Balanced) -> list[str]:
     inside_b, inside_a = sum(r.inside("before") for r in b.rows), sum(r.inside() for r in b.rows)
-    out = [f"- **{inside_a} of {len(b.rows)} figures inside their band** after tuning ({inside_b} before); the loss "
+    out = [f"- **{inside_a} of {len(b.rows)} figures inside their band** (the whole 95% interval) after tuning "
+           f"({inside_b} before); the loss "
            f"(total distance outside the bands) went from {b.loss_before:.1f} to {b.loss_after:.1f} on fresh seeds.",
            f"- {_count(len(b.changes), 'number')} changed in {_count(len(b.steps), 'step')} (the search stopped: "
            f"{b.stopped}); "
@@ -79,8 +80,9 @@ def findings(b: Balanced) -> list[str]:
             out.append(f"- {t.name} ({t.band()}): met" + (f" by all {len(rows)}" if len(rows) > 1 else "") + ".")
             continue
         worst = max(outside, key=lambda r: t.miss(r.after.value))
-        of = f" ({len(outside)} of {len(rows)} outside; furthest: {worst.label})" if len(rows) > 1 else ""
-        out.append(f"- {t.name} ({t.band()}): missed{of}, {_est(worst, 'after')} (was {_est(worst, 'before')}).")
+        of = f" ({len(outside)} of {len(rows)} not inside; furthest: {worst.label})" if len(rows) > 1 else ""
+        out.append(f"- {t.name} ({t.band()}): not met{of}, {_est(worst, 'after')} ({worst.verdict()}; was "
+                   f"{_est(worst, 'before')}).")
     return out
 
 
@@ -99,8 +101,8 @@ def report_lines(b: Balanced) -> list[str]:
              f"changes in points). {b.games_played:,} games in all. See `sim/analysis/autobalance.py`.", "",
              "## Each figure before and after", ""]
     body = [[r.target.name + (f": {r.label}" if r.label else ""), r.target.band(), _est(r, "before"),
-             _est(r, "after"), _change(r), "yes" if r.inside() else "no"] for r in b.rows]
-    lines += layout.table(["figure", "band", "before", "after", "change", "inside"], body, 7) + [""]
+             _est(r, "after"), _change(r), r.verdict()] for r in b.rows]
+    lines += layout.table(["figure", "band", "before", "after", "change", "after tuning"], body, 7) + [""]
     lines += ["## What changed", ""]
     if b.changes:
         lines += layout.table(["item", "field", "from", "to"],
