@@ -13,7 +13,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.cpython.randomimpl import get_state_ptr
 from numba.extending import intrinsic
-from sim.engine.rng import mix
+from sim.engine.rng import mix, step
 
 from sim.games.drachensachen.records import (
     C_ROUNDS, F_FROM_START, F_STALEMATE_SCORES, G_CHECK_FAILS, G_CURSES, G_FIRST_STARTER, G_LOSER, G_LOSER_LOST,
@@ -59,22 +59,29 @@ def np_random_words(typingctx, words):
 
 @njit(types.void(U1, U4, I, I), cache=True, _nrt=False)
 def seed_game(state, words, seed, g):
-    """Game g's random streams, from (seed, g) alone, so that game g is dealt and drawn for the same whatever the
-    games before it did (variants compared on the same seeds stay paired): the deal's fast stream, and numba's
-    np.random (the strategies' draws and the kernel's rare ones). np.random.seed costs a 624-step chain and a
-    twist at the first draw (about 8% of a game); here the words are a hash of their index (vectorised, about
-    0.3 us) and the first draws read them directly."""
+    """Game g's random streams, from (seed, g) alone, so that game g is dealt and drawn for alike whatever the
+    games before it did (variants compared on the same seeds stay paired game by game): the deal's fast stream
+    (the starter and the shuffles) and numba's np.random (the strategies' draws and the kernel's rare ones: the
+    abilities' order, curses, Monsterball). np.random.seed would cost a tenth of a game (a 624-step chain, then
+    a twist at the first draw); here the words come from four xorshift streams side by side and are drawn
+    directly (1-2%). A hash of each word's index costs as little alone, but LLVM vectorises it into 512-bit
+    multiplies, which lowered the core's clock: 10% slower games (measured)."""
     state[0] = mix(seed, g)
     key = mix(seed ^ NP_SALT, g)
-    lo = np.uint32(key)
-    hi = np.uint32(key >> np.uint64(32))
-    for i in range(MT_N):
-        x = np.uint32(np.uint32(i) * np.uint32(0x9E3779B9) + lo)        # a 32-bit avalanche hash (lowbias32)
-        x = np.uint32(x ^ (x >> np.uint32(16)))
-        x = np.uint32(x * np.uint32(0x7FEB352D))
-        x = np.uint32(x ^ (x >> np.uint32(15)))
-        x = np.uint32(x * np.uint32(0x846CA68B))
-        words[i] = np.uint32(x ^ (x >> np.uint32(16)) ^ hi)
+    a = mix(key, 1)
+    b = mix(key, 2)
+    c = mix(key, 3)
+    d = mix(key, 4)
+    w = words.view(np.uint64)
+    for i in range(0, MT_N // 2, 4):      # four xorshift64 streams side by side (no 512-bit multiplies)
+        a = step(a)
+        b = step(b)
+        c = step(c)
+        d = step(d)
+        w[i] = a
+        w[i + 1] = b
+        w[i + 2] = c
+        w[i + 3] = d
     np_random_words(words)
 
 
