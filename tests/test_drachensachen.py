@@ -16,7 +16,7 @@ from sim.games.drachensachen import kernel
 from sim.games.drachensachen.game import GAME, Trace, play
 from sim.games.drachensachen.records import (
     C_TRACE, EXTERMINO, GAME_COLUMNS, K_DISCARD, K_DRAW, K_PLAY, K_TAKE, MAX_PLAYERS, N_GAME_COLS, N_PLAYER_COLS,
-    N_ROUND_COLS, PROTECTO, SIG, T_BLIND, T_MISS, T_PLAY, TRACE_WIDTH,
+    N_ROUND_COLS, PROTECTO, SIG, T_ABILITY, T_BLIND, T_DECK, T_MISS, T_PLAY, T_ROUND, T_SETUP, TRACE_WIDTH,
 )
 from sim.games.drachensachen.referee import Referee
 
@@ -295,6 +295,32 @@ def test_same_seed_same_games():
     assert np.array_equal(short["games"]["turns"], a["games"]["turns"][:200])
     traces = GAME.traces(rules, 4, lineup, 123, 50)
     assert [t.record["turns"] for t in traces] == a["games"]["turns"][:50].tolist()
+
+
+def first_deal(trace):
+    """The rows that open a game: the abilities active from the start, the first round's starter, sizes and deck."""
+    rows = trace.events
+    k = 0
+    while k < len(rows) and rows[k, 0] in (T_ABILITY, T_ROUND, T_SETUP, T_DECK):
+        k += 1
+    return rows[:k]
+
+
+@pytest.mark.parametrize("one,two", [
+    (((), "weighted"), ((), "random")),
+    ((("everything",), "weighted"), (("everything",), "random")),
+    (((), "default"), (("house_protecto",), "default")),
+], ids=["lineups", "lineups-everything", "house-rule"])
+def test_each_game_is_dealt_alike_whatever_the_games_before_it_did(one, two):
+    """A game's random streams come from (seed, game index) alone: two lineups, or two rules, that play the games
+    of a batch differently deal every one of them alike (starter, sizes, deck, abilities), so a comparison on the
+    same seeds is paired game by game. (With one stream per batch the deals parted after the first game whose
+    play drew differently.)"""
+    n = 40
+    a, b = (GAME.traces(rules_with(variants), 4, GAME.lineup(lineup), 7, n) for variants, lineup in (one, two))
+    assert sum(x.record["turns"] != y.record["turns"] for x, y in zip(a, b)) >= n // 4
+    for g, (x, y) in enumerate(zip(a, b)):
+        assert len(first_deal(x)) > 4 and np.array_equal(first_deal(x), first_deal(y)), g
 
 
 def test_stalemates_are_counted_and_refereed():

@@ -1,6 +1,8 @@
 """Drachensachen numba kernel: whole games (rounds until someone has lost enough coins) from one seed.
 
 `play_batch` plays n games and fills the games, players and rounds tables, and the traces of the first games.
+Each game's random streams are seeded from (seed, game index) alone (kernel_game.seed_game): game g is dealt
+the same whatever the games before it did.
 The kernel's parts, each importing only those before it: kernel_base (the state array's layout, trace rows,
 the pile, the view a strategy reads, the invariant check), kernel_moves (a decision's options and carrying
 out the chosen one), kernel_round (sizes, the deal and exchanges, a round's turns, the coins a player pays),
@@ -33,13 +35,12 @@ as fast as before them):
 
 import numpy as np
 from numba import njit, types
-from sim.engine import rng as fastrng
 
 from sim.games.drachensachen.records import (
     C_ROUNDS, C_SEARCHED, C_TRACE, MAX_MOVES, MAX_PLAYERS, MOVE_COLS, N_ROUND_COLS, SEAT_FNS, VIEW_LEN,
 )
 from sim.games.drachensachen.kernel_base import A1, A2, A3, B, F2, I, M2, ST, ST_LEN, S_RND, S_TPOS, S_TRACING, TR, U1
-from sim.games.drachensachen.kernel_game import finish_game, game_on, setup_state, start_game
+from sim.games.drachensachen.kernel_game import MT_N, finish_game, game_on, seed_game, setup_state, start_game
 from sim.games.drachensachen.kernel_search import (
     MT_WORDS, MAX_OPTS, SC_SIZE, SS_DECISIONS, SS_SIZE, search_seed, searched_game,
 )
@@ -84,8 +85,8 @@ BATCH_SIG = types.void(
 def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fns, choice_fns, params,
                games_out, players_out, rounds_out, trace, trace_start, counters, check, ask, pplay, psetup, pchoice,
                pparams, lossc):
-    np.random.seed(seed)              # strategies and rare kernel draws use numba's generator
-    state = fastrng.new_state(seed)   # shuffling uses the fast one
+    state = np.zeros(1, np.uint64)      # the deal's fast stream (the starter and the shuffles)
+    words = np.zeros(MT_N, np.uint32)   # np.random's (the strategies' and the rare kernel draws), both per game
     st = np.zeros(ST_LEN, np.int64)
     setup_state(st, players, rint, counts, ask)
     v = np.zeros((MAX_PLAYERS, VIEW_LEN), np.int64)
@@ -102,6 +103,7 @@ def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fn
     prounds = np.zeros((0, N_ROUND_COLS), np.int64)
     pcounters = np.zeros(counters.shape[0], np.int64)
     for g in range(n):
+        seed_game(state, words, seed, g)
         st[S_TRACING] = 1 if g < n_traced else 0
         if g < n_traced:
             trace_start[g] = st[S_TPOS]

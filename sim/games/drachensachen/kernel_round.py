@@ -357,14 +357,15 @@ def round_loss(v, q, st, coins, cap):
     return min(s, cap)
 
 
-@njit(I(I, I, ST, A1), cache=True, _nrt=False)
-def pick_starter(rnd, last, st, preset):
-    """Random in the first round; then most coins lost, ties to the left of the last starter."""
+@njit(I(I, I, ST, A1, U1), cache=True, _nrt=False)
+def pick_starter(rnd, last, st, preset, state):
+    """Random in the first round (drawn with the deal, on its stream); then most coins lost, ties to the left of
+    the last starter."""
     players = st[S_PLAYERS]
     if rnd == 0:
         if preset.size > 0:
             return preset[0]
-        return np.random.randint(0, players)
+        return fastrng.below(state, players)
     best = -BIG
     who = last
     for i in range(1, players + 1):

@@ -53,11 +53,11 @@ from sim.games.drachensachen.records import (
     V_HAND_N, V_HIDDEN_N, V_OPEN,
 )
 from sim.games.drachensachen.kernel_base import (
-    A1, A2, ASKED, AT_PLAY, AT_SETUP, BIG, DONE, F2, I, M2, ST, checked, ST_ACTIVE, ST_COUNTS, ST_DECK, ST_G, ST_HIDDEN, ST_KNOWN, ST_LEN,
+    A1, A2, ASKED, AT_PLAY, AT_SETUP, BIG, DONE, F2, I, M2, ST, checked, ST_ACTIVE, ST_COUNTS, ST_G, ST_HIDDEN, ST_KNOWN, ST_LEN,
     ST_LOST, ST_ORDER, ST_OUT, ST_PILE, ST_R, ST_REDRAW, ST_REST, ST_SCRATCH, S_ANSWER, S_ASK, S_AT, S_DRAW_END,
     S_DRAW_POS, S_NACTIVE, S_NOPT, S_P, S_PLAYERS, S_RND, S_ROUND_ONLY, S_TRACING, TR, U1, set_held,
 )
-from sim.games.drachensachen.kernel_game import finish_game, game_machine, start_game
+from sim.games.drachensachen.kernel_game import MT_N, deck_in_order, finish_game, game_machine, seed_game, start_game
 
 SEARCH_SEED = 0x5EA2C5D5    # mixed into the batch seed: the search stream differs from the game's
 MARGIN = 1e-3               # the coin margin's weight beside the win (a tie-break between equal win counts)
@@ -189,11 +189,7 @@ def determinise(me, v, st, sc, ss):
         st[ST_REST + sc[i]] += 1
         i += 1
     # the deck the later rounds are shuffled from, in a fixed order; the abilities to come in a new one
-    pos = 0
-    for t in range(1, N_TYPES):
-        for j in range(st[ST_COUNTS + t]):
-            st[ST_DECK + pos] = t
-            pos += 1
+    deck_in_order(st)
     rest = 0
     for a in range(N_ABILITIES):
         if st[ST_R + R_ABILITY0 + a] == 1 and st[ST_ACTIVE + a] == 0:
@@ -458,8 +454,7 @@ def to_question(seed, me, k, v, st, moves, rint, coins, preset, play_fns, setup_
                 tr, state):
     """Game 0 of a batch from `seed` (st from setup_state, seat `me` asked) played to me's k-th decision with more
     than one option (from 0): 1 there, 0 if the game ended first. Earlier decisions are answered by the functions."""
-    np.random.seed(seed)
-    state[0] = mix(seed, 0)
+    seed_game(state, np.zeros(MT_N, np.uint32), seed, 0)
     start_game(st, rint, tr)
     seen = 0
     while game_machine(0, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds, counters,
@@ -476,10 +471,10 @@ def machine_games(seed, v, st, moves, rint, coins, preset, play_fns, setup_fns, 
                   players_out, rounds, counters, tr):
     """The batch's games from `seed` through the machine, every asked decision answered by the seat's own function
     (the tests: the machine plays the plain kernel's games)."""
-    np.random.seed(seed)
     state = np.zeros(1, np.uint64)
-    state[0] = mix(seed, 0)
+    words = np.zeros(MT_N, np.uint32)
     for g in range(games_out.shape[0]):
+        seed_game(state, words, seed, g)
         start_game(st, rint, tr)
         while game_machine(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds,
                            counters, tr, False, state) == ASKED:
