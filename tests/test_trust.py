@@ -144,3 +144,15 @@ def test_calibration_under_search_names_each_changed_verdict():
     table = "\n".join(search_section(default_checked, searched))
     assert "| the dragon rarely kills all three dwarves | 2 | 60.0% [57.8, 62.1]: fails |" in table
     assert "5.0% [4.1, 6.0]: holds" in table
+
+
+def test_a_lineup_is_named_by_the_seats_that_play():
+    """A seat game stores a strategy for all six seats; at 4 players seats 4 and 5 sit out and are not named."""
+    from sim.report.labels import lineup_text
+    game = get_game("drachensachen")
+    stored = {f"seat{k}": {"name": "search" if k == 0 else "weighted", "params": {}} for k in range(6)}
+    four = lineup_text(game, stored, 4)
+    assert four.startswith("seat 0 search") and four.endswith("seat 3 weighted") and "seat 4" not in four
+    assert "seat 5 weighted" in lineup_text(game, stored)          # no player count: every stored seat
+    assert lineup_text(game, {f"seat{k}": {"name": "weighted", "params": {}} for k in range(6)}, 4) == \
+        "weighted at every seat"

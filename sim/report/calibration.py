@@ -117,5 +117,6 @@ def search_findings(searched: list[UnderSearch]) -> list[str]:
     if not out:
         who = "; ".join(searcher_words(u.lineup) for u in searched)
         measured = sum(c.estimate is not None for c in searched[0].checked)
-        out.append(f"No calibration verdict changes when a side searches ({who}; {measured} claims measured).")
+        out.append(f"No calibration verdict changes when a side searches ({who}; {measured} "
+                   f"claim{'' if measured == 1 else 's'} measured).")
     return out

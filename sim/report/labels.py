@@ -75,9 +75,13 @@ def in_role_order(game: Game, strategies: dict) -> dict:
     return dict(sorted(strategies.items(), key=lambda kv: order.get(kv[0], len(order))))
 
 
-def lineup_text(game: Game, strategies: dict) -> str:
-    """`strategies` as stored in a run's provenance: role -> {name, params}."""
+def lineup_text(game: Game, strategies: dict, players: int | None = None) -> str:
+    """`strategies` as stored in a run's provenance: role -> {name, params}; with `players`, only the roles that
+    take part (a seat game stores every seat's strategy, also those of empty seats)."""
     strategies = in_role_order(game, strategies)
+    if players:
+        active = set(game.active_roles(players))
+        strategies = {role: s for role, s in strategies.items() if role in active} or strategies
     words = {}
     for role, s in strategies.items():
         tuned = ""
@@ -139,12 +143,17 @@ class Configs:
         self.game = game
         self.rules: dict[str, str] = {}
         self.lineups: dict[str, str] = {}
+        seated: dict[str, int] = {}
         for r in runs:
             if r.get("game") != game.name:
                 continue
             self.rules.setdefault(r["rules_hash"], rules_text(r, tuple(game.deck_rules.values())))
             strategies = r.get("strategies", {})
-            self.lineups.setdefault(partition_lineup(game, strategies), lineup_text(game, strategies))
+            code = partition_lineup(game, strategies)
+            players = r.get("players") or 0
+            if players >= seated.get(code, -1):      # named by its largest table, whose seats all play
+                seated[code] = players
+                self.lineups[code] = lineup_text(game, strategies, players)
 
     def is_default(self, row: dict, dims: list[str]) -> bool:
         """Whether a row is the game's default configuration along the varying dimensions."""
