@@ -134,11 +134,12 @@ def test_calibration_under_search_names_each_changed_verdict():
     assert default_checked[0].verdict == "fails"
     assert [(d.verdict, c.verdict) for d, c in searched[1].changed] == [("fails", "holds")] * 2
     assert searched[0].changed == []
-    assert searcher_words(searched[0].lineup) == "dwarves search (50 playouts)"
-    assert searcher_words(searched[1].lineup) == "dragon searches"
+    assert searcher_words(searched[0].lineup) == "the dwarves search (50 playouts)"
+    assert searcher_words(searched[1].lineup) == "the dragon searches"
+    assert searcher_words("seat0-search_seat1-value") == "seat 0 searches"
     assert searcher_words("search") == "every side searches"
     findings = search_findings(searched)
-    assert len(findings) == 2 and findings[0].startswith("When dragon searches, the rulebook claim \"the dragon "
+    assert len(findings) == 2 and findings[0].startswith("When the dragon searches, the rulebook claim \"the dragon "
                                                          "rarely kills all three dwarves\" holds (with the default "
                                                          "strategies it fails)")
     table = "\n".join(search_section(default_checked, searched))

@@ -8,6 +8,7 @@ import re
 
 from sim.analysis.calibration import Checked, UnderSearch
 from sim.engine.game import Claim
+from sim.report.labels import role_words
 
 
 def split_players(text: str) -> tuple[str, str]:
@@ -66,15 +67,16 @@ def calibration_section(checked: list[Checked], searched: list[UnderSearch] = ()
 
 
 def searcher_words(label: str) -> str:
-    """Who searches in a lineup label: "the dragon searches", "seat0 searches (50 playouts)", "every side"."""
+    """Who searches in a lineup label: "the dragon searches", "seat 0 searches (50 playouts)", "every side"."""
     seats = [part.split("-", 1) for part in label.split("_")] if "-" in label else [["", label]]
     who = [(role, seat) for role, seat in seats if seat.startswith("search")]
     budget = re.search(r"search\((\d+)", label)
     playouts = f" ({budget.group(1)} playouts)" if budget else ""
     if len(who) == len(seats):
         return f"every side searches{playouts}"
-    plural = len(who) > 1 or who[0][0].endswith("s")      # "the dwarves search", "seat0 searches"
-    return f"{' and '.join(role for role, _ in who)} search{'' if plural else 'es'}{playouts}"
+    plural = len(who) > 1 or who[0][0].endswith("s")      # "the dwarves search", "seat 0 searches"
+    names = [role_words(role) if role.startswith("seat") else f"the {role}" for role, _ in who]
+    return f"{' and '.join(names)} search{'' if plural else 'es'}{playouts}"
 
 
 def search_section(checked: list[Checked], searched: list[UnderSearch]) -> list[str]:
