@@ -8,8 +8,7 @@ two modules import each other, directly or round a longer loop.
     analysis                 methods that play games to answer a question; they return data
     games, strategies        the five games and their built-in strategies (one layer)
     engine                   rules, seeding, the Game and Strategy protocols, runner, store, resume
-    (setup)                  `sim` itself, the numba cache hook it installs before any kernel compiles, and
-                             the malloc setting that keeps freed record arrays (`sim.tooling._alloc`)
+    (setup)                  `sim` itself and the numba cache hook it installs before any kernel compiles
 
 Imports are read with `ast`, including those inside functions and under `if TYPE_CHECKING:`.
 """
@@ -23,7 +22,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("setup", "engine", "games", "analysis", "report", "workflows", "cli", "tooling")
-SETUP = {"sim", "sim.tooling._numba_cache", "sim.tooling._alloc"}   # loaded first, import no other module
+SETUP = {"sim", "sim.tooling._numba_cache"}          # loaded before anything else, imports no other module
 PREFIXES = (("sim.engine", "engine"), ("sim.games", "games"), ("strategies", "games"),
             ("sim.analysis", "analysis"), ("sim.report", "report"), ("sim.workflows", "workflows"),
             ("sim.cli", "cli"), ("sim.tooling", "tooling"))
