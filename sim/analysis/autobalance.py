@@ -33,6 +33,7 @@ from sim.analysis.intervals_paired import paired_change
 from sim.analysis.payoffs import with_decks
 from sim.analysis.targets import Goal, Target, read_goal
 from sim.engine.errors import DsimError
+from sim.engine import seeding
 from sim.engine.game import Game, Rules, Tunable
 from sim.engine.runner import play_chunk
 from sim.engine.spec import RunSpec, check_jobs
@@ -97,15 +98,15 @@ class Bench:
 
     def play(self, rules: Rules, n: int, seed: int) -> list[pl.DataFrame]:
         """Each cell's games table, in `cells()` order."""
+        # every cell's chunks in one batch of tasks (a cell of a few thousand games is one chunk: parallel over
+        # cells, not within one), each chunk seeded as the runner seeds it
         roles = list(self.game.deck_rules)
-        lineup = {r: (s.strategy.name, s.params.tolist()) for r, s in self.spec.lineup.items()}
-        size = self.game.chunk_size
+        size = self.spec.size()
         tasks = []
         for cell in self.cells():
             r = rules if cell is None else with_decks(self.game, rules, dict(zip(roles, cell)))
-            for c, start in enumerate(range(0, n, size)):
-                tasks.append((self.game.module, r, self.spec.players, lineup, self.spec.plugins, seed, c,
-                              min(size, n - start), start))
+            tasks += [(self.game.module, r, self.spec.players, self.spec.lineup_spec(), self.spec.plugins, seed, c,
+                       cn, c * size) for c, cn in seeding.chunks(n, size)]
         self.games_played += n * len(self.cells())
         if self.jobs == 1:
             parts = [play_chunk(*t)["games"] for t in tasks]
@@ -128,13 +129,12 @@ def entries(game: Game, goal: Goal, players: int, cells: list, tables: list[pl.D
     everything = pl.concat(tables)
     outcomes = {o.name: o for o in game.outcomes()}
     out = []
+    decks = list(dict.fromkeys(d for c in cells if c for d in c))      # in order of first appearance
     for t in goal.targets:
         if t.measure == "field":
-            decks = sorted({d for c in cells for d in c}, key=[d for c in cells for d in c].index)
             for d in decks:
                 out.append(Entry(t, d, _score(cells, seat0, d, None)))
         elif t.measure == "matchup":
-            decks = sorted({d for c in cells for d in c}, key=[d for c in cells for d in c].index)
             for i, a in enumerate(decks):
                 for b in decks[i + 1:]:
                     out.append(Entry(t, f"{a} vs {b}", _score(cells, seat0, a, b)))

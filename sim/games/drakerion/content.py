@@ -8,8 +8,7 @@ from pathlib import Path
 
 from sim.engine.game import Tunable
 from sim.games.drakerion.cards import Pool, load_pool
-from sim.games.drakerion import rules
-from sim.games.drakerion.rules import pool_file
+from sim.games.drakerion.rules import POOLS, pool_file
 
 # field -> (lowest value, +1 if a higher value makes the card stronger)
 CHARACTER_FIELDS = {"cost": (0, -1), "melee": (0, 1), "ranged": (0, 1), "riposte": (0, 1), "hp": (1, 1)}
@@ -38,7 +37,7 @@ def tunables(pool: Pool) -> list[Tunable]:
 def named_file(name: str) -> Path:
     if not NAME.fullmatch(name):
         raise ValueError(f"a pool name is lower-case letters, digits and _ (starting with a letter), got '{name}'")
-    return rules.POOLS / f"{name}.toml"
+    return POOLS / f"{name}.toml"
 
 
 def edited(text: str, changes: dict[tuple[str, str], int]) -> str:
