@@ -109,9 +109,10 @@ def test_a_game_whose_content_is_not_data_is_refused(tmp_path, capsys):
 
 # ---- Drakerion ---------------------------------------------------------------------------------------------
 
-def test_named_pools_first_draft_plays_the_default_games():
+def test_named_pools_first_draft_plays_the_built_in_games():
     g = get_game("drakerion")
-    default, named = g.load_rules(), g.load_rules(sets=["cards=first_draft"])
+    first = "experiments/rules/drakerion_first_draft.toml"          # cards = "": the built-in cards.toml
+    default, named = g.load_rules(first), g.load_rules(first, sets=["cards=first_draft"])
     lineup = g.lineup(None, default)
     a = g.simulate(default, 2, lineup, 123, 300)
     b = g.simulate(named, 2, lineup, 123, 300)
@@ -148,8 +149,11 @@ high = 12
 
 def test_drakerion_smoke(tmp_path, monkeypatch, capsys):
     from sim.games.drakerion import rules
+    (tmp_path / "pools").mkdir()
+    starter = (rules.POOLS / "starter.toml").read_bytes()           # the default pool, where the rules look for it
+    (tmp_path / "pools" / "starter.toml").write_bytes(starter)
     monkeypatch.setattr(rules, "POOLS", tmp_path / "pools")
-    builtin = hashlib.sha256(rules.BUILTIN.read_bytes()).hexdigest()
+    builtin = hashlib.sha256(starter).hexdigest()
     target = tmp_path / "t.toml"
     target.write_text(SMOKE_TARGET)
     args = ["balance", "--game", "drakerion", "--target", str(target), "--n", "40", "--steps", "1", "--seed", "2",
@@ -160,7 +164,7 @@ def test_drakerion_smoke(tmp_path, monkeypatch, capsys):
     assert written.exists() and out["pool"] == str(written)
     assert {"before", "after", "inside_after"} <= set(out["rows"][0]) and check(out) > 3
     assert (tmp_path / "res" / "report" / "balance_drakerion.md").exists()
-    assert hashlib.sha256(rules.BUILTIN.read_bytes()).hexdigest() == builtin
+    assert hashlib.sha256((tmp_path / "pools" / "starter.toml").read_bytes()).hexdigest() == builtin
     get_game("drakerion").load_rules(sets=["cards=smoke"])                  # the new pool loads by its name
     assert main([*args, "--pool-out", "smoke"]) == 2                         # never over an existing pool
     assert "exists" in capsys.readouterr().err

@@ -156,7 +156,8 @@ def test_replay_takes_the_rules_arrays_and_the_trace():
     s.do(R.D_COMBAT, 1, 1, PASS).do(R.D_COMBAT, 0, 1, PASS).end(0, R.END_WIPEOUT, 1, 1, 0)
     cards, inst, setup, deck_n, cfg = tables
     rules = SimpleNamespace(arrays=lambda: SimpleNamespace(cards=cards, inst_card=inst, setup=setup,
-                                                           deck_n=deck_n, config=cfg, names=NAMES))
+                                                           deck_n=deck_n, config=cfg, names=NAMES),
+                            fielded=lambda: False)
     lines = referee.replay(rules, Trace(s.array(), {"winner": 0, "turns": 1}))
     assert any("Warden attacks" in x for x in lines)
     with pytest.raises(RefereeError):

@@ -14,6 +14,7 @@ from sim.games import get_game
 from sim.games.drakerion import elements as E
 
 GAME = get_game("drakerion")
+FIRST = "experiments/rules/drakerion_first_draft.toml"   # the built-in first-draft pool, ember against tide
 DECKS = ("ember", "tide", "grove", "stone", "gloom")
 # readings the rule-flag work turns into flags (`reading`/`other`: their other reading is their alternative)
 READINGS = {"mulligan_shuffle_first", "named_bonus_second", "out_player_combat_actions", "prestige_any_destruction",
@@ -37,25 +38,25 @@ def test_deck_arithmetic_keeps_size_and_proportion():
 
 @pytest.mark.parametrize("seat0,seat1", [("ember", "tide"), *[(d, d) for d in DECKS]])
 def test_every_element_loads_as_valid_rules(seat0, seat1):
-    base = GAME.load_rules(sets=[("seat0_deck", seat0), ("seat1_deck", seat1)])
+    base = GAME.load_rules(FIRST, sets=[("seat0_deck", seat0), ("seat1_deck", seat1)])
     elements = GAME.elements(base)
     names = [e.name for e in elements]
     assert len(names) == len(set(names)) == sum(len(base.typed.pool().deck_cards(d)) for d in (seat0, seat1))
     for e in elements:
         assert e.remove and e.neutral and e.force, e.name
         for mode in (e.remove, e.neutral, e.force):
-            rules = GAME.load_rules(sets=[("seat0_deck", seat0), ("seat1_deck", seat1), *mode])
+            rules = GAME.load_rules(FIRST, sets=[("seat0_deck", seat0), ("seat1_deck", seat1), *mode])
             t = rules.typed.arrays()
             assert list(t.deck_n) == [30, 30]
 
 
 def test_a_user_card_file_offers_only_the_neutral_mode():
-    rules = GAME.load_rules(sets=[("cards", str(E.SOURCE))])
+    rules = GAME.load_rules(FIRST, sets=[("cards", str(E.SOURCE))])
     assert all(e.neutral and not e.remove and not e.force for e in GAME.elements(rules))
 
 
 def games(*sets) -> pl.DataFrame:
-    rules = GAME.load_rules(sets=list(sets))
+    rules = GAME.load_rules(FIRST, sets=list(sets))
     return pl.DataFrame(GAME.simulate(rules, 2, GAME.lineup(None), 5, 300)["games"]).drop(GAME.label_columns())
 
 
@@ -65,14 +66,14 @@ def test_the_ablation_card_file_leaves_the_untouched_seat_as_it_was():
 
 
 def spec(n: int) -> RunSpec:
-    return RunSpec(GAME, GAME.load_rules(), 2, GAME.lineup(None), n, seed=3)
+    return RunSpec(GAME, GAME.load_rules(FIRST), 2, GAME.lineup(None), n, seed=3)
 
 
 def test_neutral_cinder_scout_changes_no_game(tmp_path):
     """Cinder Scout (1 gold, 1 melee, 2 HP, no ability) is already a vanilla 1-cost character, and no card of
     ember or tide cares for its trait: its neutral replacement plays the very same games."""
     assert games().equals(games(("vanilla_seat0", "Cinder Scout")))
-    effects = ablate(GAME, spec(300), tmp_path / "out", only=["Cinder Scout"]).effects
+    effects = ablate(GAME, spec(300), tmp_path / "out", only=["Cinder Scout"], rules_file=FIRST).effects
     (e,) = effects
     assert e.identical, "the arms differ only in the columns naming the vanilla card"
     assert e.result.identical and e.result.diff.value == 0 and not e.detected
@@ -81,7 +82,7 @@ def test_neutral_cinder_scout_changes_no_game(tmp_path):
 def test_pyre_archer_made_vanilla_weakens_ember(tmp_path):
     """Pyre Archer is ember's cheap shooter (2 ranged, no riposte taken); a vanilla 2-cost character cannot
     shoot, so seat 0 (ember) wins less."""
-    effects = ablate(GAME, spec(400), tmp_path / "out", only=["Pyre Archer"]).effects
+    effects = ablate(GAME, spec(400), tmp_path / "out", only=["Pyre Archer"], rules_file=FIRST).effects
     (e,) = effects
     assert e.outcome == "seat0_win" and e.result.diff.hi < 0
 
@@ -93,4 +94,5 @@ def test_every_assumed_value_declares_alternatives():
     assert all(isinstance(entries[k].value, (bool, str)) for k in READINGS)
     for key, alternatives in assumptions(GAME, GAME.load_rules()).items():
         for value in alternatives:
-            GAME.load_rules(sets=[(key, value)]).typed.arrays()
+            for at in GAME.load_rules(sets=[(key, value)]).typed.matchups():
+                at.arrays()

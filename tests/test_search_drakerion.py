@@ -15,8 +15,9 @@ from sim.games.drakerion import records as R
 from strategies.drakerion import VALUE_DEFAULTS, search_params, value_choice
 
 GAME = get_game("drakerion")
-RULES = GAME.load_rules()
-MIRROR = GAME.load_rules(sets=("seat0_deck=stone", "seat1_deck=stone"))   # value against value: an even share
+FIRST = "experiments/rules/drakerion_first_draft.toml"      # ember against tide, the first-draft pool
+RULES = GAME.load_rules(FIRST)
+MIRROR = GAME.load_rules(FIRST, sets=("seat0_deck=stone", "seat1_deck=stone"))   # value against value: an even share
 N_SNAP = kb.N_WORK + R.N_STATE + R.N_INST * R.BOARD_WIDTH
 AT_ST, AT_BOARD = kb.N_WORK, kb.N_WORK + R.N_STATE
 

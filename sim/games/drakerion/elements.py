@@ -11,7 +11,8 @@ The rules cannot edit a deck, so remove and force point the `cards` rule at `car
 pool (cards.toml, verbatim) followed by one derived deck per (deck, card, mode) — and, when a removed card is
 one of its Banner's set-up cards, a copy of the Banner whose set-up takes instead the deck's other character
 closest in cost (the most copies first). The original cards keep their ids there, so the untouched seat plays exactly as before.
-Both modes need the built-in pool: with a user's card file (`cards` set) only the neutral mode is offered.
+Both modes need the built-in pool and one deck per seat: with another card file (the default starter pool
+included) or a field of decks only the neutral mode is offered.
 
 `cards_rulecost.toml` (the `cards` rule's alternative in rules.toml) is the built-in pool with every
 character costed strictly by the designers' rule of thumb, (melee + riposte + HP) / 3 rounded, at least 1.
@@ -201,11 +202,14 @@ def file_value(path: Path) -> str:
 
 
 def elements(rules) -> list[Element]:
+    """Every distinct card of the decks each seat plays (a field seat: every deck it meets), one element per
+    (seat, deck, card)."""
     v = rules.ruleset.values
     pool = rules.typed.pool()
-    seats = [(s, v[f"seat{s}_deck"]) for s in (0, 1)]
+    pairs = rules.typed.pairings()
+    seats = [(s, deck) for s in (0, 1) for deck in dict.fromkeys(p[s] for p in pairs)]
     count = Counter(c for _, deck in seats for c in pool.deck_cards(deck))
-    editable = not v["cards"] and _fresh()
+    editable = not v["cards"] and not rules.typed.fielded() and _fresh()
     cards = file_value(ABLATE_FILE)
     out = []
     for seat, deck in seats:
@@ -213,7 +217,7 @@ def elements(rules) -> list[Element]:
             if count[card] == 1:
                 name = card
             else:
-                name = f"{card} ({deck})" if seats[0][1] != seats[1][1] else f"{card} (seat {seat})"
+                name = f"{card} ({deck})" if len({d for _, d in seats}) > 1 else f"{card} (seat {seat})"
             can_edit = editable and not v[f"vanilla_seat{seat}"]
             out.append(Element(
                 name, f"{deck} cards (seat {seat})",

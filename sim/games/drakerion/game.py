@@ -46,7 +46,9 @@ def play(rules: DrakerionRules, lineup: Lineup, seed: int, n: int, n_traced: int
          counts: dict | None = None, deal: bool = True):
     """Play n games; returns (state slots [N_STATE, n], plays per board row [N_INST, n], traces). `counts`, if
     given, receives the search player's decisions ("search_decisions"); deal False lets it play out from the true
-    hidden cards (a cheat, for the tests)."""
+    hidden cards (a cheat, for the tests). A field of decks plays game g at pairing g mod their number."""
+    if rules.fielded():
+        return play_field(rules, lineup, seed, n, n_traced, check, counts, deal)
     kernel = GAME.kernels()
     t = rules.arrays()
     config = t.config.copy()
@@ -83,6 +85,37 @@ def play(rules: DrakerionRules, lineup: Lineup, seed: int, n: int, n_traced: int
     return out, played, traces
 
 
+def play_field(rules: DrakerionRules, lineup: Lineup, seed: int, n: int, n_traced: int, check: bool,
+               counts: dict | None, deal: bool):
+    """`play` over a field of decks: each pairing's games as one batch on a seed of its own, put back in game
+    order (so game g's pairing and deal depend on the seed and g only, not on n)."""
+    out = np.zeros((R.N_STATE, n), np.int64)
+    played = np.zeros((R.N_INST, n), np.int64)
+    traces: list = [None] * n_traced
+    searched = 0
+    for k, (games, at) in enumerate(field_games(rules, n)):
+        sub = {} if counts is not None else None
+        o, p, tr = play(at, lineup, pairing_seed(seed, k), len(games), int(np.sum(games < n_traced)), check, sub,
+                        deal)
+        out[:, games], played[:, games] = o, p
+        for g, t in zip(games, tr):
+            traces[g] = t
+        searched += sub["search_decisions"] if sub else 0
+    if counts is not None:
+        counts["search_decisions"] = searched
+    return out, played, traces
+
+
+def field_games(rules: DrakerionRules, n: int) -> list[tuple[np.ndarray, DrakerionRules]]:
+    """Each pairing's game numbers among n and the rules that play it."""
+    matchups = rules.matchups()
+    return [(np.arange(k, n, len(matchups)), at) for k, at in enumerate(matchups)]
+
+
+def pairing_seed(seed: int, k: int) -> int:
+    return int(np.random.SeedSequence([int(seed) & 0xFFFFFFFF, k]).generate_state(1)[0])
+
+
 def seat_params(seat) -> tuple[np.ndarray, int]:
     """A seat's parameters as the kernel takes them, and its search budget (0: it does not search)."""
     if seat.strategy.functions[0] is search_choice:
@@ -93,13 +126,10 @@ def seat_params(seat) -> tuple[np.ndarray, int]:
 
 def game_columns(rules: DrakerionRules, out: np.ndarray) -> dict[str, np.ndarray]:
     """The games table (one row per game) from the kernel's final states."""
-    n = out.shape[1]
     cols = {
         "winner": out[R.S_WINNER].astype(np.int8), "end": out[R.S_END].astype(np.int8),
         "turns": out[R.S_TURN].astype(np.int16), "first_seat": out[R.S_SEAT_OF_FIRST].astype(np.int8),
-        "deck_s0": np.full(n, rules.seat0_deck), "deck_s1": np.full(n, rules.seat1_deck),
-        "vanilla_s0": np.full(n, rules.vanilla_seat0), "vanilla_s1": np.full(n, rules.vanilla_seat1),
-        "vanilla_ratio_s0": np.full(n, stat_ratio(rules, rules.vanilla_seat0)),
+        **per_pairing(rules, out.shape[1]),
     }
     for seat in range(2):
         cols[f"prestige_s{seat}"] = out[R.S_PRESTIGE + seat].astype(np.int16)
@@ -116,6 +146,16 @@ def game_columns(rules: DrakerionRules, out: np.ndarray) -> dict[str, np.ndarray
     return cols
 
 
+def per_pairing(rules: DrakerionRules, n: int) -> dict[str, np.ndarray]:
+    """The columns naming each game's decks and vanilla replacements."""
+    matchups = rules.matchups()
+    pick = np.arange(n) % len(matchups)
+    column = lambda f: np.array([f(at) for at in matchups])[pick]
+    return {"deck_s0": column(lambda at: at.seat0_deck), "deck_s1": column(lambda at: at.seat1_deck),
+            "vanilla_s0": column(lambda at: at.vanilla_seat0), "vanilla_s1": column(lambda at: at.vanilla_seat1),
+            "vanilla_ratio_s0": np.array([stat_ratio(at, at.vanilla_seat0) for at in matchups])[pick]}
+
+
 def stat_ratio(rules: DrakerionRules, card: str) -> float:
     """(melee + riposte + HP) / cost of a character of the pool (NaN for other cards or none)."""
     return rules.pool().stat_ratios().get(card, float("nan")) if card else float("nan")
@@ -123,6 +163,15 @@ def stat_ratio(rules: DrakerionRules, card: str) -> float:
 
 def play_columns(rules: DrakerionRules, played: np.ndarray) -> dict[str, np.ndarray]:
     """The `plays` table: one row per (game, seat, card name) played at least once, with the count."""
+    if rules.fielded():
+        parts = [(games, deck_plays(at, played[:, games])) for games, at in field_games(rules, played.shape[1])]
+        cols = {k: np.concatenate([p[k] for _, p in parts]) for k in ("seat", "card", "plays")}
+        cols["game"] = np.concatenate([games[p["game"]] for games, p in parts]).astype(np.int64)
+        return cols
+    return deck_plays(rules, played)
+
+
+def deck_plays(rules: DrakerionRules, played: np.ndarray) -> dict[str, np.ndarray]:
     t = rules.arrays()
     names = t.names
     game, seat, card, count = [], [], [], []
@@ -290,6 +339,7 @@ GAME = DrakerionGame(
 def check_decks(rules: Rules) -> None:
     """Fail with one line when a seat's deck does not load (the rules' own validation ran already)."""
     try:
-        rules.typed.arrays()
+        for at in rules.typed.matchups():
+            at.arrays()
     except ValueError as e:
         raise DsimError(str(e)) from None

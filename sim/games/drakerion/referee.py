@@ -459,6 +459,9 @@ def replay_arrays(cards, inst_card, setup, deck_n, config, events, record=None, 
 
 
 def replay(rules, trace: Trace) -> list[str]:
+    if rules.fielded():         # the game's own pairing, as its record names it
+        rules = next(at for at in rules.matchups()
+                     if (at.seat0_deck, at.seat1_deck) == (trace.record["deck_s0"], trace.record["deck_s1"]))
     t = rules.arrays()
     config = t.config.copy()
     return replay_arrays(t.cards, t.inst_card, t.setup, t.deck_n, config, trace.events, trace.record, t.names)

@@ -3,6 +3,7 @@ are data too (`cards.toml`, or the file the `cards` rule names): see docs/DRAKER
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from sim.games.drakerion.cards import Pool, card_table, check_size, deck_instanc
 
 BUILTIN = Path(__file__).parent / "cards.toml"
 POOLS = Path(__file__).parent / "pools"      # named pools: --set cards=NAME reads pools/NAME.toml
+FIELD = "field"     # a seat's deck: the games cycle through the pool's decks (the other seat's deck excepted)
 
 
 def pool_names() -> list[str]:
@@ -85,8 +87,12 @@ class DrakerionRules:
         if self.named_bonus_second not in R.NAMED_SECOND_NAMES:
             raise ValueError(f"named_bonus_second must be one of {', '.join(R.NAMED_SECOND_NAMES)}, "
                              f"got {self.named_bonus_second!r}")
-        for seat in (0, 1):
-            self.seat_pool(seat)
+        for rules in self.matchups():
+            for seat in (0, 1):
+                rules.seat_pool(seat)
+        for seat, card in ((0, self.vanilla_seat0), (1, self.vanilla_seat1)):
+            if card and self.fielded() and all(not r.vanilla(seat) for r in self.matchups()):
+                raise ValueError(f"no deck seat {seat} plays holds '{card}' to replace")
 
     def check_players(self, players: int) -> None:
         if players != 2:
@@ -94,6 +100,36 @@ class DrakerionRules:
 
     def deck(self, seat: int) -> str:
         return self.seat0_deck if seat == 0 else self.seat1_deck
+
+    def vanilla(self, seat: int) -> str:
+        return self.vanilla_seat0 if seat == 0 else self.vanilla_seat1
+
+    def fielded(self) -> bool:
+        return FIELD in (self.seat0_deck, self.seat1_deck)
+
+    def pairings(self) -> list[tuple[str, str]]:
+        """The (seat 0, seat 1) decks the games cycle through: game g plays pairing g mod their number. A
+        "field" seat meets every other deck of the pool (never its own: no mirror match)."""
+        if not self.fielded():
+            return [(self.seat0_deck, self.seat1_deck)]
+        decks = list(self.pool().decks)
+        firsts = decks if self.seat0_deck == FIELD else [self.seat0_deck]
+        seconds = decks if self.seat1_deck == FIELD else [self.seat1_deck]
+        return [(a, b) for a in firsts for b in seconds if a != b]
+
+    def matchups(self) -> list[DrakerionRules]:
+        """These rules at each pairing: one deck per seat, a vanilla replacement kept where the deck holds
+        the card."""
+        if not self.fielded():
+            return [self]
+        out = []
+        for a, b in self.pairings():
+            pool = self.pool()
+            keep = [card if card and card in pool.decks[deck]["cards"] else ""
+                    for deck, card in ((a, self.vanilla_seat0), (b, self.vanilla_seat1))]
+            out.append(dataclasses.replace(self, seat0_deck=a, seat1_deck=b, vanilla_seat0=keep[0],
+                                           vanilla_seat1=keep[1]))
+        return out
 
     def pool(self) -> Pool:
         return pool_of(self.cards)
@@ -104,6 +140,8 @@ class DrakerionRules:
                           self.deck_size)
 
     def arrays(self):
+        if self.fielded():
+            raise ValueError("a field of decks has no single card table: play each of rules.matchups()")
         return _arrays(self)
 
     def data_files(self) -> dict[str, str]:
@@ -136,7 +174,7 @@ class DrakerionRules:
 def _seat_pool(cards: str, deck: str, vanilla: str, size: int) -> Pool:
     pool = pool_of(cards)
     if deck not in pool.decks:
-        raise ValueError(f"unknown deck '{deck}' (known: {', '.join(pool.decks)})")
+        raise ValueError(f"unknown deck '{deck}' (known: {', '.join(pool.decks)}, or {FIELD}: each of them in turn)")
     if vanilla:
         pool = pool.with_vanilla(deck, vanilla)
     check_size(pool, deck, size)
