@@ -98,28 +98,30 @@ class Bench:
 
     def play(self, rules: Rules, n: int, seed: int) -> list[pl.DataFrame]:
         """Each cell's games table, in `cells()` order."""
-        # every cell's chunks in one batch of tasks (a cell of a few thousand games is one chunk: parallel over
-        # cells, not within one), each chunk seeded as the runner seeds it
         roles = list(self.game.deck_rules)
-        size = self.spec.size()
-        tasks = []
-        for cell in self.cells():
-            r = rules if cell is None else with_decks(self.game, rules, dict(zip(roles, cell)))
-            tasks += [(self.game.module, r, self.spec.players, self.spec.lineup_spec(), self.spec.plugins, seed, c,
-                       cn, c * size) for c, cn in seeding.chunks(n, size)]
-        self.games_played += n * len(self.cells())
-        if self.jobs == 1:
-            parts = [play_chunk(*t)["games"] for t in tasks]
-        else:
-            from joblib import Parallel, delayed
-            parts = Parallel(n_jobs=self.jobs)(delayed(play_chunk)(*t) for t in tasks)
-            parts = [p["games"] for p in parts]
-        per = len(tasks) // len(self.cells())
-        return [pl.concat([pl.DataFrame(p) for p in parts[k * per:(k + 1) * per]])
-                for k in range(len(self.cells()))]
+        cells = [rules if cell is None else with_decks(self.game, rules, dict(zip(roles, cell)))
+                 for cell in self.cells()]
+        self.games_played += n * len(cells)
+        return play_cells(self.game, self.spec, cells, n, seed, self.jobs)
 
     def measure(self, rules: Rules, n: int, seed: int) -> Measured:
         return Measured(entries(self.game, self.goal, self.spec.players, self.cells(), self.play(rules, n, seed)))
+
+
+def play_cells(game: Game, spec: RunSpec, cells: list[Rules], n: int, seed: int, jobs: int = 1
+               ) -> list[pl.DataFrame]:
+    """Each rules' games table, n games each from the same root seed (common random numbers), chunked and seeded
+    as the runner does. A cell of a few thousand games is one chunk: parallel over cells, not within one."""
+    size = spec.size()
+    tasks = [(game.module, r, spec.players, spec.lineup_spec(), spec.plugins, seed, c, cn, c * size)
+             for r in cells for c, cn in seeding.chunks(n, size)]
+    if jobs == 1:
+        parts = [play_chunk(*t)["games"] for t in tasks]
+    else:
+        from joblib import Parallel, delayed
+        parts = [p["games"] for p in Parallel(n_jobs=jobs)(delayed(play_chunk)(*t) for t in tasks)]
+    per = len(tasks) // len(cells)
+    return [pl.concat([pl.DataFrame(p) for p in parts[k * per:(k + 1) * per]]) for k in range(len(cells))]
 
 
 def entries(game: Game, goal: Goal, players: int, cells: list, tables: list[pl.DataFrame]) -> list[Entry]:
@@ -166,6 +168,20 @@ class Step:
     tried: int                   # single changes played
 
 
+def inside(target: Target, e: Interval) -> bool:
+    """The whole 95% interval lies in the band (a point estimate inside with an interval across the edge is
+    "unsettled", not inside)."""
+    return target.inside(e.lo) and target.inside(e.hi)
+
+
+def verdict(target: Target, e: Interval) -> str:
+    """"inside", "outside" (the whole interval out of the band) or "unsettled" (more games would decide)."""
+    if inside(target, e):
+        return "inside"
+    out = (target.low is not None and e.hi < target.low) or (target.high is not None and e.lo > target.high)
+    return "outside" if out else "unsettled"
+
+
 @dataclass(frozen=True)
 class Row:
     """One figure before and after, on the fresh seeds (paired)."""
@@ -177,19 +193,10 @@ class Row:
     change: Interval | None
 
     def inside(self, which: str = "after") -> bool:
-        """The whole 95% interval lies in the band (a point estimate inside with an interval across the edge is
-        "unsettled", not inside)."""
-        e = getattr(self, which)
-        return self.target.inside(e.lo) and self.target.inside(e.hi)
+        return inside(self.target, getattr(self, which))
 
     def verdict(self, which: str = "after") -> str:
-        """"inside", "outside" (the whole interval out of the band) or "unsettled" (more games would decide)."""
-        e = getattr(self, which)
-        if self.inside(which):
-            return "inside"
-        t = self.target
-        out = (t.low is not None and e.hi < t.low) or (t.high is not None and e.lo > t.high)
-        return "outside" if out else "unsettled"
+        return verdict(self.target, getattr(self, which))
 
 
 @dataclass
@@ -221,22 +228,54 @@ def tunable_fields(game: Game, rules: Rules) -> set[str]:
     return {t.field for t in game.content(rules)}
 
 
-def balance(game: Game, spec: RunSpec, target: Path, pool_out: str, steps: int, jobs: int = 1,
-            verify_n: int | None = None, strategy: str | None = None) -> Balanced:
-    """Tune the content of `spec.rules` toward the target file; write the result as the named content file
-    `pool_out` (never over an existing one). The players are `strategy`, else the target file's, else the
-    game's defaults."""
+def setup(game: Game, spec: RunSpec, target: Path, strategy: str | None, jobs: int) -> tuple[RunSpec, Bench]:
+    """The spec with the players the target file (or `strategy`) names, and the bench that plays its pairings."""
     check_jobs(jobs)
     content = game.content(spec.rules)
     decks = game.decks(spec.rules) if game.deck_rules else []
     goal = read_goal(Path(target), game, decks, {t.field for t in content})
     spec = dataclasses.replace(spec, lineup=game.lineup(strategy or goal.strategy, spec.rules))
+    return spec, Bench(game, spec, goal, goal.decks, jobs)
+
+
+@dataclass
+class Checked:
+    """A pool measured against the target as it is (`dsim balance --check`): each figure with its interval."""
+
+    game: Game
+    spec: RunSpec
+    goal: Goal
+    entries: list[Entry]
+    cells: int
+    games_played: int
+
+    def figures(self) -> list[tuple[Entry, Interval]]:
+        return [(e, e.interval()) for e in self.entries]
+
+    def loss(self) -> float:
+        return float(sum(e.target.miss(e.value()) for e in self.entries))
+
+
+def check(game: Game, spec: RunSpec, target: Path, jobs: int = 1, strategy: str | None = None) -> Checked:
+    """Play the rules' pool as it is on every pairing the target names, `spec.n` games each, and measure every
+    figure the target judges (no change, nothing written but the report)."""
+    spec, bench = setup(game, spec, target, strategy, jobs)
+    measured = bench.measure(spec.rules, spec.n, spec.seed)
+    return Checked(game, spec, bench.goal, measured.entries, len(bench.cells()), bench.games_played)
+
+
+def balance(game: Game, spec: RunSpec, target: Path, pool_out: str, steps: int, jobs: int = 1,
+            verify_n: int | None = None, strategy: str | None = None) -> Balanced:
+    """Tune the content of `spec.rules` toward the target file; write the result as the named content file
+    `pool_out` (never over an existing one). The players are `strategy`, else the target file's, else the
+    game's defaults."""
+    spec, bench = setup(game, spec, target, strategy, jobs)
+    goal, content = bench.goal, game.content(spec.rules)
     out = game.content_file(pool_out)
     if out.exists():
         raise DsimError(f"{out} exists: choose another --pool-out name (a pool is never written over)")
     if steps < 0:
         raise DsimError(f"--steps must be 0 or more, got {steps}")
-    bench = Bench(game, spec, goal, goal.decks, jobs)
     with tempfile.TemporaryDirectory(prefix="dsim-balance-") as scratch:
         search = Search(bench, content, Path(scratch))
         stopped = search.run(steps)

@@ -23,7 +23,7 @@ def _global_options(scheduler: Annotated[str | None, typer.Option(
         os.environ["DSIM_SCHEDULER"] = scheduler
 
 
-COMMANDS = ("games", "run", "report", "replay", "compare", "sweep", "tournament", "optimize", "experiment", "tune", "sensitivity", "ablate", "ladder", "equilibrium", "balance")
+COMMANDS = ("games", "run", "report", "replay", "compare", "sweep", "tournament", "optimize", "experiment", "tune", "sensitivity", "ablate", "ladder", "equilibrium", "balance", "decks")
 
 
 def _register(argv: list[str] | None) -> None:

@@ -174,6 +174,17 @@ class Tunable:
     stronger: int = 1              # +1: a higher value makes the item stronger (melee); -1: weaker (cost)
 
 
+@dataclass(frozen=True)
+class DeckBuilding:
+    """What a deck may hold (`dsim decks`): the cards it may choose from, how many cards in all, and the copies
+    of a card it must keep (a Banner's set-up cards) and may hold at most."""
+
+    cards: tuple[str, ...]
+    size: int
+    most: int
+    least: dict = field(default_factory=dict)      # card -> copies the deck must keep
+
+
 @dataclass
 class Game:
     name: str
@@ -330,6 +341,19 @@ class Game:
     def content_file(self, name: str) -> Path:
         """Where the named content file `name` lives (Drakerion: pools/NAME.toml)."""
         raise DsimError(f"{self.name}'s content is not data: `dsim balance` cannot tune it")
+
+    # ---- deck building (`dsim decks`) -------------------------------------------------------------
+    def deck_list(self, rules: Rules, deck: str) -> dict[str, int]:
+        """A deck's cards and their copies (games whose decks are data override this and the two below)."""
+        raise DsimError(f"{self.name} has no deck lists to build: `dsim decks` needs a game whose decks are data")
+
+    def deck_building(self, rules: Rules, deck: str, most: int) -> DeckBuilding:
+        """What a deck like `deck` may hold, at most `most` copies of a card."""
+        raise DsimError(f"{self.name} has no deck lists to build: `dsim decks` needs a game whose decks are data")
+
+    def with_deck(self, rules: Rules, like: str, name: str, cards: dict[str, int], to: Path) -> Rules:
+        """The rules whose content holds one more deck, `name`: `like` with these cards (written to `to`)."""
+        raise DsimError(f"{self.name} has no deck lists to build: `dsim decks` needs a game whose decks are data")
 
     def calibration(self) -> list[Claim]:
         """The rulebook's checkable claims about play (report section "Calibration")."""

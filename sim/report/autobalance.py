@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sim.analysis.autobalance import Balanced, Row
+from sim.analysis.autobalance import Balanced, Checked, Row, inside, verdict
 from sim.report import layout, numbers
 from sim.report.html import write_report
 from sim.report.labels import spec_words
@@ -65,6 +65,14 @@ def _count(k: int, word: str) -> str:
     return f"{k} {word}" + ("" if k == 1 else "s")
 
 
+def _shown(path: Path) -> str:
+    """A path as a reader of the report finds it: from the working folder when it lies below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def findings(b: Balanced) -> list[str]:
     inside_b, inside_a = sum(r.inside("before") for r in b.rows), sum(r.inside() for r in b.rows)
     out = [f"- **{inside_a} of {len(b.rows)} figures inside their band** (the whole 95% interval) after tuning "
@@ -72,7 +80,7 @@ def findings(b: Balanced) -> list[str]:
            f"(total distance outside the bands) went from {b.loss_before:.1f} to {b.loss_after:.1f} on fresh seeds.",
            f"- {_count(len(b.changes), 'number')} changed in {_count(len(b.steps), 'step')} (the search stopped: "
            f"{b.stopped}); "
-           f"the new pool is `{b.written.stem}` ({b.written})."]
+           f"the new pool is `{b.written.stem}` ({_shown(b.written)})."]
     for t in b.goal.targets:
         rows = [r for r in b.rows if r.target is t]
         outside = [r for r in rows if not r.inside()]
@@ -115,3 +123,68 @@ def report_lines(b: Balanced) -> list[str]:
                             f"{s.loss_before:.1f}", f"{s.loss_after:.1f}", str(s.tried)]
                            for k, s in enumerate(b.steps, 1)])
     return lines
+
+
+# ---- `dsim balance --check`: a pool against the target as it is --------------------------------------------------
+
+def write_check(c: Checked, to: Path) -> Path:
+    """`target_<game>.md` and its HTML twin, `.json` (the figures as numbers)."""
+    to.mkdir(parents=True, exist_ok=True)
+    stem = f"target_{c.game.name}"
+    (to / f"{stem}.json").write_text(json.dumps(numbers.plain(check_figures(c)), indent=1))
+    return write_report(to, stem, "\n".join(check_lines(c)), c.game.title)
+
+
+def check_figures(c: Checked) -> dict:
+    rows = [{"target": e.target.name, "of": e.label, "low": numbers.num(e.target.low),
+             "high": numbers.num(e.target.high), "estimate": numbers.estimate(iv, e.target.measure != "quantile"),
+             "inside": inside(e.target, iv), "verdict": verdict(e.target, iv)} for e, iv in c.figures()]
+    return {"inside": sum(r["inside"] for r in rows), "figures": len(rows), "loss": c.loss(),
+            "games_played": c.games_played, "rows": rows}
+
+
+def check_terminal(c: Checked) -> list[list[str]]:
+    rows = [["target", "band", "inside", "furthest out"]]
+    for t in c.goal.targets:
+        mine = [(e, iv) for e, iv in c.figures() if e.target is t]
+        short = [(e, iv) for e, iv in mine if not inside(t, iv)]
+        worst = f"{_furthest(t, short)[0].label or 'all'} " \
+                f"{_furthest(t, short)[1].fmt(pct=t.measure != 'quantile', digits=1)}" if short else ""
+        rows.append([t.name, t.band(), f"{sum(inside(t, iv) for _, iv in mine)} of {len(mine)}", worst])
+    return rows
+
+
+def _furthest(t, figures: list) -> tuple:
+    """The figure furthest from its band: by its estimate, then by its interval's ends."""
+    return max(figures, key=lambda m: (t.miss(m[0].value()), t.miss(m[1].lo) + t.miss(m[1].hi)))
+
+
+def check_findings(c: Checked) -> list[str]:
+    figs = c.figures()
+    out = [f"- **{sum(inside(e.target, iv) for e, iv in figs)} of {len(figs)} figures inside their band** (the "
+           f"whole 95% interval), with {spec_words(c.game, c.spec)}."]
+    for t in c.goal.targets:
+        mine = [(e, iv) for e, iv in figs if e.target is t]
+        short = [(e, iv) for e, iv in mine if not inside(t, iv)]
+        if not short:
+            out.append(f"- {t.name} ({t.band()}): met" + (f" by all {len(mine)}" if len(mine) > 1 else "") + ".")
+            continue
+        e, iv = _furthest(t, short)
+        of = f" ({len(short)} of {len(mine)} not inside; furthest: {e.label})" if len(mine) > 1 else ""
+        out.append(f"- {t.name} ({t.band()}): not met{of}, {iv.fmt(pct=t.measure != 'quantile', digits=1)} "
+                   f"({verdict(t, iv)}).")
+    return out
+
+
+def check_lines(c: Checked) -> list[str]:
+    cells = f"{c.cells} deck pairings (both seat orders)" if c.cells > 1 else "the rules' own pairing"
+    lines = [f"# {c.game.title}: does the pool meet \"{c.goal.title}\"?", "", "## Findings", "",
+             *check_findings(c), "",
+             f"Rests on: {spec_words(c.game, c.spec)}; target file `{c.goal.path.name}`.", "", "## Method", "",
+             f"The pool as it is played {cells}, {c.spec.n:,} games each (seed {c.spec.seed}; {c.games_played:,} "
+             "games in all). A figure is inside its band when its whole 95% interval is; outside when the whole "
+             "interval is out of it; unsettled otherwise (more games would decide). Scores and rates in %.", "",
+             "## Each figure", ""]
+    body = [[e.target.name + (f": {e.label}" if e.label else ""), e.target.band(),
+             iv.fmt(pct=e.target.measure != "quantile", digits=1), verdict(e.target, iv)] for e, iv in c.figures()]
+    return lines + layout.table(["figure", "band", "estimate", "verdict"], body, 7)

@@ -1,14 +1,18 @@
 """Drakerion's card pool as tunable content (`dsim balance`): the numbers a tuner may change, and a card file
-written with some of them changed. The file is edited as text, so its comments and layout stay as they were."""
+written with some of them changed; and its decks as lists a deck search may rebuild (`dsim decks`). The file is edited as text, so its comments and layout stay as they were."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from sim.engine.game import Tunable
+from collections import Counter
+
+from sim.engine.game import DeckBuilding, Tunable
 from sim.games.drakerion.cards import Pool, load_pool
-from sim.games.drakerion.rules import POOLS, pool_file
+from sim.games.drakerion.elements import deck_block
+from sim.games.drakerion import rules
+from sim.games.drakerion.rules import pool_file
 
 # field -> (lowest value, +1 if a higher value makes the card stronger)
 CHARACTER_FIELDS = {"cost": (0, -1), "melee": (0, 1), "ranged": (0, 1), "riposte": (0, 1), "hp": (1, 1)}
@@ -37,7 +41,7 @@ def tunables(pool: Pool) -> list[Tunable]:
 def named_file(name: str) -> Path:
     if not NAME.fullmatch(name):
         raise ValueError(f"a pool name is lower-case letters, digits and _ (starting with a letter), got '{name}'")
-    return POOLS / f"{name}.toml"
+    return rules.POOLS / f"{name}.toml"      # read at call time: tests point it at a folder of their own
 
 
 def edited(text: str, changes: dict[tuple[str, str], int]) -> str:
@@ -82,4 +86,26 @@ def write_pool(cards: str, changes: dict[tuple[str, str], int], to: Path, header
     text = edited(pool_file(cards).read_text(), changes)
     to.parent.mkdir(parents=True, exist_ok=True)
     to.write_text("".join(f"# {line}\n" for line in header) + ("\n" if header else "") + text)
+    return load_pool(to)
+
+
+DECK_TYPES = ("character", "attachment", "event")
+
+
+def deck_building(pool: Pool, deck: str, most: int, size: int) -> DeckBuilding:
+    """A deck of `deck`'s faction: its faction's and the neutral characters, attachments and events, `size`
+    cards, at most `most` copies of one, keeping the copies its Banner sets up."""
+    d = pool.decks[deck]
+    cards = tuple(c["name"] for c in pool.cards
+                  if c["faction"] in (d["faction"], "neutral") and c["type"] in DECK_TYPES)
+    return DeckBuilding(cards, size, most, dict(Counter(pool.card(d["banner"])["setup"])))
+
+
+def write_deck(cards: str, like: str, name: str, chosen: dict[str, int], to: Path) -> Pool:
+    """The card file the `cards` rule names with one more deck, `name`: `like`'s Banner, City and Manoeuvres with
+    the cards `chosen`; written to `to` and read back (the loader's checks apply)."""
+    source = pool_file(cards)
+    d = load_pool(source).decks[like]
+    to.parent.mkdir(parents=True, exist_ok=True)
+    to.write_text(source.read_text() + "\n" + "\n".join(deck_block(name, d, d["banner"], chosen)))
     return load_pool(to)

@@ -107,7 +107,7 @@ def _card(raw: dict) -> list[str]:
     return ["[[card]]", *(f"{k} = {_toml(v)}" for k, v in raw.items()), ""]
 
 
-def _deck(name: str, d: dict, banner: str, cards: dict[str, int]) -> list[str]:
+def deck_block(name: str, d: dict, banner: str, cards: dict[str, int]) -> list[str]:
     return ["[[deck]]", f"name = {_toml(name)}", f"faction = {_toml(d['faction'])}", f"banner = {_toml(banner)}",
             f"city = {_toml(d['city'])}", f"manoeuvres = {_toml(d['manoeuvres'])}", "[deck.cards]",
             *(f"{_toml(c)} = {n}" for c, n in cards.items()), ""]
@@ -142,8 +142,8 @@ def ablate_text(source: Path = SOURCE) -> str:
                 copy["name"] = name = f"{d['banner']} (no {card})"
                 copy["setup"] = [spare if s == card else s for s in setup]
                 lines += _card(copy)
-            lines += _deck(removed_name(d["name"], card), d, name, deck)
-            lines += _deck(forced_name(d["name"], card), d, d["banner"], forced(cards, card, need))
+            lines += deck_block(removed_name(d["name"], card), d, name, deck)
+            lines += deck_block(forced_name(d["name"], card), d, d["banner"], forced(cards, card, need))
     return "\n".join(lines)
 
 

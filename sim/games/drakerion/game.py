@@ -214,7 +214,7 @@ class DrakerionGame(Game):
 
     def describe(self, rules: Rules) -> list[str]:
         return [*rules.typed.pool().describe_decks(),
-                f"named pools (--set cards=NAME): {', '.join(pool_names())}; default: the built-in cards.toml"]
+                f"named pools (--set cards=NAME): {', '.join(pool_names())}; default: starter"]
 
     def decks(self, rules: Rules) -> list[str]:
         return list(rules.typed.pool().decks)
@@ -232,9 +232,26 @@ class DrakerionGame(Game):
         except ValueError as e:
             raise DsimError(str(e)) from None
         cards = to.stem if to.parent.resolve() == pools.POOLS.resolve() else str(to)
-        ruleset = rules.ruleset.with_overrides({"cards": cards}, label="balance")
-        typed = build_typed(DrakerionRules, ruleset)
-        return Rules(dataclasses.replace(ruleset, data_files=typed.data_files()), typed)
+        return with_cards(rules, cards, "balance")
+
+    def deck_list(self, rules: Rules, deck: str) -> dict[str, int]:
+        decks = rules.typed.pool().decks
+        if deck not in decks:
+            raise DsimError(f"unknown deck '{deck}' (known: {', '.join(decks)})")
+        return dict(decks[deck]["cards"])
+
+    def deck_building(self, rules: Rules, deck: str, most: int):
+        from sim.games.drakerion.content import deck_building
+        self.deck_list(rules, deck)
+        return deck_building(rules.typed.pool(), deck, most, rules.typed.deck_size)
+
+    def with_deck(self, rules: Rules, like: str, name: str, cards: dict[str, int], to: Path) -> Rules:
+        from sim.games.drakerion.content import write_deck
+        try:
+            write_deck(rules.typed.cards, like, name, cards, to)
+        except ValueError as e:
+            raise DsimError(str(e)) from None
+        return with_cards(rules, str(to), "decks")
 
     def content_file(self, name: str) -> Path:
         from sim.games.drakerion.content import named_file
@@ -334,6 +351,13 @@ GAME = DrakerionGame(
                  BenchCase("aggressive vs value", 2, "seat0=aggressive,seat1=value", 20_000, n=60_000),
                  BenchCase("random vs random", 2, "random", 4_000, n=20_000)],
 )
+
+
+def with_cards(rules: Rules, cards: str, label: str) -> Rules:
+    """The rules playing another card file (their hash follows the file's content)."""
+    ruleset = rules.ruleset.with_overrides({"cards": cards}, label=label)
+    typed = build_typed(DrakerionRules, ruleset)
+    return Rules(dataclasses.replace(ruleset, data_files=typed.data_files()), typed)
 
 
 def check_decks(rules: Rules) -> None:
