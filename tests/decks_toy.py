@@ -80,6 +80,15 @@ class DeckToyGame(Game):
         return Rules(ruleset, build_typed(DeckToyRules, ruleset))
 
 
+    def with_lists(self, rules: Rules, lists: dict, to: Path, header=()) -> Rules:
+        to.write_text(json.dumps({**json.loads(Path(rules.typed.decks).read_text()), **lists}))
+        ruleset = rules.ruleset.with_overrides({"decks": str(to)})
+        return Rules(ruleset, build_typed(DeckToyRules, ruleset))
+
+    def content_file(self, name: str) -> Path:
+        return FOLDER / f"{name}.json"
+
+
 GAME = DeckToyGame(name="decktoy", title="Deck toy", min_players=2, max_players=2, default_players=2,
                    default_lineup={"seat0": "plain", "seat1": "plain"}, strategies=REGISTRY,
                    rules_class=DeckToyRules, package_dir=FOLDER, chunk_size=5_000,

@@ -72,3 +72,11 @@ def test_drakerion_deck_search_from_the_cli(tmp_path, capsys):
     assert gloom["deck"] == "gloom" and gloom["found"]["unit"] == "%" and isinstance(gloom["breaks"], bool)
     assert 0 <= gloom["found"]["low"] <= gloom["found"]["value"] <= gloom["found"]["high"] <= 100
     assert (tmp_path / "report" / "decks_drakerion.md").read_text().startswith("# Drakerion: which deck breaks")
+
+
+def test_the_lists_found_are_written_as_a_new_pool_never_over_one():
+    result = deck_search(toy.GAME, toy_spec(), ["a"], steps=20, candidates=100, patience=2, pool_out="found")
+    written = json.loads(result.written.read_text())
+    assert written["a"] == toy.BEST and written["b"] == toy.DECKS["b"]
+    with pytest.raises(DsimError, match="exists"):
+        deck_search(toy.GAME, toy_spec(), ["a"], steps=0, pool_out="found")

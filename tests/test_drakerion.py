@@ -372,3 +372,17 @@ def test_every_effect_keyword_and_rule_situation_fires_in_the_default_games():
     games = GAME.simulate(DEFAULT, 2, GAME.lineup(None), 1, 60_000)["games"]
     never = [c for c in FIRED_COLUMNS if not np.any(games[c])]
     assert never == []
+
+
+def test_a_field_pairing_and_its_seat_swap_are_dealt_alike():
+    """Ember against tide and tide against ember play on one seed, as two runs of one seed do: the faction
+    matrix pairs them game by game. Each equals a run of its own pairing on that seed."""
+    from sim.games.drakerion.game import pairing_seed
+    games = pl.DataFrame(GAME.simulate(DEFAULT, 2, GAME.lineup(None), 6, 200)["games"])
+    decks = list(DEFAULT.typed.pool().decks)
+    seed = pairing_seed(6, *sorted((decks.index("ember"), decks.index("tide"))))
+    for a, b in (("ember", "tide"), ("tide", "ember")):
+        field = games.filter((pl.col("deck_s0") == a) & (pl.col("deck_s1") == b)).drop(GAME.label_columns())
+        alone = pl.DataFrame(GAME.simulate(rules("cards=starter", f"seat0_deck={a}", f"seat1_deck={b}"), 2,
+                                           GAME.lineup(None), seed, 10)["games"]).drop(GAME.label_columns())
+        assert field.height == 10 and field.equals(alone)

@@ -25,13 +25,16 @@ COMMANDS = {
     "optimize": ["optimize", "--game", "drako", "--strategy", "brawler", "--role", "dragon", "--iters", "1", *TINY],
     "equilibrium": ["equilibrium", "--game", "drako", "--precision", "0.1", "--n", "300", "--rounds", "1",
                     "--iters", "1", "--search-games", "100", "--boot", "20"],
+    "balance --check": ["balance", "--check", "--target", "experiments/targets/drakerion.toml", "--n", "40",
+                        "--seed", "3"],
+    "decks": ["decks", "--deck", "gloom", "--n", "40", "--steps", "1", "--candidates", "2", "--seed", "3"],
 }
 SENTENCES = {"title", "findings", "caveats", "note", "report", "html", "finding", "figure"}
 NUMBERS = {"value", "low", "high", "n", "games", "games_per_arm", "games_per_point", "p", "p_adjusted", "rating",
            "target", "rank", "rank_low", "rank_high", "players", "x2", "df", "deals_per_pair", "games_changed",
            "games_unpaired_would_need", "default", "found", "reference"}
 BOOLEANS = {"is_default", "headline", "detected", "converged", "target_inside", "identical", "low_open", "high_open", "fits",
-            "searching"}
+            "searching", "inside", "breaks", "inside_before", "inside_after"}
 FORMATTED = re.compile(r"[+-−]?\d[\d.,]*%?\s*[\[(]")
 
 
@@ -67,6 +70,8 @@ def test_every_command_prints_numbers_and_booleans(command, tmp_path, capsys):
     if command == "compare":
         change = data["changes"][0]
         assert {"base", "new", "change"} <= set(change) and change["change"]["unit"] in ("points", "")
+    if command == "balance --check":
+        assert data["figures"] == 19 and all(isinstance(r["inside"], bool) for r in data["rows"])
     if command == "tune":
         assert all(isinstance(o["target_inside"], bool) for s in data["settings"] for o in s["outcomes"])
 

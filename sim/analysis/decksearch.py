@@ -67,6 +67,11 @@ class DeckSearch:
     verify_n: int
     most: int
     games_played: int
+    written: Path | None = None
+
+    def adopted(self) -> dict[str, Deck]:
+        """The lists found that beat their starting deck on the fresh seeds (the whole interval above 0)."""
+        return {f.deck: f.best for f in self.found if f.edge.lo > 0}
 
 
 class Scorer:
@@ -145,9 +150,14 @@ def search_deck(scorer: Scorer, building: DeckBuilding, start: Deck, n: int, ste
 
 
 def deck_search(game: Game, spec: RunSpec, decks: list[str] | None = None, steps: int = 20, candidates: int = 12,
-                most: int = 3, patience: int = 3, jobs: int = 1, verify_n: int | None = None) -> DeckSearch:
-    """Search each of `decks` (default: every deck of the rules' content) against the others as they are."""
+                most: int = 3, patience: int = 3, jobs: int = 1, verify_n: int | None = None,
+                pool_out: str | None = None) -> DeckSearch:
+    """Search each of `decks` (default: every deck of the rules' content) against the others as they are; with
+    `pool_out`, write the content with every list found that beats its start as a new named content file."""
     check_jobs(jobs)
+    out = game.content_file(pool_out) if pool_out else None
+    if out is not None and out.exists():
+        raise DsimError(f"{out} exists: choose another --pool-out name (a pool is never written over)")
     if not game.deck_rules:
         raise DsimError(f"{game.name} has no decks to build: `dsim decks` needs a game whose decks are data")
     every = game.decks(spec.rules)
@@ -169,7 +179,14 @@ def deck_search(game: Game, spec: RunSpec, decks: list[str] | None = None, steps
             found.append(search_deck(scorer, building, game.deck_list(spec.rules, deck), spec.n, steps, candidates,
                                      patience, spec.seed, verify_n, every.index(deck)))
             played += scorer.games_played
-    return DeckSearch(game, spec, every, found, spec.n, verify_n, most, played)
+    result = DeckSearch(game, spec, every, found, spec.n, verify_n, most, played)
+    if out is not None:
+        lists = result.adopted()
+        header = (f"{out.stem}: the deck lists `dsim decks` found (seed {spec.seed}, {spec.n:,} games per pairing) "
+                  f"adopted where they beat the list before on fresh seeds: {', '.join(lists) or 'none'}.",)
+        game.with_lists(spec.rules, lists, out, header)
+        result.written = out
+    return result
 
 
 def table(s: DeckSearch) -> pl.DataFrame:

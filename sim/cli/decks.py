@@ -27,6 +27,9 @@ def decks(game: GameOpt = "drakerion",
           patience: Annotated[int, typer.Option(
               "--patience", metavar="K", help="stop a deck's search after this many steps without a better swap")]
           = 3,
+          pool_out: Annotated[Optional[str], typer.Option(
+              "--pool-out", metavar="NAME", help="write the pool with each list found that beats its start "
+              "(never over an existing pool)")] = None,
           verify: Annotated[Optional[float], typer.Option(
               "--verify", metavar="N", help="games per pairing and seat order on fresh seeds (default 2 x --n)")]
           = None,
@@ -39,7 +42,7 @@ def decks(game: GameOpt = "drakerion",
     same seeds; the start and the deck found are replayed on fresh seeds."""
     spec, _ = game_spec(game, n, None, strategy, variant, seed, rules, set_, None, plugin, format_)
     verify_n = check_n(verify) if verify is not None else None
-    result = deck_search(spec.game, spec, list(deck or ()), steps, candidates, most, patience, jobs, verify_n)
+    result = deck_search(spec.game, spec, list(deck or ()), steps, candidates, most, patience, jobs, verify_n, pool_out)
     show(write(result, to or Path(out) / "report"), format_, figures(result), terminal_table(result),
          "Each deck, its starter and the best list found against the field:")
 

@@ -355,6 +355,12 @@ class Game:
         """The rules whose content holds one more deck, `name`: `like` with these cards (written to `to`)."""
         raise DsimError(f"{self.name} has no deck lists to build: `dsim decks` needs a game whose decks are data")
 
+    def with_lists(self, rules: Rules, lists: dict[str, dict[str, int]], to: Path,
+                   header: tuple[str, ...] = ()) -> Rules:
+        """Write the content of `rules` with these decks' lists replaced to the file `to`, `header` lines first as
+        comments; return the rules that play it."""
+        raise DsimError(f"{self.name} has no deck lists to build: `dsim decks` needs a game whose decks are data")
+
     def calibration(self) -> list[Claim]:
         """The rulebook's checkable claims about play (report section "Calibration")."""
         return []

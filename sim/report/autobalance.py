@@ -44,7 +44,7 @@ def figures(b: Balanced) -> dict:
                      "after": numbers.estimate(r.after, pct),
                      "change": None if r.change is None else numbers.change(r.change, pct),
                      "inside_before": r.inside("before"), "inside_after": r.inside()})
-    return {"pool": str(b.written), "loss_before": b.loss_before, "loss_after": b.loss_after,
+    return {"pool": shown(b.written), "loss_before": b.loss_before, "loss_after": b.loss_after,
             "inside_before": sum(r.inside("before") for r in b.rows), "inside_after": sum(r.inside() for r in b.rows),
             "figures": len(b.rows), "changes": [{"item": i, "field": f, "from": b.start[(i, f)], "to": v}
                                                 for (i, f), v in sorted(b.changes.items())],
@@ -65,7 +65,7 @@ def _count(k: int, word: str) -> str:
     return f"{k} {word}" + ("" if k == 1 else "s")
 
 
-def _shown(path: Path) -> str:
+def shown(path: Path) -> str:
     """A path as a reader of the report finds it: from the working folder when it lies below it."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
@@ -80,7 +80,7 @@ def findings(b: Balanced) -> list[str]:
            f"(total distance outside the bands) went from {b.loss_before:.1f} to {b.loss_after:.1f} on fresh seeds.",
            f"- {_count(len(b.changes), 'number')} changed in {_count(len(b.steps), 'step')} (the search stopped: "
            f"{b.stopped}); "
-           f"the new pool is `{b.written.stem}` ({_shown(b.written)})."]
+           f"the new pool is `{b.written.stem}` ({shown(b.written)})."]
     for t in b.goal.targets:
         rows = [r for r in b.rows if r.target is t]
         outside = [r for r in rows if not r.inside()]
@@ -139,7 +139,7 @@ def check_figures(c: Checked) -> dict:
     rows = [{"target": e.target.name, "of": e.label, "low": numbers.num(e.target.low),
              "high": numbers.num(e.target.high), "estimate": numbers.estimate(iv, e.target.measure != "quantile"),
              "inside": inside(e.target, iv), "verdict": verdict(e.target, iv)} for e, iv in c.figures()]
-    return {"inside": sum(r["inside"] for r in rows), "figures": len(rows), "loss": c.loss(),
+    return {"figures_inside": sum(r["inside"] for r in rows), "figures": len(rows), "loss": c.loss(),
             "games_played": c.games_played, "rows": rows}
 
 

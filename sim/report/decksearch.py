@@ -11,6 +11,7 @@ from sim.analysis.decksearch import DeckSearch, Found, table
 from sim.report import layout, numbers
 from sim.report.html import write_report
 from sim.report.labels import spec_words
+from sim.report.autobalance import shown
 
 BAR = 0.60        # a deck scoring above this against the field breaks the set (issue 26: more than 10 points over)
 
@@ -37,7 +38,8 @@ def figures(s: DeckSearch) -> dict:
               "verdict": verdict(f), "breaks": verdict(f) == "breaks the set",
               "changes": [{"card": c, "from": a, "to": b} for c, a, b in f.changes()],
               "swaps_kept": f.steps, "tried": f.tried} for f in s.found]
-    return {"bar": 100 * BAR, "games_played": s.games_played, "decks": decks}
+    return {"bar": 100 * BAR, "games_played": s.games_played, "pool": shown(s.written) if s.written else None,
+            "decks": decks}
 
 
 def strongest(s: DeckSearch) -> Found:
@@ -65,6 +67,8 @@ def findings(s: DeckSearch) -> list[str]:
                     f"(the bar: {100 * BAR:.0f}%); "
                     + ("none is above it at all." if all(verdict(f) == "within the bar" for f in s.found)
                        else "some are unsettled: more games would decide.")),
+           *([f"- The lists found that beat their start on fresh seeds ({', '.join(s.adopted()) or 'none'}) are "
+              f"written as the pool `{s.written.stem}`."] if s.written else []),
            "- A search finds a better deck only among the swaps it tries, with the players named below: a "
            "stronger deck may exist, and another player may build or pilot decks differently."]
     return out

@@ -109,3 +109,36 @@ def write_deck(cards: str, like: str, name: str, chosen: dict[str, int], to: Pat
     to.parent.mkdir(parents=True, exist_ok=True)
     to.write_text(source.read_text() + "\n" + "\n".join(deck_block(name, d, d["banner"], chosen)))
     return load_pool(to)
+
+
+def with_lists(text: str, lists: dict[str, dict[str, int]]) -> str:
+    """The card file's text with each named deck's `[deck.cards]` table replaced by its new list (the rest of
+    the file, comments included, as it was)."""
+    lines = text.splitlines()
+    out, deck, skipping = [], None, False
+    for line in lines:
+        head = line.strip()
+        if head.startswith("["):
+            skipping = False
+            if head == "[[deck]]":
+                deck = None
+            elif head == "[deck.cards]" and deck in lists:
+                out.append(line)
+                out += [f'"{card}" = {copies}' for card, copies in lists[deck].items()]
+                skipping = True
+                continue
+        m = re.match(r'\s*name\s*=\s*"(.*)"\s*$', line)
+        if m and not skipping:
+            deck = m[1]
+        if not skipping:
+            out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def write_lists(cards: str, lists: dict[str, dict[str, int]], to: Path, header: tuple[str, ...] = ()) -> Pool:
+    """The pool the `cards` rule names with the decks' new lists, written to `to` (header lines as comments
+    first) and read back."""
+    text = with_lists(pool_file(cards).read_text(), lists)
+    to.parent.mkdir(parents=True, exist_ok=True)
+    to.write_text("".join(f"# {line}\n" for line in header) + ("\n" if header else "") + text)
+    return load_pool(to)

@@ -87,16 +87,19 @@ def play(rules: DrakerionRules, lineup: Lineup, seed: int, n: int, n_traced: int
 
 def play_field(rules: DrakerionRules, lineup: Lineup, seed: int, n: int, n_traced: int, check: bool,
                counts: dict | None, deal: bool):
-    """`play` over a field of decks: each pairing's games as one batch on a seed of its own, put back in game
-    order (so game g's pairing and deal depend on the seed and g only, not on n)."""
+    """`play` over a field of decks: each pairing's games as one batch, put back in game order (so game g's
+    pairing and deal depend on the seed and g only, not on n). A pairing and its seat swap play on the same seed:
+    ember against tide and tide against ember are dealt alike, game for game, as two runs on one seed are."""
     out = np.zeros((R.N_STATE, n), np.int64)
     played = np.zeros((R.N_INST, n), np.int64)
     traces: list = [None] * n_traced
     searched = 0
-    for k, (games, at) in enumerate(field_games(rules, n)):
+    decks = list(rules.pool().decks)
+    for games, at in field_games(rules, n):
         sub = {} if counts is not None else None
-        o, p, tr = play(at, lineup, pairing_seed(seed, k), len(games), int(np.sum(games < n_traced)), check, sub,
-                        deal)
+        pair = sorted((decks.index(at.seat0_deck), decks.index(at.seat1_deck)))
+        o, p, tr = play(at, lineup, pairing_seed(seed, *pair), len(games), int(np.sum(games < n_traced)), check,
+                        sub, deal)
         out[:, games], played[:, games] = o, p
         for g, t in zip(games, tr):
             traces[g] = t
@@ -112,8 +115,8 @@ def field_games(rules: DrakerionRules, n: int) -> list[tuple[np.ndarray, Drakeri
     return [(np.arange(k, n, len(matchups)), at) for k, at in enumerate(matchups)]
 
 
-def pairing_seed(seed: int, k: int) -> int:
-    return int(np.random.SeedSequence([int(seed) & 0xFFFFFFFF, k]).generate_state(1)[0])
+def pairing_seed(seed: int, first: int, second: int) -> int:
+    return int(np.random.SeedSequence([int(seed) & 0xFFFFFFFF, first, second]).generate_state(1)[0])
 
 
 def seat_params(seat) -> tuple[np.ndarray, int]:
@@ -252,6 +255,15 @@ class DrakerionGame(Game):
         except ValueError as e:
             raise DsimError(str(e)) from None
         return with_cards(rules, str(to), "decks")
+
+    def with_lists(self, rules: Rules, lists: dict[str, dict[str, int]], to: Path,
+                   header: tuple[str, ...] = ()) -> Rules:
+        from sim.games.drakerion.content import write_lists
+        try:
+            write_lists(rules.typed.cards, lists, to, header)
+        except ValueError as e:
+            raise DsimError(str(e)) from None
+        return with_cards(rules, to.stem if to.parent.resolve() == pools.POOLS.resolve() else str(to), "decks")
 
     def content_file(self, name: str) -> Path:
         from sim.games.drakerion.content import named_file
