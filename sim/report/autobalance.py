@@ -82,16 +82,21 @@ def findings(b: Balanced) -> list[str]:
            f"{b.stopped}); "
            f"the new pool is `{b.written.stem}` ({shown(b.written)})."]
     for t in b.goal.targets:
-        rows = [r for r in b.rows if r.target is t]
-        outside = [r for r in rows if not r.inside()]
-        if not outside:
-            out.append(f"- {t.name} ({t.band()}): met" + (f" by all {len(rows)}" if len(rows) > 1 else "") + ".")
-            continue
-        worst = max(outside, key=lambda r: t.miss(r.after.value))
-        of = f" ({len(outside)} of {len(rows)} not inside; furthest: {worst.label})" if len(rows) > 1 else ""
-        out.append(f"- {t.name} ({t.band()}): not met{of}, {_est(worst, 'after')} ({worst.verdict()}; was "
-                   f"{_est(worst, 'before')}).")
+        rows = [(r, r.after) for r in b.rows if r.target is t]
+        out.append(target_line(t, rows, lambda r: f"; was {_est(r, 'before')}"))
     return out
+
+
+def target_line(t, figures: list[tuple], was=lambda figure: "") -> str:
+    """A target's finding: met by all its figures, or the one furthest from the band (its estimate, verdict and
+    what `was` adds). `figures` holds (figure, its interval); a figure has `label`."""
+    short = [(f, iv) for f, iv in figures if not inside(t, iv)]
+    if not short:
+        return f"- {t.name} ({t.band()}): met" + (f" by all {len(figures)}" if len(figures) > 1 else "") + "."
+    f, iv = _furthest(t, short)
+    of = f" ({len(short)} of {len(figures)} not inside; furthest: {f.label})" if len(figures) > 1 else ""
+    return (f"- {t.name} ({t.band()}): not met{of}, {iv.fmt(pct=t.measure != 'quantile', digits=1)} "
+            f"({verdict(t, iv)}{was(f)}).")
 
 
 def report_lines(b: Balanced) -> list[str]:
@@ -156,7 +161,7 @@ def check_terminal(c: Checked) -> list[list[str]]:
 
 def _furthest(t, figures: list) -> tuple:
     """The figure furthest from its band: by its estimate, then by its interval's ends."""
-    return max(figures, key=lambda m: (t.miss(m[0].value()), t.miss(m[1].lo) + t.miss(m[1].hi)))
+    return max(figures, key=lambda m: (t.miss(m[1].value), t.miss(m[1].lo) + t.miss(m[1].hi)))
 
 
 def check_findings(c: Checked) -> list[str]:
@@ -164,15 +169,7 @@ def check_findings(c: Checked) -> list[str]:
     out = [f"- **{sum(inside(e.target, iv) for e, iv in figs)} of {len(figs)} figures inside their band** (the "
            f"whole 95% interval), with {spec_words(c.game, c.spec)}."]
     for t in c.goal.targets:
-        mine = [(e, iv) for e, iv in figs if e.target is t]
-        short = [(e, iv) for e, iv in mine if not inside(t, iv)]
-        if not short:
-            out.append(f"- {t.name} ({t.band()}): met" + (f" by all {len(mine)}" if len(mine) > 1 else "") + ".")
-            continue
-        e, iv = _furthest(t, short)
-        of = f" ({len(short)} of {len(mine)} not inside; furthest: {e.label})" if len(mine) > 1 else ""
-        out.append(f"- {t.name} ({t.band()}): not met{of}, {iv.fmt(pct=t.measure != 'quantile', digits=1)} "
-                   f"({verdict(t, iv)}).")
+        out.append(target_line(t, [(e, iv) for e, iv in figs if e.target is t]))
     return out
 
 

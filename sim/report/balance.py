@@ -394,8 +394,10 @@ def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -
     if extra:
         by = summarize(game, lf, GROUP + extra)
         if len(by) > len(rows):        # an extra column that splits a configuration's games (not one it names)
+            groups = len({tuple(r[e] for e in extra) for r in by})
             parts += [f"## Outcomes by {', '.join(column_words(e) for e in extra)}", "",
-                      *outcome_tables_by(game, by, configs, dims, extra)]
+                      *layout.fold(f"{groups} groups: every outcome of each", outcome_tables_by(
+                          game, by, configs, dims, extra), rows=groups, limit=4)]
     parts += calibration_section(checked, searched)
     for section in game.report_tables():
         parts += sections.render(section, games, chart)
