@@ -126,7 +126,8 @@ def test_unknown_pool_name_lists_the_known(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2 and "unknown pool 'nope'" in err and "first_draft" in err and err.count("\n") == 1
     assert main(["games", "drakerion"]) == 0
-    assert "named pools (--set cards=NAME): first_draft" in capsys.readouterr().out
+    listed = capsys.readouterr().out
+    assert "named pools (--set cards=NAME):" in listed and "first_draft" in listed and "default: starter" in listed
 
 
 SMOKE_TARGET = """

@@ -34,7 +34,7 @@ NUMBERS = {"value", "low", "high", "n", "games", "games_per_arm", "games_per_poi
            "target", "rank", "rank_low", "rank_high", "players", "x2", "df", "deals_per_pair", "games_changed",
            "games_unpaired_would_need", "default", "found", "reference"}
 BOOLEANS = {"is_default", "headline", "detected", "converged", "target_inside", "identical", "low_open", "high_open", "fits",
-            "searching", "inside", "breaks", "inside_before", "inside_after"}
+            "searching", "inside", "breaks"}
 FORMATTED = re.compile(r"[+-−]?\d[\d.,]*%?\s*[\[(]")
 
 
