@@ -33,10 +33,11 @@ def balance(target: Annotated[Path, typer.Option(
             strategy: StrategyOpt = None, variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1,
             out: OutOpt = Path("results"), rules: RulesOpt = None, set_: SetOpt = None, plugin: PluginOpt = None,
             format_: FormatOpt = "text", to: ToOpt = None) -> None:
-    """Tune card costs and stats toward a target file (or --check a pool).
+    """Tune card costs and stats toward a target file.
 
     Every pool tried plays the same games; the first and the last are replayed
-    on fresh seeds for the intervals. The result is a new named pool."""
+    on fresh seeds for the intervals. The result is a new named pool. With
+    --check: the pool as it is, measured against the target."""
     if not check and not pool_out:
         raise DsimError("--pool-out NAME is needed to tune (or --check to measure the pool as it is)")
     spec, _ = game_spec(game, n, None, strategy, variant, seed, rules, set_, None, plugin, format_)

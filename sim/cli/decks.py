@@ -36,7 +36,7 @@ def decks(game: GameOpt = "drakerion",
           strategy: StrategyOpt = None, variant: VariantOpt = None, seed: SeedOpt = 0, jobs: JobsOpt = 1,
           out: OutOpt = Path("results"), rules: RulesOpt = None, set_: SetOpt = None, plugin: PluginOpt = None,
           format_: FormatOpt = "text", to: ToOpt = None) -> None:
-    """Search each deck's list for the one that beats the field most.
+    """Find the deck list that beats the field most.
 
     Swaps one copy at a time within the deck-building limits, every try on the
     same seeds; the start and the deck found are replayed on fresh seeds."""
