@@ -5,6 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from sim.engine.columns import table_columns
 from sim.engine.frames import columns, first
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
 from sim.engine.sections import Measure, Series, Table
@@ -40,27 +41,6 @@ def default_functions() -> tuple:
     then cultist declare, pick, power."""
     hero, cultist = (REGISTRY.get(DEFAULT_LINEUP[role]) for role in ("hero", "cultist"))
     return (*hero.functions[:2], power_function(hero), *cultist.functions[:2], power_function(cultist))
-
-
-def table_columns(out: np.ndarray, types: list) -> dict:
-    """The kernel's record (int16, one column per (name, dtype) of `types`) as the games table's columns. Its
-    own type: a view. A narrower type: copied into one block per type (one allocation in huge pages rather
-    than a page fault per 4 KiB of each column). A wider one: widened, unless all zeros (the fired counters of
-    the modules that are off), then fresh zeros, which cost no pass over memory (widening 21 such columns cost
-    a tenth of a random game)."""
-    columns = {}
-    for dtype in {np.dtype(t) for _, t in types if np.dtype(t).itemsize < out.itemsize}:
-        narrow = [(i, name) for i, (name, t) in enumerate(types) if np.dtype(t) == dtype]
-        block = np.empty((len(narrow), len(out)), dtype)
-        for row, (i, name) in zip(block, narrow):
-            np.copyto(row, out[:, i], casting="unsafe")
-            columns[name] = row
-    for i, (name, t) in enumerate(types):
-        if np.dtype(t).itemsize == out.itemsize:
-            columns[name] = out[:, i].astype(t, copy=False)
-        elif np.dtype(t).itemsize > out.itemsize:
-            columns[name] = out[:, i].astype(t) if out[:, i].any() else np.zeros(len(out), t)
-    return {name: columns[name] for name, _ in types}
 
 
 def kernel_params(seat) -> np.ndarray:
