@@ -43,7 +43,8 @@ class Position:
         self.params = search_params([budget])
         self.o = np.zeros(N_COLS, np.int16)
         self.state[PUB_ROW, P_RNG] = np.uint64(mix(seed, game)).view(np.int64)
-        kernel_game.start_game(0, self.rint, self.o, NO_TRACE, self.state, self.memory, self.work, self.prog, False)
+        kernel_game.start_game(0, self.rint, self.o, NO_TRACE, self.state, self.memory, self.work, self.prog, False,
+                               True)
 
     def copy(self) -> "Position":
         other = object.__new__(Position)

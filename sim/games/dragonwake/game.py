@@ -5,6 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from sim.engine.columns import table_columns
 from sim.engine.frames import columns, first
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
 from sim.engine.sections import Measure, Series, Table
@@ -54,7 +55,9 @@ class DragonwakeGame(Game):
     def _play(self, rules: Rules, players: int, lineup, seed: int, n: int, n_traced: int, check: bool,
               counts: dict | None = None):
         r: DragonwakeRules = rules.typed
-        out = np.empty((N_KERNEL_COLUMNS, n), np.int16).T      # column-major; int16 holds any count of a game
+        # column-major; int16 holds any count of a game; zeros, as play_batch takes them (fresh zero pages, never
+        # touched for the columns of rules that are off)
+        out = np.zeros((N_KERNEL_COLUMNS, n), np.int16).T
         steps = trace_steps(players, len(r.hand_sizes), r.cards_per_player, r.powers_dealt(players), r.hunter_flips)
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int64)
         hero, cultist = lineup["hero"], lineup["cultist"]
@@ -65,13 +68,12 @@ class DragonwakeGame(Game):
                                   power_function(hero.strategy), power_function(cultist.strategy),
                                   kernel_params(hero), kernel_params(cultist), hero.strategy.builtin,
                                   cultist.strategy.builtin, out, trace, check, searched, default_functions())
-        names = list(GAME_COLUMNS.items())
-        columns = {name: out[:, i].astype(dtype, copy=False)
-                   for i, (name, dtype) in enumerate(names[:N_KERNEL_COLUMNS])}
+        columns = table_columns(out, list(GAME_COLUMNS.items())[:N_KERNEL_COLUMNS])
         if counts is not None:
             counts["search_decisions"] = int(searched[0])
         # the role deck came from the formula, not the chart (flag-free boolean rule allow_formula_counts)
-        columns["fired_allow_formula_counts"] = np.full(n, int(players not in r.chart_players), np.int32)
+        columns["fired_allow_formula_counts"] = (np.full(n, 1, np.int32) if players not in r.chart_players
+                                                 else np.zeros(n, np.int32))
         return columns, trace
 
     def simulate(self, rules, players, lineup, seed, n, check=False):

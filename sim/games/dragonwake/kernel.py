@@ -10,7 +10,8 @@ from sim.games.dragonwake.kernel_base import (
     CALL, IN_RANDOM, IN_SEARCH, PR_FORCED, PR_SIZE, PR_STOPPED, R_CANDLES, R_CARDS_PER_PLAYER, R_CULTIST_CARDS, R_DRAGONS, R_EVENTS,
     R_FATES, R_GLUTTONY, R_HERO_CARDS, R_HUNTER_FLIPS, R_KTH, R_MENTOR_PEEKS, R_MIN_REVEALS, R_N_EVENTS,
     R_PER_PLAYER, R_PLAYERS, R_POWER_CARDS, R_POWERS, R_REAL_EVENTS, R_RELICS_TOTAL, R_REPLACEMENT, R_ROUNDS,
-    R_RUNESTONE, R_SELF_REVEAL, R_SIZE, R_SKIP_ROUND, R_SLOTS, R_WAKE_FROM, W_EVENTS, W_POWERS, W_ROLE, W_ROWS,
+    R_FULL, R_RUNESTONE, R_SELF_REVEAL, R_SIZE, R_SKIP_ROUND, R_SLOTS, R_WAKE_FROM, W_EVENTS, W_POWERS, W_ROLE,
+    W_ROWS,
 )
 from sim.games.dragonwake.kernel_game import finish_game, play_on, play_rounds, start_game
 from sim.games.dragonwake.kernel_search import SC_NSEARCH, scratch_size, search, search_seed
@@ -53,6 +54,22 @@ def code_of(builtin):
     return IN_RANDOM if builtin == RANDOM_ID else IN_SEARCH if builtin == SEARCH_ID else CALL
 
 
+@njit(cache=True, inline='always')
+def plain_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
+                cultist_pick, hero_power, cultist_power, hero_params, cultist_params, out, trace, check, state, memory,
+                work, prog, all_random):
+    """Play n games of the plain rules (rint[R_FULL] 0) where no side searches: never stopped, so the resume
+    logic compiles away too."""
+    for g in range(n):
+        state[PUB_ROW, P_RNG] = mix(seed, g)
+        o = out[g]
+        start_game(g, rint, o, trace, state, memory, work, prog, all_random, False)
+        play_rounds(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
+                    cultist_pick, hero_power, cultist_power, hero_params, cultist_params, o, trace, check, state,
+                    memory, work, prog, False, False)
+        finish_game(g, rint, o, trace, check, state, work, prog, False)
+
+
 # Compiled without numba's reference counting (`_nrt=False`): every array view made in the loop would
 # otherwise cost an atomic increment and decrement, about a fifth of a random game's time. The price is
 # that this function may not allocate; play_batch hands it every array it needs.
@@ -63,21 +80,21 @@ def play_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare,
     """Play n games, each dealt by start_game, played by its rounds (by play_on when a side searches, asking
     kernel_search at that side's decisions) and recorded by finish_game."""
     all_random = hero_code == IN_RANDOM and cultist_code == IN_RANDOM
-    if hero_code != IN_SEARCH and cultist_code != IN_SEARCH:
-        for g in range(n):
-            state[PUB_ROW, P_RNG] = mix(seed, g)
-            o = out[g]
-            start_game(g, rint, o, trace, state, memory, work, prog, all_random)
-            play_rounds(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
-                        cultist_pick, hero_power, cultist_power, hero_params, cultist_params, o, trace, check, state,
-                        memory, work, prog, False)
-            finish_game(g, rint, o, trace, check, state, work, prog)
+    searching = hero_code == IN_SEARCH or cultist_code == IN_SEARCH
+    if not searching and rint[R_FULL] == 0:
+        # the rules without events, artifacts, powers and self_reveal (the default): the whole game inlined in
+        # one loop, compiled without those modules (their setup, counters and branches cost a tenth of a
+        # random game). Other rules are played by play_on, one call per game (and per search decision).
+        plain_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
+                    cultist_pick, hero_power, cultist_power, hero_params, cultist_params, out, trace, check, state,
+                    memory, work, prog, all_random)
         return
     for g in range(n):
         state[PUB_ROW, P_RNG] = mix(seed, g)
-        search_seed(sc, seed, g)
+        if searching:
+            search_seed(sc, seed, g)
         o = out[g]
-        start_game(g, rint, o, trace, state, memory, work, prog, all_random)
+        start_game(g, rint, o, trace, state, memory, work, prog, all_random, True)
         while True:
             play_on(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
                     cultist_pick, hero_power, cultist_power, hero_params, cultist_params, o, trace, check, state,
@@ -87,7 +104,7 @@ def play_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare,
                 break
             params = hero_params if work[W_ROLE, me] == HERO else cultist_params
             prog[PR_FORCED] = search(me, rint, hand_sizes, state, memory, work, prog, params, trace, sc, o_play, dfns)
-        finish_game(g, rint, o, trace, check, state, work, prog)
+        finish_game(g, rint, o, trace, check, state, work, prog, True)
 
 
 @njit(cache=True)
@@ -125,6 +142,7 @@ def rule_ints(players, hero_cards, cultist_cards, relics_per_player, dragons, ca
         slots = min(MAX_HAND, max(slots, h))
     rint[R_SLOTS] = slots
     rint[R_ROUNDS] = len(hand_sizes)
+    rint[R_FULL] = events or self_reveal or rint[R_CANDLES] + rint[R_FATES] > 0 or rint[R_POWERS] != 0
     return rint
 
 
@@ -153,7 +171,8 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                hero_params, cultist_params, hero_builtin, cultist_builtin, out, trace, check, searched, dfns):
     """Play n games: allocate the working arrays, then play them without reference counting. searched[0]
     receives the search player's decisions (when a side plays `search`); dfns: the default heuristics'
-    functions its playouts use (hero declare, pick, power; cultist declare, pick, power).
+    functions its playouts use (hero declare, pick, power; cultist declare, pick, power). out arrives zeroed:
+    each game adds its counts to its own row.
 
     mods: Candle cards, Figure of Fate cards, powers on (0/1), powers per player, power cards, Hunter
     flips, ... (M_*); power_cards: the power deck (one dummy card when empty)."""

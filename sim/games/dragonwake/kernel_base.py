@@ -167,7 +167,8 @@ W_ROLE_DECK, W_ROLE, W_DECK, W_CAUGHT, W_EVENTS, W_ASIDE, W_POWERS, W_ROWS = 0, 
 (R_PLAYERS, R_HERO_CARDS, R_CULTIST_CARDS, R_RELICS_TOTAL, R_DRAGONS, R_CARDS_PER_PLAYER, R_MIN_REVEALS,
  R_WAKE_FROM, R_SELF_REVEAL, R_EVENTS, R_N_EVENTS, R_GLUTTONY, R_CANDLES, R_FATES, R_POWERS, R_PER_PLAYER,
  R_POWER_CARDS, R_HUNTER_FLIPS, R_MENTOR_PEEKS, R_RUNESTONE, R_KTH, R_REPLACEMENT, R_SKIP_ROUND, R_REAL_EVENTS,
- R_SLOTS, R_ROUNDS, R_SIZE) = range(27)
+ R_SLOTS, R_ROUNDS, R_FULL, R_SIZE) = range(28)
+# R_FULL: whether any module the plain batch compiles away is on (events, artifacts, powers, self_reveal)
 
 # how each side's decisions are answered: through the strategy's functions, the random strategy inline, or by
 # the search player (kernel_search)

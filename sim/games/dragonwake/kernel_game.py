@@ -11,7 +11,7 @@ from sim.games.dragonwake.kernel_base import (
     C_ARTIFACTS, C_CULTIST_MASK, C_EARLY, C_END_MODE, C_FINDER, C_FINDER_ROLE, C_FIRST_RB, C_LAST_ROUND,
     C_N_CULTISTS, C_PEEKS, C_POWERS, C_RELICS_FOUND, C_REVEALS, C_ROUNDS, C_SIDE_MASK, C_SILENT, C_UNDOS,
     C_VIOLATIONS, C_WINNER, F_BLANK, F_CANDLE, F_ECLIPSE, F_FATE, F_KTH, F_MIN_REVEALS, F_PER_PLAYER, F_POWER,
-    F_REPLACEMENT, F_SELF_REVEAL, F_SKIP_ROUND, IN_RANDOM, IN_SEARCH, NO_FORCE, N_COLS, PH_CLAIM, PH_PICK, PH_ROUND,
+    F_REPLACEMENT, F_SELF_REVEAL, F_SKIP_ROUND, IN_RANDOM, IN_SEARCH, NO_FORCE, PH_CLAIM, PH_PICK, PH_ROUND,
     PR_ASIDE, PR_CANDLES_OUT, PR_CLAIM, PR_DRAGON_OUT, PR_DRAWN, PR_FATES_OUT, PR_FORCED, PR_HUNTED, PR_MODE, PR_PHASE, PR_ROUND, PR_ROUNDS,
     PR_SILENT, PR_STEP, PR_STOPPED, PR_WINNER, R_CANDLES, R_CULTIST_CARDS, R_DRAGONS, R_EVENTS, R_FATES, R_GLUTTONY,
     R_CARDS_PER_PLAYER, R_HERO_CARDS, R_HUNTER_FLIPS, R_MENTOR_PEEKS, R_MIN_REVEALS, R_N_EVENTS, R_PER_PLAYER, R_PLAYERS,
@@ -47,8 +47,10 @@ PLAY_ON_SIG = types.void(
 
 # start_game and finish_game are inlined into the batch loop (their one caller): a call passes every array as
 # five to nine machine words, and a random game is short enough for two such calls to cost several per cent.
+# `full` (a literal at every call): False when the rules switch off every module rint[R_FULL] names, so that
+# the plain batch compiles without them (kernel.play_games).
 @njit(cache=True, inline='always')
-def start_game(g, rint, o, trace, state, memory, work, prog, all_random):
+def start_game(g, rint, o, trace, state, memory, work, prog, all_random, full):
     """Deal game g (its stream already seeded in state's public row): roles, the search deck, the first
     runebearer, the event order and the power cards; prog then stands at the first round's start."""
     players = rint[R_PLAYERS]
@@ -60,16 +62,17 @@ def start_game(g, rint, o, trace, state, memory, work, prog, all_random):
     deck = work[W_DECK]
     rng = state[PUB_ROW, P_RNG:P_RNG + 1]
     n_candle = rint[R_CANDLES]
-    powers = rint[R_POWERS] != 0
-    advanced = n_candle + rint[R_FATES] > 0 or powers
+    artifacts = full and n_candle + rint[R_FATES] > 0
+    powers = full and rint[R_POWERS] != 0
+    advanced = artifacts or powers
     step = 0
     if not all_random:
         memory[:players, :] = 0.0
     for p in range(players):
         for j in range(BOARD_COLS):
             state[p, BOARD0 + j] = 0
-    for j in range(N_COLS):
-        o[j] = 0
+    # o, game g's record, arrives zeroed (kernel.play_batch): a fired counter of a rule that is off is then
+    # never written, and its column's pages never touched
     # roles
     role_deck[:hero_cards] = HERO          # plain fills: they vectorise
     role_deck[hero_cards:n_role] = CULTIST
@@ -91,7 +94,7 @@ def start_game(g, rint, o, trace, state, memory, work, prog, all_random):
     deck[:relics_total] = RELIC
     deck[relics_total:special] = DRAGON
     deck[special:total] = GOLD
-    if n_candle + rint[R_FATES] > 0:
+    if artifacts:
         for i in range(n_candle + rint[R_FATES]):
             deck[special + i] = CANDLE if i < n_candle else FATE
     shuffle(rng, deck, total)
@@ -107,7 +110,7 @@ def start_game(g, rint, o, trace, state, memory, work, prog, all_random):
     state[PUB_ROW, P_RELICS_FOUND] = 0
     state[PUB_ROW, P_DRAGON_FOUND] = 0
     state[PUB_ROW, P_RUNEBEARER] = rb
-    if rint[R_EVENTS]:
+    if full and rint[R_EVENTS] != 0:
         shuffle(rng, work[W_EVENTS, :rint[R_N_EVENTS]], rint[R_N_EVENTS])
     if advanced:
         state[PUB_ROW, P_ASK] = ASK_NONE
@@ -153,7 +156,7 @@ def stop_at(prog, phase, rnd, i, hunted, n_aside, n_silent, dragon_out, rounds_p
 
 
 @njit(cache=True, inline='always')
-def start_round(g, rnd, rint, hand_sizes, o, trace, step, state, work, n_aside, dragon_out, n_drawn):
+def start_round(g, rnd, rint, hand_sizes, o, trace, step, state, work, n_aside, dragon_out, n_drawn, full):
     """Gather and shuffle the face-down cards (after the first round), draw the round's event, deal, and set
     Gluttony's cards aside. Returns (step, n_aside, dragon_out, n_drawn)."""
     players = rint[R_PLAYERS]
@@ -182,7 +185,7 @@ def start_round(g, rnd, rint, hand_sizes, o, trace, step, state, work, n_aside, 
         shuffle(rng, deck, n_deck)
     step = record(trace, g, step, EV_ROUND, rnd, hand, rb, 0)
     event = NO_EVENT
-    if rint[R_EVENTS]:
+    if full and rint[R_EVENTS] != 0:
         n_real = rint[R_REAL_EVENTS]
         with_replacement = rint[R_REPLACEMENT] != 0
         if rnd == rint[R_SKIP_ROUND]:
@@ -212,7 +215,7 @@ def start_round(g, rnd, rint, hand_sizes, o, trace, step, state, work, n_aside, 
         for p in range(players):
             for s in range(hand):
                 step = record(trace, g, step, EV_DEAL, p, s, state[p, CARDS0 + s], 0)
-    if rint[R_CANDLES] + rint[R_FATES] > 0 or rint[R_POWERS] != 0:
+    if full and (rint[R_CANDLES] + rint[R_FATES] > 0 or rint[R_POWERS] != 0):
         # what was seen last round no longer applies after the shuffle
         for p in range(players):
             state[p, PV_NPEEK] = 0
@@ -376,15 +379,15 @@ def after_reveal(g, rint, rb, p, s, card, newly_caught, hand, n_aside, dragon_ou
 @njit(cache=True, inline='always')
 def play_rounds(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare, cultist_pick,
                 hero_power, cultist_power, hero_params, cultist_params, o, trace, check, state, memory, work, prog,
-                searching):
+                searching, full):
     players = rint[R_PLAYERS]
     relics_total = rint[R_RELICS_TOTAL]
     dragons = rint[R_DRAGONS]
     min_reveals = rint[R_MIN_REVEALS]
     wake_from = rint[R_WAKE_FROM]
-    self_reveal = rint[R_SELF_REVEAL] != 0
-    powers = rint[R_POWERS] != 0
-    advanced = rint[R_CANDLES] + rint[R_FATES] > 0 or powers
+    self_reveal = full and rint[R_SELF_REVEAL] != 0
+    powers = full and rint[R_POWERS] != 0
+    advanced = full and (rint[R_CANDLES] + rint[R_FATES] > 0 or powers)
     role = work[W_ROLE]
     caught_now = work[W_CAUGHT]
     aside = work[W_ASIDE]
@@ -414,7 +417,7 @@ def play_rounds(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero
         if phase == PH_ROUND:
             rounds_played += 1
             step, n_aside, dragon_out, n_drawn = start_round(g, rnd, rint, hand_sizes, o, trace, step, state, work,
-                                                             n_aside, dragon_out, n_drawn)
+                                                             n_aside, dragon_out, n_drawn, full)
         else:
             claim_from = prog[PR_CLAIM] if phase == PH_CLAIM else players
         resume_pick = phase == PH_PICK
@@ -492,7 +495,8 @@ def play_rounds(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero
                 p = choice // MAX_HAND
                 s = choice % MAX_HAND
             card = state[p, CARDS0 + s]
-            o[F_SELF_REVEAL] += p == rb
+            if self_reveal:          # without it, p is never rb (an own card is illegal, and replaced)
+                o[F_SELF_REVEAL] += p == rb
             state[p, CARDS0 + s] = -1
             state[p, DOWN0 + s] = 0
             state[p, BOARD0 + B_DOWN] -= 1
@@ -521,7 +525,8 @@ def play_rounds(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero
                     winner = HERO
                     mode = END_RELICS
                 elif total >= wake_from:
-                    o[F_KTH] += (min_reveals > 0) & (total == min_reveals)
+                    if min_reveals > 0:      # (a branch: an add of 0 would touch the column's pages)
+                        o[F_KTH] += total == min_reveals
                     state[PUB_ROW, P_DRAGON_FOUND] = 1
                     winner = CULTIST
                     mode = END_DRAGON
@@ -565,11 +570,11 @@ def play_on(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pic
     (no indirect call: the baseline measures the game, not the call)."""
     play_rounds(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
                 cultist_pick, hero_power, cultist_power, hero_params, cultist_params, o, trace, check, state, memory,
-                work, prog, True)
+                work, prog, True, True)
 
 
 @njit(cache=True, inline='always')
-def finish_game(g, rint, o, trace, check, state, work, prog):
+def finish_game(g, rint, o, trace, check, state, work, prog, full):
     """Write game g's record from where play_on left it."""
     players = rint[R_PLAYERS]
     role = work[W_ROLE]
@@ -582,7 +587,7 @@ def finish_game(g, rint, o, trace, check, state, work, prog):
     o[C_ROUNDS] = rounds_played
     o[C_RELICS_FOUND] = state[PUB_ROW, P_RELICS_FOUND]
     side = o[C_CULTIST_MASK]
-    if rint[R_CANDLES] + rint[R_FATES] > 0 or rint[R_POWERS] != 0:
+    if full and (rint[R_CANDLES] + rint[R_FATES] > 0 or rint[R_POWERS] != 0):
         # a Figure of Fate may have moved players between the sides
         side = 0
         for p in range(players):

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from sim.engine.columns import table_columns
 from sim.engine.frames import collect, columns, first, lazy
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
 from sim.engine.sections import Histogram, Measure, Series, Table
@@ -40,10 +41,10 @@ class DrarkaneGame(Game):
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int16)
         searched = self.kernels().play_batch(int(seed) & 0xFFFFFFFF, n, cf, kind, colour, value, r.deck(players),
                                              r.dragon_array(), r.objective_array(), *fns, params, games, rounds, trace)
-        game_cols = {name: games[:, i].astype(dtype) for i, (name, dtype) in enumerate(GAME_COLUMNS.items())}
+        game_cols = table_columns(games, list(GAME_COLUMNS.items()))
         game_cols["first_win_share"] = first_win_share(game_cols, players)
         round_cols = {"game": np.repeat(np.arange(n, dtype=np.int64), rows_per_game)}
-        round_cols.update({name: rounds[:, i].astype(dtype) for i, (name, dtype) in enumerate(ROUND_COLUMNS.items())})
+        round_cols.update(table_columns(rounds, list(ROUND_COLUMNS.items())))
         return {"games": game_cols, "rounds": round_cols}, trace, int(searched)
 
     def simulate(self, rules, players, lineup, seed, n, check=False):
