@@ -104,7 +104,8 @@ def test_a_game_whose_content_is_not_data_is_refused(tmp_path, capsys):
     target = tmp_path / "t.toml"
     target.write_text(TOY_TARGET)
     code = main(["balance", "--game", "dragonwake", "--target", str(target), "--pool-out", "x", "--out", str(tmp_path)])
-    assert code == 2 and "not data" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert code == 2 and "not data" in err and "`dsim tune`" in err and len(err.strip().splitlines()) == 1
 
 
 # ---- Drakerion ---------------------------------------------------------------------------------------------

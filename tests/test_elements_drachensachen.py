@@ -1,8 +1,10 @@
 """Drachensachen's elements for `dsim ablate`: valid overrides, an unused rule weighs exactly zero, a sign."""
 
+import pytest
 from effects import no_change
 from sim.analysis.ablate import ablate
 from sim.cli.common import build_spec
+from sim.engine.errors import DsimError
 from sim.games import get_game
 from sim.games.drachensachen.elements import elements, plain_values
 
@@ -41,6 +43,14 @@ def test_removing_a_rule_that_is_off_changes_no_game(tmp_path):
     base = build_spec("drachensachen", 300, None, None, None, 3, None, None, None)
     effects = ablate(GAME, base, tmp_path / "o", "remove", only=("Monsterball",)).effects
     assert effects and all(no_change(e) for e in effects)
+
+
+def test_no_neutral_element_names_the_modes_that_work(tmp_path):
+    """With every ability on no monster value is plain, so nothing has a neutral stand-in (the command matrix,
+    `--variant abilities`): the refusal says which modes would run."""
+    base = build_spec("drachensachen", 40, None, None, ["abilities"], 3, None, None, None)
+    with pytest.raises(DsimError, match="neutral element under these rules; try --mode remove or --mode force"):
+        ablate(GAME, base, tmp_path / "o", "neutral")
 
 
 def test_golden_feathers_make_games_longer(tmp_path):

@@ -105,7 +105,7 @@ def test_command_gives_numbers_in_json(tmp_path, capsys, game, extra):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--game", "drarkane", "--players", "1"], "at least two players"),
+    (["--game", "drarkane", "--players", "1"], "Drarkane with 1 player has one; try --players 2"),
     (["--game", "drako", "--precision", "0"], "--precision"),
     (["--game", "drako", "--decks", "all"], "no decks"),
     (["--game", "drakerion", "--decks", "ember,lava"], "unknown deck 'lava'"),

@@ -46,7 +46,10 @@ def arms(game: Game, base: RunSpec, mode: str, only=(), rules_file=None, variant
             raise DsimError(f"{game.name}: {e.name} {MODES[mode]} is not valid rules: {err}") from None
         out.append((e.name, MODES[mode], dataclasses.replace(base, rules=rules, extra={"ablate": f"{mode}:{e.name}"})))
     if not out:
-        raise DsimError(f"no {game.name} element can be {MODES[mode]}" + (f" among {', '.join(only)}" if only else ""))
+        chosen = [e for e in elements if not only or e.name in only or e.group in only]
+        works = [f"--mode {m}" for m in MODES if m != mode and any(getattr(e, m) for e in chosen)]
+        raise DsimError(f"no {game.name.capitalize()} element can be {MODES[mode]} under these rules"
+                        + (f" among {', '.join(only)}" if only else "") + (f"; try {' or '.join(works)}" if works else ""))
     return out
 
 

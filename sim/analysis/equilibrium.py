@@ -130,8 +130,10 @@ def default_index(options: list[Candidate], seat) -> int:
 def sides_of(game: Game, players: int) -> tuple[str, ...]:
     roles = game.active_roles(players)
     if len(roles) < 2:
-        raise DsimError(f"an equilibrium needs at least two players or sides; {game.name} with {players} "
-                        "player(s) has one")
+        more = [p for p in range(game.min_players, game.max_players + 1) if len(game.active_roles(p)) > 1]
+        works = f"; try --players {more[0]}" if more else ""
+        raise DsimError(f"an equilibrium needs at least two players or sides; {game.name.capitalize()} with "
+                        f"{players} player{'s' * (players != 1)} has one{works}")
     return roles
 
 

@@ -330,17 +330,21 @@ class Game:
     def content(self, rules: Rules) -> list[Tunable]:
         """The numbers of the content these rules play that a tuner may change. Games whose content is data
         (Drakerion's card pool) override this and the two below; the others cannot be tuned this way."""
-        raise DsimError(f"{self.name}'s content is not data (no card file): `dsim balance` cannot tune it")
+        raise DsimError(self._not_data())
 
     def with_content(self, rules: Rules, changes: dict[tuple[str, str], int], to: Path,
                      header: tuple[str, ...] = ()) -> Rules:
         """Write the content of `rules` with `changes` ((item, field) -> new value) to the file `to`, `header`
         lines first as comments; return the rules that play it."""
-        raise DsimError(f"{self.name}'s content is not data: `dsim balance` cannot tune it")
+        raise DsimError(self._not_data())
 
     def content_file(self, name: str) -> Path:
         """Where the named content file `name` lives (Drakerion: pools/NAME.toml)."""
-        raise DsimError(f"{self.name}'s content is not data: `dsim balance` cannot tune it")
+        raise DsimError(self._not_data())
+
+    def _not_data(self) -> str:
+        return (f"{self.name.capitalize()}'s content is not data (no card file), so `dsim balance` cannot tune it; "
+                "`dsim tune` moves a rule's value toward a target")
 
     # ---- deck building (`dsim decks`) -------------------------------------------------------------
     def deck_list(self, rules: Rules, deck: str) -> dict[str, int]:
