@@ -7,6 +7,9 @@ import numpy as np
 
 from sim.games.drakerion import records as R
 
+# The rules every report before the starter set rests on: the first-draft pool (cards = ""), ember against tide.
+FIRST_DRAFT_RULES = "experiments/rules/drakerion_first_draft.toml"
+
 
 def card(**kw) -> np.ndarray:
     row = np.zeros(R.CARD_WIDTH, np.int64)

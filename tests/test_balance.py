@@ -10,6 +10,7 @@ import numpy as np
 import polars as pl
 import pytest
 import balance_toy as toy
+from drakerion_cards import FIRST_DRAFT_RULES
 from test_json import check
 
 from sim.analysis.autobalance import balance
@@ -112,8 +113,7 @@ def test_a_game_whose_content_is_not_data_is_refused(tmp_path, capsys):
 
 def test_named_pools_first_draft_plays_the_built_in_games():
     g = get_game("drakerion")
-    first = "experiments/rules/drakerion_first_draft.toml"          # cards = "": the built-in cards.toml
-    default, named = g.load_rules(first), g.load_rules(first, sets=["cards=first_draft"])
+    default, named = g.load_rules(FIRST_DRAFT_RULES), g.load_rules(FIRST_DRAFT_RULES, sets=["cards=first_draft"])
     lineup = g.lineup(None, default)
     a = g.simulate(default, 2, lineup, 123, 300)
     b = g.simulate(named, 2, lineup, 123, 300)

@@ -11,6 +11,7 @@ from sim.cli.main import main
 from sim.engine.errors import DsimError, RulesError
 from sim.engine.game import RefereeError, Trace
 from sim.games import get_game
+from drakerion_cards import FIRST_DRAFT_RULES
 from sim.games.drakerion import records as R
 from sim.games.drakerion.game import FIRED_COLUMNS, play
 from drakerion_cards import EIGHT, MANOEUVRES, small_card_file
@@ -18,7 +19,7 @@ from drakerion_cards import EIGHT, MANOEUVRES, small_card_file
 GAME = get_game("drakerion")
 # These checks were written for the first-draft pool with ember against tide (its cards and pairing); the starter
 # pool and its field of decks have their own tests at the end.
-FIRST = "experiments/rules/drakerion_first_draft.toml"
+FIRST = FIRST_DRAFT_RULES
 RULES = GAME.load_rules(FIRST)
 DECKS = RULES.typed.pool().deck_names()
 

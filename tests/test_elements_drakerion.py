@@ -11,10 +11,11 @@ from sim.analysis.ablate import ablate
 from sim.analysis.sensitivity import assumptions, undeclared
 from sim.engine.spec import RunSpec
 from sim.games import get_game
+from drakerion_cards import FIRST_DRAFT_RULES
 from sim.games.drakerion import elements as E
 
 GAME = get_game("drakerion")
-FIRST = "experiments/rules/drakerion_first_draft.toml"   # the built-in first-draft pool, ember against tide
+FIRST = FIRST_DRAFT_RULES
 DECKS = ("ember", "tide", "grove", "stone", "gloom")
 # readings the rule-flag work turns into flags (`reading`/`other`: their other reading is their alternative)
 READINGS = {"mulligan_shuffle_first", "named_bonus_second", "out_player_combat_actions", "prestige_any_destruction",

@@ -9,13 +9,14 @@ import pytest
 from scipy import stats
 
 from sim.games import get_game
+from drakerion_cards import FIRST_DRAFT_RULES
 from sim.games.drakerion import kernel_search as ks
 from sim.games.drakerion import kernel_base as kb
 from sim.games.drakerion import records as R
 from strategies.drakerion import VALUE_DEFAULTS, search_params, value_choice
 
 GAME = get_game("drakerion")
-FIRST = "experiments/rules/drakerion_first_draft.toml"      # ember against tide, the first-draft pool
+FIRST = FIRST_DRAFT_RULES
 RULES = GAME.load_rules(FIRST)
 MIRROR = GAME.load_rules(FIRST, sets=("seat0_deck=stone", "seat1_deck=stone"))   # value against value: an even share
 N_SNAP = kb.N_WORK + R.N_STATE + R.N_INST * R.BOARD_WIDTH

@@ -153,8 +153,8 @@ def check_terminal(c: Checked) -> list[list[str]]:
     for t in c.goal.targets:
         mine = [(e, iv) for e, iv in c.figures() if e.target is t]
         short = [(e, iv) for e, iv in mine if not inside(t, iv)]
-        worst = f"{_furthest(t, short)[0].label or 'all'} " \
-                f"{_furthest(t, short)[1].fmt(pct=t.measure != 'quantile', digits=1)}" if short else ""
+        e, iv = _furthest(t, short) if short else (None, None)
+        worst = f"{e.label or 'all'} {iv.fmt(pct=t.measure != 'quantile', digits=1)}" if short else ""
         rows.append([t.name, t.band(), f"{sum(inside(t, iv) for _, iv in mine)} of {len(mine)}", worst])
     return rows
 

@@ -83,10 +83,7 @@ def _slot(lines: list[str], start: int, end: int) -> int:
 def write_pool(cards: str, changes: dict[tuple[str, str], int], to: Path, header: tuple[str, ...] = ()) -> Pool:
     """The pool the `cards` rule names, with `changes`, written to `to` (header lines as comments first) and read
     back (a change the card file's checks refuse is a ValueError)."""
-    text = edited(pool_file(cards).read_text(), changes)
-    to.parent.mkdir(parents=True, exist_ok=True)
-    to.write_text("".join(f"# {line}\n" for line in header) + ("\n" if header else "") + text)
-    return load_pool(to)
+    return _written(edited(pool_file(cards).read_text(), changes), to, header)
 
 
 DECK_TYPES = ("character", "attachment", "event")
@@ -138,7 +135,12 @@ def with_lists(text: str, lists: dict[str, dict[str, int]]) -> str:
 def write_lists(cards: str, lists: dict[str, dict[str, int]], to: Path, header: tuple[str, ...] = ()) -> Pool:
     """The pool the `cards` rule names with the decks' new lists, written to `to` (header lines as comments
     first) and read back."""
-    text = with_lists(pool_file(cards).read_text(), lists)
+    return _written(with_lists(pool_file(cards).read_text(), lists), to, header)
+
+
+def _written(text: str, to: Path, header: tuple[str, ...]) -> Pool:
+    """A card file's text written to `to` under its header comment lines, read back (the loader's checks
+    apply)."""
     to.parent.mkdir(parents=True, exist_ok=True)
     to.write_text("".join(f"# {line}\n" for line in header) + ("\n" if header else "") + text)
     return load_pool(to)

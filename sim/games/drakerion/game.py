@@ -234,8 +234,7 @@ class DrakerionGame(Game):
             write_pool(rules.typed.cards, changes, to, header)
         except ValueError as e:
             raise DsimError(str(e)) from None
-        cards = to.stem if to.parent.resolve() == pools.POOLS.resolve() else str(to)
-        return with_cards(rules, cards, "balance")
+        return with_cards(rules, cards_value(to), "balance")
 
     def deck_list(self, rules: Rules, deck: str) -> dict[str, int]:
         decks = rules.typed.pool().decks
@@ -263,7 +262,7 @@ class DrakerionGame(Game):
             write_lists(rules.typed.cards, lists, to, header)
         except ValueError as e:
             raise DsimError(str(e)) from None
-        return with_cards(rules, to.stem if to.parent.resolve() == pools.POOLS.resolve() else str(to), "decks")
+        return with_cards(rules, cards_value(to), "decks")
 
     def content_file(self, name: str) -> Path:
         from sim.games.drakerion.content import named_file
@@ -363,6 +362,11 @@ GAME = DrakerionGame(
                  BenchCase("aggressive vs value", 2, "seat0=aggressive,seat1=value", 20_000, n=60_000),
                  BenchCase("random vs random", 2, "random", 4_000, n=20_000)],
 )
+
+
+def cards_value(to: Path) -> str:
+    """The `cards` rule naming a written card file: its pool name when it lies in pools/, else its path."""
+    return to.stem if to.parent.resolve() == pools.POOLS.resolve() else str(to)
 
 
 def with_cards(rules: Rules, cards: str, label: str) -> Rules:
