@@ -387,3 +387,20 @@ def test_a_field_pairing_and_its_seat_swap_are_dealt_alike():
         alone = pl.DataFrame(GAME.simulate(rules("cards=starter", f"seat0_deck={a}", f"seat1_deck={b}"), 2,
                                            GAME.lineup(None), seed, 10)["games"]).drop(GAME.label_columns())
         assert field.height == 10 and field.equals(alone)
+
+
+def test_the_faction_matrix_gives_each_deck_against_the_field_with_its_interval():
+    from sim.report.games.drakerion import _extremes, _runs, faction_grid, field_rate
+    games = pl.DataFrame(GAME.simulate(DEFAULT, 2, GAME.lineup(None), 12, 1_000)["games"]).with_row_index(
+        "game_id").with_columns(lineup=pl.lit("value"))
+    runs = _runs(games.lazy())
+    decks, grid = faction_grid(runs)
+    fields = [field_rate(runs, d, decks) for d in decks]
+    for i, f in enumerate(fields):
+        row = [grid[i, j].value for j in range(len(decks)) if j != i]
+        assert f.value == pytest.approx(np.mean(row))             # each opponent weighs the same
+        assert 0 <= f.lo < f.value < f.hi <= 1
+        assert f.hi - f.lo < max(grid[i, j].hi - grid[i, j].lo for j in range(len(decks)) if j != i)
+    strongest = decks[int(np.argmax([f.value for f in fields]))]
+    assert f"Strongest deck over the field: **{strongest}** ({fields[decks.index(strongest)].fmt(pct=True, digits=1)})" \
+        in _extremes(decks, fields)

@@ -489,3 +489,26 @@ def test_pair_score_units():
     assert ps.mean == 0.5 and ps.se == 0 and ps.se_independent > 0 and ps.deals == 4 and ps.games == 8
     fit = fit_tournament(2, {(0, 1): scores})
     assert fit.fits is None and fit.df == 0 and fit.strength == pytest.approx([0, 0], abs=1e-9)
+
+
+# -- 4b. scores between a loss and a win ---------------------------------------------------------------------
+
+def test_score_interval_stays_between_the_bounds_and_covers():
+    from sim.analysis.stats import mean_ci
+    few = np.array([0.0, 0.5, 0.5, 0.0, 1.0])                          # the t interval goes below 0
+    assert mean_t(few).lo < 0
+    e = mean_ci(few, lower=0.0, upper=1.0)
+    assert e.value == pytest.approx(0.4) and 0 < e.lo < e.value < e.hi < 1
+    all_won = mean_ci(np.ones(20), lower=0.0, upper=1.0)
+    assert all_won.hi == 1 and all_won.lo == pytest.approx(0.025 ** (1 / 20))
+    long = np.random.default_rng(3).choice([0.0, 0.5, 1.0], p=[0.3, 0.2, 0.5], size=20_000)
+    wide, t = mean_ci(long, lower=0.0, upper=1.0), mean_t(long)
+    assert (wide.lo, wide.hi) == pytest.approx((t.lo, t.hi), abs=2e-4)      # the same as t in a long run
+    rng = np.random.default_rng(8)
+    truth = 0.85 * 1.0 + 0.1 * 0.5
+    draws = rng.choice([0.0, 0.5, 1.0], p=[0.05, 0.1, 0.85], size=(3000, 8))
+    new = np.mean([covers(mean_ci(r, lower=0.0, upper=1.0), truth) for r in draws])
+    outside = np.mean([(lambda e: e.lo < 0 or e.hi > 1)(mean_ci(r, lower=0.0, upper=1.0)) for r in draws])
+    old = np.mean([covers(mean_t(r), truth) for r in draws])
+    print(f"\nscore 0.9 from 8 deals: logit-scale coverage {new:.3f}, t coverage {old:.3f}")
+    assert outside == 0 and new >= 0.90

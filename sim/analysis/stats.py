@@ -42,8 +42,10 @@ def wilson(successes: int, n: int, conf: float = 0.95) -> Estimate:
     return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
 
 
-def mean_ci(x: np.ndarray, conf: float = 0.95, lower: float | None = None) -> Estimate:
-    """Mean with a Student-t interval (on the log scale above `lower`, as `bounded` says)."""
+def mean_ci(x: np.ndarray, conf: float = 0.95, lower: float | None = None, upper: float | None = None
+            ) -> Estimate:
+    """Mean with a Student-t interval (on the log scale above `lower`, or the logit scale between `lower` and
+    `upper`, as `bounded` says)."""
     x = np.asarray(x, dtype=np.float64)
     n = len(x)
     if n == 0:
@@ -51,21 +53,22 @@ def mean_ci(x: np.ndarray, conf: float = 0.95, lower: float | None = None) -> Es
     m = float(x.mean())
     if n == 1:
         return Estimate(m, float("nan"), float("nan"), 1)
-    return bounded(m, float(x.std(ddof=1)) / math.sqrt(n), n, conf, lower)
+    return bounded(m, float(x.std(ddof=1)) / math.sqrt(n), n, conf, lower, upper)
 
 
 def mean_from_moments(total: float, total_sq: float, n: int, conf: float = 0.95,
-                      lower: float | None = None) -> Estimate:
+                      lower: float | None = None, upper: float | None = None) -> Estimate:
     """Mean interval from running sums (for streamed data): Student t, or on the log scale above `lower` as
     `bounded` says."""
     if n < 2:
         return Estimate(total / n if n else float("nan"), float("nan"), float("nan"), n)
     m = total / n
     var = max(0.0, (total_sq - n * m * m) / (n - 1))
-    return bounded(m, math.sqrt(var / n), n, conf, lower)
+    return bounded(m, math.sqrt(var / n), n, conf, lower, upper)
 
 
-def bounded(m: float, se: float, n: int, conf: float = 0.95, lower: float | None = None) -> Estimate:
+def bounded(m: float, se: float, n: int, conf: float = 0.95, lower: float | None = None,
+            upper: float | None = None) -> Estimate:
     """The Student-t interval m ± t·se; for a quantity that cannot go below `lower` (a count, a length: 0), the
     interval on the log scale of the distance from that bound, lower + (m - lower) × exp(±t·se / (m - lower)).
 
@@ -79,6 +82,8 @@ def bounded(m: float, se: float, n: int, conf: float = 0.95, lower: float | None
     event (≈ 3.7 / n): it reads the values as counts. A bootstrap-percentile interval would also respect the bound,
     but needs the games themselves; these intervals come from streamed sums."""
     t = float(st.t.isf((1 - conf) / 2, n - 1))
+    if lower is not None and upper is not None:
+        return _between(m, se, n, t, conf, lower, upper)
     if lower is None:
         return Estimate(m, m - t * se, m + t * se, n)
     gap = m - lower
@@ -86,6 +91,24 @@ def bounded(m: float, se: float, n: int, conf: float = 0.95, lower: float | None
         return Estimate(m, lower, lower - math.log((1 - conf) / 2) / n, n)
     factor = math.exp(t * se / gap)
     return Estimate(m, lower + gap / factor, lower + gap * factor, n)
+
+
+def _between(m: float, se: float, n: int, t: float, conf: float, lower: float, upper: float) -> Estimate:
+    """The interval of a mean bounded on both sides (a score between a loss, 0, and a win, 1) on the logit scale
+    of its position between the bounds: the same reasoning as the log scale above one bound, so that a score
+    from few games never reads "30.0% [-4.6, 64.6]". Every value at one bound: the exact interval of a
+    proportion with no event at the other end (Clopper-Pearson), as for a rate of 0 or 1."""
+    width = upper - lower
+    s = (m - lower) / width
+    exact = 1 - ((1 - conf) / 2) ** (1 / n)
+    if s <= 0:
+        return Estimate(m, lower, lower + width * exact, n)
+    if s >= 1:
+        return Estimate(m, upper - width * exact, upper, n)
+    half = t * se / (width * s * (1 - s))
+    centre = math.log(s / (1 - s))
+    lo, hi = (lower + width / (1 + math.exp(-(centre + d))) for d in (-half, half))
+    return Estimate(m, lo, hi, n)
 
 
 def games_for_half_width(p: float, half_width: float, conf: float = 0.95) -> int:

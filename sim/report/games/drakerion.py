@@ -5,6 +5,8 @@ of thumb (melee + riposte + HP) / cost ≈ 3."""
 
 from __future__ import annotations
 
+import math
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -13,7 +15,7 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from sim.analysis.stats import mean_ci, mean_from_moments, wilson  # noqa: E402
+from sim.analysis.stats import bounded, mean_ci, mean_from_moments, wilson  # noqa: E402
 from sim.engine.frames import collect, count, lazy  # noqa: E402
 from sim.report import layout  # noqa: E402
 from sim.report.charts import heat_colours, label_cells, whole_ticks  # noqa: E402
@@ -42,8 +44,9 @@ def findings(games: pl.LazyFrame, tables=None) -> list[str]:
     out = []
     base = _base(games)
     if count(base):
-        decks, grid = faction_grid(_runs(base))
-        line = _extremes(decks, grid)
+        runs = _runs(base)
+        decks = _decks(runs)
+        line = _extremes(decks, [field_rate(runs, d, decks) for d in decks])
         if line:
             out.append(line)
     if count(games.filter(pl.col("vanilla_s0") != "")):
@@ -86,6 +89,16 @@ def _runs(base: pl.LazyFrame) -> _Runs:
     return _Runs(base)
 
 
+def pairing_scores(runs, a: str, b: str) -> np.ndarray | None:
+    """Deck a's score against a different deck b in each deal, averaged over the two seat orders (paired deals)."""
+    first, second = runs.get((a, b)), runs.get((b, a))
+    if first is None or second is None:
+        return None
+    first, second = (collect(f.select("game_id", "winner").sort("game_id")) for f in (first, second))
+    m = min(first.height, second.height)
+    return (seat0_score(first[:m]) + 1.0 - seat0_score(second[:m])) / 2
+
+
 def faction_rate(runs, a: str, b: str):
     """Deck a's score against deck b, averaged over both seat orders game by game (paired deals)."""
     if a == b:
@@ -94,19 +107,32 @@ def faction_rate(runs, a: str, b: str):
             return None
         n, s, q = collect(frame.select(SEAT0_SCORE.alias("x")).select(
             pl.len().alias("n"), pl.col("x").sum().alias("s"), (pl.col("x") ** 2).sum().alias("q"))).row(0)
-        return mean_from_moments(s, q, n)
-    first, second = runs.get((a, b)), runs.get((b, a))
-    if first is None or second is None:
+        return mean_from_moments(s, q, n, lower=0.0, upper=1.0)
+    scores = pairing_scores(runs, a, b)
+    return None if scores is None else mean_ci(scores, lower=0.0, upper=1.0)
+
+
+def field_rate(runs, deck: str, decks: list[str]):
+    """Deck's score against the field: the plain mean of its scores against each other deck it met (each
+    opponent weighs the same, whatever its number of games), with the t interval of that mean (the pairings are
+    independent games, so their variances add)."""
+    parts = [x for x in (pairing_scores(runs, deck, other) for other in decks if other != deck)
+             if x is not None and len(x) > 1]
+    if not parts:
         return None
-    first, second = (collect(f.select("game_id", "winner").sort("game_id")) for f in (first, second))
-    m = min(first.height, second.height)
-    joined = (seat0_score(first[:m]) + 1.0 - seat0_score(second[:m])) / 2
-    return mean_ci(joined)
+    k = len(parts)
+    m = float(np.mean([x.mean() for x in parts]))
+    se = math.sqrt(sum(x.var(ddof=1) / len(x) for x in parts)) / k
+    return bounded(m, se, sum(len(x) for x in parts), lower=0.0, upper=1.0)
+
+
+def _decks(runs) -> list[str]:
+    return sorted({d for pair in runs for d in pair})
 
 
 def faction_grid(runs) -> tuple[list[str], np.ndarray]:
     """The decks played and each pairing's score estimate (row deck against column deck), None where unplayed."""
-    decks = sorted({d for pair in runs for d in pair})
+    decks = _decks(runs)
     grid = np.empty((len(decks), len(decks)), dtype=object)
     for i, a in enumerate(decks):
         for j, b in enumerate(decks):
@@ -115,7 +141,8 @@ def faction_grid(runs) -> tuple[list[str], np.ndarray]:
 
 
 def matrix_section(base: pl.DataFrame, chart) -> str:
-    decks, grid = faction_grid(_runs(base))
+    runs = _runs(base)
+    decks, grid = faction_grid(runs)
     paired = any(grid[i, j] is not None for i in range(len(decks)) for j in range(len(decks)) if i != j)
     if not paired:                 # mirror matches only (the card study): one figure per deck, no matrix
         body = [[d, grid[i, i].fmt(pct=True, digits=1), f"{grid[i, i].n:,}"] for i, d in enumerate(decks)
@@ -127,13 +154,13 @@ def matrix_section(base: pl.DataFrame, chart) -> str:
     lines = ["## Faction against faction", "",
              "Each cell: the row deck's score against the column deck (a win 1, a draw ½), each pairing played "
              "in both seat orders on the same deals and averaged game by game, with its 95% interval. "
-             "Mirror cells show seat 0's score in the mirror match.", ""]
-    body = []
-    for i, a in enumerate(decks):
-        off = [grid[i, j].value for j in range(len(decks)) if j != i and grid[i, j] is not None]
-        body.append([f"**{a}**", *[grid[i, j].fmt(pct=True, digits=1) if grid[i, j] is not None else "not played"
-                                   for j in range(len(decks))], f"{100 * np.mean(off):.1f}%" if off else ""])
-    lines += layout.table(["deck \\ opponent", *decks, "mean"], body)
+             "Mirror cells show seat 0's score in the mirror match. The last column: the row deck's mean score "
+             "over the other decks, each weighing the same.", ""]
+    fields = [field_rate(runs, d, decks) for d in decks]
+    body = [[f"**{a}**", *[grid[i, j].fmt(pct=True, digits=1) if grid[i, j] is not None else "not played"
+                           for j in range(len(decks))], fields[i].fmt(pct=True, digits=1) if fields[i] else ""]
+            for i, a in enumerate(decks)]
+    lines += layout.table(["deck \\ opponent", *decks, "against the field"], body)
     values = np.array([[100 * e.value if e is not None else np.nan for e in row] for row in grid], dtype=float)
     fig, ax = plt.subplots(figsize=(1.6 + 1.1 * len(decks), 1.0 + 0.9 * len(decks)))
     image = ax.imshow(values, vmin=0, vmax=100, cmap=heat_colours())
@@ -144,23 +171,20 @@ def matrix_section(base: pl.DataFrame, chart) -> str:
     ax.set_ylabel("deck")
     ax.set_title("Drakerion: the row deck's score, both seat orders")
     fig.colorbar(image, ax=ax, fraction=0.046, label="score (%; a win 100, a draw 50)")
-    best = _extremes(decks, grid)
+    best = _extremes(decks, fields)
     lines += ["", best, "", chart("factions", fig), ""]
     return "\n".join(lines)
 
 
-def _extremes(decks, grid) -> str:
-    """The strongest and weakest deck by its mean score over the decks it met (the same figures as the table's
-    last column)."""
-    means = []
-    for i in range(len(decks)):
-        off = [grid[i, j].value for j in range(len(decks)) if j != i and grid[i, j] is not None]
-        means.append(float(np.mean(off)) if off else np.nan)
-    if len(decks) < 2 or all(np.isnan(means)):
+def _extremes(decks, fields) -> str:
+    """The strongest and weakest deck against the field (the figures of the table's last column)."""
+    met = [(f.value, d, f) for d, f in zip(decks, fields) if f is not None]
+    if len(met) < 2:
         return ""
-    order = [i for i in np.argsort(means) if not np.isnan(means[i])]
-    return (f"Strongest deck over the field: **{decks[order[-1]]}** ({100 * means[order[-1]]:.1f}% on average); "
-            f"weakest: **{decks[order[0]]}** ({100 * means[order[0]]:.1f}%). These figures rest on the invented "
+    met.sort(key=lambda t: t[0])
+    (_, weak, low), (_, strong, high) = met[0], met[-1]
+    return (f"Strongest deck over the field: **{strong}** ({high.fmt(pct=True, digits=1)}); "
+            f"weakest: **{weak}** ({low.fmt(pct=True, digits=1)}). These figures rest on the invented "
             f"card pool and on the strategies named in the provenance.")
 
 
