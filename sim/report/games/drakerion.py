@@ -177,15 +177,24 @@ def matrix_section(base: pl.DataFrame, chart) -> str:
 
 
 def _extremes(decks, fields) -> str:
-    """The strongest and weakest deck against the field (the figures of the table's last column)."""
-    met = [(f.value, d, f) for d, f in zip(decks, fields) if f is not None]
+    """The strongest and weakest deck against the field (the figures of the table's last column), named as such
+    only where its interval clears every other deck's; otherwise the range, said to be unsettled."""
+    met = sorted(((f.value, d, f) for d, f in zip(decks, fields) if f is not None), key=lambda t: t[0])
     if len(met) < 2:
         return ""
-    met.sort(key=lambda t: t[0])
     (_, weak, low), (_, strong, high) = met[0], met[-1]
-    return (f"Strongest deck over the field: **{strong}** ({high.fmt(pct=True, digits=1)}); "
-            f"weakest: **{weak}** ({low.fmt(pct=True, digits=1)}). These figures rest on the invented "
-            f"card pool and on the strategies named in the provenance.")
+    rest = " These figures rest on the invented card pool and on the strategies named in the provenance."
+    top = high.lo > max(f.hi for _, _, f in met[:-1])
+    bottom = low.hi < min(f.lo for _, _, f in met[1:])
+    if not top and not bottom:
+        return (f"No deck is measurably the strongest or the weakest over the field (the intervals overlap): "
+                f"from **{weak}** {low.fmt(pct=True, digits=1)} to **{strong}** {high.fmt(pct=True, digits=1)}."
+                + rest)
+    strongest = (f"Strongest deck over the field: **{strong}** ({high.fmt(pct=True, digits=1)})" if top else
+                 f"No deck is measurably the strongest (the highest, **{strong}**, {high.fmt(pct=True, digits=1)})")
+    weakest = (f"weakest: **{weak}** ({low.fmt(pct=True, digits=1)})" if bottom else
+               f"none measurably the weakest (the lowest, **{weak}**, {low.fmt(pct=True, digits=1)})")
+    return f"{strongest}; {weakest}." + rest
 
 
 def seat_section(base: pl.LazyFrame) -> str:
