@@ -11,7 +11,7 @@ from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules,
 from sim.engine.sections import Histogram, Measure, Series, Table
 from sim.games.drarkane import referee
 from sim.games.drarkane.records import (
-    DECISIONS, GAME_COLUMNS, MAX_SEATS, MODE_SOLO, ROUND_COLUMNS, TRACE_WIDTH, trace_steps,
+    DECISIONS, GAME_COLUMNS, MAX_SEATS, MODE_SOLO, R, ROUND_BLOCKS, ROUND_COLUMNS, TRACE_WIDTH, trace_steps,
 )
 from sim.games.drarkane.rules import DrarkaneRules
 from strategies.drarkane import REGISTRY
@@ -36,15 +36,17 @@ class DrarkaneGame(Game):
         rows_per_game = 1 if mode == MODE_SOLO else r.rounds * players
         # column-major: each column is contiguous, so the tables' columns below are plain fast copies
         games = np.zeros((n, len(GAME_COLUMNS)), np.int32, order="F")
-        rounds = np.zeros((n * rows_per_game, len(ROUND_COLUMNS)), np.int32, order="F")
+        # the rounds table in its own types, one block per type: the kernel writes the columns themselves
+        blocks = {t: np.zeros((n * rows_per_game, len(names)), t, order="F") for t, names in ROUND_BLOCKS.items()}
         steps = trace_steps(mode, seats, hand, r.solo_trick_cap) if n_traced else 1
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int16)
         searched = self.kernels().play_batch(int(seed) & 0xFFFFFFFF, n, cf, kind, colour, value, r.deck(players),
-                                             r.dragon_array(), r.objective_array(), *fns, params, games, rounds, trace)
+                                             r.dragon_array(), r.objective_array(), *fns, params, games,
+                                             blocks[np.int8], blocks[np.int16], trace)
         game_cols = table_columns(games, list(GAME_COLUMNS.items()))
         game_cols["first_win_share"] = first_win_share(game_cols, players)
         round_cols = {"game": np.repeat(np.arange(n, dtype=np.int64), rows_per_game)}
-        round_cols.update(table_columns(rounds, list(ROUND_COLUMNS.items())))
+        round_cols.update({name: blocks[t][:, R[name]] for name, t in ROUND_COLUMNS.items()})
         return {"games": game_cols, "rounds": round_cols}, trace, int(searched)
 
     def simulate(self, rules, players, lineup, seed, n, check=False):

@@ -121,18 +121,20 @@ def borrow(typingctx, arr):
     return arr(arr), codegen
 
 
-# games and rounds: any layout (the caller's are column-major; a one-row table is C-contiguous as well, and numba
-# types it as such); then the playouts' functions, parameters and codes (the search player's, kernel_search)
+# games and the rounds' int8 and int16 blocks (records.ROUND_BLOCKS): any layout (the caller's are column-major; a
+# one-row table is C-contiguous as well, and numba types it as such); then the playouts' functions, parameters and
+# codes (the search player's, kernel_search)
 KERNEL_SIG = types.int64(
     types.int64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
     types.int64[::1], types.int64[:, ::1], types.int64[:, ::1], SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS,
-    types.float64[:, ::1], types.int64[:, ::1], types.int32[:, :], types.int32[:, :], types.int16[:, :, ::1],
+    types.float64[:, ::1], types.int64[:, ::1], types.int32[:, :], types.int8[:, :], types.int16[:, :],
+    types.int16[:, :, ::1],
     SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, types.float64[:, ::1], types.int64[:, ::1])
 
 
 @njit(cache=True, _nrt=False)
 def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob, bid_fns, play_fns,
-              place_fns, give_fns, draft_fns, params, codes, games, rounds, trace, hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state,
+              place_fns, give_fns, draft_fns, params, codes, games, r8, r16, trace, hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state,
               deck, ddeck, odeck, zobj, card_loc, discard, played, play, sc, fsc, ss):
     """The batch's games. `play`, sc, fsc and ss are the search player's (kernel_search.search_choice); sc has one
     word when no seat searches, and the games are then played by play_round's plain path."""
@@ -157,7 +159,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
             else:
                 play_solo(cf, tables, work, fns, params, codes, trace, False)
             rank = solo_rank(cf, ps[0, PS_SCORE])
-            record_round(g, cf, gs, ps, rounds, 0)
+            record_round(g, cf, gs, ps, r8, r16, 0)
             row[G_SOLO_SCORE] = ps[0, PS_SCORE]
             row[G_SOLO_RANK] = rank
             row[G_SOLO_TRICKS] = ps[0, PS_TRICKS]
@@ -175,7 +177,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
                 else:
                     play_round(cf, tables, work, fns, params, codes, trace, False)
                 for s in range(players):
-                    record_round((g * n_rounds + r) * players + s, cf, gs, ps, rounds, s)
+                    record_round((g * n_rounds + r) * players + s, cf, gs, ps, r8, r16, s)
                     d = abs(ps[s, PS_TRICKS] - ps[s, PS_BID])
                     row[G_CONTRACTS] += 1
                     row[G_EXACT] += d == 0          # (counts, not branches: the outcome goes either way)
@@ -290,7 +292,7 @@ def search_arrays(cf, tables, work, pparams, pcodes, search):
 
 @njit(KERNEL_SIG, cache=True)
 def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
-                   draft_fns, params, codes, games, rounds, trace, pbid, pplay, pplace, pgive, pdraft, pparams, pcodes):
+                   draft_fns, params, codes, games, r8, r16, trace, pbid, pplay, pplace, pgive, pdraft, pparams, pcodes):
     """play_batch's kernel; returns the decisions the search player searched."""
     np.random.seed(seed)      # for user strategies that draw from np.random
     work = new_work()
@@ -304,7 +306,7 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     play = (borrow(pcf), ptables, (pbid, pplay, pplace, pgive, pdraft), borrow(pparams), borrow(pcodes))
     run_batch(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(flat_keys), borrow(ptab),
               borrow(follows), borrow(worths), borrow(ranks), borrow(deck_cards), borrow(dr), borrow(ob), bid_fns, play_fns, place_fns,
-              give_fns, draft_fns, borrow(params), borrow(codes), borrow(games), borrow(rounds), borrow(trace), borrow(hand),
+              give_fns, draft_fns, borrow(params), borrow(codes), borrow(games), borrow(r8), borrow(r16), borrow(trace), borrow(hand),
               borrow(hand_n), borrow(hx), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
               borrow(objopt), borrow(state), borrow(deck), borrow(ddeck), borrow(odeck), borrow(zobj),
               borrow(card_loc), borrow(discard), borrow(played), play, borrow(sc), borrow(fsc), borrow(ss))
@@ -356,16 +358,16 @@ def playout_lineup(seats):
 
 
 def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
-               draft_fns, params, games, rounds, trace):
-    """Play n games from `seed` into `games`, `rounds` and the first trace.shape[0] traces; returns the decisions
-    the search player searched."""
+               draft_fns, params, games, r8, r16, trace):
+    """Play n games from `seed` into `games`, the rounds table's blocks `r8` and `r16` and the first trace.shape[0]
+    traces; returns the decisions the search player searched."""
     fns = (bid_fns, play_fns, place_fns, give_fns, draft_fns)
     codes = seat_codes(bid_fns, play_fns, place_fns, params, int(cf[CF_SEATS]))
     if (codes[:len(DECISIONS)] == SEARCH).any():
         pfns, pparams, pcodes = playout_lineup(int(cf[CF_SEATS]))
     else:
         pfns, pparams, pcodes = fns, params, codes
-    return play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, *fns, params, codes, games, rounds,
+    return play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, *fns, params, codes, games, r8, r16,
                           trace, *pfns, pparams, pcodes)
 
 

@@ -305,6 +305,20 @@ def deal_card(hand, hand_n, hx, s, c):
 
 
 @njit(cache=True, inline='always', _nrt=False)
+def deal_hand(hand, hand_n, hx, s, deck, pos, cnt):
+    """Seat s's whole hand: deck[pos:pos + cnt], as deal_card card by card into an empty hand (the count and the
+    mask kept in registers, not read back from the arrays after every card)."""
+    bits = np.int64(0)
+    for i in range(cnt):
+        c = deck[pos + i]
+        hand[s, i] = c
+        hx[HX_SLOT + (c & ID_MASK)] = i
+        bits |= card_bit(c)
+    hand_n[s] = cnt
+    hx[HX_BITS + s] = bits
+
+
+@njit(cache=True, inline='always', _nrt=False)
 def take_slot(hand, hand_n, hx, s, i):
     """remove_slot for a table game, `hx` kept in step: the last card moves into slot i."""
     last = hand_n[s] - 1

@@ -287,4 +287,8 @@ ROUND_COLUMNS = {
     "dragons": np.int8, "terror_own": np.int16, "pool": np.int16, "terror_points": np.int16,
     "treasure": np.int16, "score": np.int16, "lost": np.int8, "tricks_played": np.int8,
 }
-R = {name: i for i, name in enumerate(ROUND_COLUMNS)}
+# the kernel writes the rounds table straight into one column-major block per type (int8, int16): no wider record
+# to copy from. R[name]: the column's index in its type's block.
+ROUND_BLOCKS = {t: [name for name, c in ROUND_COLUMNS.items() if c == t] for t in (np.int8, np.int16)}
+assert sum(map(len, ROUND_BLOCKS.values())) == len(ROUND_COLUMNS)
+R = {name: i for names in ROUND_BLOCKS.values() for i, name in enumerate(names)}
