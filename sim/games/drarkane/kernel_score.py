@@ -253,8 +253,9 @@ def terror_share(diff, pool, cf):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline='always', _nrt=False)
 def score_round(cf, gs, ps, trace):
+    """The round's scores and its contracts' rule counters (inlined: its array arguments cost more than its work)."""
     pool = gs[GS_POOL]
     lost = gs[GS_LOST]
     for s in range(cf[CF_PLAYERS]):
@@ -328,7 +329,7 @@ def record_round(row, cf, gs, ps, r8, r16, s):
     r16[row, R_TERROR_PTS] = terror_share(diff, gs[GS_POOL], cf)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline='always', _nrt=False)
 def finish_game(g, cf, gs, ps, games, trace):
     """Final scores, ranks and the game row."""
     players = cf[CF_PLAYERS]
