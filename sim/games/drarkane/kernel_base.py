@@ -133,6 +133,7 @@ PS_SIZE = 16
 # card ids are 0..63: `c & ID_MASK` is the same id, and numba, seeing it cannot be negative, drops its
 # negative-index fix-up (three instructions) from every table look-up in the hot loops below
 ID_MASK = MAX_CARDS - 1
+SEAT_MASK = 7        # seats are 0..MAX_SEATS - 1 < 8: `s & SEAT_MASK` likewise
 NO_KEY = -(1 << 50)     # the seeker's composite keys: below any real one
 FAR = np.int64(1) << 52  # a rejected option's key is pushed this far out of reach (below NO_KEY, above -NO_KEY)
 ZONE_BITS = MAX_ZONE     # place_inline: bits per colour in its mask of zone slots (4 colours x 16 <= 64)

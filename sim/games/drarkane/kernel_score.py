@@ -330,8 +330,8 @@ def record_round(row, cf, gs, ps, r8, r16, s):
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def finish_game(g, cf, gs, ps, games, trace):
-    """Final scores, ranks and the game row."""
+def finish_game(cf, gs, ps, row, trace):
+    """Final scores and ranks, in the game's row (records.G)."""
     players = cf[CF_PLAYERS]
     top = -(1 << 30)
     low = 1 << 30
@@ -345,22 +345,22 @@ def finish_game(g, cf, gs, ps, games, trace):
         for o in range(players):
             if ps[o, PS_TOTAL] > ps[s, PS_TOTAL]:
                 rank += 1
-        games[g, G_SCORE0 + s] = ps[s, PS_TOTAL]
-        games[g, G_RANK0 + s] = rank
-        games[g, G_EXACT0 + s] = ps[s, PS_EXACT]
+        row[G_SCORE0 + s] = ps[s, PS_TOTAL]
+        row[G_RANK0 + s] = rank
+        row[G_EXACT0 + s] = ps[s, PS_EXACT]
         rec(trace, gs, EV_FINAL, s, ps[s, PS_TOTAL], rank, 0)
         if ps[s, PS_TOTAL] == top:
             n_top += 1
             winner = s
     for s in range(players, MAX_SEATS):
-        games[g, G_SCORE0 + s] = -1
-        games[g, G_RANK0 + s] = -1
-        games[g, G_EXACT0 + s] = -1
-    games[g, G_WINNER] = winner if n_top == 1 else -1
-    games[g, G_N_WINNERS] = n_top
-    games[g, G_TOP] = top
-    games[g, G_SPREAD] = top - low
-    games[g, G_TEAM_WINNER] = -1
+        row[G_SCORE0 + s] = -1
+        row[G_RANK0 + s] = -1
+        row[G_EXACT0 + s] = -1
+    row[G_WINNER] = winner if n_top == 1 else -1
+    row[G_N_WINNERS] = n_top
+    row[G_TOP] = top
+    row[G_SPREAD] = top - low
+    row[G_TEAM_WINNER] = -1
     if cf[CF_TEAMS] != 0:
         half = players // 2
         best = -(1 << 30)
@@ -370,8 +370,8 @@ def finish_game(g, cf, gs, ps, games, trace):
             if v > best:
                 best = v
                 n_best = 1
-                games[g, G_TEAM_WINNER] = t
+                row[G_TEAM_WINNER] = t
             elif v == best:
                 n_best += 1
         if n_best > 1:
-            games[g, G_TEAM_WINNER] = -1
+            row[G_TEAM_WINNER] = -1
