@@ -5,13 +5,13 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from sim.engine.columns import table_columns
 from sim.engine.frames import collect, columns, first, lazy
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
 from sim.engine.sections import Histogram, Measure, Series, Table
 from sim.games.drarkane import referee
 from sim.games.drarkane.records import (
-    DECISIONS, GAME_COLUMNS, MAX_SEATS, MODE_SOLO, ROUND_COLUMNS, TRACE_WIDTH, trace_steps,
+    DECISIONS, GAME_BLOCKS, GAME_COLUMNS, MAX_SEATS, MODE_SOLO, ROUND_BLOCKS, ROUND_COLUMNS, TRACE_WIDTH, block_columns,
+    trace_steps,
 )
 from sim.games.drarkane.rules import DrarkaneRules
 from strategies.drarkane import REGISTRY
@@ -34,17 +34,18 @@ class DrarkaneGame(Game):
         for k, seat in enumerate(seat_list):
             params[k, :len(seat.params)] = seat.params
         rows_per_game = 1 if mode == MODE_SOLO else r.rounds * players
-        # column-major: each column is contiguous, so the tables' columns below are plain fast copies
-        games = np.zeros((n, len(GAME_COLUMNS)), np.int32, order="F")
-        rounds = np.zeros((n * rows_per_game, len(ROUND_COLUMNS)), np.int32, order="F")
+        # the tables in their own types, one column-major block per type: the kernel writes the columns themselves
+        games = {t: np.empty((n, len(names)), t, order="F") for t, names in GAME_BLOCKS.items()}
+        rounds = {t: np.empty((n * rows_per_game, len(names)), t, order="F") for t, names in ROUND_BLOCKS.items()}
         steps = trace_steps(mode, seats, hand, r.solo_trick_cap) if n_traced else 1
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int16)
         searched = self.kernels().play_batch(int(seed) & 0xFFFFFFFF, n, cf, kind, colour, value, r.deck(players),
-                                             r.dragon_array(), r.objective_array(), *fns, params, games, rounds, trace)
-        game_cols = table_columns(games, list(GAME_COLUMNS.items()))
+                                             r.dragon_array(), r.objective_array(), *fns, params,
+                                             *games.values(), *rounds.values(), trace)
+        game_cols = block_columns(games, GAME_COLUMNS)
         game_cols["first_win_share"] = first_win_share(game_cols, players)
         round_cols = {"game": np.repeat(np.arange(n, dtype=np.int64), rows_per_game)}
-        round_cols.update(table_columns(rounds, list(ROUND_COLUMNS.items())))
+        round_cols.update(block_columns(rounds, ROUND_COLUMNS))
         return {"games": game_cols, "rounds": round_cols}, trace, int(searched)
 
     def simulate(self, rules, players, lineup, seed, n, check=False):

@@ -67,8 +67,8 @@ from strategies.drarkane import FOLLOW_CHEAP, LEAD_TRUMPS_LAST, SHORT_FROM, card
 
 from sim.games.drarkane.records import (
     CARD_COLS, CF_CHECK, CF_EGG_LOW, CF_MODE, CF_NEAR, CF_N_DRAGONS, CF_PLAYERS, CF_ROUNDS, CF_SEATS, CF_TRUMP,
-    DECISIONS, EV_GAME_END, MAX_CARDS, MAX_DRAGONS, MAX_HAND, MAX_MOVES, MAX_OBJECTIVES, MAX_PAIRS, MAX_SEATS, MAX_ZONE,
-    MODE_SOLO, N_COLOURS, OBJ_COLS, PLACE_COLS, SEAT_FNS, STATE_SIZE,
+    DECISIONS, EV_GAME_END, GAME_COLUMNS, GAME_SLOTS, MAX_CARDS, MAX_DRAGONS, MAX_HAND, MAX_MOVES, MAX_OBJECTIVES,
+    MAX_PAIRS, MAX_SEATS, MAX_ZONE, MODE_SOLO, N_COLOURS, OBJ_COLS, PLACE_COLS, SEAT_FNS, STATE_SIZE,
 )
 from sim.games.drarkane.kernel_base import (
     BID_ESTIMATE, BID_RANDOM, CODE_ROWS, C_CHEAP, C_LEAD_TL, D_BID, D_PLACE, D_PLAY, GS_AUTO_TRICKS, GS_BAD, GS_F0,
@@ -94,6 +94,9 @@ INLINE = (
     (D_PLACE, builtin.place_saboteur, PLACE_SABOTEUR), (D_PLACE, builtin.place_random, PLACE_RANDOM),
 )
 INLINE_BUILTINS = True      # False: every decision calls its strategy function (to check the inline paths)
+SLOTS8, SLOTS16, SLOTS32 = (GAME_SLOTS[t] for t in (np.int8, np.int16, np.int32))
+N_GAME_COLS = len(GAME_COLUMNS)
+assert len(GAME_SLOTS) == 3
 
 
 @intrinsic
@@ -121,21 +124,24 @@ def borrow(typingctx, arr):
     return arr(arr), codegen
 
 
-# games and rounds: any layout (the caller's are column-major; a one-row table is C-contiguous as well, and numba
-# types it as such); then the playouts' functions, parameters and codes (the search player's, kernel_search)
+# the games' int8, int16 and int32 blocks and the rounds' int8 and int16 blocks (records.GAME_BLOCKS, ROUND_BLOCKS):
+# any layout (the caller's are column-major; a one-row table is C-contiguous as well, and numba types it as such);
+# then the playouts' functions, parameters and codes (the search player's, kernel_search)
 KERNEL_SIG = types.int64(
     types.int64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
     types.int64[::1], types.int64[:, ::1], types.int64[:, ::1], SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS,
-    types.float64[:, ::1], types.int64[:, ::1], types.int32[:, :], types.int32[:, :], types.int16[:, :, ::1],
+    types.float64[:, ::1], types.int64[:, ::1], types.int8[:, :], types.int16[:, :], types.int32[:, :],
+    types.int8[:, :], types.int16[:, :], types.int16[:, :, ::1],
     SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, types.float64[:, ::1], types.int64[:, ::1])
 
 
 @njit(cache=True, _nrt=False)
 def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob, bid_fns, play_fns,
-              place_fns, give_fns, draft_fns, params, codes, games, rounds, trace, hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state,
-              deck, ddeck, odeck, zobj, card_loc, discard, played, play, sc, fsc, ss):
-    """The batch's games. `play`, sc, fsc and ss are the search player's (kernel_search.search_choice); sc has one
-    word when no seat searches, and the games are then played by play_round's plain path."""
+              place_fns, give_fns, draft_fns, params, codes, g8, g16, g32, r8, r16, trace, row, hand, hand_n, hx, zone, gs,
+              ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played, play, sc, fsc, ss):
+    """The batch's games. A game's row is summed in `row` (records.G), then written to the games table's blocks
+    g8, g16 and g32. `play`, sc, fsc and ss are the search player's (kernel_search.search_choice); sc has one word
+    when no seat searches, and the games are then played by play_round's plain path."""
     mode = cf[CF_MODE]
     players = cf[CF_PLAYERS]
     n_rounds = cf[CF_ROUNDS]
@@ -147,7 +153,6 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
     fns = (bid_fns, play_fns, place_fns, give_fns, draft_fns)
     for g in range(n):
         new_game(seed, g, g < n_traced, state, gs, ps)
-        row = games[g]
         row[:] = 0
         if searching:
             search_seed(ss, seed, g)
@@ -157,7 +162,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
             else:
                 play_solo(cf, tables, work, fns, params, codes, trace, False)
             rank = solo_rank(cf, ps[0, PS_SCORE])
-            record_round(g, cf, gs, ps, rounds, 0)
+            record_round(g, cf, gs, ps, r8, r16, 0)
             row[G_SOLO_SCORE] = ps[0, PS_SCORE]
             row[G_SOLO_RANK] = rank
             row[G_SOLO_TRICKS] = ps[0, PS_TRICKS]
@@ -175,7 +180,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
                 else:
                     play_round(cf, tables, work, fns, params, codes, trace, False)
                 for s in range(players):
-                    record_round((g * n_rounds + r) * players + s, cf, gs, ps, rounds, s)
+                    record_round((g * n_rounds + r) * players + s, cf, gs, ps, r8, r16, s)
                     d = abs(ps[s, PS_TRICKS] - ps[s, PS_BID])
                     row[G_CONTRACTS] += 1
                     row[G_EXACT] += d == 0          # (counts, not branches: the outcome goes either way)
@@ -189,7 +194,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
                 gs[GS_FIRST] = next_first(cf, gs, r)
             row[G_ROUNDS] = n_rounds
             rec(trace, gs, EV_GAME_END, 0, 0, 0, 0)
-            finish_game(g, cf, gs, ps, games, trace)
+            finish_game(cf, gs, ps, row, trace)
         row[G_MODE] = mode
         row[G_SEATS] = cf[CF_SEATS]
         row[G_STALEMATE] = gs[GS_STALEMATE]
@@ -199,6 +204,18 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
         row[G_BAD] = gs[GS_BAD]
         for k in range(N_FIRED):
             row[G_F0 + k] = gs[GS_F0 + k]
+        write_game(g, row, g8, g16, g32)
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def write_game(g, row, g8, g16, g32):
+    """Game g's row (records.G) into the games table's int8, int16 and int32 blocks (records.GAME_SLOTS)."""
+    for j in range(SLOTS8.shape[0]):
+        g8[g, j] = row[SLOTS8[j]]
+    for j in range(SLOTS16.shape[0]):
+        g16[g, j] = row[SLOTS16[j]]
+    for j in range(SLOTS32.shape[0]):
+        g32[g, j] = row[SLOTS32[j]]
 
 
 @njit(cache=True)
@@ -290,12 +307,14 @@ def search_arrays(cf, tables, work, pparams, pcodes, search):
 
 @njit(KERNEL_SIG, cache=True)
 def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
-                   draft_fns, params, codes, games, rounds, trace, pbid, pplay, pplace, pgive, pdraft, pparams, pcodes):
+                   draft_fns, params, codes, g8, g16, g32, r8, r16, trace, pbid, pplay, pplace, pgive, pdraft, pparams,
+                   pcodes):
     """play_batch's kernel; returns the decisions the search player searched."""
     np.random.seed(seed)      # for user strategies that draw from np.random
     work = new_work()
     (hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard,
      played) = work
+    row = np.zeros(N_GAME_COLS, np.int64)
     tables = new_tables(cf, kind, colour, value, deck_cards, dr, ob, params, codes, hx)
     flat_keys, ptab, follows, worths, ranks = tables[3], tables[4], tables[5], tables[6], tables[7]
     pcf, pt, sc, fsc, ss = search_arrays(cf, tables, work, pparams, pcodes, searching(codes))
@@ -304,15 +323,15 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     play = (borrow(pcf), ptables, (pbid, pplay, pplace, pgive, pdraft), borrow(pparams), borrow(pcodes))
     run_batch(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(flat_keys), borrow(ptab),
               borrow(follows), borrow(worths), borrow(ranks), borrow(deck_cards), borrow(dr), borrow(ob), bid_fns, play_fns, place_fns,
-              give_fns, draft_fns, borrow(params), borrow(codes), borrow(games), borrow(rounds), borrow(trace), borrow(hand),
-              borrow(hand_n), borrow(hx), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
+              give_fns, draft_fns, borrow(params), borrow(codes), borrow(g8), borrow(g16), borrow(g32), borrow(r8),
+              borrow(r16), borrow(trace), borrow(row), borrow(hand), borrow(hand_n), borrow(hx), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
               borrow(objopt), borrow(state), borrow(deck), borrow(ddeck), borrow(odeck), borrow(zobj),
               borrow(card_loc), borrow(discard), borrow(played), play, borrow(sc), borrow(fsc), borrow(ss))
     # the owners stay alive until here: the borrowed views above hold no reference
     keep = (hand[0, 0] + hand_n[0] + zone[0, 0] + gs[0] + ps[0, 0] + tr[0, 0] + moves[0, 0] + pairs[0, 0]
             + objopt[0, 0] + state[0] + deck[0] + ddeck[0] + odeck[0] + zobj[0, 0] + card_loc[0] + discard[0]
             + played[0] + flat_keys[0] + ptab[0, 0] + follows[0, 0] + worths[0, 0] + hx[0]
-            + ranks.size + pcf[0] + pt[6][0, 0] + pt[7].size + sc[0] + fsc.size)
+            + ranks.size + pcf[0] + pt[6][0, 0] + pt[7].size + sc[0] + fsc.size + row[0])
     gs[1] = keep
     return ss[SS_DECISIONS]
 
@@ -356,17 +375,18 @@ def playout_lineup(seats):
 
 
 def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
-               draft_fns, params, games, rounds, trace):
-    """Play n games from `seed` into `games`, `rounds` and the first trace.shape[0] traces; returns the decisions
-    the search player searched."""
+               draft_fns, params, g8, g16, g32, r8, r16, trace):
+    """Play n games from `seed` into the games table's blocks g8, g16, g32 and the rounds table's r8, r16
+    (records.GAME_BLOCKS, ROUND_BLOCKS; zeros or not) and the first trace.shape[0] traces; returns the decisions the
+    search player searched."""
     fns = (bid_fns, play_fns, place_fns, give_fns, draft_fns)
     codes = seat_codes(bid_fns, play_fns, place_fns, params, int(cf[CF_SEATS]))
     if (codes[:len(DECISIONS)] == SEARCH).any():
         pfns, pparams, pcodes = playout_lineup(int(cf[CF_SEATS]))
     else:
         pfns, pparams, pcodes = fns, params, codes
-    return play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, *fns, params, codes, games, rounds,
-                          trace, *pfns, pparams, pcodes)
+    return play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, *fns, params, codes, g8, g16, g32,
+                          r8, r16, trace, *pfns, pparams, pcodes)
 
 
 def search_setup(rules, players: int, me: int, check: bool = False):

@@ -133,6 +133,7 @@ PS_SIZE = 16
 # card ids are 0..63: `c & ID_MASK` is the same id, and numba, seeing it cannot be negative, drops its
 # negative-index fix-up (three instructions) from every table look-up in the hot loops below
 ID_MASK = MAX_CARDS - 1
+SEAT_MASK = 7        # seats are 0..MAX_SEATS - 1 < 8: `s & SEAT_MASK` likewise
 NO_KEY = -(1 << 50)     # the seeker's composite keys: below any real one
 FAR = np.int64(1) << 52  # a rejected option's key is pushed this far out of reach (below NO_KEY, above -NO_KEY)
 ZONE_BITS = MAX_ZONE     # place_inline: bits per colour in its mask of zone slots (4 colours x 16 <= 64)
@@ -302,6 +303,20 @@ def deal_card(hand, hand_n, hx, s, c):
     hand_n[s] = i + 1
     hx[HX_SLOT + (c & ID_MASK)] = i
     hx[HX_BITS + s] |= card_bit(c)
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def deal_hand(hand, hand_n, hx, s, deck, pos, cnt):
+    """Seat s's whole hand: deck[pos:pos + cnt], as deal_card card by card into an empty hand (the count and the
+    mask kept in registers, not read back from the arrays after every card)."""
+    bits = np.int64(0)
+    for i in range(cnt):
+        c = deck[pos + i]
+        hand[s, i] = c
+        hx[HX_SLOT + (c & ID_MASK)] = i
+        bits |= card_bit(c)
+    hand_n[s] = cnt
+    hx[HX_BITS + s] = bits
 
 
 @njit(cache=True, inline='always', _nrt=False)

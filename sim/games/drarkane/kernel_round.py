@@ -21,11 +21,11 @@ from sim.games.drarkane.kernel_base import (
     GS_AUTO_DEF, GS_AUTO_PTR, GS_AUTO_TERROR, GS_AUTO_TRICKS, GS_BAD, GS_BIDS_SUM, GS_DEF_TRICK, GS_DISC, GS_DPILE,
     GS_DPILE_N, GS_DPTR, GS_FIRST, GS_LAST_WINNER, GS_LEADER, GS_LOST, GS_N_BIDS, GS_PHASE, GS_PILE, GS_PILE_N,
     GS_PLAYED, GS_POOL, GS_Q, GS_ROUND, GS_STALEMATE, GS_STEP, GS_T, GS_TG, GS_TN, GS_TRICK, GS_TSTEP, GS_TWIN,
-    GS_TWPOS, GS_VIOL, GS_VOID, GS_XSLOT, GS_XSTEP, GS_ZOBJ_N, GS_ZONE_N, GS_ZSLOTS, HX_BITS, ON_DRAGON, PH_BID,
+    GS_TWPOS, GS_VIOL, GS_VOID, GS_XSLOT, GS_XSTEP, GS_ZOBJ_N, GS_ZONE_N, GS_ZSLOTS, ID_MASK, ON_DRAGON, PH_BID,
     PH_DEAL, PH_DRAFT_AFTER, PH_DRAFT_FIRST, PH_EXCHANGE, PH_TRICKS, PS_BID, PS_EXACT, PS_OBJ, PS_SCORE, PS_SIZE,
     PS_STREAK, PS_TERROR, PS_TOTAL, PS_TRICKS, PS_WON_LAST, SEARCH, TS_EXCHANGE, TS_PLACE, TS_PLAY, TS_REVEAL, T_SEAT,
-    Z_DMG, Z_ID, answer, ask, by_question, checked, deal_card, fill_state, hand_rows, partner_of, put_slot, rec,
-    shuffle, shuffled_ids, take_slot,
+    Z_DMG, Z_ID, answer, ask, by_question, checked, deal_card, deal_hand, fill_state, hand_rows, partner_of, put_slot,
+    rec, shuffle, shuffled_ids, take_slot,
 )
 from sim.games.drarkane.kernel_zone import place_trick, reveal, zone_full
 from sim.games.drarkane.kernel_trick import choose_card, count_trick, play_card, play_trick, trick_eval
@@ -134,7 +134,7 @@ def shuffle_deck(deck, deck_cards, nd, card_loc, cf, gs, state, trace):
     """The nd cards of the game into `deck` in the order of the game's stream, none on a dragon; traced."""
     for i in range(nd):
         deck[i] = deck_cards[i]
-        card_loc[deck_cards[i]] = -1
+        card_loc[deck_cards[i] & ID_MASK] = -1
     for d in range(cf[CF_N_DRAGONS]):
         card_loc[ON_DRAGON + d] = 0
     shuffle(state, deck, nd)
@@ -200,11 +200,8 @@ def play_round(cf, tables, work, fns, params, codes, trace, search):
         pos = 0
         for s in range(seats):
             cnt = H if s < players else cf[CF_AUTO_CARDS]
-            hand_n[s] = 0
-            hx[HX_BITS + s] = 0
-            for i in range(cnt):
-                deal_card(hand, hand_n, hx, s, deck[pos])
-                pos += 1
+            deal_hand(hand, hand_n, hx, s, deck, pos, cnt)
+            pos += cnt
             for k in range(PS_SIZE):
                 if k != PS_TOTAL and k != PS_EXACT:
                     ps[s, k] = 0

@@ -4,6 +4,7 @@ Drafting objectives, checking instant and end-of-round objectives, a round's sco
 rounds and games tables (their columns: G_*, R_*).
 """
 
+import numpy as np
 from numba import njit
 
 from sim.games.drarkane.records import (
@@ -13,7 +14,7 @@ from sim.games.drarkane.records import (
     C_MOST_DRAGONS, C_MOST_TERROR, C_MOST_TRICKS, C_NO_DRAGON_TRICKS, C_NO_TRICKS, C_OFF_BY, C_TRICKS_REACHED,
     C_WIN_BOTH_WIZARDS, C_WIN_IN_A_ROW, C_WIN_TRICK_NUMBER, C_WIN_WITH_AT_MOST, C_WIN_WITH_TRUMPS, C_WIN_WITH_VALUE,
     C_WON_LAST_TRICK, EV_DRAFT, EV_FINAL, EV_OBJ_DECK, EV_OBJ_DONE, EV_ROUND_END, EV_SCORE, FIRED, G, INSTANT,
-    MAX_SEATS, MODE_SOLO, N_OBJ_COUNTERS, O_COND, O_ID, O_PARAM, O_POINTS, O_TIMING, R, WIZ_HIGH, WIZ_LOW,
+    MAX_SEATS, MODE_SOLO, N_OBJ_COUNTERS, O_COND, O_ID, O_PARAM, O_POINTS, O_TIMING, R, ROUND_BLOCKS, WIZ_HIGH, WIZ_LOW,
 )
 from sim.games.drarkane.kernel_base import (
     D_DRAFT, FD_HALF, FD_NEAR, FD_OBJ0, FD_OBJ_FIRST, FD_PARTNER_OBJ, FD_TREASURES, GS_ANSWER, GS_AUTO_DEF,
@@ -39,6 +40,8 @@ R_ROUND, R_SEAT, R_POSITION, R_TEAM, R_DEALT = R["round"], R["seat"], R["positio
 R_BID, R_TRICKS, R_DIFF, R_EXACT, R_NEAR, R_MISSED = R["bid"], R["tricks"], R["diff"], R["exact"], R["near"], R["missed"]
 R_DRAGONS, R_TERROR_OWN, R_POOL, R_TERROR_PTS = R["dragons"], R["terror_own"], R["pool"], R["terror_points"]
 R_TREASURE, R_SCORE, R_LOST, R_TRICKS_PLAYED = R["treasure"], R["score"], R["lost"], R["tricks_played"]
+# record_round writes these to the int16 block, the others to the int8 block
+assert ROUND_BLOCKS[np.int16] == ["terror_own", "pool", "terror_points", "treasure", "score"]
 
 
 @njit(cache=True, _nrt=False)
@@ -250,8 +253,9 @@ def terror_share(diff, pool, cf):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline='always', _nrt=False)
 def score_round(cf, gs, ps, trace):
+    """The round's scores and its contracts' rule counters (inlined: its array arguments cost more than its work)."""
     pool = gs[GS_POOL]
     lost = gs[GS_LOST]
     for s in range(cf[CF_PLAYERS]):
@@ -287,45 +291,47 @@ def score_round(cf, gs, ps, trace):
             gs[GS_VIOL] += 1
 
 
-@njit(cache=True, _nrt=False)
-def record_round(row, cf, gs, ps, rounds, s):
+@njit(cache=True, inline='always', _nrt=False)
+def record_round(row, cf, gs, ps, r8, r16, s):
+    """Row `row` of the rounds table, seat s: its int8 columns in r8, its int16 columns in r16 (records.ROUND_BLOCKS).
+    Inlined: a call passed some thirty words of array arguments, once per seat and round."""
     players = cf[CF_PLAYERS]
     diff = ps[s, PS_TRICKS] - ps[s, PS_BID]
-    rounds[row, R_ROUND] = gs[GS_ROUND]
-    rounds[row, R_SEAT] = s
+    r8[row, R_ROUND] = gs[GS_ROUND]
+    r8[row, R_SEAT] = s
     pos = s - gs[GS_FIRST]         # (s - first) % seats without a division
-    rounds[row, R_POSITION] = pos + cf[CF_SEATS] * (pos < 0)
-    rounds[row, R_TEAM] = s % (players // 2) if cf[CF_TEAMS] != 0 else -1
-    rounds[row, R_DEALT] = cf[CF_HAND]
-    rounds[row, R_TRICKS] = ps[s, PS_TRICKS]
-    rounds[row, R_DRAGONS] = ps[s, PS_DEF]
-    rounds[row, R_TERROR_OWN] = ps[s, PS_TERROR]
-    rounds[row, R_TREASURE] = ps[s, PS_TREASURE]
-    rounds[row, R_SCORE] = ps[s, PS_SCORE]
-    rounds[row, R_LOST] = gs[GS_LOST]
-    rounds[row, R_TRICKS_PLAYED] = gs[GS_TRICK]
+    r8[row, R_POSITION] = pos + cf[CF_SEATS] * (pos < 0)
+    r8[row, R_TEAM] = s % (players // 2) if cf[CF_TEAMS] != 0 else -1
+    r8[row, R_DEALT] = cf[CF_HAND]
+    r8[row, R_TRICKS] = ps[s, PS_TRICKS]
+    r8[row, R_DRAGONS] = ps[s, PS_DEF]
+    r16[row, R_TERROR_OWN] = ps[s, PS_TERROR]
+    r16[row, R_TREASURE] = ps[s, PS_TREASURE]
+    r16[row, R_SCORE] = ps[s, PS_SCORE]
+    r8[row, R_LOST] = gs[GS_LOST]
+    r8[row, R_TRICKS_PLAYED] = gs[GS_TRICK]
     if cf[CF_MODE] == MODE_SOLO:
-        rounds[row, R_BID] = -1
-        rounds[row, R_DIFF] = 0
-        rounds[row, R_EXACT] = 0
-        rounds[row, R_NEAR] = 0
-        rounds[row, R_MISSED] = 0
-        rounds[row, R_POOL] = ps[0, PS_TERROR] + gs[GS_AUTO_TERROR]
-        rounds[row, R_TERROR_PTS] = ps[0, PS_SCORE]
+        r8[row, R_BID] = -1
+        r8[row, R_DIFF] = 0
+        r8[row, R_EXACT] = 0
+        r8[row, R_NEAR] = 0
+        r8[row, R_MISSED] = 0
+        r16[row, R_POOL] = ps[0, PS_TERROR] + gs[GS_AUTO_TERROR]
+        r16[row, R_TERROR_PTS] = ps[0, PS_SCORE]
         return
     ad = abs(diff)
-    rounds[row, R_BID] = ps[s, PS_BID]
-    rounds[row, R_DIFF] = diff
-    rounds[row, R_EXACT] = 1 if ad == 0 else 0
-    rounds[row, R_NEAR] = 1 if 0 < ad <= cf[CF_NEAR] else 0
-    rounds[row, R_MISSED] = 1 if ad > cf[CF_NEAR] else 0
-    rounds[row, R_POOL] = gs[GS_POOL]
-    rounds[row, R_TERROR_PTS] = terror_share(diff, gs[GS_POOL], cf)
+    r8[row, R_BID] = ps[s, PS_BID]
+    r8[row, R_DIFF] = diff
+    r8[row, R_EXACT] = 1 if ad == 0 else 0
+    r8[row, R_NEAR] = 1 if 0 < ad <= cf[CF_NEAR] else 0
+    r8[row, R_MISSED] = 1 if ad > cf[CF_NEAR] else 0
+    r16[row, R_POOL] = gs[GS_POOL]
+    r16[row, R_TERROR_PTS] = terror_share(diff, gs[GS_POOL], cf)
 
 
-@njit(cache=True, _nrt=False)
-def finish_game(g, cf, gs, ps, games, trace):
-    """Final scores, ranks and the game row."""
+@njit(cache=True, inline='always', _nrt=False)
+def finish_game(cf, gs, ps, row, trace):
+    """Final scores and ranks, in the game's row (records.G)."""
     players = cf[CF_PLAYERS]
     top = -(1 << 30)
     low = 1 << 30
@@ -339,22 +345,22 @@ def finish_game(g, cf, gs, ps, games, trace):
         for o in range(players):
             if ps[o, PS_TOTAL] > ps[s, PS_TOTAL]:
                 rank += 1
-        games[g, G_SCORE0 + s] = ps[s, PS_TOTAL]
-        games[g, G_RANK0 + s] = rank
-        games[g, G_EXACT0 + s] = ps[s, PS_EXACT]
+        row[G_SCORE0 + s] = ps[s, PS_TOTAL]
+        row[G_RANK0 + s] = rank
+        row[G_EXACT0 + s] = ps[s, PS_EXACT]
         rec(trace, gs, EV_FINAL, s, ps[s, PS_TOTAL], rank, 0)
         if ps[s, PS_TOTAL] == top:
             n_top += 1
             winner = s
     for s in range(players, MAX_SEATS):
-        games[g, G_SCORE0 + s] = -1
-        games[g, G_RANK0 + s] = -1
-        games[g, G_EXACT0 + s] = -1
-    games[g, G_WINNER] = winner if n_top == 1 else -1
-    games[g, G_N_WINNERS] = n_top
-    games[g, G_TOP] = top
-    games[g, G_SPREAD] = top - low
-    games[g, G_TEAM_WINNER] = -1
+        row[G_SCORE0 + s] = -1
+        row[G_RANK0 + s] = -1
+        row[G_EXACT0 + s] = -1
+    row[G_WINNER] = winner if n_top == 1 else -1
+    row[G_N_WINNERS] = n_top
+    row[G_TOP] = top
+    row[G_SPREAD] = top - low
+    row[G_TEAM_WINNER] = -1
     if cf[CF_TEAMS] != 0:
         half = players // 2
         best = -(1 << 30)
@@ -364,8 +370,8 @@ def finish_game(g, cf, gs, ps, games, trace):
             if v > best:
                 best = v
                 n_best = 1
-                games[g, G_TEAM_WINNER] = t
+                row[G_TEAM_WINNER] = t
             elif v == best:
                 n_best += 1
         if n_best > 1:
-            games[g, G_TEAM_WINNER] = -1
+            row[G_TEAM_WINNER] = -1

@@ -18,9 +18,9 @@ from sim.games.drarkane.records import (
 from sim.games.drarkane.kernel_base import (
     C_CHEAP, C_LEAD_TL, D_PLAY, FAR, FD_AUTO_MERC, FD_EGG, FD_EGG_LOW, FD_KNIGHT, FD_MERC, FD_WIZ_CANCEL, FD_WIZ_HIGH,
     FD_WIZ_LOW, GS_ANSWER, GS_AUTO_PTR, GS_PLAYED, GS_SINK, GS_TN, GS_VIOL, GS_VOID, HX_BITS, HX_COLOUR, HX_MERC,
-    HX_NONE, HX_SLOT, ID_MASK, NO_KEY, PLAY_RANDOM, PLAY_SEEKER, PS_BID, PS_TRICKS, SEARCH, T_CARD, T_MODE, T_SEAT,
-    answer, ask, by_question, card_key, checked, fill_seat, fill_state, fill_table, imax, imin, option_row, rec,
-    regime_of, remove_slot, take_slot,
+    HX_NONE, HX_SLOT, ID_MASK, NO_KEY, PLAY_RANDOM, PLAY_SEEKER, PS_BID, PS_TRICKS, SEARCH, SEAT_MASK, T_CARD, T_MODE,
+    T_SEAT, answer, ask, by_question, card_key, checked, fill_seat, fill_state, fill_table, imax, imin, option_row,
+    rec, regime_of, remove_slot, take_slot,
 )
 
 
@@ -258,6 +258,7 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
             s += 1
             if s >= seats:      # (leader + k) % seats without a division
                 s -= seats
+        s &= SEAT_MASK          # (changes nothing: numba then drops its negative-index fix-ups below)
         if s == auto:
             c = hand[s, gs[GS_AUTO_PTR]]
             gs[GS_AUTO_PTR] += 1

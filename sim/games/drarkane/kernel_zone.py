@@ -63,6 +63,11 @@ def placeable(c, m, kind):
     return k == ARCANA or k == OBSCURE or (k == MERCENARY and m == 0)
 
 
+# a rank table index is never negative (new_tables builds the table only for values and resistances it covers); masked
+# with RANK_MASK, which changes none, numba sees it too and drops its negative-index fix-up from the greedy loop
+RANK_MASK = (1 << 16) - 1
+assert (MAX_SEATS + 1) * MAX_DRAGONS * RANK_W <= RANK_MASK + 1
+
 ROWS = np.int64(0x0001000100010001)         # bit 0 of each PAIR_BITS-bit row of a pair mask
 LOW_BYTES = np.int64(0x00FF00FF00FF00FF)    # the low half of each row
 
@@ -175,7 +180,7 @@ def place_inline(code, w, auto, tn, cf, kind, colour, value, dr, zone, gs, ps, t
                     b = trailing_zeros(m) + first
                     m &= m - 1
                     v = (vals >> ((b >> 1) & ~7)) & 255
-                    key = (np.int64(ranks[rbase + zone[b & (PAIR_BITS - 1), Z_RB] - v]) << 7) | b
+                    key = (np.int64(ranks[(rbase + zone[b & (PAIR_BITS - 1), Z_RB] - v) & RANK_MASK]) << 7) | b
                     bkey = imin(bkey, key)
                 m = chi
                 first = 4 * PAIR_BITS

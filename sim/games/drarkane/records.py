@@ -265,6 +265,17 @@ F = {name: i for i, name in enumerate(FIRED)}
 N_OBJ_COUNTERS = 20
 
 # ---- output tables ----------------------------------------------------------------------------
+def blocks(columns: dict) -> dict:
+    """A table's columns by type, {type: [names]}: the kernel writes each type's columns into one block."""
+    return {t: [name for name, c in columns.items() if c == t] for t in dict.fromkeys(columns.values())}
+
+
+def block_columns(arrays: dict, types: dict) -> dict:
+    """A table's columns (`types`: {name: type}, in table order) as views of its blocks (`arrays`: {type: block})."""
+    index = {name: i for names in blocks(types).values() for i, name in enumerate(names)}
+    return {name: arrays[t][:, index[name]] for name, t in types.items()}
+
+
 GAME_COLUMNS = {
     "mode": np.int8, "seats": np.int8, "rounds": np.int8, "stalemate": np.int8,
     "contracts": np.int16, "exact": np.int16, "near": np.int16, "missed": np.int16,
@@ -279,7 +290,10 @@ GAME_COLUMNS = {
     "violations": np.int16, "bad_decisions": np.int16,
     **{f"fired_{name}": np.int32 for name in FIRED},
 }
-G = {name: i for i, name in enumerate(GAME_COLUMNS)}
+G = {name: i for i, name in enumerate(GAME_COLUMNS)}       # the kernel's row of a game (kernel.write_game)
+# the kernel writes each table straight into one column-major block per type: no wider record to copy from
+GAME_BLOCKS = blocks(GAME_COLUMNS)
+GAME_SLOTS = {t: np.array([G[name] for name in names], np.int64) for t, names in GAME_BLOCKS.items()}
 
 ROUND_COLUMNS = {
     "round": np.int8, "seat": np.int8, "position": np.int8, "team": np.int8, "dealt": np.int8,
@@ -287,4 +301,5 @@ ROUND_COLUMNS = {
     "dragons": np.int8, "terror_own": np.int16, "pool": np.int16, "terror_points": np.int16,
     "treasure": np.int16, "score": np.int16, "lost": np.int8, "tricks_played": np.int8,
 }
-R = {name: i for i, name in enumerate(ROUND_COLUMNS)}
+ROUND_BLOCKS = blocks(ROUND_COLUMNS)
+R = {name: i for names in ROUND_BLOCKS.values() for i, name in enumerate(names)}   # index in its type's block
