@@ -43,9 +43,13 @@ def ablate(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt =
                         tuple(variant or ()), tuple(set_ or ()))
     figures = {"games_per_arm": result.played, "mode": result.mode, "already": list(result.already),
                "effects": effect_figures(result.effects, "element", result.groups)}
-    first = result.effects[0].label
-    show(write(result, to or Path(out) / "report"), format_, figures, table=terminal_table(result),
-         note=f"Change in {first} with each element {MODES[result.mode]} (the report has every outcome):")
+    path = write(result, to or Path(out) / "report")
+    if not result.effects:          # no headline outcome to weigh (a solo game's): the report says so
+        show(path, format_, figures)
+        return
+    show(path, format_, figures, table=terminal_table(result),
+         note=f"Change in {result.effects[0].label} with each element {MODES[result.mode]} (the report has every "
+              "outcome):")
 
 
 def register(app: typer.Typer) -> None:
