@@ -1,8 +1,8 @@
 """Drachensachen's elements for `dsim ablate`: valid overrides, an unused rule weighs exactly zero, a sign."""
 
 import pytest
-from effects import no_change
 from sim.analysis.ablate import ablate
+from sim.report.ablate import terminal_table, write
 from sim.cli.common import build_spec
 from sim.engine.errors import DsimError
 from sim.games import get_game
@@ -39,10 +39,17 @@ def test_a_neutral_value_is_replaced_by_plain_values_in_proportion():
     assert swapped[1] == counts[1] and sum(swapped) == sum(counts)
 
 
-def test_removing_a_rule_that_is_off_changes_no_game(tmp_path):
+def test_removing_a_rule_that_is_off_is_left_out_and_named(tmp_path):
     base = build_spec("drachensachen", 300, None, None, None, 3, None, None, None)
-    effects = ablate(GAME, base, tmp_path / "o", "remove", only=("Monsterball",)).effects
-    assert effects and all(no_change(e) for e in effects)
+    a = ablate(GAME, base, tmp_path / "o", "remove", only=("Monsterball", "Nullo"))
+    assert a.already == ("Monsterball",) and {e.key for e in a.effects} == {"Nullo"}
+    report = write(a, tmp_path / "report").read_text()
+    assert "Already off under these rules, so not removed here: Monsterball." in report
+    with pytest.raises(DsimError, match=r"removed under these rules among Monsterball \(Monsterball already off\); "
+                                        "try --mode force"):
+        ablate(GAME, base, tmp_path / "o2", "remove", only=("Monsterball",))
+    rows = terminal_table(a)
+    assert rows[0] == ["element", "change (points)", "rank [95%]", "detected"] and rows[1][0] == "Nullo"
 
 
 def test_no_neutral_element_names_the_modes_that_work(tmp_path):
@@ -59,3 +66,13 @@ def test_golden_feathers_make_games_longer(tmp_path):
     effects = ablate(GAME, base, tmp_path / "o", "force", only=("Golden Feathers",)).effects
     rounds = next(e for e in effects if e.outcome == "rounds")
     assert rounds.result.diff.lo > 0.05 and not rounds.identical
+
+
+def test_the_ablate_table_fits_an_80_column_terminal(tmp_path, capsys, monkeypatch):
+    from sim.cli.main import main
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["ablate", "--game", "drachensachen", "--players", "4", "--n", "40", "--out", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    head = next(line for line in lines if line.startswith("element"))
+    assert head.split() == ["element", "change", "(points)", "rank", "[95%]", "detected"]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq
 
-from sim.analysis.gametheory import (CellSummary, SymmetricGame, alpha_rank, bootstrap_solution, double_oracle,
+from sim.analysis.gametheory import (CellSummary, SymmetricGame, alpha_rank, bootstrap_solution, clean, double_oracle,
                                      exploitability, fictitious_play, is_constant_sum, mixture_payoff, nash_conv,
                                      opponent_profiles, polish, pure, regret, regret_matching, replicator,
                                      side_exploitability, solve_symmetric, solve_symmetric_matrix, solve_zero_sum,
@@ -182,6 +182,66 @@ def test_a_three_player_crowding_game_replicator_and_regret_matching_agree_with_
     np.testing.assert_allclose(best.x, truth, atol=1e-9)
     assert nash_conv(g, best.x) == pytest.approx(3 * regret(g, best.x)) and best.regret < 1e-12
     assert regret(g, THIRD) > 0.01                          # the uniform mixture is not an equilibrium
+
+
+def reference_regret_matching(game, iters, plus=True, tol=1e-9):
+    """Regret matching(+) written out in numpy, one step at a time, as the compiled loop must compute it."""
+    k = game.k
+    x, R, avg, wsum = np.full(k, 1.0 / k), np.zeros(k), np.zeros(k), 0.0
+    stop = tol * np.ptp(game.payoffs)
+    for t in range(1, iters + 1):
+        w = float(t) if plus else 1.0
+        avg, wsum = avg + w * x, wsum + w
+        u = strategy_payoffs(game, x)
+        R = R + u - x @ u
+        R = np.maximum(R, 0.0) if plus else R
+        pos = np.maximum(R, 0.0)
+        x = pos / pos.sum() if pos.sum() > 0 else np.full(k, 1.0 / k)
+        if t % 100 == 0 and regret(game, avg / wsum) <= stop:
+            return avg / wsum, t
+    return avg / wsum, iters
+
+
+def reference_replicator(game, max_steps, step=0.5, tol=1e-9):
+    """Replicator steps written out in numpy, as the compiled loop must compute them: (x, steps, at rest)."""
+    x = np.full(game.k, 1.0 / game.k)
+    avg, scale = np.zeros(game.k), np.ptp(game.payoffs)
+    for t in range(1, max_steps + 1):
+        u = strategy_payoffs(game, x)
+        adv = (u - x @ u) / scale
+        if adv.max() <= tol:
+            return x, t, True
+        avg += x
+        x = x * np.exp(step * np.clip(adv, -50, 50))
+        x = np.maximum(x / x.sum(), 1e-15)
+        x /= x.sum()
+    last, mean = x, avg / max_steps
+    return (last if regret(game, last) <= regret(game, mean) else mean), max_steps, False
+
+
+def random_symmetric_game(seed: int) -> SymmetricGame:
+    rng = np.random.default_rng(seed)
+    n, k = ((3, 3), (4, 5), (5, 4), (4, 6))[seed]      # seats and strategies: 6 to 56 opponent profiles
+    return SymmetricGame(n, rng.random((k, len(opponent_profiles(n - 1, k)))))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+@pytest.mark.parametrize("plus", [True, False])
+def test_compiled_regret_matching_matches_a_plain_numpy_reference(seed, plus):
+    g = random_symmetric_game(seed)
+    want, steps = reference_regret_matching(g, 2_000, plus)
+    got = regret_matching(g, 2_000, plus=plus)
+    assert got.iterations == steps
+    np.testing.assert_allclose(got.x, clean(want), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_compiled_replicator_matches_a_plain_numpy_reference(seed):
+    g = random_symmetric_game(seed)
+    want, steps, rest = reference_replicator(g, 2_000)
+    got = replicator(g, max_steps=2_000)
+    assert (got.iterations, got.converged) == (steps, rest)
+    np.testing.assert_allclose(got.x, clean(want), rtol=1e-9, atol=1e-12)
 
 
 def test_a_dominated_strategy_dies_out_in_a_symmetric_game():

@@ -17,6 +17,7 @@ from sim.analysis.stats import Estimate
 from sim.cli.main import COMMANDS, main
 from sim.games import all_games, get_game
 from sim.report.labels import Configs
+from sim.report.findings import fmt
 from sim.report.summary import compact, headline_table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,9 +79,21 @@ def test_a_compact_cell_keeps_the_interval_and_marks_what_does_not_apply():
     game = get_game("drachensachen")
     outcomes = {o.name: o for o in game.outcomes()}
     assert compact(Estimate(0.547, 0.540, 0.554, 20_000), outcomes["seat0_win"]) == "54.7% ±0.7"
-    assert compact(Estimate(3.596, 3.577, 3.615, 5_000), outcomes["rounds"]) == "3.60 ±0.02"
+    assert compact(Estimate(3.596, 3.577, 3.615, 5_000), outcomes["rounds"]) == "3.6 ±<0.1"
+    assert compact(Estimate(3.7, 3.455, 3.962, 40), outcomes["rounds"]) == "3.7 ±0.3"
+    assert compact(Estimate(151.5, 148.2, 154.9, 40), outcomes["rounds"]) == "151.5 ±3.4"
+    assert compact(Estimate(0.04, 0.0, 0.08, 40), outcomes["rounds"]) == "0.04 ±0.04"    # under 0.1: more digits
     assert compact(Estimate(float("nan"), float("nan"), float("nan"), 0), outcomes["rounds"]) == "–"
     assert compact(None, outcomes["rounds"]) == "–"
+
+
+def test_means_read_with_one_decimal_as_counts_and_turns_do():
+    rounds = {o.name: o for o in get_game("drachensachen").outcomes()}["rounds"]
+    assert fmt(Estimate(3.7, 3.455, 3.962, 40), rounds) == "3.7 [3.5, 4.0]"
+    assert fmt(Estimate(26.2, 24.651, 27.847, 40), rounds) == "26.2 [24.7, 27.8]"
+    assert fmt(Estimate(0.0, 0.0, 0.092, 40), rounds) == "0.00 [0.00, 0.09]"       # a rare count does not read 0.0
+    assert fmt(Estimate(0.547, 0.54, 0.554, 40), {o.name: o for o in get_game("drachensachen").outcomes()}[
+        "seat0_win"]) == "54.7% [54.0, 55.4]"
 
 
 # ---- the command, end to end -------------------------------------------------------------------------------

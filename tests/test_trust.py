@@ -84,6 +84,18 @@ def test_the_exercised_section_skips_runs_where_a_rule_was_off():
     assert "Off in every run here: rule." in "\n".join(exercised_section(games, runs))
 
 
+def test_rules_that_never_applied_are_named_in_words_not_keys():
+    games = pl.DataFrame({"rules": ["a"] * 2, "fired_half_terror_rounding": [0, 0], "fired_team_trick_swap": [0, 1],
+                          **{f"fired_objective_{k:02d}": [0, 0] for k in range(20)}})
+    text = "\n".join(exercised_section(games, [{"rules_hash": "a", "values": {}}]))
+    assert "Never applied in these games: half terror rounding, objectives 00 to 19." in text
+    assert "| team trick swap | 50.0% of 2 |" in text and "_" not in text.split("| rule or effect")[0]
+    drako = get_game("drako").load_rules().ruleset
+    warning = silent_warning("short_fury", ["dwarf_spaces[0]", "dwarf_reveal"], 3, drako)
+    assert f"**Warning: dwarf spaces of the {drako.entries['dwarf_spaces'].items[0]}, dwarf reveal, which" in warning
+    assert "dwarf spaces, value 2" in silent_warning("v", ["dwarf_spaces[1]"], 3)        # no rules: by position
+
+
 @pytest.mark.parametrize("lo, hi, low, high, expected", [
     (0.02, 0.08, None, 0.10, "holds"), (0.12, 0.20, None, 0.10, "fails"), (0.08, 0.12, None, 0.10, "unsettled"),
     (0.40, 0.45, 0.30, 0.50, "holds"), (0.20, 0.25, 0.30, 0.50, "fails"), (0.52, 0.60, 0.30, 0.50, "fails"),

@@ -7,12 +7,12 @@ import typer
 
 from sim.cli.common import (ChangePrecisionOpt, DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt,
                             PluginOpt, ResumeOpt, RulesOpt, SeedOpt, SetOpt, StrategyOpt, ToOpt, VariantOpt)
-from sim.analysis.ablate import ablate as run_ablate
+from sim.analysis.ablate import MODES, ablate as run_ablate
 from sim.analysis.ablate_equilibrium import ablate_at_equilibrium
 from sim.analysis.equilibrium import Search
 from sim.analysis.payoffs import Budget
 from sim.cli.output import FormatOpt, show
-from sim.report.ablate import write
+from sim.report.ablate import terminal_table, write
 from sim.report.arms import effect_figures
 from sim.report.ablate_equilibrium import figures as equilibrium_figures
 from sim.report.ablate_equilibrium import write as write_equilibrium
@@ -41,9 +41,15 @@ def ablate(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt =
         return
     result = run_ablate(spec.game, spec, Path(out), mode, jobs, precision, tuple(only or ()), rules,
                         tuple(variant or ()), tuple(set_ or ()))
-    figures = {"games_per_arm": result.played, "mode": result.mode,
+    figures = {"games_per_arm": result.played, "mode": result.mode, "already": list(result.already),
                "effects": effect_figures(result.effects, "element", result.groups)}
-    show(write(result, to or Path(out) / "report"), format_, figures)
+    path = write(result, to or Path(out) / "report")
+    if not result.effects:          # no headline outcome to weigh (a solo game's): the report says so
+        show(path, format_, figures)
+        return
+    show(path, format_, figures, table=terminal_table(result),
+         note=f"Change in {result.effects[0].label} with each element {MODES[result.mode]} (the report has every "
+              "outcome):")
 
 
 def register(app: typer.Typer) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sim.analysis.ablate import MODES, Ablation
+from sim.analysis.ablate import MODES, MODES_ALREADY, Ablation
 from sim.analysis.arms import Effect, detected, ranked, untouched
 from sim.report.arms import detected_text, outcome_family, rank_text, ranking_text, reading, signed, tornado
 from sim.report import layout
@@ -25,6 +25,9 @@ def write(a: Ablation, to: Path) -> Path:
     a.table().write_parquet(to / f"{stem}.parquet")
     outcomes = list(dict.fromkeys(e.outcome for e in effects))
     found = [finding(effects, o, mode) for o in outcomes]
+    if a.already:
+        found.append(f"{_cap(MODES_ALREADY[mode])} under these rules, so not {MODES[mode]} here: "
+                     f"{', '.join(a.already)}.")
     (to / f"{stem}.json").write_text(json.dumps({"findings": found, "games_per_arm": played}, indent=1))
     chart = ChartSaver(to, stem)
     lines = [f"# {game.title}: each element's weight ({MODES[mode]})", "", "## Findings", "",
@@ -49,6 +52,17 @@ def outcome_section(game, o: str, effects: list[Effect], groups: dict, chart, fa
     return [f"## {label}", "", tornado(game, shown, label, kind, chart, o, family), "",
             *layout.fold(f"All {len(body)} elements, largest change first", table, len(body)), "",
             f"{_cap(detected_text(effects, o, 'elements'))}.", ranking_text(fam), ""]
+
+
+def terminal_table(a: Ablation) -> list[list[str]]:
+    """The terminal's table, within 80 columns: each element's change to the first headline outcome with its
+    family interval, its rank and whether the change is detected (the report has every outcome, verdict and p)."""
+    rows = ranked(a.effects, a.effects[0].outcome)
+    first = rows[0][2][0]
+    unit = " (points)" if first.kind == "rate" else ""
+    head = ["element", f"change{unit}", "rank [95%]", "detected"]
+    return [head] + [[key, signed(es[0]).replace(" points", ""), rank_text(es[0]), "yes" if es[0].detected else "no"]
+                     for key, _, es in rows]
 
 
 def _cap(text: str) -> str:

@@ -37,7 +37,7 @@ from sim.report.games import findings as own_findings  # noqa: E402
 from sim.report.games import value_names  # noqa: E402
 from sim.report.games import sections as own_sections  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
-from sim.report.labels import Configs, column_words, partition_lineup, players_text  # noqa: E402
+from sim.report.labels import Configs, column_words, names_words, partition_lineup, players_text  # noqa: E402
 from sim.report.summary import KEYS, ordered  # noqa: E402
 
 GROUP = ["players", "lineup", "rules"]
@@ -270,23 +270,6 @@ def fmt_value(v: float, o) -> str:
     return f"{100 * v:.1f}%" if o.shows_percent() else f"{v:.3g}"
 
 
-def numbered(names: list[str]) -> list[str]:
-    """Names with runs of numbered ones shortened: objective_00 ... objective_19 -> "objectives 00 to 19"."""
-    out: list[str] = []
-    runs: dict[str, list[str]] = {}
-    for name in names:
-        m = re.fullmatch(r"(.+?)_(\d+)", name)
-        if m:
-            if m[1] not in runs:
-                runs[m[1]] = []
-                out.append(m[1])          # placeholder, filled below
-            runs[m[1]].append(m[2])
-        else:
-            out.append(name)
-    return [f"{k}s {runs[k][0]} to {runs[k][-1]}" if k in runs and len(runs[k]) > 2 else
-            (", ".join(f"{k}_{n}" for n in runs[k]) if k in runs else k) for k in out]
-
-
 def claim_caveats(checked) -> list[str]:
     """Claims that fail or are unsettled, one line per claim with what this run measured: a claim checked at
     several player counts ("... (5 players)") is named once with the counts it fails at. What causes it is told in
@@ -377,7 +360,7 @@ def game_report(game_name: str, out: Path, to: Path, only: dict | None = None) -
                + caveat_findings(rows, outcomes, configs, dims)
                + claim_caveats(checked))
     if never:
-        caveats.append(f"Never applied in these games, so nothing here speaks to them: {', '.join(numbered(never))}.")
+        caveats.append(f"Never applied in these games, so nothing here speaks to them: {names_words(never)}.")
     others = {name: store.scan(out, game_name, name) for name in store.tables(out)
               if name != "games" and game_name in store.games_in(out, name)}
     answers = (own_findings(game, games, others) + headline_findings(rows, outcomes, configs, dims)

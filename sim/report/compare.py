@@ -115,7 +115,7 @@ def caveats(variants, specs, frames, labels=()) -> list[str]:
     for v, spec, f in zip(variants[1:], specs[1:], frames[1:]):
         silent = silent_rules(specs[0].rules, spec.rules, [frames[0], f])
         if silent:
-            out.append(silent_warning(v, silent, f.height))
+            out.append(silent_warning(v, silent, f.height, spec.rules.ruleset))
         if identical_games(frames[0], f, labels):
             out.append(f"**{v} played exactly the same games as {variants[0]}**: under these strategies and seeds "
                        "its rules never changed a move or a result, so this comparison tested nothing about them.")

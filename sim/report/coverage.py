@@ -7,10 +7,11 @@ import polars as pl
 
 from sim.analysis.coverage import counter_names, exercised
 from sim.report import layout
+from sim.report.labels import names_words, rule_words
 
 
-def silent_warning(variant: str, keys: list[str], n: int) -> str:
-    names = ", ".join(f"`{k}`" for k in keys)
+def silent_warning(variant: str, keys: list[str], n: int, ruleset=None) -> str:
+    names = ", ".join(rule_words(k, ruleset) for k in keys)
     return (f"**Warning: {names}, which {variant} changes, never applied in {n:,} games** (the situation it "
             "decides never arose under these strategies and seeds), so this comparison tested nothing about it.")
 
@@ -29,11 +30,11 @@ def exercised_section(games: pl.DataFrame, runs: list[dict], gates: dict[str, st
              "How often each counted rule, card effect and variant rule applied (a rule turned on by a variant is "
              "counted only in the runs where it was on).", ""]
     if never:
-        lines += [f"**Never applied in these games: {', '.join(never)}.** No figure here says anything about "
+        lines += [f"**Never applied in these games: {names_words(never)}.** No figure here says anything about "
                   "them.", ""]
     if off:
-        lines += [f"Off in every run here: {', '.join(off)}.", ""]
+        lines += [f"Off in every run here: {names_words(off)}.", ""]
     table = ["| rule or effect | games where it applied | times per game |", "|---|---|---|"]
     for f in sorted(rows, key=lambda f: f.share):
-        table.append(f"| {f.name} | {share_text(f.share)} of {f.n:,} | {f.times / f.n:.3g} |")
+        table.append(f"| {rule_words(f.name)} | {share_text(f.share)} of {f.n:,} | {f.times / f.n:.3g} |")
     return lines + layout.fold(f"All {len(rows)} counted rules, the rarest first", table, len(rows)) + [""]

@@ -8,14 +8,13 @@ import math
 from sim.analysis.stats import Estimate
 from sim.engine.game import Outcome
 from sim.report.labels import Configs
+from sim.report.numbers import estimate_text
 
 MANY = 5        # more configurations than this: one sentence with the range instead of one each
 
 
 def fmt(est: Estimate, outcome: Outcome) -> str:
-    if outcome.shows_percent():
-        return est.fmt(pct=True, digits=1)
-    return est.fmt(digits=3 if abs(est.value) < 100 else 1)
+    return estimate_text(est, outcome.shows_percent())
 
 
 def show(value: float, outcome: Outcome) -> str:

@@ -35,6 +35,41 @@ def words(name: str) -> str:
     return name.replace("_", " ")
 
 
+def rule_words(key: str, ruleset=None) -> str:
+    """A rule or counter key in words, as the rules table says it: `half_terror_rounding` -> "half terror
+    rounding", `dwarf_spaces[0]` -> "dwarf spaces of the Fury dwarf" (the rule's `items`, given its rules) or
+    "dwarf spaces, value 1"."""
+    indexed = re.fullmatch(r"(\w+)\[(\d+)\]", key)
+    if not indexed:
+        return words(key)
+    name, i = indexed[1], int(indexed[2])
+    entry = ruleset.entries.get(name) if ruleset is not None else None
+    items = entry.items if entry is not None else ()
+    return f"{words(name)} of the {items[i]}" if i < len(items) else f"{words(name)}, value {i + 1}"
+
+
+def numbered(names: list[str]) -> list[str]:
+    """Names with runs of numbered ones shortened: objective_00 ... objective_19 -> "objectives 00 to 19"."""
+    out: list[str] = []
+    runs: dict[str, list[str]] = {}
+    for name in names:
+        m = re.fullmatch(r"(.+?)_(\d+)", name)
+        if m:
+            if m[1] not in runs:
+                runs[m[1]] = []
+                out.append(m[1])          # placeholder, filled below
+            runs[m[1]].append(m[2])
+        else:
+            out.append(name)
+    return [f"{k}s {runs[k][0]} to {runs[k][-1]}" if k in runs and len(runs[k]) > 2 else
+            (", ".join(f"{k}_{n}" for n in runs[k]) if k in runs else k) for k in out]
+
+
+def names_words(names: list[str]) -> str:
+    """Rule and counter keys as a list in words, numbered runs shortened: "near miss, objectives 00 to 19"."""
+    return ", ".join(rule_words(n) for n in numbered(names))
+
+
 def column_words(name: str, value=None, names: tuple[str, ...] = ()) -> str:
     """A games-table column a report splits by, in words, with its value: `deck_s0` "ember" -> "seat 0's deck
     ember", `n_cultists` 2 -> "2 cultists", `mode` 2 with names ("normal", "fallen king", "solo") -> "solo"."""

@@ -15,6 +15,19 @@ from pathlib import Path
 import numpy as np
 
 
+def mean_digits(*values: float) -> int:
+    """Decimals for a mean and its interval: one, as counts, turns and coins read; more only for a quantity under
+    0.1, to its first significant digit (at most three), so that it does not read 0.0."""
+    top = max((abs(v) for v in values if v == v), default=0.0)
+    return 1 if top >= 0.1 or top == 0 else min(3, -math.floor(math.log10(top)))
+
+
+def estimate_text(e, pct: bool) -> str:
+    """An estimate with its interval as the reports print it: a rate in % with one decimal ("45.2% [44.9, 45.5]"),
+    a mean in its unit with `mean_digits` ("3.7 [3.5, 4.0]")."""
+    return e.fmt(pct=True, digits=1) if pct else e.fmt(digits=mean_digits(e.value, e.lo, e.hi))
+
+
 def num(x) -> float | None:
     """A float, or None for NaN and infinities (JSON has neither)."""
     if x is None:

@@ -9,28 +9,26 @@ import math
 from sim.analysis.stats import Estimate
 from sim.engine.game import Game, Outcome
 from sim.report.labels import Configs
+from sim.report.numbers import estimate_text, mean_digits
 
 
 def fmt(est: Estimate, kind: str) -> str:
-    return est.fmt(pct=True, digits=1) if kind == "rate" else est.fmt(digits=3)
+    return estimate_text(est, kind == "rate")
 
 
 def compact(est: Estimate | None, outcome: Outcome) -> str:
-    """A value and half its 95% interval ("54.7% ±0.7", "3.60 ±0.02"), short enough for a terminal column; "–"
+    """A value and half its 95% interval, with one decimal ("54.7% ±0.7", "3.6 ±0.2", "3.6 ±<0.1"), short enough for a terminal column; "–"
     where the outcome does not apply to a configuration (no game counts towards it)."""
     if est is None or est.n == 0 or math.isnan(est.value):
         return "–"
     pct = outcome.shows_percent()
     scale = 100 if pct else 1
     half = scale * est.half_width()
-    if pct:
-        digits = 1
-    elif math.isnan(half) or half <= 0:
-        digits = 2
-    else:          # to the interval's first significant digit, from none to three decimals
-        digits = min(3, max(0, -math.floor(math.log10(half))))
+    digits = 1 if pct else mean_digits(est.value, half)
     value = f"{scale * est.value:.{digits}f}" + ("%" if pct else "")
-    return value if math.isnan(half) else f"{value} ±{half:.{digits}f}"
+    if math.isnan(half):
+        return value
+    return f"{value} ±{half:.{digits}f}" if round(half, digits) > 0 else f"{value} ±<{10 ** -digits:g}"
 
 
 KEYS = ("players", "rules", "lineup")

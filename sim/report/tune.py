@@ -45,7 +45,7 @@ def figures(t: Tuning) -> dict:
 
 
 def _fmt(t, est) -> str:
-    return est.fmt(pct=True, digits=1) if t.outcome.kind == "rate" else est.fmt(digits=3)
+    return numbers.estimate_text(est, t.outcome.kind == "rate")
 
 
 def _target(t) -> str:

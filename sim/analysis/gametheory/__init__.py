@@ -1,4 +1,5 @@
-"""Game-theoretic solvers for payoff tables measured by simulation (issue #24): pure numpy/scipy, no engine.
+"""Game-theoretic solvers for payoff tables measured by simulation: numpy/scipy (the symmetric dynamics' loops
+compiled with numba), no engine.
 
 - Two sides, constant-sum (`zerosum`): maximin mixtures by LP, fictitious play as a check, exploitability.
 - Symmetric n-player (`symmetric`): the focal-player heuristic payoff table, payoffs against a mixture,

@@ -18,6 +18,7 @@ import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 from scipy.special import gammaln
 
 from ._util import as_mixture, as_table, clean
@@ -260,18 +261,11 @@ def replicator(game: GameLike, x0=None, *, step: float = 0.5, max_steps: int = 1
     """
     game = _as_game(game)
     x = np.full(game.k, 1.0 / game.k) if x0 is None else as_mixture(x0, game.k, "x0")
-    alive = x > 0
     scale = max(float(np.ptp(game.payoffs)), 1e-300)
-    avg = np.zeros(game.k)
-    for t in range(1, max_steps + 1):
-        u = _strategy_payoffs(game, x)
-        adv = (u - x @ u) / scale
-        if adv[alive].max() <= tol:
-            return _solution(game, x, "replicator", t, True)
-        avg += x
-        x = x * np.exp(step * np.clip(adv, -50, 50))
-        x = np.where(alive, np.maximum(x / x.sum(), 1e-15), 0.0)
-        x /= x.sum()
+    x, avg, t = _replicator_loop(game.payoffs, game.profiles, game._log_coef, x, float(step), int(max_steps),
+                                 float(tol), scale)
+    if t <= max_steps:
+        return _solution(game, x, "replicator", int(t), True)
     last, mean = _solution(game, x, "replicator", max_steps, False), _solution(
         game, avg / max_steps, "replicator (time average)", max_steps, False)
     return last if last.regret <= mean.regret else mean
@@ -289,23 +283,90 @@ def regret_matching(game: GameLike, iters: int = 100_000, *, plus: bool = True, 
     game = _as_game(game)
     k = game.k
     x = np.full(k, 1.0 / k) if x0 is None else as_mixture(x0, k, "x0")
-    R, avg, wsum = np.zeros(k), np.zeros(k), 0.0
     stop = tol * max(float(np.ptp(game.payoffs)), 1e-300)
+    avg, t, converged = _regret_matching_loop(game.payoffs, game.profiles, game._log_coef, x, int(iters), plus, stop)
+    return _solution(game, avg, "regret matching+" if plus else "regret matching", int(t), bool(converged))
+
+
+# The solvers' inner loops are compiled: a bootstrap re-solves a table of hundreds of cells tens of times, each
+# solve up to 100,000 iterations, and numpy's per-call overhead on such small arrays was most of an n-player
+# equilibrium study's time. Same arithmetic as `_strategy_payoffs` and `regret`, in loops.
+
+@njit(cache=True)
+def _payoffs_against(payoffs, profiles, log_coef, x, probs, u):
+    """u[i] = strategy i's payoff against n-1 seats each drawing from x (probs: the profiles' probabilities)."""
+    k, n_profiles = payoffs.shape
+    for p in range(n_profiles):
+        terms = 0.0
+        for j in range(k):
+            if profiles[p, j] > 0:
+                terms += profiles[p, j] * np.log(x[j])
+        probs[p] = np.exp(log_coef[p] + terms)
+    for i in range(k):
+        s = 0.0
+        for p in range(n_profiles):
+            s += payoffs[i, p] * probs[p]
+        u[i] = s
+
+
+@njit(cache=True)
+def _replicator_loop(payoffs, profiles, log_coef, x0, step, max_steps, tol, scale):
+    """Replicator steps from x0: (x, the sum of the mixtures played, the step it came to rest at, or
+    max_steps + 1 when it did not)."""
+    k, n_profiles = payoffs.shape
+    x, avg, adv = x0.copy(), np.zeros(k), np.empty(k)
+    probs, u = np.empty(n_profiles), np.empty(k)
+    alive = x0 > 0
+    for t in range(1, max_steps + 1):
+        _payoffs_against(payoffs, profiles, log_coef, x, probs, u)
+        xu = np.dot(x, u)
+        best = -np.inf
+        for i in range(k):
+            adv[i] = (u[i] - xu) / scale
+            if alive[i]:
+                best = max(best, adv[i])
+        if best <= tol:
+            return x, avg, t
+        avg += x
+        for i in range(k):
+            x[i] *= np.exp(step * min(max(adv[i], -50.0), 50.0))
+        total = x.sum()
+        for i in range(k):
+            x[i] = max(x[i] / total, 1e-15) if alive[i] else 0.0
+        x /= x.sum()
+    return x, avg, max_steps + 1
+
+
+@njit(cache=True)
+def _regret_matching_loop(payoffs, profiles, log_coef, x0, iters, plus, stop):
+    """Regret matching(+) from x0: (the average mixture, iterations run, whether its regret fell to `stop`)."""
+    k, n_profiles = payoffs.shape
+    x, R, avg = x0.copy(), np.zeros(k), np.zeros(k)
+    probs, u, y = np.empty(n_profiles), np.empty(k), np.empty(k)
+    wsum = 0.0
     t = 0
     while t < iters:
         t += 1
         w = float(t) if plus else 1.0
         avg += w * x
         wsum += w
-        u = _strategy_payoffs(game, x)
-        R += u - x @ u
-        if plus:
-            np.maximum(R, 0.0, out=R)
-        pos = np.maximum(R, 0.0)
-        x = pos / pos.sum() if pos.sum() > 0 else np.full(k, 1.0 / k)
-        if t % 100 == 0 and regret(game, avg / wsum) <= stop:
-            return _solution(game, avg / wsum, "regret matching+" if plus else "regret matching", t, True)
-    return _solution(game, avg / wsum, "regret matching+" if plus else "regret matching", t, False)
+        _payoffs_against(payoffs, profiles, log_coef, x, probs, u)
+        xu = np.dot(x, u)
+        pos_sum = 0.0
+        for i in range(k):
+            R[i] += u[i] - xu
+            if plus and R[i] < 0.0:
+                R[i] = 0.0
+            pos_sum += max(R[i], 0.0)
+        for i in range(k):
+            x[i] = max(R[i], 0.0) / pos_sum if pos_sum > 0 else 1.0 / k
+        if t % 100 == 0:
+            y[:] = avg / wsum
+            y /= y.sum()
+            _payoffs_against(payoffs, profiles, log_coef, y, probs, u)
+            if max(0.0, u.max() - np.dot(y, u)) <= stop:
+                return avg / wsum, t, True
+    return avg / wsum, t, False
 
 
 def polish(game: GameLike, x, *, support: float = 1e-4, method: str = "polished") -> SymmetricSolution:

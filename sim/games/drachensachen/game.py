@@ -5,6 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from sim.engine.dispatch import call
 from sim.engine.frames import collect, columns, first, lazy
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules
 from sim.engine.sections import Histogram, Measure, Series, Table
@@ -81,9 +82,8 @@ def play(rules: Rules, players: int, lineup: dict, seed: int, n: int, n_traced: 
         trace = np.empty((trace_cap, TRACE_WIDTH), np.int16)
         starts = np.zeros(n_traced + 1, np.int64)
         counters = np.zeros(4, np.int64)
-        kernel.play_batch(int(seed), n, players, r.ints(), r.counts(), r.coins(), preset, fns[0], fns[1], fns[2],
-                          params, games, seats, rounds, trace, starts, counters, bool(check), ask, *pfns, pparams,
-                          lossc)
+        call(kernel.play_batch, int(seed), n, players, r.ints(), r.counts(), r.coins(), preset, fns[0], fns[1],
+             fns[2], params, games, seats, rounds, trace, starts, counters, bool(check), ask, *pfns, pparams, lossc)
         # the buffers were guesses: play the same games again with room for all of them
         if counters[C_ROUNDS] <= rounds_cap and counters[C_TRACE] <= trace_cap:
             if counts is not None:

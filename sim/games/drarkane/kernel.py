@@ -61,6 +61,7 @@ import numpy as np
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+from sim.engine.dispatch import call
 from sim.engine.strategy import compile_pending
 from strategies import drarkane as builtin
 from strategies.drarkane import FOLLOW_CHEAP, LEAD_TRUMPS_LAST, SHORT_FROM, card_worth, rivals_factor
@@ -385,8 +386,8 @@ def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, pl
         pfns, pparams, pcodes = playout_lineup(int(cf[CF_SEATS]))
     else:
         pfns, pparams, pcodes = fns, params, codes
-    return play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, *fns, params, codes, g8, g16, g32,
-                          r8, r16, trace, *pfns, pparams, pcodes)
+    return call(play_batch_jit, seed, n, cf, kind, colour, value, deck_cards, dr, ob, *fns, params, codes, g8, g16,
+                g32, r8, r16, trace, *pfns, pparams, pcodes)
 
 
 def search_setup(rules, players: int, me: int, check: bool = False):

@@ -19,6 +19,7 @@ from sim.analysis.stats import bounded, mean_ci, mean_from_moments, wilson  # no
 from sim.engine.frames import collect, count, lazy  # noqa: E402
 from sim.report import layout  # noqa: E402
 from sim.report.charts import heat_colours, label_cells, whole_ticks  # noqa: E402
+from sim.report.numbers import estimate_text  # noqa: E402
 from sim.report.sections import quantile_of_counts, value_counts  # noqa: E402
 from sim.games.drakerion import records as R  # noqa: E402
 
@@ -224,7 +225,7 @@ def end_section(base: pl.LazyFrame, chart) -> str:
     turns, counts, _ = value_counts(base, pl.col("turns"))
     mean = mean_from_moments(float((turns * counts).sum()), float((turns * turns * counts).sum()), int(counts.sum()),
                              lower=0.0)
-    lines += ["", f"Game length: {mean.fmt(digits=2)} turns on average, "
+    lines += ["", f"Game length: {estimate_text(mean, False)} turns on average, "
               f"median {quantile_of_counts(turns, counts):.0f}, "
               f"95th percentile {quantile_of_counts(turns, counts, 0.95):.0f}.", ""]
     fig, ax = plt.subplots(figsize=(6.5, 3.2))
