@@ -6,7 +6,6 @@ import numpy as np
 import polars as pl
 
 from sim.engine.columns import table_columns
-from sim.engine.dispatch import call
 from sim.engine.frames import collect, columns, first, lazy
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
 from sim.engine.sections import Histogram, Measure, Series, Table
@@ -40,8 +39,8 @@ class DrarkaneGame(Game):
         rounds = np.zeros((n * rows_per_game, len(ROUND_COLUMNS)), np.int32, order="F")
         steps = trace_steps(mode, seats, hand, r.solo_trick_cap) if n_traced else 1
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int16)
-        searched = call(self.kernels().play_batch, int(seed) & 0xFFFFFFFF, n, cf, kind, colour, value,
-                        r.deck(players), r.dragon_array(), r.objective_array(), *fns, params, games, rounds, trace)
+        searched = self.kernels().play_batch(int(seed) & 0xFFFFFFFF, n, cf, kind, colour, value, r.deck(players),
+                                             r.dragon_array(), r.objective_array(), *fns, params, games, rounds, trace)
         game_cols = table_columns(games, list(GAME_COLUMNS.items()))
         game_cols["first_win_share"] = first_win_share(game_cols, players)
         round_cols = {"game": np.repeat(np.arange(n, dtype=np.int64), rows_per_game)}
