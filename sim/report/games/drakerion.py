@@ -80,6 +80,7 @@ class _Runs(dict):
 
     def __init__(self, base: pl.LazyFrame):
         super().__init__()
+        self.scores: dict[tuple[str, str], np.ndarray | None] = {}     # pairing_scores, read once per pairing
         keys = collect(base.select("deck_s0", "deck_s1", "lineup").unique(maintain_order=True))
         for d0, d1, lineup in keys.iter_rows():
             self.setdefault((d0, d1), base.filter((pl.col("deck_s0") == d0) & (pl.col("deck_s1") == d1)
@@ -91,13 +92,17 @@ def _runs(base: pl.LazyFrame) -> _Runs:
 
 
 def pairing_scores(runs, a: str, b: str) -> np.ndarray | None:
-    """Deck a's score against a different deck b in each deal, averaged over the two seat orders (paired deals)."""
-    first, second = runs.get((a, b)), runs.get((b, a))
-    if first is None or second is None:
-        return None
-    first, second = (collect(f.select("game_id", "winner").sort("game_id")) for f in (first, second))
-    m = min(first.height, second.height)
-    return (seat0_score(first[:m]) + 1.0 - seat0_score(second[:m])) / 2
+    """Deck a's score against a different deck b in each deal, averaged over the two seat orders (paired deals);
+    read once per pairing (the matrix cell and the field column both use it)."""
+    if (a, b) not in runs.scores:
+        first, second = runs.get((a, b)), runs.get((b, a))
+        if first is None or second is None:
+            runs.scores[a, b] = None
+        else:
+            first, second = (collect(f.select("game_id", "winner").sort("game_id")) for f in (first, second))
+            m = min(first.height, second.height)
+            runs.scores[a, b] = (seat0_score(first[:m]) + 1.0 - seat0_score(second[:m])) / 2
+    return runs.scores[a, b]
 
 
 def faction_rate(runs, a: str, b: str):
