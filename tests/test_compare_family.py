@@ -122,3 +122,17 @@ def test_arms_that_did_not_play_the_same_games_are_refused():
     fa, fb = conditional_frames(np.random.default_rng(1), 100)
     with pytest.raises(Exception, match="same game ids"):
         compare_frames(game, fa, fb.with_columns(pl.col("game_id") + 1))
+
+
+def test_a_variant_that_leaves_the_headline_alone_names_its_clearest_other_change():
+    rows = many_outcomes(np.random.default_rng(7))
+    rows = [(name, kind, p, label, name == "o20") for name, kind, p, label, _ in rows]   # o20 does not move
+    results, family = judge({"v": rows})
+    every = [c for r in results.values() for c in r]
+    lines = findings(headline_cells(results), "base", RATES, every)
+    assert lines[0].startswith("No headline change detected for **v**")
+    (beyond,) = [line for line in lines if line.startswith("Beyond the headline")]
+    clearest = max((c for c in every if c.detected), key=lambda c: abs(c.paired.diff.value) / c.paired.se)
+    assert f"moves {clearest.label} from" in beyond and not contains_zero(INTERVAL.search(beyond))
+    assert f"{sum(c.detected for c in every) - 1} other outcomes change detectably" in beyond
+    assert findings(headline_cells(results), "base", RATES) == lines[:1]     # without the others: as before

@@ -81,16 +81,13 @@ def _strength(c: Change) -> float:
     return abs(c.paired.diff.value) / c.paired.se if c.paired.se > 0 else 0.0
 
 
-def findings(cells: list[Change], base: str, percent: set[str]) -> list[str]:
+def findings(cells: list[Change], base: str, percent: set[str], others: list[Change] = ()) -> list[str]:
     """The detected changes, clearest first, each with the base value, the new one and the change; then the
-    variants that changed no headline outcome detectably, in one sentence. Every word is read off the interval
-    printed beside it."""
+    variants that changed no headline outcome detectably, in one sentence, and for each of them its clearest
+    detected change among the other outcomes (`others`), if any: a variant can leave the headline alone and
+    still change how games go. Every word is read off the interval printed beside it."""
     real = sorted([c for c in cells if c.detected], key=lambda c: -_strength(c))
-    out = []
-    for c in real[:SHOWN]:
-        pct = c.outcome in percent
-        out.append(f"**{c.variant}** moves {c.label} from {value(c, 'a', pct)} to {value(c, 'b', pct)} "
-                   f"({change(c, pct)} against {base}; adjusted p = {c.p_adjusted:.2g}).")
+    out = [_moves(c, base, percent) for c in real[:SHOWN]]
     if len(real) > SHOWN:
         out.append(f"{len(real) - SHOWN} more detected changes are in the tables below.")
     moved = {c.variant for c in real}
@@ -98,7 +95,19 @@ def findings(cells: list[Change], base: str, percent: set[str]) -> list[str]:
     if quiet:
         out.append(f"No headline change detected for {_names(quiet)} (each change's interval includes 0; the "
                    "tables give them).")
+    for v in quiet[:SHOWN]:
+        beyond = sorted([c for c in others if c.variant == v and c.detected and not c.headline],
+                        key=lambda c: -_strength(c))
+        if beyond:
+            more = f" {len(beyond) - 1} other outcomes change detectably (tables below)." if len(beyond) > 1 else ""
+            out.append(f"Beyond the headline, {_moves(beyond[0], base, percent)}{more}")
     return out
+
+
+def _moves(c: Change, base: str, percent: set[str]) -> str:
+    pct = c.outcome in percent
+    return (f"**{c.variant}** moves {c.label} from {value(c, 'a', pct)} to {value(c, 'b', pct)} "
+            f"({change(c, pct)} against {base}; adjusted p = {c.p_adjusted:.2g}).")
 
 
 def _names(names: list[str]) -> str:
@@ -151,7 +160,8 @@ def compare_lines(c: Comparison, chart) -> list[str]:
     cells = headline_cells(results)
     percent = {o.name for o in game.outcomes() if o.shows_percent()}
     lines = [f"# {game.title}: {arms}", "", "## Findings", "",
-             *[f"- {f}" for f in findings(cells, variants[0], percent)], "",
+             *[f"- {f}" for f in findings(cells, variants[0], percent,
+                                                  [c for rows in results.values() for c in rows])], "",
              f"{n:,} games per arm, {base.players} players, {who}, seed {base.seed}; every arm played the same "
              "seeds (common random numbers), so each difference is paired game by game.", "", reading(c.family), ""]
     warn = caveats(variants, specs, c.frames, game.label_columns())
