@@ -203,7 +203,7 @@ def test_drakerion_opens_with_the_strongest_deck_and_the_card_that_weighs_most(t
     assert main(["report", "--out", str(out)]) == 0
     text = (out / "report" / "drakerion.md").read_text()
     findings = text.split("## Findings\n")[1].split("\n## ")[0]
-    strongest = re.search(r"(?:Strongest deck over the field: |the highest, )\*\*(\w+)\*\*,? \(?(\d+\.\d% \[[\d.]+, [\d.]+\])",
+    strongest = re.search(r"(?:Strongest deck over the field: |the highest, |to )\*\*(\w+)\*\*,? \(?(\d+\.\d% \[[\d.]+, [\d.]+\])",
                           findings)
     assert strongest and "Flame Lancer" in findings and "weighs most" in findings
     row = re.search(rf"^\| \*\*{strongest[1]}\*\* \|.* \| ([\d.]+% \[[\d.]+, [\d.]+\]) \|$", text, re.M)

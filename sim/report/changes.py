@@ -13,26 +13,27 @@ def _bound(x: float, scale: float, spec: str, open_: bool) -> str:
 
 
 def interval_text(e: Interval, kind: str, digits: int | None = None) -> str:
-    """"+5.2 points (0, +7.4]" for rates (and means of shares: pass kind "rate"), "+0.31 [+0.12, +0.50]" for
-    means; open ends as the family gives them. Points have one decimal unless that would round the interval's
+    """"+5.2 points (0, +7.4]" for rates (and means of shares: pass kind "rate"), "+0.8 [+0.5, +1.1]" for
+    means (in their unit, one decimal unless that would round the width or a non-zero end to nothing); open ends as the family gives them. Points have one decimal unless that would round the interval's
     width or a non-zero end to nothing (`point_digits`)."""
     if kind == "rate":
         digits = point_digits(e) if digits is None else digits
         scale, spec, unit = 100, f"+.{digits}f", " points"
     else:
-        scale, spec, unit = 1, "+.3g", ""
+        digits = point_digits(e, scale=1) if digits is None else digits
+        scale, spec, unit = 1, f"+.{digits}f", ""
     left, right = "(" if e.lo_open else "[", ")" if e.hi_open else "]"
     return (f"{scale * e.value:{spec}}{unit} {left}{_bound(e.lo, scale, spec, e.lo_open)}, "
             f"{_bound(e.hi, scale, spec, e.hi_open)}{right}")
 
 
-def point_digits(e: Interval, most: int = 3) -> int:
-    """Decimals of a change in points: one, or more while the interval's width would round to 0.0, or, for an
-    interval that leaves out 0, an end or the change itself would (a change known to lie in (0, +0.04] is not
-    "+0.0 points (0, +0.0]")."""
+def point_digits(e: Interval, most: int = 3, scale: float = 100) -> int:
+    """Decimals of a change in points (or, with scale 1, of a mean in its unit): one, or more while the interval's
+    width would round to 0.0, or, for an interval that leaves out 0, an end or the change itself would (a change
+    known to lie in (0, +0.04] is not "+0.0 points (0, +0.0]")."""
     digits = 1
     shown = (e.hi - e.lo, e.lo, e.hi, e.value) if e.excludes(0) else (e.hi - e.lo,)
-    while digits < most and any(0 < abs(100 * x) < 0.5 * 10 ** -digits for x in shown if x == x):
+    while digits < most and any(0 < abs(scale * x) < 0.5 * 10 ** -digits for x in shown if x == x):
         digits += 1
     return digits
 

@@ -54,9 +54,9 @@ def change(c: Change, pct: bool | None = None) -> str:
 
 
 def value(c: Change, arm: str, pct: bool) -> str:
-    """One arm's figure with its 95% interval: "45.2% [44.9, 45.5]", or a mean to three digits."""
-    e = c.paired.a if arm == "a" else c.paired.b
-    return e.fmt(pct=pct, digits=1 if pct else 3)
+    """One arm's figure with its 95% interval: "45.2% [44.9, 45.5]", or a mean with one decimal ("6.3 [6.2, 6.3]";
+    more only under 0.1)."""
+    return numbers.estimate_text(c.paired.a if arm == "a" else c.paired.b, pct)
 
 
 def verdict_word(c: Change) -> str:
