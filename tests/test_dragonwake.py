@@ -769,3 +769,33 @@ def test_calibration_claims_name_outcomes_and_ranges():
     assert len(claims) >= 4 and all(isinstance(c, Claim) for c in claims)
     for c in claims:
         assert c.outcome in names and c.low is not None and c.high is not None and c.low < c.high and c.cause
+
+
+@pytest.mark.parametrize("lineup, variants", [("random", ()), ("hero=bayes,cultist=liar", ("min_reveals",)),
+                                              ("hero=honest,cultist=liar", ("advanced",))])
+def test_a_batch_writes_every_column_it_does_not_report_unwritten(lineup, variants):
+    """The record arrives uninitialised: what it held before survives only in the columns the batch reports
+    unwritten (the table gives zeros there), and those are the plain batch's PLAIN_UNWRITTEN (with the early
+    dragon's counts when min_reveals is 0)."""
+    from sim.games.dragonwake.game import default_functions, kernel_params, power_function, rule_args
+    from sim.games.dragonwake.kernel_base import EARLY_SUMS, N_COLS, PLAIN_UNWRITTEN
+    rules, n = GAME.load_rules(variants=variants), 3000
+    seats = GAME.lineup(lineup)
+    hero, cultist = seats["hero"].strategy, seats["cultist"].strategy
+
+    def batch(fill):
+        out = np.full((N_COLS, n), fill, np.int16).T
+        written = np.ones(N_COLS, np.bool_)
+        GAME.kernels().play_batch(np.uint32(3), n, *rule_args(rules.typed, 5), *hero.functions[:2],
+                                  *cultist.functions[:2], power_function(hero), power_function(cultist),
+                                  kernel_params(seats["hero"]), kernel_params(seats["cultist"]), hero.builtin,
+                                  cultist.builtin, out, np.zeros((0, 1, 5), np.int64), True, np.zeros(1, np.int64),
+                                  written, default_functions())
+        return out, written
+
+    (junk, written), (zero, written0) = batch(12345), batch(0)
+    assert np.array_equal(written, written0)
+    assert np.array_equal(junk[:, written], zero[:, written])
+    assert (junk[:, ~written] == 12345).all() and (zero[:, ~written] == 0).all()
+    expected = set() if "advanced" in variants else set(PLAIN_UNWRITTEN) | (set() if variants else set(EARLY_SUMS))
+    assert set(np.flatnonzero(~written)) == expected

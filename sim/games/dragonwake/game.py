@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from sim.engine.columns import table_columns
+from sim.engine.columns import table_columns, zeros
 from sim.engine.frames import columns, first
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
 from sim.engine.sections import Measure, Series, Table
@@ -55,9 +55,10 @@ class DragonwakeGame(Game):
     def _play(self, rules: Rules, players: int, lineup, seed: int, n: int, n_traced: int, check: bool,
               counts: dict | None = None):
         r: DragonwakeRules = rules.typed
-        # column-major; int16 holds any count of a game; zeros, as play_batch takes them (fresh zero pages, never
-        # touched for the columns of rules that are off)
-        out = np.zeros((N_KERNEL_COLUMNS, n), np.int16).T
+        # column-major; int16 holds any count of a game; uninitialised: the kernel zeroes what it counts into and
+        # says which columns it never wrote (a fresh or zeroed record cost a memset of it per batch)
+        out = np.empty((N_KERNEL_COLUMNS, n), np.int16).T
+        written = np.ones(N_KERNEL_COLUMNS, np.bool_)
         steps = trace_steps(players, len(r.hand_sizes), r.cards_per_player, r.powers_dealt(players), r.hunter_flips)
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int64)
         hero, cultist = lineup["hero"], lineup["cultist"]
@@ -67,13 +68,14 @@ class DragonwakeGame(Game):
                                   cultist.strategy.functions[0], cultist.strategy.functions[1],
                                   power_function(hero.strategy), power_function(cultist.strategy),
                                   kernel_params(hero), kernel_params(cultist), hero.strategy.builtin,
-                                  cultist.strategy.builtin, out, trace, check, searched, default_functions())
-        columns = table_columns(out, list(GAME_COLUMNS.items())[:N_KERNEL_COLUMNS])
+                                  cultist.strategy.builtin, out, trace, check, searched, written, default_functions())
+        types = list(GAME_COLUMNS.items())[:N_KERNEL_COLUMNS]
+        columns = table_columns(out, types, {name for (name, _), w in zip(types, written) if not w})
         if counts is not None:
             counts["search_decisions"] = int(searched[0])
         # the role deck came from the formula, not the chart (flag-free boolean rule allow_formula_counts)
         columns["fired_allow_formula_counts"] = (np.full(n, 1, np.int32) if players not in r.chart_players
-                                                 else np.zeros(n, np.int32))
+                                                 else zeros(n, np.int32))
         return columns, trace
 
     def simulate(self, rules, players, lineup, seed, n, check=False):

@@ -7,7 +7,8 @@ from numba import njit, types
 
 from sim.engine.rng import mix
 from sim.games.dragonwake.kernel_base import (
-    CALL, IN_RANDOM, IN_SEARCH, PR_FORCED, PR_SIZE, PR_STOPPED, R_CANDLES, R_CARDS_PER_PLAYER, R_CULTIST_CARDS, R_DRAGONS, R_EVENTS,
+    CALL, EARLY_SUMS, IN_RANDOM, IN_SEARCH, PLAIN_SUMS, PLAIN_UNWRITTEN, PR_FORCED, PR_SIZE, PR_STOPPED, R_CANDLES,
+    R_CARDS_PER_PLAYER, R_CULTIST_CARDS, R_DRAGONS, R_EVENTS,
     R_FATES, R_GLUTTONY, R_HERO_CARDS, R_HUNTER_FLIPS, R_KTH, R_MENTOR_PEEKS, R_MIN_REVEALS, R_N_EVENTS,
     R_PER_PLAYER, R_PLAYERS, R_POWER_CARDS, R_POWERS, R_REAL_EVENTS, R_RELICS_TOTAL, R_REPLACEMENT, R_ROUNDS,
     R_FULL, R_RUNESTONE, R_SELF_REVEAL, R_SIZE, R_SKIP_ROUND, R_SLOTS, R_WAKE_FROM, W_EVENTS, W_POWERS, W_ROLE,
@@ -38,7 +39,7 @@ PLAY_BATCH_SIG = types.void(
     types.int64[:], types.int64[:],
     STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN, STRATEGY_FN,
     types.float64[:], types.float64[:], types.int64, types.int64, types.int16[:, :], types.int64[:, :, :],
-    types.boolean, types.int64[:], types.UniTuple(STRATEGY_FN, 6))
+    types.boolean, types.int64[:], types.boolean[:], types.UniTuple(STRATEGY_FN, 6))
 
 PLAY_GAMES_SIG = types.void(
     types.uint32, types.int64, types.int64[::1], types.int64[::1], types.int64, types.int64,
@@ -55,14 +56,27 @@ def code_of(builtin):
 
 
 @njit(cache=True, inline='always')
+def plays_plain(rint, hero_code, cultist_code):
+    """Whether a batch is played by plain_games: the plain rules (rint[R_FULL] 0), and no side searches."""
+    return hero_code != IN_SEARCH and cultist_code != IN_SEARCH and rint[R_FULL] == 0
+
+
+@njit(cache=True, inline='always')
 def plain_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
                 cultist_pick, hero_power, cultist_power, hero_params, cultist_params, out, trace, check, state, memory,
                 work, prog, all_random):
     """Play n games of the plain rules (rint[R_FULL] 0) where no side searches: never stopped, so the resume
-    logic compiles away too."""
+    logic compiles away too. out arrives uninitialised: a game zeroes the counts it adds to (kernel_base
+    PLAIN_SUMS, EARLY_SUMS) and sets the rest of what it writes."""
+    early = rint[R_MIN_REVEALS] > 0
     for g in range(n):
         state[PUB_ROW, P_RNG] = mix(seed, g)
         o = out[g]
+        for j in PLAIN_SUMS:
+            o[j] = 0
+        if early:
+            for j in EARLY_SUMS:
+                o[j] = 0
         start_game(g, rint, o, trace, state, memory, work, prog, all_random, False)
         play_rounds(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
                     cultist_pick, hero_power, cultist_power, hero_params, cultist_params, o, trace, check, state,
@@ -81,7 +95,7 @@ def play_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare,
     kernel_search at that side's decisions) and recorded by finish_game."""
     all_random = hero_code == IN_RANDOM and cultist_code == IN_RANDOM
     searching = hero_code == IN_SEARCH or cultist_code == IN_SEARCH
-    if not searching and rint[R_FULL] == 0:
+    if plays_plain(rint, hero_code, cultist_code):
         # the rules without events, artifacts, powers and self_reveal (the default): the whole game inlined in
         # one loop, compiled without those modules (their setup, counters and branches cost a tenth of a
         # random game). Other rules are played by play_on, one call per game (and per search decision).
@@ -168,11 +182,13 @@ def new_arrays(players, hero_cards, cultist_cards, relics_per_player, dragons, c
 def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
                hand_sizes, min_reveals, self_reveal, events, event_cards, gluttony_cards, mods, power_cards,
                hero_declare, hero_pick, cultist_declare, cultist_pick, hero_power, cultist_power,
-               hero_params, cultist_params, hero_builtin, cultist_builtin, out, trace, check, searched, dfns):
+               hero_params, cultist_params, hero_builtin, cultist_builtin, out, trace, check, searched, written,
+               dfns):
     """Play n games: allocate the working arrays, then play them without reference counting. searched[0]
     receives the search player's decisions (when a side plays `search`); dfns: the default heuristics'
-    functions its playouts use (hero declare, pick, power; cultist declare, pick, power). out arrives zeroed:
-    each game adds its counts to its own row.
+    functions its playouts use (hero declare, pick, power; cultist declare, pick, power). out may arrive
+    uninitialised; written (all True on the way in) says which of its columns the batch left unwritten
+    (False: zeros in every game).
 
     mods: Candle cards, Figure of Fate cards, powers on (0/1), powers per player, power cards, Hunter
     flips, ... (M_*); power_cards: the power deck (one dummy card when empty)."""
@@ -184,7 +200,16 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
     hero_code = code_of(hero_builtin)
     cultist_code = code_of(cultist_builtin)
     o_play = np.zeros(out.shape[1], np.int16)
+    plain = plays_plain(rint, hero_code, cultist_code)
+    if not plain:
+        out[:, :] = 0          # play_on may count into any column (+=)
     play_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
                cultist_pick, hero_power, cultist_power, hero_params, cultist_params, out, trace, check, state, memory,
                work, prog, sc, o_play, dfns)
+    if plain:                  # columns of modules compiled out of plain_games
+        for j in PLAIN_UNWRITTEN:
+            written[j] = False
+        if rint[R_MIN_REVEALS] == 0:
+            for j in EARLY_SUMS:
+                written[j] = False
     searched[0] = sc[SC_NSEARCH] if len(sc) > 1 else 0

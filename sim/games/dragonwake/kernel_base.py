@@ -22,6 +22,14 @@ F_MIN_REVEALS, F_KTH, F_REPLACEMENT, F_SKIP_ROUND = F0 + 14, F0 + 15, F0 + 16, F
 F_ORDER, F_PER_PLAYER, F_SELF_REVEAL = F0 + 18, F0 + 19, F0 + 20
 N_COLS = N_KERNEL_COLUMNS
 assert N_COLS == F0 + 21
+# What the plain batch (kernel.plain_games: no events, artifacts, powers or self_reveal, nobody searching) writes
+# into a record that arrives uninitialised: the counts it adds to (zeroed at a game's start), the early dragon's
+# counts only when min_reveals > 0, and every other column it sets outright, except PLAIN_UNWRITTEN, which it
+# never writes (their modules are compiled out): the batch reports those, and the table has zeros there.
+PLAIN_SUMS = (C_TRUE, C_FALSE, C_CULTIST_LIES, C_HERO_LIES, C_VIOLATIONS)
+EARLY_SUMS = (C_EARLY, F_MIN_REVEALS, F_KTH)
+PLAIN_UNWRITTEN = (C_ARTIFACTS, C_POWERS, C_PEEKS, C_UNDOS) + tuple(
+    j for j in range(F0, N_COLS) if j not in EARLY_SUMS)
 
 
 @njit(cache=True, inline='always')

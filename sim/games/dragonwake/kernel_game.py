@@ -71,8 +71,7 @@ def start_game(g, rint, o, trace, state, memory, work, prog, all_random, full):
     for p in range(players):
         for j in range(BOARD_COLS):
             state[p, BOARD0 + j] = 0
-    # o, game g's record, arrives zeroed (kernel.play_batch): a fired counter of a rule that is off is then
-    # never written, and its column's pages never touched
+    # o, game g's record, arrives zeroed where the game counts into it (kernel.play_batch, plain_games)
     # roles
     role_deck[:hero_cards] = HERO          # plain fills: they vectorise
     role_deck[hero_cards:n_role] = CULTIST
