@@ -96,6 +96,17 @@ def test_means_read_with_one_decimal_as_counts_and_turns_do():
         "seat0_win"]) == "54.7% [54.0, 55.4]"
 
 
+def test_every_share_reads_as_a_percent():
+    """A rate or a share (a mean of per-game shares, 0..1) prints in % with one decimal, never "0.5 [0.5, 0.5]"."""
+    share = re.compile(r"(^|_)(rate|share)$|^share of ")
+    for game in all_games().values():
+        for o in game.outcomes():
+            if share.search(o.name) or share.search(o.label):
+                assert o.shows_percent(), f"{game.name} {o.name}: a share, not marked percent"
+    lie_rate = {o.name: o for o in get_game("dragonwake").outcomes()}["lie_rate"]
+    assert fmt(Estimate(0.5, 0.494, 0.507, 2000), lie_rate) == "50.0% [49.4, 50.7]"
+
+
 # ---- the command, end to end -------------------------------------------------------------------------------
 
 
