@@ -92,6 +92,8 @@ def test_means_read_with_one_decimal_as_counts_and_turns_do():
     assert fmt(Estimate(3.7, 3.455, 3.962, 40), rounds) == "3.7 [3.5, 4.0]"
     assert fmt(Estimate(26.2, 24.651, 27.847, 40), rounds) == "26.2 [24.7, 27.8]"
     assert fmt(Estimate(0.0, 0.0, 0.092, 40), rounds) == "0.00 [0.00, 0.09]"       # a rare count does not read 0.0
+    assert fmt(Estimate(0.0, 0.0, 3e-6, 10**6), rounds) == "0.0 [0.0, 0.0]"       # nor three decimals of zeros
+    assert fmt(Estimate(0.0008, 0.0006, 0.001, 10**6), rounds) == "0.001 [0.001, 0.001]"
     assert fmt(Estimate(0.547, 0.54, 0.554, 40), {o.name: o for o in get_game("drachensachen").outcomes()}[
         "seat0_win"]) == "54.7% [54.0, 55.4]"
 
