@@ -143,6 +143,18 @@ def test_a_claim_about_a_mean_reads_its_figure_as_every_mean_does():
     assert "| 4 | 1 to 3 | 3.7 [3.5, 4.0] | fails |" in "\n".join(calibration_section([c]))
 
 
+def test_a_section_reads_a_mean_as_the_outcome_table_does():
+    """Drako's wounds read "8.5 [8.4, 8.6]" in its own table as in the outcome table, not "8.49 [8.40, 8.57]"."""
+    import polars as pl
+    from sim.analysis.stats import Estimate
+    from sim.engine.sections import Measure
+    from sim.report.sections import shown
+
+    assert shown(Measure("to the dragon", pl.col("x"), "mean"), Estimate(8.49, 8.40, 8.57, 2000)) == "8.5 [8.4, 8.6]"
+    assert shown(Measure("net", pl.col("x"), "mean"), Estimate(0.012, 0.008, 0.016, 2000)) == "0.01 [0.01, 0.02]"
+    assert shown(Measure("hit", pl.col("x")), Estimate(0.5, 0.49, 0.51, 2000)) == "50.0% [49.0, 51.0]"
+
+
 def test_a_long_chart_title_or_axis_label_is_wrapped_inside_the_figure(tmp_path):
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7.5, 4))
