@@ -18,7 +18,7 @@ from sim.cli.main import COMMANDS, main
 from sim.games import all_games, get_game
 from sim.report.labels import Configs
 from sim.report.findings import fmt
-from sim.report.summary import compact, headline_table
+from sim.report.summary import compact, headline_table, terminal_table
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRST_CLASS = "First-class function type feature is experimental"
@@ -73,6 +73,16 @@ def test_the_table_has_configurations_as_rows_the_default_first_in_words():
                                     "5 players, variant long fuse", "6 players, default rules"]
     assert body[0][1] == "20.0% ±1.5" and body[0][2] == "1,000"
     assert not any(HASH.search(cell) or "bayes_" in cell for row in table for cell in row)
+
+
+def test_a_single_configuration_is_named_in_the_note_not_folded_down_its_row():
+    game, rows, configs = dragonwake_rows()
+    rows = [r for r in rows if (r["players"], r["rules"]) == (5, "a" * 12)]
+    table, note = terminal_table(game, rows, configs, ["players", "lineup", "rules"])
+    assert [r[0] for r in table] == ["configuration", "all games"]
+    assert note == "The games: 5 players, hero bayes, cultist liar, default rules."
+    table, note = terminal_table(game, dragonwake_rows()[1], configs, ["players", "rules"])
+    assert len(table) == 5 and note == "In every row: hero bayes, cultist liar."
 
 
 def test_a_compact_cell_keeps_the_interval_and_marks_what_does_not_apply():
