@@ -85,6 +85,13 @@ def test_a_single_configuration_is_named_in_the_note_not_folded_down_its_row():
     assert len(table) == 5 and note == "In every row: hero bayes, cultist liar."
 
 
+def test_no_outcome_label_shows_a_rule_key():
+    """Labels head report rows and columns: the game's words, never a rules-file key ("empty_deck_loses")."""
+    keys = [(game.name, o.label) for game in all_games().values() for o in game.outcomes()
+            if re.search(r"[a-z]_[a-z]", o.label)]
+    assert not keys, keys
+
+
 def test_a_compact_cell_keeps_the_interval_and_marks_what_does_not_apply():
     game = get_game("drachensachen")
     outcomes = {o.name: o for o in game.outcomes()}
