@@ -124,8 +124,35 @@ def test_a_claim_failing_at_several_player_counts_is_named_once():
     claims += [claim("rarely all die", "", "unsettled", 0.15, None, 0.15), claim("dragon first", "", "holds", 0.05)]
     assert claim_caveats(claims) == [
         "The rulebook's claim \"close to even\" fails at 4, 5 and 6 players here: measured 12.0% [11.0, 13.0], "
-        "9.0% [8.0, 10.0] and 11.0% [10.0, 12.0] against 40% to 60% (what causes it: Calibration, below).",
+        "9.0% [8.0, 10.0] and 11.0% [10.0, 12.0] against 40% to 60% (what causes it: the report's calibration "
+        "section).",
         "The rulebook's claim \"rarely all die\" is unsettled here: measured 15.0% [14.0, 16.0] against at most 15%."]
+
+
+def test_a_claim_about_a_mean_reads_its_figure_as_every_mean_does():
+    """One decimal, as the outcome tables print the same quantity ("3.7 [3.5, 4.0]", not "3.700 [3.455, 3.962]")."""
+    from types import SimpleNamespace as checked
+    from sim.analysis.stats import Estimate
+    from sim.report.balance import claim_caveats
+    from sim.report.calibration import calibration_section
+
+    c = checked(claim=checked(text="a game lasts about two rounds", cause="", low=1.0, high=3.0, players=4),
+                verdict="fails", estimate=Estimate(3.7, 3.455, 3.962, 40), kind="mean")
+    assert claim_caveats([c]) == ["The rulebook's claim \"a game lasts about two rounds\" fails here: measured "
+                                  "3.7 [3.5, 4.0] against 1 to 3."]
+    assert "| 4 | 1 to 3 | 3.7 [3.5, 4.0] | fails |" in "\n".join(calibration_section([c]))
+
+
+def test_a_section_reads_a_mean_as_the_outcome_table_does():
+    """Drako's wounds read "8.5 [8.4, 8.6]" in its own table as in the outcome table, not "8.49 [8.40, 8.57]"."""
+    import polars as pl
+    from sim.analysis.stats import Estimate
+    from sim.engine.sections import Measure
+    from sim.report.sections import shown
+
+    assert shown(Measure("to the dragon", pl.col("x"), "mean"), Estimate(8.49, 8.40, 8.57, 2000)) == "8.5 [8.4, 8.6]"
+    assert shown(Measure("net", pl.col("x"), "mean"), Estimate(0.012, 0.008, 0.016, 2000)) == "0.01 [0.01, 0.02]"
+    assert shown(Measure("hit", pl.col("x")), Estimate(0.5, 0.49, 0.51, 2000)) == "50.0% [49.0, 51.0]"
 
 
 def test_a_long_chart_title_or_axis_label_is_wrapped_inside_the_figure(tmp_path):

@@ -18,7 +18,7 @@ from sim.cli.main import COMMANDS, main
 from sim.games import all_games, get_game
 from sim.report.labels import Configs
 from sim.report.findings import fmt
-from sim.report.summary import compact, headline_table
+from sim.report.summary import compact, headline_table, terminal_table
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRST_CLASS = "First-class function type feature is experimental"
@@ -75,6 +75,23 @@ def test_the_table_has_configurations_as_rows_the_default_first_in_words():
     assert not any(HASH.search(cell) or "bayes_" in cell for row in table for cell in row)
 
 
+def test_a_single_configuration_is_named_in_the_note_not_folded_down_its_row():
+    game, rows, configs = dragonwake_rows()
+    rows = [r for r in rows if (r["players"], r["rules"]) == (5, "a" * 12)]
+    table, note = terminal_table(game, rows, configs, ["players", "lineup", "rules"])
+    assert [r[0] for r in table] == ["configuration", "all games"]
+    assert note == "The games: 5 players, hero bayes, cultist liar, default rules."
+    table, note = terminal_table(game, dragonwake_rows()[1], configs, ["players", "rules"])
+    assert len(table) == 5 and note == "In every row: hero bayes, cultist liar."
+
+
+def test_no_outcome_label_shows_a_rule_key():
+    """Labels head report rows and columns: the game's words, never a rules-file key ("empty_deck_loses")."""
+    keys = [(game.name, o.label) for game in all_games().values() for o in game.outcomes()
+            if re.search(r"[a-z]_[a-z]", o.label)]
+    assert not keys, keys
+
+
 def test_a_compact_cell_keeps_the_interval_and_marks_what_does_not_apply():
     game = get_game("drachensachen")
     outcomes = {o.name: o for o in game.outcomes()}
@@ -92,8 +109,21 @@ def test_means_read_with_one_decimal_as_counts_and_turns_do():
     assert fmt(Estimate(3.7, 3.455, 3.962, 40), rounds) == "3.7 [3.5, 4.0]"
     assert fmt(Estimate(26.2, 24.651, 27.847, 40), rounds) == "26.2 [24.7, 27.8]"
     assert fmt(Estimate(0.0, 0.0, 0.092, 40), rounds) == "0.00 [0.00, 0.09]"       # a rare count does not read 0.0
+    assert fmt(Estimate(0.0, 0.0, 3e-6, 10**6), rounds) == "0.0 [0.0, 0.0]"       # nor three decimals of zeros
+    assert fmt(Estimate(0.0008, 0.0006, 0.001, 10**6), rounds) == "0.001 [0.001, 0.001]"
     assert fmt(Estimate(0.547, 0.54, 0.554, 40), {o.name: o for o in get_game("drachensachen").outcomes()}[
         "seat0_win"]) == "54.7% [54.0, 55.4]"
+
+
+def test_every_share_reads_as_a_percent():
+    """A rate or a share (a mean of per-game shares, 0..1) prints in % with one decimal, never "0.5 [0.5, 0.5]"."""
+    share = re.compile(r"(^|_)(rate|share)$|^share of ")
+    for game in all_games().values():
+        for o in game.outcomes():
+            if share.search(o.name) or share.search(o.label):
+                assert o.shows_percent(), f"{game.name} {o.name}: a share, not marked percent"
+    lie_rate = {o.name: o for o in get_game("dragonwake").outcomes()}["lie_rate"]
+    assert fmt(Estimate(0.5, 0.494, 0.507, 2000), lie_rate) == "50.0% [49.4, 50.7]"
 
 
 # ---- the command, end to end -------------------------------------------------------------------------------

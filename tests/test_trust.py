@@ -77,8 +77,8 @@ def test_the_exercised_section_skips_runs_where_a_rule_was_off():
             {"rules_hash": "b", "values": {"rule": {"value": True}}}]
     text = "\n".join(exercised_section(games, runs))
     assert "Never applied in these games: rule, never." in text
-    assert "| card | 25.0% of 4 | 0.25 |" in text
-    assert "| rule | 0.0% of 2 |" in text          # looked at only in run b, where it was on
+    assert "| card | 25.0% of 4 | 0.2 |" in text                 # a mean, read as every mean is
+    assert "| rule | 0.0% of 2 | 0.0 |" in text          # looked at only in run b, where it was on
     games = games.with_columns(pl.lit(0).alias("fired_rule"))
     runs[1]["values"]["rule"]["value"] = False
     assert "Off in every run here: rule." in "\n".join(exercised_section(games, runs))

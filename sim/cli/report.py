@@ -15,7 +15,7 @@ from sim.report.numbers import plain
 from sim.engine import store
 from sim.games import get_game
 from sim.report import balance
-from sim.report.summary import headline_table, shared_text
+from sim.report.summary import terminal_table
 
 
 def report(out: OutOpt = Path("results"),
@@ -42,12 +42,8 @@ def report(out: OutOpt = Path("results"),
         g = get_game(p.stem)
         rows, configs, dims = balance.configurations(g, store.scan(out, g.name),
                                                      [r for r in runs if r["game"] == g.name])
-        table = headline_table(g, rows, configs, dims)
-        shared = shared_text(rows, configs, dims)
-        note = [f"In every row: {shared}."] if shared else []
-        if any(cell == "–" for row in table[1:] for cell in row):
-            note.append("–: does not apply to that row's games.")
-        show(p, table=table, note=" ".join(note))
+        table, note = terminal_table(g, rows, configs, dims)
+        show(p, table=table, note=note)
     if len(paths) > 1:
         Console(stderr=True).print(f"index of the reports: {to / 'report.md'}", markup=False, highlight=False)
 

@@ -20,7 +20,6 @@ class Measure:
     expr: pl.Expr
     kind: str = "rate"
     percent: bool = False         # a mean of shares, shown as a percentage
-    digits: int = 2
 
 
 @dataclass(frozen=True)

@@ -286,11 +286,11 @@ def claim_caveats(checked) -> list[str]:
         figures = ""
         if measured:
             pct = measured[0].kind == "rate"
-            values = [c.estimate.fmt(pct=pct, digits=1 if pct else 3) for c in measured]
+            values = [numbers.estimate_text(c.estimate, pct) for c in measured]
             figures = (f": measured {', '.join(values[:-1]) + ' and ' if len(values) > 1 else ''}{values[-1]} against "
                        f"{claim_range(measured[0].claim, pct)}")
         out.append(f"The rulebook's claim \"{text}\" {words}{counts_text([n for n, _ in found])} here{figures}"
-                   + (" (what causes it: Calibration, below)." if cause else "."))
+                   + (" (what causes it: the report's calibration section)." if cause else "."))
     return out
 
 

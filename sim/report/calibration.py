@@ -9,6 +9,7 @@ import re
 from sim.analysis.calibration import Checked, UnderSearch
 from sim.engine.game import Claim
 from sim.report.labels import role_words
+from sim.report.numbers import estimate_text
 
 
 def split_players(text: str) -> tuple[str, str]:
@@ -47,7 +48,7 @@ def calibration_section(checked: list[Checked], searched: list[UnderSearch] = ()
     for c in measured:
         pct = c.kind == "rate"
         lines.append(f"| {c.claim.text} | {c.claim.players or 'all'} | {claim_range(c.claim, pct)} | "
-                     f"{c.estimate.fmt(pct=pct, digits=1 if pct else 3)} | {c.verdict} |")
+                     f"{estimate_text(c.estimate, pct)} | {c.verdict} |")
     unplayed = sorted({str(c.claim.players) for c in checked if c.estimate is None})
     if unplayed:
         lines += ["", f"Not measured here: {len(checked) - len(measured)} claims about {', '.join(unplayed)} "
@@ -94,10 +95,10 @@ def search_section(checked: list[Checked], searched: list[UnderSearch]) -> list[
         if c.estimate is None:
             continue
         p = pct[id(c.claim)]
-        cells = [f"{u.checked[i].estimate.fmt(pct=p, digits=1 if p else 3)}: {u.checked[i].verdict}"
+        cells = [f"{estimate_text(u.checked[i].estimate, p)}: {u.checked[i].verdict}"
                  if u.checked[i].estimate is not None else "not measured" for u in searched]
         lines.append(f"| {c.claim.text} | {c.claim.players or 'all'} | "
-                     f"{c.estimate.fmt(pct=p, digits=1 if p else 3)}: {c.verdict} | " + " | ".join(cells) + " |")
+                     f"{estimate_text(c.estimate, p)}: {c.verdict} | " + " | ".join(cells) + " |")
     return lines + [""]
 
 
@@ -115,7 +116,7 @@ def search_findings(searched: list[UnderSearch]) -> list[str]:
             text, players = split_players(d.claim.text)
             out.append(f"When {searcher_words(u.lineup)}, the rulebook claim \"{text}\"{counts_text([players])} "
                        f"{verb(c.verdict)} (with the default strategies it {verb(d.verdict)}): "
-                       f"{c.estimate.fmt(pct=c.kind == 'rate', digits=1)}.")
+                       f"{estimate_text(c.estimate, c.kind == 'rate')}.")
     if not out:
         who = "; ".join(searcher_words(u.lineup) for u in searched)
         measured = sum(c.estimate is not None for c in searched[0].checked)

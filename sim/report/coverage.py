@@ -8,6 +8,7 @@ import polars as pl
 from sim.analysis.coverage import counter_names, exercised
 from sim.report import layout
 from sim.report.labels import names_words, rule_words
+from sim.report.numbers import mean_digits
 
 
 def silent_warning(variant: str, keys: list[str], n: int, ruleset=None) -> str:
@@ -19,6 +20,11 @@ def silent_warning(variant: str, keys: list[str], n: int, ruleset=None) -> str:
 def share_text(share: float) -> str:
     """A share of games in % with one decimal; a rare rule that did apply is not rounded to 0.0%."""
     return f"{100 * share:.1f}%" if share == 0 or share >= 0.0005 else "under 0.1%"
+
+
+def per_game(times: float) -> str:
+    """Times a rule applied per game, as every mean reads (`mean_digits`)."""
+    return f"{times:.{mean_digits(times)}f}"
 
 
 def exercised_section(games: pl.DataFrame, runs: list[dict], gates: dict[str, str] | None = None) -> list[str]:
@@ -36,5 +42,5 @@ def exercised_section(games: pl.DataFrame, runs: list[dict], gates: dict[str, st
         lines += [f"Off in every run here: {names_words(off)}.", ""]
     table = ["| rule or effect | games where it applied | times per game |", "|---|---|---|"]
     for f in sorted(rows, key=lambda f: f.share):
-        table.append(f"| {rule_words(f.name)} | {share_text(f.share)} of {f.n:,} | {f.times / f.n:.3g} |")
+        table.append(f"| {rule_words(f.name)} | {share_text(f.share)} of {f.n:,} | {per_game(f.times / f.n)} |")
     return lines + layout.fold(f"All {len(rows)} counted rules, the rarest first", table, len(rows)) + [""]

@@ -17,9 +17,10 @@ import numpy as np
 
 def mean_digits(*values: float) -> int:
     """Decimals for a mean and its interval: one, as counts, turns and coins read; more only for a quantity under
-    0.1, to its first significant digit (at most three), so that it does not read 0.0."""
+    0.1, to its first significant digit (at most three), so that it does not read 0.0; one again for a quantity
+    that three would still show as zeros (none in a million games: "0.0 [0.0, 0.0]", not "0.000 [0.000, 0.000]")."""
     top = max((abs(v) for v in values if v == v), default=0.0)
-    return 1 if top >= 0.1 or top == 0 else min(3, -math.floor(math.log10(top)))
+    return 1 if top >= 0.1 or top < 0.0005 else min(3, -math.floor(math.log10(top)))
 
 
 def estimate_text(e, pct: bool) -> str:

@@ -18,6 +18,7 @@ from sim.engine.frames import collect, count, lazy  # noqa: E402
 from sim.engine.sections import Histogram, Measure, Section, Series, Table  # noqa: E402
 from sim.report import layout  # noqa: E402
 from sim.report.charts import error_bars, legend_beside, whole_ticks  # noqa: E402
+from sim.report.numbers import estimate_text  # noqa: E402
 
 Frame = pl.DataFrame | pl.LazyFrame
 CHARTED = 6         # configurations a section's chart shows (the table has them all)
@@ -30,12 +31,10 @@ def estimate(m: Measure, games: Frame) -> Estimate:
 
 
 def shown(m: Measure, est: Estimate) -> str:
-    """A measure's estimate as a table cell."""
+    """A measure's estimate as a table cell, read as the outcome tables read it (`estimate_text`)."""
     if est.n == 0:
         return ""
-    if m.kind == "rate" or m.percent:
-        return est.fmt(pct=True, digits=1)
-    return est.fmt(digits=m.digits)
+    return estimate_text(est, m.kind == "rate" or m.percent)
 
 
 def groups(games: Frame) -> list[tuple[str, pl.LazyFrame]]:

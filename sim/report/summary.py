@@ -74,3 +74,17 @@ def shared_text(rows: list[dict], configs: Configs, dims: list[str]) -> str:
     """What every configuration of the table has in common (the dimensions that do not vary), in words."""
     fixed = [d for d in ("players", "lineup", "rules") if d not in dims]
     return configs.text(rows[0], fixed) if rows and fixed else ""
+
+
+def terminal_table(game: Game, rows: list[dict], configs: Configs, dims: list[str]) -> tuple[list[list[str]], str]:
+    """`dsim report`'s table and the note above it. What every row shares goes to the note; a single configuration
+    is named there whole and its row reads "all games", so that its words do not fold down a narrow first column
+    beside several headline columns."""
+    if len({(r["players"], r["rules"], r["lineup"]) for r in rows}) == 1:
+        dims = []
+    table = headline_table(game, rows, configs, dims)
+    shared = shared_text(rows, configs, dims)
+    note = [(f"The games: {shared}." if len(table) == 2 else f"In every row: {shared}.")] if shared else []
+    if any(cell == "–" for row in table[1:] for cell in row):
+        note.append("–: does not apply to that row's games.")
+    return table, " ".join(note)

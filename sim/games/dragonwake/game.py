@@ -106,7 +106,7 @@ class DragonwakeGame(Game):
             Outcome("dragon_first", "rate", (pl.col("reveals") == 1) & (pl.col("end_mode") == 1),
                     "the dragon is the very first card revealed"),
             Outcome("lie_rate", "mean", pl.col("claims_false") / (pl.col("claims_true") + pl.col("claims_false"))
-                    .clip(lower_bound=1), "share of claims that were lies"),
+                    .clip(lower_bound=1), "share of claims that were lies", percent=True),
             Outcome("violations", "mean", pl.col("violations"), "strategy moves the kernel had to correct",
                     caveat=True),
         ]

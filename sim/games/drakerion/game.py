@@ -292,7 +292,7 @@ class DrakerionGame(Game):
                     "won by leaving the opponent no character"),
             Outcome("cap_end", "rate", (end == R.END_CAP).cast(pl.Float64), "stopped at the turn cap (draw)"),
             Outcome("deck_end", "rate", (end == R.END_DECKED).cast(pl.Float64),
-                    "won as the opponent had to draw from an empty deck (rule flag empty_deck_loses)"),
+                    "won as the opponent had to draw from an empty deck (only under the rule empty deck loses)"),
             Outcome("turns", "mean", pl.col("turns").cast(pl.Float64), "game length (turns)"),
             Outcome("kills", "mean", (pl.col("kills_s0") + pl.col("kills_s1")).cast(pl.Float64),
                     "characters destroyed per game"),
