@@ -512,3 +512,22 @@ def test_score_interval_stays_between_the_bounds_and_covers():
     old = np.mean([covers(mean_t(r), truth) for r in draws])
     print(f"\nscore 0.9 from 8 deals: logit-scale coverage {new:.3f}, t coverage {old:.3f}")
     assert outside == 0 and new >= 0.90
+
+
+def test_a_count_per_1000_games_that_never_happened_gets_the_upper_end_of_its_own_scale():
+    """No game of 2,000 capped a round: a per-1,000 count's interval reaches about 1.8 per 1,000 (the exact
+    Poisson end, ln 40 / 2,000 games, times 1,000), not the 0.002 a plain count's end would give."""
+    import polars as pl
+
+    from sim.analysis.summary import summarize
+    from sim.engine.game import Outcome
+
+    class Stub:
+        def outcomes(self):
+            return [Outcome("capped", "mean", 1000 * pl.col("capped"), step=1000),
+                    Outcome("plain", "mean", pl.col("capped"))]
+
+    rows = summarize(Stub(), pl.LazyFrame({"capped": [0] * 2000}), [])
+    per_1000, plain = (r["estimate"] for r in rows)
+    assert per_1000.value == 0 and per_1000.hi == pytest.approx(1000 * math.log(40) / 2000)
+    assert plain.hi == pytest.approx(math.log(40) / 2000)

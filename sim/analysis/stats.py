@@ -57,18 +57,18 @@ def mean_ci(x: np.ndarray, conf: float = 0.95, lower: float | None = None, upper
 
 
 def mean_from_moments(total: float, total_sq: float, n: int, conf: float = 0.95,
-                      lower: float | None = None, upper: float | None = None) -> Estimate:
+                      lower: float | None = None, upper: float | None = None, step: float = 1.0) -> Estimate:
     """Mean interval from running sums (for streamed data): Student t, or on the log scale above `lower` as
     `bounded` says."""
     if n < 2:
         return Estimate(total / n if n else float("nan"), float("nan"), float("nan"), n)
     m = total / n
     var = max(0.0, (total_sq - n * m * m) / (n - 1))
-    return bounded(m, math.sqrt(var / n), n, conf, lower, upper)
+    return bounded(m, math.sqrt(var / n), n, conf, lower, upper, step)
 
 
 def bounded(m: float, se: float, n: int, conf: float = 0.95, lower: float | None = None,
-            upper: float | None = None) -> Estimate:
+            upper: float | None = None, step: float = 1.0) -> Estimate:
     """The Student-t interval m ± t·se; for a quantity that cannot go below `lower` (a count, a length: 0), the
     interval on the log scale of the distance from that bound, lower + (m - lower) × exp(±t·se / (m - lower)).
 
@@ -79,7 +79,7 @@ def bounded(m: float, se: float, n: int, conf: float = 0.95, lower: float | None
     never reaches the bound, and equals the t interval to first order when it is narrow next to the distance from
     the bound (every long run). On skewed counts from 10 games it covers 90% where t covers 81%
     (tests/test_intervals.py). When every value sits at the bound, the upper end is the exact Poisson one for no
-    event (≈ 3.7 / n): it reads the values as counts. A bootstrap-percentile interval would also respect the bound,
+    event (≈ 3.7 / n): it reads the values as counts of `step` (a count per 1,000 games moves in steps of 1,000). A bootstrap-percentile interval would also respect the bound,
     but needs the games themselves; these intervals come from streamed sums."""
     t = float(st.t.isf((1 - conf) / 2, n - 1))
     if lower is not None and upper is not None:
@@ -88,7 +88,7 @@ def bounded(m: float, se: float, n: int, conf: float = 0.95, lower: float | None
         return Estimate(m, m - t * se, m + t * se, n)
     gap = m - lower
     if gap <= 0:                       # every value at the bound
-        return Estimate(m, lower, lower - math.log((1 - conf) / 2) / n, n)
+        return Estimate(m, lower, lower - step * math.log((1 - conf) / 2) / n, n)
     factor = math.exp(t * se / gap)
     return Estimate(m, lower + gap / factor, lower + gap * factor, n)
 

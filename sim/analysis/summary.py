@@ -54,7 +54,7 @@ def summarize(game: Game, games: pl.LazyFrame, by: list[str]) -> list[dict]:
                 continue
             s = rec[f"{o.name}__s"] or 0.0
             est = wilson(int(round(s)), n) if o.kind == "rate" else \
-                mean_from_moments(s, rec[f"{o.name}__ss"] or 0.0, n, lower=floor(rec[f"{o.name}__min"]))
+                mean_from_moments(s, rec[f"{o.name}__ss"] or 0.0, n, lower=floor(rec[f"{o.name}__min"]), step=o.step)
             rows.append({**{k: rec[k] for k in by}, "outcome": o.name, "label": o.label, "kind": o.kind,
                          "headline": o.headline, "estimate": est})
     return rows

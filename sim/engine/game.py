@@ -67,6 +67,8 @@ class Outcome:
     percent: bool = False      # a mean of per-game shares, shown as a percentage
     caveat: bool = False       # should be zero (stalemates, strategy violations): any is a caveat on the report
     short: str = ""            # a few words heading a table's column, where the label is a sentence
+    step: float = 1.0          # the least a game can add when it adds anything (1,000 for a count per 1,000
+                               # games): the interval's upper end when no game added any
 
     def reference_at(self, players: int) -> float | None:
         if self.reference == "fair":

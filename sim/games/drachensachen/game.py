@@ -146,7 +146,8 @@ class DrachensachenGame(Game):
                     "mean over games of each game's share of its decided rounds in which the round's starter "
                     "went out first", headline=True, reference="fair", percent=True, short="starter out first"),
             Outcome("stalemates", "mean", 1000 * pl.col("stalemate_rounds"),
-                    "rounds stopped by the turn cap, per 1,000 games", headline=True, short="capped rounds per 1,000"),
+                    "rounds stopped by the turn cap, per 1,000 games", headline=True, short="capped rounds per 1,000",
+                    step=1000),
             Outcome("stalemate_round", "mean", pl.col("stalemate_rounds") / per_round,
                     "share of a game's rounds stopped by the turn cap", percent=True),
             Outcome("stalemate_game", "rate", pl.col("stalemate") == 1, "games that hit the round cap", caveat=True),
