@@ -140,3 +140,12 @@ def test_the_search_player_joins_the_population_only_when_asked():
     for role in ("dragon", "dwarves"):
         assert "search" not in [c.strategy.name for c in candidates(game, role)]
         assert "search" in [c.strategy.name for c in candidates(game, role, with_search=True)]
+
+
+def test_the_fresh_check_verdict_never_contradicts_its_interval():
+    from sim.analysis.stats import Estimate
+    from sim.report.equilibrium import fresh_verdict
+    assert "within" in fresh_verdict(Estimate(0.004, -0.002, 0.009, 100), 0.01)
+    assert "not yet reached" in fresh_verdict(Estimate(0.03, 0.015, 0.045, 100), 0.01)
+    unsure = fresh_verdict(Estimate(0.019, 0.007, 0.031, 100), 0.01)     # 1.9 points [0.7, 3.1] against 1
+    assert "unsettled" in unsure and "within" not in unsure and "1.0 points" in unsure

@@ -119,9 +119,18 @@ def findings(s: Study) -> list[str]:
                        "the equilibrium's own strategy.")
             continue
         out.append(f"Checked on fresh seeds: a new best-response search for {side} gains {points(g)} against the "
-                   "equilibrium" + (" (within the tolerance)." if g.lo <= s.search.tol else
-                                    " — more than the tolerance: the equilibrium is not yet reached."))
+                   f"equilibrium{fresh_verdict(g, s.search.tol)}")
     return out
+
+
+def fresh_verdict(g, tol: float) -> str:
+    """What a fresh best response's gain says against the tolerance, read off its whole interval."""
+    if g.hi <= tol:
+        return " (within the tolerance)."
+    if g.lo > tol:
+        return " — more than the tolerance: the equilibrium is not yet reached."
+    return (f" — the interval reaches both sides of the tolerance ({100 * tol:.1f} points): whether the "
+            "equilibrium is reached is unsettled.")
 
 
 def defaults_text(s: Study) -> str:
