@@ -79,8 +79,9 @@ def bounded(m: float, se: float, n: int, conf: float = 0.95, lower: float | None
     never reaches the bound, and equals the t interval to first order when it is narrow next to the distance from
     the bound (every long run). On skewed counts from 10 games it covers 90% where t covers 81%
     (tests/test_intervals.py). When every value sits at the bound, the upper end is the exact Poisson one for no
-    event (≈ 3.7 / n): it reads the values as counts of `step` (a count per 1,000 games moves in steps of 1,000). A bootstrap-percentile interval would also respect the bound,
-    but needs the games themselves; these intervals come from streamed sums."""
+    event (≈ 3.7 / n): it reads the values as counts of `step` (a count per 1,000 games moves in steps of 1,000).
+    A bootstrap-percentile interval would also respect the bound, but needs the games themselves; these
+    intervals come from streamed sums."""
     t = float(st.t.isf((1 - conf) / 2, n - 1))
     if lower is not None and upper is not None:
         return _between(m, se, n, t, conf, lower, upper)

@@ -14,8 +14,8 @@ def _bound(x: float, scale: float, spec: str, open_: bool) -> str:
 
 def interval_text(e: Interval, kind: str, digits: int | None = None) -> str:
     """"+5.2 points (0, +7.4]" for rates (and means of shares: pass kind "rate"), "+0.8 [+0.5, +1.1]" for
-    means (in their unit, one decimal unless that would round the width or a non-zero end to nothing); open ends as the family gives them. Points have one decimal unless that would round the interval's
-    width or a non-zero end to nothing (`point_digits`)."""
+    means, in their unit; open ends as the family gives them. Both have one decimal unless that would round the
+    interval's width or a non-zero end to nothing (`point_digits`)."""
     if kind == "rate":
         digits = point_digits(e) if digits is None else digits
         scale, spec, unit = 100, f"+.{digits}f", " points"
