@@ -14,6 +14,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
+from sim.analysis.calibration import verdict as claim_verdict  # noqa: E402
 from sim.analysis.equilibrium import Study  # noqa: E402
 from sim.analysis.gametheory._util import Interval  # noqa: E402
 from sim.report import numbers  # noqa: E402
@@ -124,10 +125,12 @@ def findings(s: Study) -> list[str]:
 
 
 def fresh_verdict(g, tol: float) -> str:
-    """What a fresh best response's gain says against the tolerance, read off its whole interval."""
-    if g.hi <= tol:
+    """What a fresh best response's gain says against the tolerance, read off its whole interval (the claim
+    "at most `tol`", judged as every claim is)."""
+    said = claim_verdict(g, None, tol)
+    if said == "holds":
         return " (within the tolerance)."
-    if g.lo > tol:
+    if said == "fails":
         return " — more than the tolerance: the equilibrium is not yet reached."
     return (f" — the interval reaches both sides of the tolerance ({100 * tol:.1f} points): whether the "
             "equilibrium is reached is unsettled.")
