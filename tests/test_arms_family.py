@@ -1,6 +1,9 @@
 """`dsim sensitivity` and `dsim ablate` judge every arm of a headline outcome as one family: Holm-controlled
 detection, bootstrap rank intervals, and words read off them. Synthetic per-game arrays, no games played."""
 
+from dataclasses import replace
+from types import SimpleNamespace
+
 import numpy as np
 import polars as pl
 
@@ -58,6 +61,10 @@ def test_a_real_element_is_detected_and_ranked_first_only_when_resolved():
     text = finding(effects, "x", "neutral")
     assert "e0 weighs most" in text and "rank interval [1, 1]" in text and "points (0, +" in text
     assert "1 of 7 elements change it detectably" in text
+    renamed = [replace(e, key="dwarf_spaces[1]") if e.key == "e0" else e for e in effects]    # rules in words
+    items = SimpleNamespace(entries={"dwarf_spaces": SimpleNamespace(items=("Fury dwarf", "Wall dwarf"))})
+    words = sentence(renamed, "x", items)
+    assert "plausible dwarf spaces of the Wall dwarf" in words and "dwarf_spaces" not in words, words
     assert chart_title("Dragon wins", "e0", [top]) == "Dragon wins is most sensitive to e0"
     lines = outcome_section(None, "x", effects, {}, lambda name, fig: f"![{name}]", fam)
     assert "| e0 |  | 1 [1, 1] | +" in "\n".join(lines)

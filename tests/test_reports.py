@@ -124,8 +124,8 @@ def test_a_claim_failing_at_several_player_counts_is_named_once():
     claims += [claim("rarely all die", "", "unsettled", 0.15, None, 0.15), claim("dragon first", "", "holds", 0.05)]
     assert claim_caveats(claims) == [
         "The rulebook's claim \"close to even\" fails at 4, 5 and 6 players here: measured 12.0% [11.0, 13.0], "
-        "9.0% [8.0, 10.0] and 11.0% [10.0, 12.0] against 40% to 60% (what causes it: the report's calibration "
-        "section).",
+        "9.0% [8.0, 10.0] and 11.0% [10.0, 12.0] against 40% to 60% (the report's calibration section "
+        "says why).",
         "The rulebook's claim \"rarely all die\" is unsettled here: measured 15.0% [14.0, 16.0] against at most 15%."]
 
 

@@ -290,7 +290,7 @@ def claim_caveats(checked) -> list[str]:
             figures = (f": measured {', '.join(values[:-1]) + ' and ' if len(values) > 1 else ''}{values[-1]} against "
                        f"{claim_range(measured[0].claim, pct)}")
         out.append(f"The rulebook's claim \"{text}\" {words}{counts_text([n for n, _ in found])} here{figures}"
-                   + (" (what causes it: the report's calibration section)." if cause else "."))
+                   + (" (the report's calibration section says why)." if cause else "."))
     return out
 
 

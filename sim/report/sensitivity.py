@@ -18,7 +18,7 @@ from sim.report import layout
 from sim.report.changes import zero_text
 from sim.report.charts import ChartSaver
 from sim.report.html import write_report
-from sim.report.labels import spec_words
+from sim.report.labels import rule_words, spec_words
 
 
 def write(s: Sensitivity, to: Path) -> Path:
@@ -28,28 +28,30 @@ def write(s: Sensitivity, to: Path) -> Path:
     s.table().write_parquet(to / f"sensitivity_{game.name}.parquet")
     outcomes = list(dict.fromkeys(e.outcome for e in effects))
     (to / f"sensitivity_{game.name}.json").write_text(json.dumps(
-        {"findings": [sentence(effects, o) for o in outcomes], "games_per_arm": s.played,
+        {"findings": [sentence(effects, o, game.load_rules().ruleset) for o in outcomes], "games_per_arm": s.played,
          "players": base.players, "lineup": lineup_label(base.lineup), "base": spec_words(game, base)}, indent=1))
     chart = ChartSaver(to, f"sensitivity_{game.name}")
     lines = report_lines(game, base, effects, s.played, chart, s.families)
     return write_report(to, f"sensitivity_{game.name}", "\n".join(lines), game.title)
 
 
-def sentence(effects: list[Effect], outcome: str) -> str:
+def sentence(effects: list[Effect], outcome: str, ruleset=None) -> str:
     """The finding in words: what moves this outcome most, how sure the ranking is, how much the rest move it at
-    most, and how many alternatives the family detects. Every word is read off the family intervals."""
+    most, and how many alternatives the family detects. Every word is read off the family intervals; each rule is
+    named in words (`ruleset` gives the items of indexed rules)."""
     rows = ranked(effects, outcome)
     if not rows:
         return ""
     if untouched(effects, outcome):
         return f"No assumed value changes {rows[0][2][0].label} at all."
     key, _, es = rows[0]
+    key = rule_words(key, ruleset)
     top = largest(es)
     label, kind = _cap(top.label), top.kind
     found = detected_text(effects, outcome, "alternatives")
     if not any(detected(e) for e in effects if e.outcome == outcome):
         return (f"No assumed value moves {top.label} detectably ({found}): the largest change, "
-                f"{key}={short(top.alternative)}, is {signed(top)}.")
+                f"{key} {short(top.alternative)}, is {signed(top)}.")
     if len(es) == 1:
         text = f"{label} moves {signed(top)} under the other plausible {key} ({short(top.alternative)})"
     else:
@@ -57,7 +59,7 @@ def sentence(effects: list[Effect], outcome: str) -> str:
                 f"(the most at {short(top.alternative)})")
     text += f", {lead(top, key)}"
     if len(rows) > 1:
-        text += f"; {runner_up(rows[1][0], largest(rows[1][2]))}"
+        text += f"; {runner_up(rule_words(rows[1][0], ruleset), largest(rows[1][2]))}"
     if len(rows) > 2:
         text += f"; nothing else moves it more than {units(kind, rows[2][1])}"
     return text + f"; {found}."
@@ -87,7 +89,7 @@ def report_lines(game: Game, base: RunSpec, effects: list[Effect], played: int, 
     outcomes = list(dict.fromkeys(e.outcome for e in effects))
     families = families or {}
     lines = [f"# {game.title}: what the assumed values change", "", "## Findings", ""]
-    lines += [f"- {sentence(effects, o)}" for o in outcomes]
+    lines += [f"- {sentence(effects, o, game.load_rules().ruleset)}" for o in outcomes]
     lines += ["", f"Each alternative was played alone against the base ({spec_words(game, base)}): {played:,} "
               f"games per arm, seed {base.seed}, every arm on the same seeds, so each change is a paired "
               "difference. The alternatives come from each assumed value's `range` or "
