@@ -100,3 +100,18 @@ def test_compare_checks_every_arm_before_playing_any(tmp_path, capsys):
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "variant 'teams' cannot be played here: teams need 4 or 6 players" in lines[0]
     assert not out.exists()
+
+
+def test_a_wide_table_keeps_the_columns_that_fit_and_names_the_rest():
+    """The terminal shows whole figures: columns from the right go to the report rather than fold mid-number."""
+    from rich.console import Console
+    from sim.cli.output import compact_table, fitting
+    head = ["point", "heroes win", "relics found", "dragon found", "time runs out"]
+    rows = [head] + [[f"min reveals {k}, 4 players", *["11.7% [10.4, 13.2]"] * 4] for k in range(3)]
+    kept, left = fitting(rows, 80)
+    assert kept[0] == head[:3] and left == head[3:]
+    console = Console(width=80, record=True)
+    console.print(compact_table(kept, 80))
+    lines = console.export_text().splitlines()
+    assert max(map(len, lines)) <= 80 and sum("11.7% [10.4, 13.2]" in line for line in lines) == 3
+    assert fitting(rows, 200) == (rows, [])

@@ -114,6 +114,8 @@ def test_sweep_command(tmp_path):
     hero = table.filter(pl.col("outcome") == "hero_win")
     assert hero.height == 4 and (hero["lo"] <= hero["value"]).all() and (hero["value"] <= hero["hi"]).all()
     assert (tmp_path / "report" / "sweep_dragonwake_hero_win.png").exists()
+    text = (tmp_path / "report" / "sweep_dragonwake.md").read_text()     # points in words, not rule keys
+    assert "| min reveals 10, 6 players |" in text and "min_reveals" not in text.split("## Every point")[1]
     assert main(["sweep", "--game", "dragonwake", "--param", "nope=1:2", "--out", str(tmp_path / "x")]) == 2
     assert not (tmp_path / "x").exists()
 

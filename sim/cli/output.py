@@ -95,7 +95,10 @@ def show(path: Path, fmt: str = "text", extra: dict | None = None, table: list[l
     if rows:
         if note:
             say(hanging("", note, console.width))
+        rows, left = fitting(rows, console.width)
         console.print(compact_table(rows, console.width))
+        if left:
+            say(hanging("", f"In the report, not shown here: {', '.join(left)}.", console.width))
     say(f"report: {data['report']}")
     say(f"HTML:   {data['html']}")
 
@@ -110,14 +113,7 @@ def compact_table(rows: list[list[str]], width: int = 80) -> Table:
     """A header row and rows as a table with no vertical rules: the first column left-aligned words, wrapped to fit
     the width, the others right-aligned figures, each as wide as its figures and as much of its header as fits."""
     heads = rows[0][1:]
-    words = min(24, max(len(r[0]) for r in rows))
-    for cap in (16, 12, 10):        # wider headings while the words keep room
-        widths = [max([len(r[i]) for r in rows[1:]] + [len(w) for w in head.split()] + [min(len(head), cap)])
-                  for i, head in enumerate(heads, 1)]
-        if words + sum(widths) + 2 * len(widths) <= width:
-            break
-    else:                           # too many figures for the line: rich shares it out, folding cells
-        widths = [None] * len(heads)
+    widths = column_widths(rows, width) or [None] * len(heads)   # None: rich shares the line out, folding cells
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 0, 0, 1), pad_edge=False, expand=False, show_edge=False)
     table.add_column(rows[0][0])
     for head, w in zip(heads, widths):
@@ -125,3 +121,25 @@ def compact_table(rows: list[list[str]], width: int = 80) -> Table:
     for row in rows[1:]:
         table.add_row(*row)
     return table
+
+
+def column_widths(rows: list[list[str]], width: int) -> list[int] | None:
+    """Each figure column's width, its figures whole and as much of its header as fits (wider headings while the
+    words keep room); None when the figures alone overflow the line."""
+    heads = rows[0][1:]
+    words = min(24, max(len(r[0]) for r in rows))
+    for cap in (16, 12, 10):
+        widths = [max([len(r[i]) for r in rows[1:]] + [len(w) for w in head.split()] + [min(len(head), cap)])
+                  for i, head in enumerate(heads, 1)]
+        if words + sum(widths) + 2 * len(widths) <= width:
+            return widths
+    return None
+
+
+def fitting(rows: list[list[str]], width: int) -> tuple[list[list[str]], list[str]]:
+    """The table's columns from the left that fit the line with whole figures (at least one figure column; the
+    headline ones come first), and the headers of those left for the report."""
+    keep = len(rows[0])
+    while keep > 2 and column_widths([r[:keep] for r in rows], width) is None:
+        keep -= 1
+    return [r[:keep] for r in rows], rows[0][keep:]

@@ -26,7 +26,7 @@ def rules_text(run: dict, decks: tuple[str, ...] = ()) -> str:
     if decks and any(k in decks for k in changed):
         parts.append(" vs ".join(str(values[k]["value"]) for k in decks if k in values))
     parts += [f"variant {words(v)}" for v in run.get("variants", [])]
-    parts += [f"{words(k)} {_short(values[k]['value'])}" for k in changed if k not in decks]
+    parts += [f"{words(k)} {value_words(values[k]['value'])}" for k in changed if k not in decks]
     return ", ".join(parts) or DEFAULT_RULES
 
 
@@ -93,11 +93,22 @@ def _own_file(path) -> bool:
     return p.name == "rules.toml" and p.parent.parent.name == "games"
 
 
-def _short(value) -> str:
+def value_words(value) -> str:
+    """A rule's value as a reader says it: a flag "on" or "off", a long list cut short."""
     if isinstance(value, bool):
         return "on" if value else "off"
     text = str(value).replace("'", "")
     return text if len(text) <= 30 else text[:27] + "..."
+
+
+def setting_words(key: str, value) -> str:
+    """One rule setting as words: `players` 4 -> "4 players", `events` False -> "events off"."""
+    return players_text(value) if key == "players" else f"{rule_words(key)} {value_words(value)}"
+
+
+def point_words(keys, values) -> str:
+    """A point of a grid of settings in words: "4 players, events off, powers on"."""
+    return ", ".join(setting_words(k, v) for k, v in zip(keys, values))
 
 
 def players_text(players: int) -> str:

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from sim.analysis.arms import Effect, detected, largest, ranked, untouched
-from sim.analysis.sensitivity import Sensitivity, short, undeclared
+from sim.analysis.sensitivity import Sensitivity, undeclared
 from sim.engine.game import Game
 from sim.engine.spec import RunSpec
 from sim.engine.strategy import lineup_label
@@ -18,7 +18,7 @@ from sim.report import layout
 from sim.report.changes import zero_text
 from sim.report.charts import ChartSaver
 from sim.report.html import write_report
-from sim.report.labels import rule_words, spec_words
+from sim.report.labels import rule_words, spec_words, value_words
 
 
 def write(s: Sensitivity, to: Path) -> Path:
@@ -51,12 +51,12 @@ def sentence(effects: list[Effect], outcome: str, ruleset=None) -> str:
     found = detected_text(effects, outcome, "alternatives")
     if not any(detected(e) for e in effects if e.outcome == outcome):
         return (f"No assumed value moves {top.label} detectably ({found}): the largest change, "
-                f"{key} {short(top.alternative)}, is {signed(top)}.")
+                f"{key} {value_words(top.alternative)}, is {signed(top)}.")
     if len(es) == 1:
-        text = f"{label} moves {signed(top)} under the other plausible {key} ({short(top.alternative)})"
+        text = f"{label} moves {signed(top)} under the other plausible {key} ({value_words(top.alternative)})"
     else:
         text = (f"{label} moves {signed(top)} across {len(es)} plausible {key} values "
-                f"(the most at {short(top.alternative)})")
+                f"(the most at {value_words(top.alternative)})")
     text += f", {lead(top, key)}"
     if len(rows) > 1:
         text += f"; {runner_up(rule_words(rows[1][0], ruleset), largest(rows[1][2]))}"
@@ -104,7 +104,7 @@ def report_lines(game: Game, base: RunSpec, effects: list[Effect], played: int, 
         rows = ranked(effects, o)
         label, kind = rows[0][2][0].label, rows[0][2][0].kind
         family = outcome_family(effects, o)
-        body = [[key, rank_text(e), short(e.alternative), signed(e), e.verdict, f"{e.p_adjusted:.3g}"]
+        body = [[key, rank_text(e), value_words(e.alternative), signed(e), e.verdict, f"{e.p_adjusted:.3g}"]
                 for key, _, es in rows for e in es]
         table = layout.table(["assumption", "rank [95%]", "alternative", f"change [{family}]", "verdict",
                               "adjusted p"], body)

@@ -18,6 +18,7 @@ from sim.report import layout, numbers  # noqa: E402
 from sim.report.charts import ChartSaver, fit_span, legend_beside  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
 from sim.report.findings import fmt  # noqa: E402
+from sim.report.labels import point_words, rule_words  # noqa: E402
 
 
 def write(s: Sweep, to: Path) -> Path:
@@ -26,7 +27,7 @@ def write(s: Sweep, to: Path) -> Path:
     to.mkdir(parents=True, exist_ok=True)
     s.table().write_parquet(to / f"sweep_{game.name}.parquet")
     chart = ChartSaver(to, f"sweep_{game.name}")
-    lines = [f"# {game.title}: sweep over {', '.join(keys)}", "", "## Findings", "",
+    lines = [f"# {game.title}: sweep over {', '.join(rule_words(k) for k in keys)}", "", "## Findings", "",
              *[f"- {f}" for f in sweep_findings(game, keys, rows)], "",
              f"{base.n:,} games per point" + ("" if "players" in keys else f", {base.players} players")
              + f", seed {base.seed} (every point plays the same "
@@ -61,7 +62,8 @@ def grid_table(game: Game, keys: list[str], rows: list[dict]) -> list[str]:
                       key=lambda o: not o.headline)
     points = list(dict.fromkeys(tuple(str(r[k]) for k in keys) for r in rows))
     cells = {(tuple(str(r[k]) for k in keys), r["outcome"]): r for r in rows}
-    body = [[", ".join(f"{k}={v}" for k, v in zip(keys, point)),
+    values = {tuple(str(r[k]) for k in keys): tuple(r[k] for k in keys) for r in rows}
+    body = [[point_words(keys, values[point]),
              *[fmt(cells[point, o.name]["estimate"], o) if (point, o.name) in cells
                else "–" for o in outcomes]] for point in points]
     head = ["point", *[f"**{o.heading()}**" if o.headline else o.heading() for o in outcomes]]
@@ -80,7 +82,7 @@ def sweep_findings(game: Game, keys: list[str], rows: list[dict]) -> list[str]:
         low = min(sel, key=lambda r: r["estimate"].value)
         high = max(sel, key=lambda r: r["estimate"].value)
         def at(r):
-            return ", ".join(f"{k}={r[k]}" for k in keys)
+            return point_words(keys, [r[k] for k in keys])
         apart = high["estimate"].lo > low["estimate"].hi
         out.append(f"{o.label or o.name}: from {fmt(low['estimate'], o)} at {at(low)} to "
                    f"{fmt(high['estimate'], o)} at {at(high)}"
@@ -100,14 +102,14 @@ def band_chart(game, keys, rows, outcome, chart) -> str:
         ys = np.array([r["estimate"].value for r in sel]) * scale
         lo = np.array([r["estimate"].lo for r in sel]) * scale
         hi = np.array([r["estimate"].hi for r in sel]) * scale
-        label = ", ".join(f"{k}={v}" for k, v in zip(keys[1:], other)) or None
+        label = point_words(keys[1:], [sel[0][k] for k in keys[1:]]) or None
         ax.plot(xs, ys, marker="o", label=label)
         ax.fill_between(xs, lo, hi, alpha=0.25)
         if not numeric:
             ax.set_xticks(xs, [str(r[keys[0]]) for r in sel], rotation=20, fontsize=8)
     if numeric and all(isinstance(r[keys[0]], int) for r in rows):
         ax.set_xticks(sorted({r[keys[0]] for r in rows}))
-    ax.set_xlabel(keys[0])
+    ax.set_xlabel("players" if keys[0] == "players" else rule_words(keys[0]))
     pct = outcome.shows_percent()
     ax.set_ylabel((outcome.label or outcome.name) + (" (%; band: 95% interval)" if pct else " (band: 95% interval)"))
     values = [r["estimate"].value for r in rows if r["estimate"].n]

@@ -34,7 +34,9 @@ def measure(html: Path, browser: str) -> tuple[int, int, int] | None:
     try:
         out = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", f"--window-size={WIDTH},900",
                               "--virtual-time-budget=3000", "--dump-dom", probe.resolve().as_uri()],
-                             capture_output=True, text=True, timeout=120).stdout
+                             capture_output=True, text=True, timeout=300).stdout
+    except subprocess.TimeoutExpired:        # a browser that hangs (a loaded machine): named as not loaded
+        return None
     finally:
         probe.unlink()
     m = re.search(r"<title>SW=(\d+) SH=(\d+) WIDE=(\d+)</title>", out)
