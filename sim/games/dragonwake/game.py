@@ -134,7 +134,8 @@ class DragonwakeGame(Game):
             "by paired runs at 5 players (40,000 games, seed 7): (1) a strategy habit: the default hero hides a "
             "held dragon by claiming 'only gold', and the liar cultist's aversion to relics steers it to exactly "
             "those low claims; with cultists who have no such aversion the heroes win 23.8%, with heroes who "
-            "always claim the dragon they hold 5.9% (the strategies' relic_aversion=0 and hide_dragon=0), so the habit to fix is the hero's tell, not the hiding; (2) the assumed search deck and four "
+            "always claim the dragon they hold 5.9% (the strategies' relic_aversion=0 and hide_dragon=0), so the "
+            "habit to fix is the hero's tell, not the hiding; (2) the assumed search deck and four "
             "rounds (Time Bomb's chart, lost here): even against cultists who pick at random, bayes heroes win "
             "only 37.3% and honest heroes 40.3%, and fully random play gives 11.1%.")
         claims = [
