@@ -118,7 +118,10 @@ def _dask_chunks(plan, args, size: int, address: str, jobs: int):
 
 def warm_up(spec: RunSpec) -> None:
     """Play one game before the clock starts, so a cold numba cache compiles here and the games/s a run reports
-    is the speed of play, not of the compiler. Chunks are seeded by index, so this changes no result."""
+    is the speed of play, not of the compiler. Chunks are seeded by index, so this changes no result. Not for a
+    Dask cluster: its workers compile, and the machine that submits need not play at all."""
+    if scheduler():
+        return
     spec.game.simulate(spec.rules, spec.players, spec.lineup, seeding.chunk_seed(spec.seed, 0), 1)
 
 
