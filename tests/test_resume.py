@@ -41,6 +41,8 @@ def failing_after(monkeypatch, chunks: int, error=RuntimeError("boom")):
     original = DW.simulate
 
     def flaky(*a, **k):
+        if a[-1] == 1:                           # a run's one warm-up game before its clock: not a chunk
+            return original(*a, **k)
         calls["n"] += 1
         if calls["n"] == chunks + 1:
             raise error

@@ -110,7 +110,7 @@ def test_sensitivity_ranks_a_real_effect_and_reports_exactly_zero_for_an_unused_
     assert tough.result.diff.hi < -0.03 and not tough.identical
     text = path.read_text()
     assert re.search(r"Dragon wins moves [+-]\d+\.\d points [\[(][+-]?\d+\.?\d*, [+-]?\d+\.?\d*[\])] across \d+ "
-                     r"plausible dwarf_spaces values", text), text.split("## Findings")[1][:300]
+                     r"plausible dwarf spaces values", text), text.split("## Findings")[1][:300]
     assert (tmp_path / "rep" / "sensitivity_drako_tornado_dragon_win.png").exists()
     idle = sentence([e for e in effects if e.key == "turn_cap"], "dragon_win")
     assert idle == "No assumed value changes dragon wins at all."
