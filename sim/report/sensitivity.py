@@ -28,7 +28,7 @@ def write(s: Sensitivity, to: Path) -> Path:
     s.table().write_parquet(to / f"sensitivity_{game.name}.parquet")
     outcomes = list(dict.fromkeys(e.outcome for e in effects))
     (to / f"sensitivity_{game.name}.json").write_text(json.dumps(
-        {"findings": [sentence(effects, o, game.load_rules().ruleset) for o in outcomes], "games_per_arm": s.played,
+        {"findings": [sentence(effects, o, base.rules.ruleset) for o in outcomes], "games_per_arm": s.played,
          "players": base.players, "lineup": lineup_label(base.lineup), "base": spec_words(game, base)}, indent=1))
     chart = ChartSaver(to, f"sensitivity_{game.name}")
     lines = report_lines(game, base, effects, s.played, chart, s.families)
@@ -89,7 +89,7 @@ def report_lines(game: Game, base: RunSpec, effects: list[Effect], played: int, 
     outcomes = list(dict.fromkeys(e.outcome for e in effects))
     families = families or {}
     lines = [f"# {game.title}: what the assumed values change", "", "## Findings", ""]
-    lines += [f"- {sentence(effects, o, game.load_rules().ruleset)}" for o in outcomes]
+    lines += [f"- {sentence(effects, o, base.rules.ruleset)}" for o in outcomes]
     lines += ["", f"Each alternative was played alone against the base ({spec_words(game, base)}): {played:,} "
               f"games per arm, seed {base.seed}, every arm on the same seeds, so each change is a paired "
               "difference. The alternatives come from each assumed value's `range` or "

@@ -60,9 +60,9 @@ def grid_table(game: Game, keys: list[str], rows: list[dict]) -> list[str]:
     """The grid's points as rows (in grid order), every outcome's estimate as a column, headline outcomes first."""
     outcomes = sorted([o for o in game.outcomes() if any(r["outcome"] == o.name for r in rows)],
                       key=lambda o: not o.headline)
-    points = list(dict.fromkeys(tuple(str(r[k]) for k in keys) for r in rows))
+    values = {tuple(str(r[k]) for k in keys): tuple(r[k] for k in keys) for r in rows}    # in grid order
     cells = {(tuple(str(r[k]) for k in keys), r["outcome"]): r for r in rows}
-    values = {tuple(str(r[k]) for k in keys): tuple(r[k] for k in keys) for r in rows}
+    points = list(values)
     body = [[point_words(keys, values[point]),
              *[fmt(cells[point, o.name]["estimate"], o) if (point, o.name) in cells
                else "–" for o in outcomes]] for point in points]
@@ -109,7 +109,7 @@ def band_chart(game, keys, rows, outcome, chart) -> str:
             ax.set_xticks(xs, [str(r[keys[0]]) for r in sel], rotation=20, fontsize=8)
     if numeric and all(isinstance(r[keys[0]], int) for r in rows):
         ax.set_xticks(sorted({r[keys[0]] for r in rows}))
-    ax.set_xlabel("players" if keys[0] == "players" else rule_words(keys[0]))
+    ax.set_xlabel(rule_words(keys[0]))
     pct = outcome.shows_percent()
     ax.set_ylabel((outcome.label or outcome.name) + (" (%; band: 95% interval)" if pct else " (band: 95% interval)"))
     values = [r["estimate"].value for r in rows if r["estimate"].n]
