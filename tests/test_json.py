@@ -72,6 +72,8 @@ def test_every_command_prints_numbers_and_booleans(command, tmp_path, capsys):
         assert {"base", "new", "change"} <= set(change) and change["change"]["unit"] in ("points", "")
     if command == "balance --check":
         assert data["figures"] == 19 and all(isinstance(r["inside"], bool) for r in data["rows"])
+        field = next(r for r in data["rows"] if r["of"] == "ember")  # a rate: its band in the estimate's unit
+        assert field["estimate"]["unit"] == "%" and (field["low"], field["high"]) == (45.0, 55.0)
     if command == "tune":
         assert all(isinstance(o["target_inside"], bool) for s in data["settings"] for o in s["outcomes"])
 

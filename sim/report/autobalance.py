@@ -30,6 +30,11 @@ def _est(row: Row, which: str) -> str:
     return getattr(row, which).fmt(pct=_pct(row), digits=1)
 
 
+def _bound(target, x) -> float | None:
+    """A band's end in the unit of its estimate (% for a rate, as the estimate's `unit` says)."""
+    return None if x is None else numbers.num(round(x * 100, 10) if target.measure != "quantile" else x)
+
+
 def _change(row: Row) -> str:
     return "" if row.change is None else row.change.fmt(pct=_pct(row), digits=1, signed=True)
 
@@ -39,8 +44,8 @@ def figures(b: Balanced) -> dict:
     rows = []
     for r in b.rows:
         pct = _pct(r)
-        rows.append({"target": r.target.name, "of": r.label, "low": numbers.num(r.target.low),
-                     "high": numbers.num(r.target.high), "before": numbers.estimate(r.before, pct),
+        rows.append({"target": r.target.name, "of": r.label, "low": _bound(r.target, r.target.low),
+                     "high": _bound(r.target, r.target.high), "before": numbers.estimate(r.before, pct),
                      "after": numbers.estimate(r.after, pct),
                      "change": None if r.change is None else numbers.change(r.change, pct),
                      "inside_before": r.inside("before"), "inside_after": r.inside()})
@@ -141,8 +146,8 @@ def write_check(c: Checked, to: Path) -> Path:
 
 
 def check_figures(c: Checked) -> dict:
-    rows = [{"target": e.target.name, "of": e.label, "low": numbers.num(e.target.low),
-             "high": numbers.num(e.target.high), "estimate": numbers.estimate(iv, e.target.measure != "quantile"),
+    rows = [{"target": e.target.name, "of": e.label, "low": _bound(e.target, e.target.low),
+             "high": _bound(e.target, e.target.high), "estimate": numbers.estimate(iv, e.target.measure != "quantile"),
              "inside": inside(e.target, iv), "verdict": verdict(e.target, iv)} for e, iv in c.figures()]
     return {"figures_inside": sum(r["inside"] for r in rows), "figures": len(rows), "loss": c.loss(),
             "games_played": c.games_played, "rows": rows}
