@@ -31,8 +31,8 @@ def _est(row: Row, which: str) -> str:
 
 
 def _bound(target, x) -> float | None:
-    """A band's end in the unit of its estimate (% for a rate, as the estimate's `unit` says)."""
-    return None if x is None else numbers.num(round(x * 100, 10) if target.measure != "quantile" else x)
+    """A band's end in the unit of its estimate (% for a rate: the target's own scale; rounded so 0.55 reads 55.0)."""
+    return None if x is None else numbers.num(round(x * target.scale(), 10))
 
 
 def _change(row: Row) -> str:
