@@ -414,3 +414,15 @@ def test_the_faction_matrix_gives_each_deck_against_the_field_with_its_interval(
     close = [Estimate(0.51, 0.50, 0.52, 100), Estimate(0.505, 0.49, 0.52, 100), Estimate(0.4, 0.35, 0.44, 100)]
     assert _extremes(["a", "b", "c"], close).startswith("No deck is measurably the strongest (the highest, **a**")
     assert "weakest: **c**" in _extremes(["a", "b", "c"], close)
+
+
+def test_the_costing_verdict_says_how_much_a_detected_tie_explains():
+    from sim.analysis.stats import Estimate
+    from sim.report.games.drakerion import costing_verdict
+    ratios = {f"c{i}": float(i) for i in range(40)}
+    tied = [{"card": f"c{i}", "effect": Estimate(i / 100, 0, 1, 10)} for i in range(40)]
+    assert "accounting for 100% of the variance of their ranks" in costing_verdict(tied, ratios)
+    noise = np.random.default_rng(3).permutation(40)
+    loose = [{"card": f"c{i}", "effect": Estimate(float(noise[i]), 0, 1, 10)} for i in range(40)]
+    assert "does not detectably predict" in costing_verdict(loose, ratios)
+    assert costing_verdict(loose[:3], ratios).startswith("Too few")

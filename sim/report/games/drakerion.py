@@ -357,8 +357,11 @@ def costing_verdict(rows, ratios) -> str:
         return "Too few characters were measured to test the costing rule."
     x, y = np.array(pairs).T
     rho, p = stats.spearmanr(x, y)
-    held = "does" if p < 0.05 and rho > 0 else "does not"
+    if p < 0.05 and rho > 0:                   # a detected tie can still be a weak one: say how much it explains
+        held = (f"the formula tracks which characters pull their weight, accounting for {rho * rho:.0%} of the "
+                f"variance of their ranks; abilities and keywords, which it ignores, account for the rest")
+    else:
+        held = ("the formula does not detectably predict which characters pull their weight; abilities and "
+                "keywords, which it ignores, decide it")
     return (f"Costing rule of thumb: across {len(pairs)} characters, the rank correlation between "
-            f"(melee + riposte + HP) / cost and the measured effect is {rho:+.2f} (p = {p:.3f}), so the "
-            f"formula {held} predict which characters pull their weight; abilities and keywords, which it "
-            f"ignores, account for the rest.")
+            f"(melee + riposte + HP) / cost and the measured effect is {rho:+.2f} (p = {p:.3f}), so {held}.")
