@@ -36,6 +36,17 @@ def test_the_search_finds_the_toy_games_best_deck():
     assert dict((c, b) for c, a, b in found.changes()) == {"x0": 0, "x2": 0, "x1": 1, "x3": 2, "x4": 3}
 
 
+def test_the_findings_name_the_biggest_changes_first_and_count_the_rest():
+    from types import SimpleNamespace
+    from sim.report.decksearch import leans_on
+    moves = [("a", 3, 2), ("b", 1, 3), ("c", 0, 1), ("d", 2, 3), ("e", 1, 0), ("f", 1, 0), ("g", 3, 2)]
+    line = leans_on(SimpleNamespace(changes=lambda: moves))
+    assert line.startswith("b 1→3, a 3→2, ") and line.endswith("and 1 smaller change (its table below)")
+    assert "g 3→2" not in line
+    assert leans_on(SimpleNamespace(changes=lambda: moves[:2])) == "b 1→3, a 3→2"
+    assert leans_on(SimpleNamespace(changes=lambda: [])) == "no change"
+
+
 def test_swaps_keep_the_size_the_copies_and_the_set_up_cards():
     rules = DeckBuilding(("x0", "x1", "x2", "x3", "x4"), 6, 3, {"x1": 1})
     deck = {"x1": 1, "x4": 3, "x3": 2}

@@ -54,10 +54,18 @@ def terminal_table(s: DeckSearch) -> list[list[str]]:
     return rows
 
 
+def leans_on(f: Found, most: int = 6) -> str:
+    """The list's biggest changes first (a line cannot hold them all; the deck's table below does)."""
+    changes = sorted(f.changes(), key=lambda c: -abs(c[2] - c[1]))
+    lean = ", ".join(f"{c} {a}→{b}" for c, a, b in changes[:most]) or "no change"
+    more = len(changes) - most
+    return lean + (f" and {more} smaller change{'s' if more > 1 else ''} (its table below)" if more > 0 else "")
+
+
 def findings(s: DeckSearch) -> list[str]:
     top = strongest(s)
     broken = [f.deck for f in s.found if verdict(f) == "breaks the set"]
-    lean = ", ".join(f"{c} {a}→{b}" for c, a, b in top.changes()[:6]) or "no change"
+    lean = leans_on(top)
     out = [f"- **The strongest deck found is {top.deck}'s**: {top.best_score.fmt(pct=True, digits=1)} against the "
            f"field, {top.edge.fmt(pct=True, digits=1, signed=True)} points over its starter deck "
            f"({top.start_score.fmt(pct=True, digits=1)}); it leans on {lean}.",
