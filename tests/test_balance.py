@@ -152,10 +152,11 @@ high = 12
 def test_drakerion_smoke(tmp_path, monkeypatch, capsys):
     from sim.games.drakerion import rules
     (tmp_path / "pools").mkdir()
-    starter = (rules.POOLS / "starter.toml").read_bytes()           # the default pool, where the rules look for it
-    (tmp_path / "pools" / "starter.toml").write_bytes(starter)
+    draft = rules.alias_of(rules.POOLS / "starter.toml")           # the default pool names its draft
+    for name in ("starter", draft):                                  # where the rules look for them
+        (tmp_path / "pools" / f"{name}.toml").write_bytes((rules.POOLS / f"{name}.toml").read_bytes())
     monkeypatch.setattr(rules, "POOLS", tmp_path / "pools")
-    builtin = hashlib.sha256(starter).hexdigest()
+    builtin = hashlib.sha256((tmp_path / "pools" / f"{draft}.toml").read_bytes()).hexdigest()
     target = tmp_path / "t.toml"
     target.write_text(SMOKE_TARGET)
     args = ["balance", "--game", "drakerion", "--target", str(target), "--n", "40", "--steps", "1", "--seed", "2",
@@ -166,7 +167,7 @@ def test_drakerion_smoke(tmp_path, monkeypatch, capsys):
     assert written.exists() and out["pool"] == str(written)
     assert {"before", "after", "inside_after"} <= set(out["rows"][0]) and check(out) > 3
     assert (tmp_path / "res" / "report" / "balance_drakerion.md").exists()
-    assert hashlib.sha256((tmp_path / "pools" / "starter.toml").read_bytes()).hexdigest() == builtin
+    assert hashlib.sha256((tmp_path / "pools" / f"{draft}.toml").read_bytes()).hexdigest() == builtin
     get_game("drakerion").load_rules(sets=["cards=smoke"])                  # the new pool loads by its name
     assert main([*args, "--pool-out", "smoke"]) == 2                         # never over an existing pool
     assert "exists" in capsys.readouterr().err

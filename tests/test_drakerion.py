@@ -342,6 +342,25 @@ def test_the_default_plays_every_pairing_of_the_starter_decks_in_turn():
     assert not one.is_empty()
 
 
+def test_the_starter_names_its_draft_and_plays_it_card_for_card(tmp_path, monkeypatch):
+    from sim.games.drakerion import rules as pools
+    draft = pools.alias_of(pools.POOLS / "starter.toml")
+    assert draft in pools.pool_names() and pools.alias_of(pools.POOLS / f"{draft}.toml") is None
+    assert pools.pool_file("starter") == pools.POOLS / f"{draft}.toml"
+    assert pools.pool_of("starter").cards == pools.pool_of(draft).cards
+    same = [pl.DataFrame(GAME.simulate(rules(f"cards={name}"), 2, GAME.lineup(None), 5, 60)["games"])
+            for name in ("starter", draft)]
+    assert same[0].equals(same[1])
+    (tmp_path / "first.toml").write_bytes((pools.POOLS / "first_draft.toml").read_bytes())
+    for name, target in (("a", "first"), ("b", "a"), ("c", "missing"), ("d", "../x")):
+        (tmp_path / f"{name}.toml").write_text(f'[meta]\ngame = "drakerion"\nsame_as = "{target}"\n')
+    monkeypatch.setattr(pools, "POOLS", tmp_path)
+    assert pools.pool_of("a").cards == pools.pool_of("first").cards
+    for name, error in (("b", "itself an alias"), ("c", "unknown pool 'missing'"), ("d", "must name a pool")):
+        with pytest.raises(ValueError, match=error):
+            pools.pool_file(name)
+
+
 def test_a_field_game_does_not_depend_on_how_many_are_played():
     few = pl.DataFrame(GAME.simulate(DEFAULT, 2, GAME.lineup(None), 9, 60)["games"])
     many = pl.DataFrame(GAME.simulate(DEFAULT, 2, GAME.lineup(None), 9, 600)["games"])

@@ -188,17 +188,19 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3, help="timed repeats per case inside a round's process")
     ap.add_argument("--game", action="append", default=[], help="only this game (repeatable)")
     ap.add_argument("--mem-n", default="1e6", help="comma-separated --n values for the memory runs ('' for none)")
-    ap.add_argument("--mem-rounds", type=int, default=1)
+    ap.add_argument("--mem-rounds", type=int, default=1, help="memory rounds (0 skips the memory runs)")
     ap.add_argument("--jobs", type=int, default=1, help="--jobs of the memory runs")
     ap.add_argument("--out", default=None, help="append the Markdown table to this file")
     args = ap.parse_args()
+    if args.rounds < 1 or args.repeats < 1 or args.mem_rounds < 0:
+        ap.error("--rounds and --repeats must be at least 1, --mem-rounds at least 0")
     ref = checkout(args.ref)
     head_name = sh("git", "rev-parse", "--short", "HEAD").strip() + (
         "+changes" if sh("git", "status", "--porcelain", "--untracked-files=no").strip() else "")
     speed = compare_speed(ref, TOP, args.rounds, args.repeats, args.game)
     games = args.game or sorted({r["case"].split(":")[0] for r in speed})
     sizes = [float(x) for x in args.mem_n.split(",") if x.strip()]
-    memory = compare_memory(ref, TOP, games, sizes, args.jobs, args.mem_rounds) if sizes else []
+    memory = compare_memory(ref, TOP, games, sizes, args.jobs, args.mem_rounds) if sizes and args.mem_rounds > 0 else []
     text = "\n".join(markdown(args.ref, head_name, speed, memory, args.rounds))
     print(text)
     if args.out:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -31,14 +32,46 @@ def is_pool_name(cards: str) -> bool:
 
 def pool_file(cards: str) -> Path:
     """The card file a `cards` rule names: "" = the built-in pool, a bare NAME = pools/NAME.toml, else a path
-    (relative paths from the current folder)."""
+    (relative paths from the current folder). A named pool may be an alias of another (see `alias_of`)."""
     if not cards:
         return BUILTIN
-    if is_pool_name(cards):
-        if cards not in pool_names():
-            raise ValueError(f"unknown pool '{cards}' (named pools: {', '.join(pool_names())}; or give a .toml path)")
-        return POOLS / f"{cards}.toml"
-    return Path(cards)
+    if not is_pool_name(cards):
+        return Path(cards)
+    path = _named(cards)
+    target = alias_of(path)
+    if target is None:
+        return path
+    named = _named(target)
+    if alias_of(named) is not None:
+        raise ValueError(f"pool '{cards}' is an alias of '{target}', itself an alias: name the pool itself")
+    return named
+
+
+def _named(name: str) -> Path:
+    if name not in pool_names():
+        raise ValueError(f"unknown pool '{name}' (named pools: {', '.join(pool_names())}; or give a .toml path)")
+    return POOLS / f"{name}.toml"
+
+
+def alias_of(path: Path) -> str | None:
+    """The pool a named pool file stands for ([meta] same_as = "NAME"), or None for a file of cards. `starter` is
+    one: the default names the draft it is instead of copying it, so the two cannot drift apart."""
+    return _alias(str(path), path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _alias(path: str, stamp: int) -> str | None:
+    text = Path(path).read_text()
+    if "same_as" not in text:          # a card file need not be parsed twice
+        return None
+    try:
+        meta = tomllib.loads(text).get("meta", {})
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"malformed card file {path}: {e}") from None
+    target = meta.get("same_as")
+    if target is not None and not (isinstance(target, str) and is_pool_name(target)):
+        raise ValueError(f"{path}: [meta] same_as must name a pool of pools/, not {target!r}")
+    return target
 
 
 def pool_of(cards: str) -> Pool:
