@@ -15,13 +15,14 @@ from scipy import special
 from scipy import stats as st
 
 from sim.analysis.intervals import (
-    Interval, clopper_pearson, cluster_totals, clustered_rate, design_effect, games_needed, half_width,
-    mean_of_shares, mean_t, next_look, nonneg_mean, poisson_rate, run_until_width, width_reached, wilson,
+    Interval, clopper_pearson, cluster_totals, clustered_mean, clustered_quantile, clustered_rate,
+    clustered_rate_of, design_effect, games_needed, half_width,
+    mean_of_shares, mean_t, next_look, nonneg_mean, poisson_rate, quantile, run_until_width, width_reached, wilson,
     zero_change_bound, zero_rate_change,
 )
 from sim.analysis.intervals_family import element_family, rank_intervals
 from sim.analysis.intervals_paired import (
-    DOWN, NO_CHANGE, UP, family_of_changes, holm, paired_change, simultaneous, verdict,
+    DOWN, NO_CHANGE, UP, clustered_change, family_of_changes, holm, paired_change, simultaneous, verdict,
 )
 from sim.analysis.intervals_tournament import bradley_terry, fit_tournament, pair_score
 
@@ -367,6 +368,72 @@ def test_cluster_totals_and_edges():
     assert s.tolist() == [1, 2, 0] and t.tolist() == [2, 2, 1]
     zero = clustered_rate(np.zeros(50), np.full(50, 10.0))
     assert zero.value == 0 and zero.lo == 0 and zero.hi == pytest.approx(clopper_pearson(0, 50).hi)
+
+
+def dealt_alike(rng, deals: int, cells: int, p: float, spread: float) -> tuple[np.ndarray, np.ndarray]:
+    """Wins of `cells` pairings played from one seed: deal i shifts every pairing's chance of a win alike
+    (a good or bad draw), so game i of two pairings is correlated. Values in cell order, and each one's deal."""
+    shift = rng.uniform(-spread, spread, deals)
+    x = (rng.random((cells, deals)) < np.clip(p + shift, 0, 1)).astype(np.float64)
+    return x.ravel(), np.tile(np.arange(deals), cells)
+
+
+def test_deal_clustered_intervals_cover_where_the_plain_ones_do_not():
+    rng = np.random.default_rng(21)
+    reps, hits = 600, {"clustered mean": 0, "clustered rate": 0, "plain t": 0, "plain Wilson": 0}
+    for _ in range(reps):
+        x, deal = dealt_alike(rng, 300, 8, 0.5, 0.45)
+        hits["clustered mean"] += covers(clustered_mean(x, deal), 0.5)
+        hits["clustered rate"] += covers(clustered_rate_of(x, deal), 0.5)
+        hits["plain t"] += covers(mean_t(x), 0.5)
+        hits["plain Wilson"] += covers(wilson(int(x.sum()), len(x)), 0.5)
+    print("\ncoverage, 8 pairings dealt alike:", {k: round(v / reps, 3) for k, v in hits.items()})
+    assert hits["clustered mean"] / reps >= 0.93 and hits["clustered rate"] / reps >= 0.93
+    assert hits["plain t"] / reps <= 0.85 and hits["plain Wilson"] / reps <= 0.85
+
+
+def test_deal_clustered_intervals_reduce_to_the_plain_ones():
+    rng = np.random.default_rng(22)
+    x = rng.random(400)
+    twice = clustered_mean(np.concatenate([x, x]), np.tile(np.arange(400), 2))    # a copy adds nothing
+    plain = mean_t(x)
+    assert (twice.lo, twice.hi) == (pytest.approx(plain.lo), pytest.approx(plain.hi))
+    alone = clustered_mean(x, np.arange(400))
+    assert (alone.lo, alone.hi) == (pytest.approx(plain.lo), pytest.approx(plain.hi))
+    turns = rng.integers(3, 15, 2000).astype(np.float64)
+    one, order = clustered_quantile(turns, np.arange(2000)), quantile(turns)
+    assert one.value == order.value and abs(one.lo - order.lo) <= 1 and abs(one.hi - order.hi) <= 1
+    assert "deal" in twice.method and "deal" in one.method
+
+
+def test_deal_clustered_quantile_covers():
+    rng = np.random.default_rng(23)
+    reps, hits, plain = 400, 0, 0
+    for _ in range(reps):
+        shift = rng.normal(0, 2, 300)
+        x = rng.normal(8 + shift, 1.5, (8, 300)).ravel()      # every pairing's game i alike
+        deal = np.tile(np.arange(300), 8)
+        hits += covers(clustered_quantile(x, deal), 8.0)
+        plain += covers(quantile(x), 8.0)
+    print(f"\nmedian of 8 pairings dealt alike: coverage {hits / reps:.3f}, plain order statistics {plain / reps:.3f}")
+    assert hits / reps >= 0.93 and plain / reps <= 0.85
+
+
+def test_deal_clustered_change_covers_and_keeps_the_exact_bound_for_no_change():
+    rng = np.random.default_rng(24)
+    reps, hits, plain = 600, 0, 0
+    for _ in range(reps):
+        shift = rng.uniform(-0.3, 0.3, 300)
+        u = rng.random((8, 300))
+        a = (u < np.clip(0.5 + shift, 0, 1)).astype(np.float64).ravel()        # the same games, arm b a
+        b = (u < np.clip(0.55 + shift, 0, 1)).astype(np.float64).ravel()       # little stronger
+        deal = np.tile(np.arange(300), 8)
+        hits += covers(clustered_change(a, b, deal), 0.05)
+        plain += covers(paired_change(a, b).diff, 0.05)
+    print(f"\npaired change over 8 pairings dealt alike: coverage {hits / reps:.3f}, per game {plain / reps:.3f}")
+    assert hits / reps >= 0.93
+    same = clustered_change(a, a, deal)
+    assert same.value == 0 and same == paired_change(a, a).diff
 
 
 # -- 7. families of elements (ablate, sensitivity) ----------------------------------------------------------

@@ -28,8 +28,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from sim.analysis.intervals import Interval, mean_t, quantile, wilson
-from sim.analysis.intervals_paired import paired_change
+from sim.analysis.intervals import Interval, clustered_mean, clustered_quantile, clustered_rate_of
+from sim.analysis.intervals_paired import clustered_change
 from sim.analysis.payoffs import with_decks
 from sim.analysis.targets import Goal, Target, read_goal
 from sim.engine.errors import DsimError
@@ -46,11 +46,14 @@ Changes = dict[tuple[str, str], int]
 @dataclass(frozen=True)
 class Entry:
     """One figure a target judges: the target, what it is of ("ember", "ember vs tide", "" for the whole
-    field), and its per-game values (NaN where it does not apply), in the same game order for every pool."""
+    field), and its per-game values (NaN where it does not apply), in the same game order for every pool.
+    `deals` is each value's game number within its pairing: every pairing plays from one seed (common random
+    numbers), so game i of two pairings is dealt alike and a figure pooling pairings is clustered by deal."""
 
     target: Target
     label: str
     values: np.ndarray
+    deals: np.ndarray
 
     def value(self) -> float:
         x = self.values[~np.isnan(self.values)]
@@ -61,11 +64,10 @@ class Entry:
 
     def interval(self) -> Interval:
         if self.target.measure == "quantile":
-            return quantile(self.values, self.target.q)
-        x = self.values[~np.isnan(self.values)]
-        if self.target.measure == "rate":
-            return wilson(int(x.sum()), len(x))
-        return mean_t(x)
+            return clustered_quantile(self.values, self.deals, self.target.q)
+        keep = ~np.isnan(self.values)
+        x, deals = self.values[keep], self.deals[keep]
+        return clustered_rate_of(x, deals) if self.target.measure == "rate" else clustered_mean(x, deals)
 
 
 @dataclass
@@ -129,35 +131,41 @@ def entries(game: Game, goal: Goal, players: int, cells: list, tables: list[pl.D
     roles = game.active_roles(players)
     seat0 = [game.role_scores(t, players)[roles[0]] for t in tables]
     everything = pl.concat(tables)
+    deals = [np.arange(t.height) for t in tables]
     outcomes = {o.name: o for o in game.outcomes()}
     out = []
     decks = list(dict.fromkeys(d for c in cells if c for d in c))      # in order of first appearance
     for t in goal.targets:
         if t.measure == "field":
             for d in decks:
-                out.append(Entry(t, d, _score(cells, seat0, d, None)))
+                out.append(Entry(t, d, *_score(cells, seat0, deals, d, None)))
         elif t.measure == "matchup":
             for i, a in enumerate(decks):
                 for b in decks[i + 1:]:
-                    out.append(Entry(t, f"{a} vs {b}", _score(cells, seat0, a, b)))
+                    out.append(Entry(t, f"{a} vs {b}", *_score(cells, seat0, deals, a, b)))
         else:
             x = outcomes[t.outcome].values(everything)
             if t.among:
                 given = outcomes[t.among.removeprefix("not ")].values(everything)
                 x = np.where(given == (0.0 if t.among.startswith("not ") else 1.0), x, np.nan)
-            out.append(Entry(t, "", x))
+            out.append(Entry(t, "", x, np.concatenate(deals)))
     return out
 
 
-def _score(cells: list, seat0: list[np.ndarray], deck: str, against: str | None) -> np.ndarray:
-    """Deck's per-game score in every cell it plays (against one deck, or any), both seats, in cell order."""
-    parts = []
-    for (a, b), s in zip(cells, seat0):
+def _score(cells: list, seat0: list[np.ndarray], deals: list[np.ndarray], deck: str, against: str | None
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """Deck's per-game score in every cell it plays (against one deck, or any), both seats, in cell order; and
+    each game's deal."""
+    parts, dealt = [], []
+    for (a, b), s, d in zip(cells, seat0, deals):
         if a == deck and against in (None, b):
             parts.append(s)
         elif b == deck and against in (None, a):
             parts.append(1.0 - s)
-    return np.concatenate(parts)
+        else:
+            continue
+        dealt.append(d)
+    return np.concatenate(parts), np.concatenate(dealt)
 
 
 @dataclass(frozen=True)
@@ -299,7 +307,7 @@ def _change(b: Entry, a: Entry) -> Interval | None:
     """The paired change of a mean or rate (same games in both pools); none for a quantile."""
     if b.target.measure == "quantile":
         return None
-    return paired_change(b.values, a.values).diff
+    return clustered_change(b.values, a.values, b.deals)
 
 
 def pool_header(game: Game, spec: RunSpec, goal: Goal, name: str, start: dict, changes: Changes,

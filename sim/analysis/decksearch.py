@@ -23,8 +23,8 @@ import numpy as np
 import polars as pl
 
 from sim.analysis.autobalance import play_cells
-from sim.analysis.intervals import Interval, mean_t
-from sim.analysis.intervals_paired import paired_change
+from sim.analysis.intervals import Interval, clustered_mean
+from sim.analysis.intervals_paired import clustered_change
 from sim.analysis.payoffs import with_decks
 from sim.engine.errors import DsimError
 from sim.engine.game import DeckBuilding, Game, Rules
@@ -107,6 +107,11 @@ def total(scores: dict[str, np.ndarray]) -> np.ndarray:
     return np.concatenate(list(scores.values()))
 
 
+def deals(scores: dict[str, np.ndarray]) -> np.ndarray:
+    """Each of `total`'s games' deal: every pairing and seat order plays game i from one seed, alike."""
+    return np.concatenate([np.tile(np.arange(len(v) // 2), 2) for v in scores.values()])
+
+
 def swaps(deck: Deck, rules: DeckBuilding, rng: np.random.Generator, k: int) -> list[Deck]:
     """Up to k distinct decks one copy away from `deck`: a card out (above what the deck must keep), another
     card in (below `most` copies)."""
@@ -144,7 +149,9 @@ def search_deck(scorer: Scorer, building: DeckBuilding, start: Deck, n: int, ste
                 break
     fresh = seed + FRESH
     a, b = scorer.scores(start, verify_n, fresh), scorer.scores(best, verify_n, fresh)
-    return Found(scorer.deck, start, best, mean_t(total(a)), mean_t(total(b)), paired_change(total(a), total(b)).diff,
+    dealt = deals(a)
+    return Found(scorer.deck, start, best, clustered_mean(total(a), dealt), clustered_mean(total(b), dealt),
+                 clustered_change(total(a), total(b), dealt),
                  kept, tried, best_score - first_score,
                  {opp: (float(a[opp].mean()), float(b[opp].mean())) for opp in a})
 

@@ -268,6 +268,54 @@ def _sums_var(g: int, r: float, T: float, ss: float, tt: float, st_: float) -> f
     return g / (g - 1) * resid / T ** 2
 
 
+# -- figures over several runs dealt alike (common random numbers) ------------------------------------------
+
+def clustered_mean(x: np.ndarray, deal: np.ndarray, conf: float = 0.95, share_of: str = "games") -> Interval:
+    """Mean of values that share deals: runs played from one seed deal game i alike, so a figure pooling
+    several of them (a deck against each other deck, in both seat orders) holds correlated games. The deal is
+    the unit: the ratio estimator's deal-clustered (sandwich) variance, with a t interval on deals - 1 degrees
+    of freedom. With one value per deal it is the plain t interval."""
+    x, deal = np.asarray(x, dtype=np.float64), np.asarray(deal)
+    s, t = cluster_totals(deal, x)
+    g = len(s)
+    if g < 2:
+        return mean_t(x, conf, share_of)
+    r = float(s.sum() / t.sum())
+    var = _cluster_var(s, t, r)
+    half = float(st.t.ppf(0.5 + conf / 2, g - 1)) * math.sqrt(var)
+    iid = float(x.var(ddof=1)) / len(x) if len(x) > 1 else 0.0
+    deff = f", design effect {var / iid:.2f}" if iid > 0 else ""
+    return Interval(r, r - half, r + half, len(x), f"t clustered by deal{deff} over {g:,} deals", share_of)
+
+
+def clustered_rate_of(x: np.ndarray, deal: np.ndarray, conf: float = 0.95, share_of: str = "games") -> Interval:
+    """Share of 0/1 values that share deals (`clustered_mean`'s setting): Wilson on the effective number of
+    games, as `clustered_rate` does for rounds nested in games."""
+    return clustered_rate(*cluster_totals(deal, x), conf=conf, share_of=share_of)
+
+
+def clustered_quantile(x: np.ndarray, deal: np.ndarray, q: float = 0.5, conf: float = 0.95,
+                       share_of: str = "games") -> Interval:
+    """The q quantile of values that share deals (NaN left out): Woodruff's interval, the Wilson bounds of the
+    share at or below the quantile on the effective number of games (games / the design effect of that share,
+    taken as at least 1), read back as order statistics. With one value per deal it is close to `quantile`."""
+    x, deal = np.asarray(x, dtype=np.float64), np.asarray(deal)
+    keep = ~np.isnan(x)
+    x, deal = x[keep], deal[keep]
+    n = len(x)
+    method = "Woodruff, clustered by deal"
+    if n == 0:
+        return _empty(method, share_of)
+    v = float(np.quantile(x, q, method="inverted_cdf"))
+    deff = design_effect(*cluster_totals(deal, (x <= v).astype(np.float64)))
+    n_eff = n / max(1.0, deff) if np.isfinite(deff) else n
+    p_lo, p_hi = _wilson_p(q, n_eff, conf)
+    xs = np.sort(x)
+    lo, hi = int(math.floor(p_lo * n)) - 1, int(math.ceil(p_hi * n))
+    return Interval(v, float(xs[lo]) if lo >= 0 else -math.inf, float(xs[hi]) if hi < n else math.inf, n,
+                    method, share_of)
+
+
 def mean_of_shares(successes: np.ndarray, trials: np.ndarray, conf: float = 0.95,
                    share_of: str = "games (each game's share of its rounds, every game weighing the same)"
                    ) -> Interval:

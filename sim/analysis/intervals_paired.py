@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as st
 
-from sim.analysis.intervals import NAN, Interval, mean_t, wilson, z_of, zero_change_bound
+from sim.analysis.intervals import NAN, Interval, cluster_totals, mean_t, wilson, z_of, zero_change_bound
 
 UP, DOWN, NO_CHANGE = "up", "down", "no change detected"
 
@@ -279,3 +279,28 @@ def family_of_changes(changes: list[PairedChange], alpha: float = 0.05, method: 
                        changes[0].n if changes else 0, [c.cc for c in changes])
     shown = [c.diff if c.identical else e for c, e in zip(changes, fam.intervals)]
     return Family(shown, fam.p_raw, fam.p_adjusted, [verdict(e) for e in shown], fam.method, alpha)
+
+
+def clustered_change(a: np.ndarray, b: np.ndarray, deal: np.ndarray, conf: float = 0.95) -> Interval:
+    """b - a for two arms played on the same games (a[i], b[i] = game i), when games also share deals with each
+    other (several runs from one seed: `intervals.clustered_mean`). Each arm's figure is a ratio of totals over
+    the games where the outcome applies (NaN where it does not); the difference's variance sums each game's
+    influence on it within its deal and takes the spread over deals (delta method, sandwich), with a t interval
+    on deals - 1 degrees of freedom. When no deal's influence varies (no game changed), `paired_change` gives
+    the exact bound."""
+    a, b, deal = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64), np.asarray(deal)
+    if a.shape != b.shape or a.shape != deal.shape:
+        raise ValueError("paired arms and their deals need the same games")
+    ua, ub = ~np.isnan(a), ~np.isnan(b)
+    if not ua.any() or not ub.any():
+        return paired_change(a, b, conf).diff
+    ra, rb = float(np.nansum(a) / ua.sum()), float(np.nansum(b) / ub.sum())
+    influence = np.where(ub, b - rb, 0.0) / ub.sum() - np.where(ua, a - ra, 0.0) / ua.sum()
+    z, _ = cluster_totals(deal, influence)
+    g = len(z)
+    var = g / (g - 1) * float((z * z).sum()) if g > 1 else 0.0
+    if var <= 0:
+        return paired_change(a, b, conf).diff
+    half = float(st.t.ppf(0.5 + conf / 2, g - 1)) * math.sqrt(var)
+    d = rb - ra
+    return Interval(d, d - half, d + half, len(a), f"paired, t clustered by deal over {g:,} deals", "games")

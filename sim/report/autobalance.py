@@ -104,6 +104,11 @@ def target_line(t, figures: list[tuple], was=lambda figure: "") -> str:
             f"({verdict(t, iv)}{was(f)}).")
 
 
+# Pairings share their seed (common random numbers): game i of two pairings is dealt alike.
+DEAL = ("; every pairing plays game i from the same deal, so the intervals take the deal, not the game, as the "
+        "independent unit")
+
+
 def report_lines(b: Balanced) -> list[str]:
     cells = f"{b.cells} deck pairings (both seat orders)" if b.cells > 1 else "the rules' own pairing"
     lines = [f"# {b.game.title}: content tuned toward \"{b.goal.title}\"", "", "## Findings", "", *findings(b), "",
@@ -116,7 +121,8 @@ def report_lines(b: Balanced) -> list[str]:
              f"{b.goal.cards_per_step} items) and kept the combination if it lowered the loss further. The first "
              f"and last pools were then replayed on fresh seeds (seed {b.spec.seed} + 7919), {b.verify_n:,} games "
              "per pairing, paired game by game: the intervals and changes below (95%; scores and rates in %, "
-             f"changes in points). {b.games_played:,} games in all. See `sim/analysis/autobalance.py`.", "",
+             f"changes in points{DEAL if b.cells > 1 else ''}). {b.games_played:,} games in all. See "
+             "`sim/analysis/autobalance.py`.", "",
              "## Each figure before and after", ""]
     body = [[r.target.name + (f": {r.label}" if r.label else ""), r.target.band(), _est(r, "before"),
              _est(r, "after"), _change(r), r.verdict()] for r in b.rows]
@@ -185,7 +191,8 @@ def check_lines(c: Checked) -> list[str]:
              f"Rests on: {spec_words(c.game, c.spec)}; target file `{c.goal.path.name}`.", "", "## Method", "",
              f"The pool as it is played {cells}, {c.spec.n:,} games each (seed {c.spec.seed}; {c.games_played:,} "
              "games in all). A figure is inside its band when its whole 95% interval is; outside when the whole "
-             "interval is out of it; unsettled otherwise (more games would decide). Scores and rates in %.", "",
+             "interval is out of it; unsettled otherwise (more games would decide). Scores and rates in %"
+             f"{DEAL if c.cells > 1 else ''}.", "",
              "## Each figure", ""]
     body = [[e.target.name + (f": {e.label}" if e.label else ""), e.target.band(),
              iv.fmt(pct=e.target.measure != "quantile", digits=1), verdict(e.target, iv)] for e, iv in c.figures()]

@@ -92,7 +92,9 @@ def report_lines(s: DeckSearch) -> list[str]:
              f"Every candidate plays each other deck in both seat orders, {s.n:,} games per pairing, on the same "
              f"seeds (seed {s.spec.seed}). The starting deck and the deck found are then replayed on fresh seeds "
              f"(seed {s.spec.seed} + 7919), {s.verify_n:,} games per pairing and seat order, paired game by game: "
-             "the scores (share of games won, 95% interval) and edges (points) below. A deck breaks the set when "
+             "the scores (share of games won, 95% interval) and edges (points) below; every pairing and seat order "
+             "plays game i from the same deal, so the intervals take the deal as the independent unit. A deck "
+             "breaks the set when "
              f"its whole interval lies above {100 * BAR:.0f}%. {s.games_played:,} games in all. See "
              "`sim/analysis/decksearch.py`.", "", "## Each deck", ""]
     body = [[f.deck, f.start_score.fmt(pct=True, digits=1), f.best_score.fmt(pct=True, digits=1),
