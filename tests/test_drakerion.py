@@ -445,3 +445,29 @@ def test_the_costing_verdict_says_how_much_a_detected_tie_explains():
     loose = [{"card": f"c{i}", "effect": Estimate(float(noise[i]), 0, 1, 10)} for i in range(40)]
     assert "does not detectably predict" in costing_verdict(loose, ratios)
     assert costing_verdict(loose[:3], ratios).startswith("Too few")
+
+
+# ---- the report's intervals: a pairing and its seat swap share their deals ---------------------------------------
+
+def test_a_seat_swapped_pair_of_games_counts_as_one_deal():
+    from sim.analysis.intervals import wilson as plain_wilson
+    from sim.report.games.drakerion import _dealt, deal_rate
+    rng = np.random.default_rng(3)
+    deals = 400
+    ember_wins = rng.random(deals) < 0.55          # ember goes first in both seat orders and wins both or neither
+    rows = []
+    for i, won in enumerate(ember_wins):
+        rows.append({"game_id": 2 * i, "deck_s0": "ember", "deck_s1": "tide", "first_seat": 0,
+                     "winner": 0 if won else 1})
+        rows.append({"game_id": 2 * i + 1, "deck_s0": "tide", "deck_s1": "ember", "first_seat": 1,
+                     "winner": 1 if won else 0})
+    games = pl.DataFrame(rows).with_columns(rules=pl.lit("r"), seed=pl.lit(0), lineup=pl.lit("value")).lazy()
+    w = pl.col("winner")
+    first = deal_rate(_dealt(games), w == pl.col("first_seat"), w >= 0)
+    once = plain_wilson(int(ember_wins.sum()), deals)          # each deal counted once: the honest width
+    assert first.value == pytest.approx(once.value)
+    assert first.hi - first.lo == pytest.approx(once.hi - once.lo, rel=0.02)
+    naive = plain_wilson(2 * int(ember_wins.sum()), 2 * deals)
+    assert first.hi - first.lo > 1.3 * (naive.hi - naive.lo)
+    seat0 = deal_rate(_dealt(games), w == 0)                   # one win each per deal: no spread at all
+    assert seat0.value == 0.5 and seat0.hi - seat0.lo < naive.hi - naive.lo

@@ -288,6 +288,18 @@ def clustered_mean(x: np.ndarray, deal: np.ndarray, conf: float = 0.95, share_of
     return Interval(r, r - half, r + half, len(x), f"t clustered by deal{deff} over {g:,} deals", share_of)
 
 
+def clustered_mean_from_sums(deals: int, s: float, t: float, ss: float, tt: float, st_: float, conf: float = 0.95,
+                            share_of: str = "games") -> Interval:
+    """`clustered_mean` from sums over deals of each deal's total s_d and games t_d (the five sums
+    `clustered_rate_from_sums` takes), for a report that streams them."""
+    g, T = int(deals), float(t)
+    if g < 2 or T <= 0:
+        return _empty("t clustered by deal", share_of)
+    r = float(s) / T
+    half = float(st.t.ppf(0.5 + conf / 2, g - 1)) * math.sqrt(_sums_var(g, r, T, ss, tt, st_))
+    return Interval(r, r - half, r + half, int(T), f"t clustered by deal over {g:,} deals", share_of)
+
+
 def clustered_rate_of(x: np.ndarray, deal: np.ndarray, conf: float = 0.95, share_of: str = "games") -> Interval:
     """Share of 0/1 values that share deals (`clustered_mean`'s setting): Wilson on the effective number of
     games, as `clustered_rate` does for rounds nested in games."""

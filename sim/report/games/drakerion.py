@@ -15,6 +15,7 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 from scipy import stats  # noqa: E402
 
+from sim.analysis.intervals import clustered_mean_from_sums, clustered_rate_from_sums  # noqa: E402
 from sim.analysis.stats import bounded, mean_ci, mean_from_moments, wilson  # noqa: E402
 from sim.engine.frames import collect, count, lazy  # noqa: E402
 from sim.report import layout  # noqa: E402
@@ -203,14 +204,41 @@ def _extremes(decks, fields) -> str:
     return f"{strongest}; {weakest}." + rest
 
 
+RUN = ["rules", "seed", "lineup"]
+
+
+def _dealt(base: pl.LazyFrame) -> pl.LazyFrame:
+    """Games with their deal: in a field a pairing and its seat swap play game i from one seed (game.py), so
+    game i of ember against tide and of tide against ember are one deal, not two independent games. The deal is
+    the i-th game of each pairing in a run (exact when the chunk size is a multiple of the pairings: 20,000 games
+    and 20 pairings by default)."""
+    pair = [pl.min_horizontal("deck_s0", "deck_s1").alias("_a"), pl.max_horizontal("deck_s0", "deck_s1").alias("_b")]
+    return base.with_columns(*pair, pl.col("game_id").rank("ordinal").over([*RUN, "deck_s0", "deck_s1"]).alias("_i"))
+
+
+def _deal_sums(dealt: pl.LazyFrame, value: pl.Expr, among: pl.Expr | None = None) -> tuple:
+    """The five sums over deals (deals, Σs, Σt, Σs², Σt², Σst) of each deal's total of `value` over its games
+    where `among` holds (t: how many; every game by default)."""
+    among = pl.col("game_id").is_not_null() if among is None else among
+    per = dealt.group_by([*RUN, "_a", "_b", "_i"]).agg(
+        pl.when(among).then(value).otherwise(0).sum().cast(pl.Float64).alias("s"),
+        among.sum().cast(pl.Float64).alias("t")).filter(pl.col("t") > 0)
+    s, t = pl.col("s"), pl.col("t")
+    sums = [s.sum(), t.sum(), (s * s).sum(), (t * t).sum(), (s * t).sum()]
+    return collect(per.select(pl.len(), *[x.alias(f"m{k}") for k, x in enumerate(sums)])).row(0)
+
+
+def deal_rate(dealt: pl.LazyFrame, hit: pl.Expr, among: pl.Expr | None = None):
+    return clustered_rate_from_sums(*_deal_sums(dealt, hit.cast(pl.Float64), among), share_of="games")
+
+
 def seat_section(base: pl.LazyFrame) -> str:
     w = pl.col("winner")
-    n, decided, first, zero, drawn = collect(base.select(
-        pl.len(), (w >= 0).sum().alias("decided"), ((w >= 0) & (w == pl.col("first_seat"))).sum().alias("first"),
-        (w == 0).sum().alias("zero"), (w < 0).sum().alias("drawn"))).row(0)
-    est = wilson(int(first), int(decided))
-    seat0 = wilson(int(zero), int(n))
-    draws = wilson(int(drawn), int(n))
+    dealt = _dealt(base)
+    decided = int(collect(base.select((w >= 0).sum())).item())
+    est = deal_rate(dealt, w == pl.col("first_seat"), w >= 0)
+    seat0 = deal_rate(dealt, w == 0)
+    draws = deal_rate(dealt, w < 0)
     verdict = "an advantage" if est.lo > 0.5 else ("a disadvantage" if est.hi < 0.5 else "no measurable edge")
     return "\n".join([
         "## Is going first an advantage?", "",
@@ -221,15 +249,12 @@ def seat_section(base: pl.LazyFrame) -> str:
 
 
 def end_section(base: pl.LazyFrame, chart) -> str:
-    ends = collect(base.select([(pl.col("end") == code).sum().alias(str(code)) for code in range(len(R.END_NAMES))]
-                               + [pl.len().alias("n")])).row(0, named=True)
-    n = int(ends["n"])
+    dealt = _dealt(base)
     lines = ["## How games end", "", "| end | share of games |", "|---|---|"]
     for code, name in enumerate(R.END_NAMES):
-        lines.append(f"| {name} | {wilson(int(ends[str(code)]), n).fmt(pct=True, digits=1)} |")
+        lines.append(f"| {name} | {deal_rate(dealt, pl.col('end') == code).fmt(pct=True, digits=1)} |")
     turns, counts, _ = value_counts(base, pl.col("turns"))
-    mean = mean_from_moments(float((turns * counts).sum()), float((turns * turns * counts).sum()), int(counts.sum()),
-                             lower=0.0)
+    mean = clustered_mean_from_sums(*_deal_sums(dealt, pl.col("turns").cast(pl.Float64)))
     lines += ["", f"Game length: {estimate_text(mean, False)} turns on average, "
               f"median {quantile_of_counts(turns, counts):.0f}, "
               f"95th percentile {quantile_of_counts(turns, counts, 0.95):.0f}.", ""]
