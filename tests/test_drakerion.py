@@ -471,3 +471,23 @@ def test_a_seat_swapped_pair_of_games_counts_as_one_deal():
     assert first.hi - first.lo > 1.3 * (naive.hi - naive.lo)
     seat0 = deal_rate(_dealt(games), w == 0)                   # one win each per deal: no spread at all
     assert seat0.value == 0.5 and seat0.hi - seat0.lo < naive.hi - naive.lo
+
+
+def test_the_summary_of_a_field_counts_deals_not_games():
+    from sim.analysis.intervals import cluster_totals, clustered_rate
+    from sim.analysis.summary import summarize
+    games = pl.DataFrame(GAME.simulate(DEFAULT, 2, GAME.lineup(None), 8, 800)["games"]).with_columns(
+        rules=pl.lit("r"), seed=pl.lit(8), lineup=pl.lit("value"), game_id=pl.int_range(800))
+    deal = GAME.deals(games)
+    assert len(np.unique(deal)) == 400                     # 20 pairings, each with its seat swap: 2 games a deal
+    row = next(r for r in summarize(GAME, games.lazy(), []) if r["outcome"] == "first_player_win")
+    w, first = games["winner"].to_numpy(), games["first_seat"].to_numpy()
+    decided = w >= 0
+    want = clustered_rate(*cluster_totals(deal[decided], (w == first)[decided].astype(float)))
+    assert (row["estimate"].value, row["estimate"].lo, row["estimate"].hi) == pytest.approx(
+        (want.value, want.lo, want.hi))
+    from sim.analysis.compare import compare_frames
+    flipped = games.with_columns(winner=pl.when(pl.col("game_id") % 3 == 0).then(1 - pl.col("winner"))
+                                 .otherwise(pl.col("winner")))
+    change = next(r[2] for r in compare_frames(GAME, games, flipped) if r[0] == "first_player_win")
+    assert "clustered by deal over 400 deals" in change.diff.method

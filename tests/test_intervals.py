@@ -22,7 +22,7 @@ from sim.analysis.intervals import (
 )
 from sim.analysis.intervals_family import element_family, rank_intervals
 from sim.analysis.intervals_paired import (
-    DOWN, NO_CHANGE, UP, clustered_change, family_of_changes, holm, paired_change, simultaneous, verdict,
+    DOWN, NO_CHANGE, UP, family_of_changes, holm, paired_change, simultaneous, verdict,
 )
 from sim.analysis.intervals_tournament import bradley_terry, fit_tournament, pair_score
 
@@ -419,7 +419,7 @@ def test_deal_clustered_quantile_covers():
     assert hits / reps >= 0.93 and plain / reps <= 0.85
 
 
-def test_deal_clustered_change_covers_and_keeps_the_exact_bound_for_no_change():
+def test_a_paired_change_over_deals_covers_and_keeps_the_exact_bound_for_no_change():
     rng = np.random.default_rng(24)
     reps, hits, plain = 600, 0, 0
     for _ in range(reps):
@@ -428,12 +428,17 @@ def test_deal_clustered_change_covers_and_keeps_the_exact_bound_for_no_change():
         a = (u < np.clip(0.5 + shift, 0, 1)).astype(np.float64).ravel()        # the same games, arm b a
         b = (u < np.clip(0.55 + shift, 0, 1)).astype(np.float64).ravel()       # little stronger
         deal = np.tile(np.arange(300), 8)
-        hits += covers(clustered_change(a, b, deal), 0.05)
+        hits += covers(paired_change(a, b, deal=deal).diff, 0.05)
         plain += covers(paired_change(a, b).diff, 0.05)
     print(f"\npaired change over 8 pairings dealt alike: coverage {hits / reps:.3f}, per game {plain / reps:.3f}")
     assert hits / reps >= 0.93
-    same = clustered_change(a, a, deal)
+    same = paired_change(a, a, deal=deal).diff
     assert same.value == 0 and same == paired_change(a, a).diff
+    once = paired_change(a[:300], b[:300])                  # one copy of each deal: the deals change nothing
+    again = paired_change(a[:300], b[:300], deal=np.arange(300))
+    assert again.se == pytest.approx(once.se) and again.diff.lo == pytest.approx(once.diff.lo)
+    with pytest.raises(ValueError, match="deal or n_boot"):
+        paired_change(a, b, deal=deal, n_boot=100)
 
 
 # -- 7. families of elements (ablate, sensitivity) ----------------------------------------------------------
@@ -590,6 +595,9 @@ def test_a_count_per_1000_games_that_never_happened_gets_the_upper_end_of_its_ow
     from sim.engine.game import Outcome
 
     class Stub:
+        def deal_columns(self, run):
+            return []
+
         def outcomes(self):
             return [Outcome("capped", "mean", 1000 * pl.col("capped"), step=1000),
                     Outcome("plain", "mean", pl.col("capped"))]

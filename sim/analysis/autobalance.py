@@ -29,7 +29,7 @@ import numpy as np
 import polars as pl
 
 from sim.analysis.intervals import Interval, clustered_mean, clustered_quantile, clustered_rate_of
-from sim.analysis.intervals_paired import clustered_change
+from sim.analysis.intervals_paired import paired_change
 from sim.analysis.payoffs import with_decks
 from sim.analysis.targets import Goal, Target, read_goal
 from sim.engine.errors import DsimError
@@ -307,7 +307,7 @@ def _change(b: Entry, a: Entry) -> Interval | None:
     """The paired change of a mean or rate (same games in both pools); none for a quantile."""
     if b.target.measure == "quantile":
         return None
-    return clustered_change(b.values, a.values, b.deals)
+    return paired_change(b.values, a.values, deal=b.deals).diff
 
 
 def pool_header(game: Game, spec: RunSpec, goal: Goal, name: str, start: dict, changes: Changes,

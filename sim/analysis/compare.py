@@ -62,11 +62,13 @@ def applies(xa: np.ndarray, xb: np.ndarray) -> bool:
 def compare_frames(game: Game, a: pl.DataFrame, b: pl.DataFrame) -> list[tuple]:
     """(name, kind, paired change, label, headline) for every outcome, on the games both arms played."""
     a, b = paired_frames([a, b])
+    deal = game.deals(a)
+    deal = None if len(np.unique(deal)) == len(deal) else deal      # independent games: the plain paired change
     rows = []
     for o in game.outcomes():
         xa, xb = o.values(a), o.values(b)
         if applies(xa, xb):
-            rows.append((o.name, o.kind, paired_change(xa, xb), o.label, o.headline))
+            rows.append((o.name, o.kind, paired_change(xa, xb, deal=deal), o.label, o.headline))
     return rows
 
 

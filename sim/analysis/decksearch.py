@@ -24,7 +24,7 @@ import polars as pl
 
 from sim.analysis.autobalance import play_cells
 from sim.analysis.intervals import Interval, clustered_mean
-from sim.analysis.intervals_paired import clustered_change
+from sim.analysis.intervals_paired import paired_change
 from sim.analysis.payoffs import with_decks
 from sim.engine.errors import DsimError
 from sim.engine.game import DeckBuilding, Game, Rules
@@ -151,7 +151,7 @@ def search_deck(scorer: Scorer, building: DeckBuilding, start: Deck, n: int, ste
     a, b = scorer.scores(start, verify_n, fresh), scorer.scores(best, verify_n, fresh)
     dealt = deals(a)
     return Found(scorer.deck, start, best, clustered_mean(total(a), dealt), clustered_mean(total(b), dealt),
-                 clustered_change(total(a), total(b), dealt),
+                 paired_change(total(a), total(b), deal=dealt).diff,
                  kept, tried, best_score - first_score,
                  {opp: (float(a[opp].mean()), float(b[opp].mean())) for opp in a})
 

@@ -108,7 +108,7 @@ def boot_ratios(xs: list[np.ndarray], n_boot: int, seed: int = 0) -> np.ndarray:
 
 
 def paired_change(a: np.ndarray, b: np.ndarray, conf: float = 0.95, n_boot: int = 0, seed: int = 0,
-                  span: float | None = None) -> PairedChange:
+                  span: float | None = None, deal: np.ndarray | None = None) -> PairedChange:
     """Change of an outcome from arm a to arm b, both played on the same games (a[i], b[i] = game i).
 
     NaN marks a game where the outcome does not apply. Each arm's figure is a ratio of totals over all paired
@@ -123,7 +123,11 @@ def paired_change(a: np.ndarray, b: np.ndarray, conf: float = 0.95, n_boot: int 
 
     When no game changed at all, the interval is the exact bound of `zero_change_bound` turned into points of
     the rate (binary outcomes, or an always-applicable outcome whose per-game difference is at most `span`),
-    not [0, 0]; otherwise the interval is [0, 0] and `changed == 0` tells the caller to print the bound."""
+    not [0, 0]; otherwise the interval is [0, 0] and `changed == 0` tells the caller to print the bound.
+
+    `deal[i]` names game i's deal when games are not independent of each other (several pairings played from one
+    seed deal game i alike: `intervals.clustered_mean`): the standard error then sums the games' influences
+    within each deal and takes their spread over deals (sandwich). Not with the bootstrap."""
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if a.shape != b.shape:
         raise ValueError("paired arms need the same games")
@@ -139,7 +143,7 @@ def paired_change(a: np.ndarray, b: np.ndarray, conf: float = 0.95, n_boot: int 
     rb, ib = ratio_influence(b)
     d = ib - ia
     value = rb - ra
-    se = float(d.std(ddof=1)) / math.sqrt(n)
+    se = float(d.std(ddof=1)) / math.sqrt(n) if deal is None else _deal_se(d, deal)
     share_of = ("games where the outcome applies, in each arm (ratio of totals)" if not (ua.all() and ub.all())
                 else "games")
     var_d, var_ind = float(d.var(ddof=1)), float(ia.var(ddof=1) + ib.var(ddof=1))
@@ -149,7 +153,11 @@ def paired_change(a: np.ndarray, b: np.ndarray, conf: float = 0.95, n_boot: int 
                             0.0, 1.0, n, 0, n_unpaired)
     z = z_of(conf)
     lo, hi, method = value - z * se - cc, value + z * se + cc, "paired delta method (ratio of totals)"
+    if deal is not None:
+        method += f", clustered by deal over {len(np.unique(deal)):,} deals"
     if n_boot > 0:
+        if deal is not None:
+            raise ValueError("the paired bootstrap resamples games, not deals: give deal or n_boot, not both")
         reps = boot_ratios([a, b], n_boot, seed)
         dd = reps[:, 1] - reps[:, 0]
         dd = dd[np.isfinite(dd)]
@@ -158,6 +166,16 @@ def paired_change(a: np.ndarray, b: np.ndarray, conf: float = 0.95, n_boot: int 
         method = f"paired bootstrap over games ({n_boot:,} resamples, percentile)"
     p = _p_two(value, se, cc)
     return PairedChange(ea, eb, Interval(value, lo, hi, n, method, share_of), se, p, n, changed, n_unpaired, cc)
+
+
+def _deal_se(d: np.ndarray, deal: np.ndarray) -> float:
+    """Standard error of the mean of per-game influences d (which sum to 0) when games of one deal are correlated:
+    the spread of each deal's total over deals."""
+    if np.shape(deal) != d.shape:
+        raise ValueError("one deal per paired game")
+    z, _ = cluster_totals(deal, d)
+    g = len(z)
+    return math.sqrt(g / (g - 1) * float((z * z).sum())) / len(d) if g > 1 else NAN
 
 
 def _z(value, se, cc=0.0):
@@ -280,27 +298,3 @@ def family_of_changes(changes: list[PairedChange], alpha: float = 0.05, method: 
     shown = [c.diff if c.identical else e for c, e in zip(changes, fam.intervals)]
     return Family(shown, fam.p_raw, fam.p_adjusted, [verdict(e) for e in shown], fam.method, alpha)
 
-
-def clustered_change(a: np.ndarray, b: np.ndarray, deal: np.ndarray, conf: float = 0.95) -> Interval:
-    """b - a for two arms played on the same games (a[i], b[i] = game i), when games also share deals with each
-    other (several runs from one seed: `intervals.clustered_mean`). Each arm's figure is a ratio of totals over
-    the games where the outcome applies (NaN where it does not); the difference's variance sums each game's
-    influence on it within its deal and takes the spread over deals (delta method, sandwich), with a t interval
-    on deals - 1 degrees of freedom. When no deal's influence varies (no game changed), `paired_change` gives
-    the exact bound."""
-    a, b, deal = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64), np.asarray(deal)
-    if a.shape != b.shape or a.shape != deal.shape:
-        raise ValueError("paired arms and their deals need the same games")
-    ua, ub = ~np.isnan(a), ~np.isnan(b)
-    if not ua.any() or not ub.any():
-        return paired_change(a, b, conf).diff
-    ra, rb = float(np.nansum(a) / ua.sum()), float(np.nansum(b) / ub.sum())
-    influence = np.where(ub, b - rb, 0.0) / ub.sum() - np.where(ua, a - ra, 0.0) / ua.sum()
-    z, _ = cluster_totals(deal, influence)
-    g = len(z)
-    var = g / (g - 1) * float((z * z).sum()) if g > 1 else 0.0
-    if var <= 0:
-        return paired_change(a, b, conf).diff
-    half = float(st.t.ppf(0.5 + conf / 2, g - 1)) * math.sqrt(var)
-    d = rb - ra
-    return Interval(d, d - half, d + half, len(a), f"paired, t clustered by deal over {g:,} deals", "games")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from sim.analysis.intervals import clustered_mean_from_sums, clustered_rate_from_sums
 from sim.analysis.stats import Estimate, mean_from_moments, wilson
 from sim.engine.frames import collect, lazy
 from sim.engine.game import Game
@@ -36,8 +37,15 @@ def floor(smallest) -> float | None:
     return 0.0 if smallest is not None and smallest >= 0 else None
 
 
+RUN = ("game", "players", "rules", "lineup", "seed")     # the partition columns that tell runs apart
+
+
 def summarize(game: Game, games: pl.LazyFrame, by: list[str]) -> list[dict]:
-    """One row per (group, outcome): value, 95% interval and games, rates by Wilson, means by t."""
+    """One row per (group, outcome): value, 95% interval and games, rates by Wilson, means by t; over deals
+    instead of games where the game deals some games alike (`Game.deal_columns`)."""
+    run = [c for c in RUN if c in games.collect_schema().names()]
+    if game.deal_columns(run):
+        return _by_deal(game, games, by, run)
     outcomes = game.outcomes()
     aggs = []
     for o in outcomes:
@@ -57,4 +65,37 @@ def summarize(game: Game, games: pl.LazyFrame, by: list[str]) -> list[dict]:
                 mean_from_moments(s, rec[f"{o.name}__ss"] or 0.0, n, lower=floor(rec[f"{o.name}__min"]), step=o.step)
             rows.append({**{k: rec[k] for k in by}, "outcome": o.name, "label": o.label, "kind": o.kind,
                          "headline": o.headline, "estimate": est})
+    return rows
+
+
+def _by_deal(game: Game, games: pl.LazyFrame, by: list[str], run: list[str]) -> list[dict]:
+    """`summarize` with the deal as the unit: each deal's total and count per outcome, then the deal-clustered
+    rate (Wilson on the effective games) or mean (t on deals - 1 degrees of freedom) of each group."""
+    outcomes = game.outcomes()
+    deal = game.deal_columns(run)
+    per_deal = []
+    for o in outcomes:
+        x = o.expr.cast(pl.Float64).fill_nan(None)
+        per_deal += [x.count().cast(pl.Float64).alias(f"{o.name}__t"), x.sum().alias(f"{o.name}__s"),
+                     x.min().alias(f"{o.name}__min")]
+    keys = list(dict.fromkeys([*by, *run, *(e.meta.output_name() for e in deal)]))
+    deals = games.with_columns(deal).group_by(keys).agg(*per_deal)
+    aggs = []
+    for o in outcomes:
+        s, t = pl.col(f"{o.name}__s").fill_null(0.0), pl.col(f"{o.name}__t")
+        aggs += [(t > 0).sum().alias(f"{o.name}__g"), s.sum().alias(f"{o.name}__s"), t.sum().alias(f"{o.name}__t"),
+                 (s * s).sum().alias(f"{o.name}__ss"), (t * t).sum().alias(f"{o.name}__tt"),
+                 (s * t).sum().alias(f"{o.name}__st"), pl.col(f"{o.name}__min").min().alias(f"{o.name}__min")]
+    grouped = deals.group_by(by).agg(*aggs) if by else deals.select(*aggs)
+    table = collect(grouped.sort(by)) if by else collect(grouped)
+    rows = []
+    for rec in table.iter_rows(named=True):
+        for o in outcomes:
+            sums = [rec[f"{o.name}__{k}"] or 0 for k in ("g", "s", "t", "ss", "tt", "st")]
+            if not sums[2]:
+                continue
+            e = clustered_rate_from_sums(*sums) if o.kind == "rate" else clustered_mean_from_sums(*sums)
+            lo = max(e.lo, 0.0) if o.kind != "rate" and floor(rec[f"{o.name}__min"]) == 0.0 else e.lo
+            rows.append({**{k: rec[k] for k in by}, "outcome": o.name, "label": o.label, "kind": o.kind,
+                         "headline": o.headline, "estimate": Estimate(e.value, lo, e.hi, e.n)})
     return rows

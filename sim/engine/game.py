@@ -308,6 +308,19 @@ class Game:
         """Roles that take part with this many players (seat games use only the first `players` seats)."""
         return self.roles[:players] if self.seat_game() else self.roles
 
+    def deal_columns(self, run: list[str]) -> list[pl.Expr]:
+        """Expressions naming each game's deal among the games of one run (`run`: the columns that tell runs
+        apart), for a game whose runs deal some games alike: such games are not independent of each other, and
+        summaries and paired comparisons take the deal as the unit. None (the default): every game is its own."""
+        return []
+
+    def deals(self, games: pl.DataFrame) -> np.ndarray:
+        """Each game's deal in one run's games (`deal_columns`), or its game id when every game is its own."""
+        columns = self.deal_columns([])
+        if not columns or games.is_empty():
+            return games["game_id"].to_numpy()
+        return games.select(columns).hash_rows().to_numpy()
+
     def role_scores(self, games: pl.DataFrame, players: int) -> dict[str, np.ndarray]:
         """Each active role's result per game in [0, 1] (1 = won): what tournaments and optimisation score.
 

@@ -109,6 +109,15 @@ def play_field(rules: DrakerionRules, lineup: Lineup, seed: int, n: int, n_trace
     return out, played, traces
 
 
+def deal_columns(run: list[str]) -> list[pl.Expr]:
+    """The columns naming a game's deal among the games of a run (`run`: the columns that tell runs apart): the
+    pairing regardless of seat order, and the game's rank within its ordered pairing. Exact when every chunk holds
+    a multiple of the pairings (20,000 games and 20 pairings by default), as the runner's chunks do here."""
+    return [pl.min_horizontal("deck_s0", "deck_s1").alias("_pair_a"),
+            pl.max_horizontal("deck_s0", "deck_s1").alias("_pair_b"),
+            pl.col("game_id").rank("ordinal").over([*run, "deck_s0", "deck_s1"]).alias("_deal_i")]
+
+
 def field_games(rules: DrakerionRules, n: int) -> list[tuple[np.ndarray, DrakerionRules]]:
     """Each pairing's game numbers among n and the rules that play it."""
     matchups = rules.matchups()
@@ -270,6 +279,10 @@ class DrakerionGame(Game):
             return named_file(name)
         except ValueError as e:
             raise DsimError(str(e)) from None
+
+    def deal_columns(self, run: list[str]) -> list[pl.Expr]:
+        """In a field a pairing and its seat swap play game i from one seed (`play_field`): one deal."""
+        return deal_columns(run)
 
     def role_scores(self, games: pl.DataFrame, players: int) -> dict[str, np.ndarray]:
         """1 for a win, 0 for a loss, 0.5 each for a draw."""

@@ -23,6 +23,7 @@ from sim.report.charts import heat_colours, label_cells, whole_ticks  # noqa: E4
 from sim.report.numbers import estimate_text  # noqa: E402
 from sim.report.sections import quantile_of_counts, value_counts  # noqa: E402
 from sim.games.drakerion import records as R  # noqa: E402
+from sim.games.drakerion.game import deal_columns  # noqa: E402
 
 
 def sections(games: pl.LazyFrame, chart, tables=None) -> list[str]:
@@ -208,19 +209,15 @@ RUN = ["rules", "seed", "lineup"]
 
 
 def _dealt(base: pl.LazyFrame) -> pl.LazyFrame:
-    """Games with their deal: in a field a pairing and its seat swap play game i from one seed (game.py), so
-    game i of ember against tide and of tide against ember are one deal, not two independent games. The deal is
-    the i-th game of each pairing in a run (exact when the chunk size is a multiple of the pairings: 20,000 games
-    and 20 pairings by default)."""
-    pair = [pl.min_horizontal("deck_s0", "deck_s1").alias("_a"), pl.max_horizontal("deck_s0", "deck_s1").alias("_b")]
-    return base.with_columns(*pair, pl.col("game_id").rank("ordinal").over([*RUN, "deck_s0", "deck_s1"]).alias("_i"))
+    """Games with their deal (`game.deal_columns`): a pairing and its seat swap are dealt alike."""
+    return base.with_columns(deal_columns(RUN))
 
 
 def _deal_sums(dealt: pl.LazyFrame, value: pl.Expr, among: pl.Expr | None = None) -> tuple:
     """The five sums over deals (deals, Σs, Σt, Σs², Σt², Σst) of each deal's total of `value` over its games
     where `among` holds (t: how many; every game by default)."""
     among = pl.col("game_id").is_not_null() if among is None else among
-    per = dealt.group_by([*RUN, "_a", "_b", "_i"]).agg(
+    per = dealt.group_by([*RUN, "_pair_a", "_pair_b", "_deal_i"]).agg(
         pl.when(among).then(value).otherwise(0).sum().cast(pl.Float64).alias("s"),
         among.sum().cast(pl.Float64).alias("t")).filter(pl.col("t") > 0)
     s, t = pl.col("s"), pl.col("t")
