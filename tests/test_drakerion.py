@@ -491,3 +491,5 @@ def test_the_summary_of_a_field_counts_deals_not_games():
                                  .otherwise(pl.col("winner")))
     change = next(r[2] for r in compare_frames(GAME, games, flipped) if r[0] == "first_player_win")
     assert "clustered by deal over 400 deals" in change.diff.method
+    never = next(r["estimate"] for r in summarize(GAME, games.lazy(), []) if r["outcome"] == "violations")
+    assert never.value == 0 and never.hi > 0                # a count no game had keeps its exact upper bound

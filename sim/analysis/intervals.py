@@ -262,6 +262,11 @@ def design_effect_from_sums(games: int, s: float, t: float, ss: float, tt: float
     return _sums_var(int(games), r, float(t), ss, tt, st_) / (r * (1 - r) / float(t))
 
 
+def ratio_var_from_sums(deals: int, s: float, t: float, ss: float, tt: float, st_: float) -> float:
+    """The variance of the ratio Σs / Σt with deals (or games) as clusters, from the five sums over them."""
+    return _sums_var(int(deals), float(s) / float(t), float(t), ss, tt, st_) if deals > 1 and t > 0 else NAN
+
+
 def _sums_var(g: int, r: float, T: float, ss: float, tt: float, st_: float) -> float:
     """The pooled rate's game-clustered variance from sums: Σ(s_g − r t_g)² = Σs² − 2rΣst + r²Σt²."""
     resid = max(0.0, float(ss) - 2 * r * float(st_) + r * r * float(tt))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from sim.analysis.intervals import clustered_mean_from_sums, clustered_rate_from_sums
+from sim.analysis.intervals import clustered_rate_from_sums, ratio_var_from_sums
 from sim.analysis.stats import Estimate, mean_from_moments, wilson
 from sim.engine.frames import collect, lazy
 from sim.engine.game import Game
@@ -77,7 +77,7 @@ def _by_deal(game: Game, games: pl.LazyFrame, by: list[str], run: list[str]) -> 
     for o in outcomes:
         x = o.expr.cast(pl.Float64).fill_nan(None)
         per_deal += [x.count().cast(pl.Float64).alias(f"{o.name}__t"), x.sum().alias(f"{o.name}__s"),
-                     x.min().alias(f"{o.name}__min")]
+                     (x * x).sum().alias(f"{o.name}__q"), x.min().alias(f"{o.name}__min")]
     keys = list(dict.fromkeys([*by, *run, *(e.meta.output_name() for e in deal)]))
     deals = games.with_columns(deal).group_by(keys).agg(*per_deal)
     aggs = []
@@ -85,7 +85,8 @@ def _by_deal(game: Game, games: pl.LazyFrame, by: list[str], run: list[str]) -> 
         s, t = pl.col(f"{o.name}__s").fill_null(0.0), pl.col(f"{o.name}__t")
         aggs += [(t > 0).sum().alias(f"{o.name}__g"), s.sum().alias(f"{o.name}__s"), t.sum().alias(f"{o.name}__t"),
                  (s * s).sum().alias(f"{o.name}__ss"), (t * t).sum().alias(f"{o.name}__tt"),
-                 (s * t).sum().alias(f"{o.name}__st"), pl.col(f"{o.name}__min").min().alias(f"{o.name}__min")]
+                 (s * t).sum().alias(f"{o.name}__st"), pl.col(f"{o.name}__q").sum().alias(f"{o.name}__q"),
+                 pl.col(f"{o.name}__min").min().alias(f"{o.name}__min")]
     grouped = deals.group_by(by).agg(*aggs) if by else deals.select(*aggs)
     table = collect(grouped.sort(by)) if by else collect(grouped)
     rows = []
@@ -94,8 +95,23 @@ def _by_deal(game: Game, games: pl.LazyFrame, by: list[str], run: list[str]) -> 
             sums = [rec[f"{o.name}__{k}"] or 0 for k in ("g", "s", "t", "ss", "tt", "st")]
             if not sums[2]:
                 continue
-            e = clustered_rate_from_sums(*sums) if o.kind == "rate" else clustered_mean_from_sums(*sums)
-            lo = max(e.lo, 0.0) if o.kind != "rate" and floor(rec[f"{o.name}__min"]) == 0.0 else e.lo
+            if o.kind == "rate":
+                e = clustered_rate_from_sums(*sums)
+                est = Estimate(e.value, e.lo, e.hi, e.n)
+            else:
+                est = _mean_over_deals(sums, rec[f"{o.name}__q"] or 0.0, floor(rec[f"{o.name}__min"]), o.step)
             rows.append({**{k: rec[k] for k in by}, "outcome": o.name, "label": o.label, "kind": o.kind,
-                         "headline": o.headline, "estimate": Estimate(e.value, lo, e.hi, e.n)})
+                         "headline": o.headline, "estimate": est})
     return rows
+
+
+
+def _mean_over_deals(sums: list, total_sq: float, lower: float | None, step: float) -> Estimate:
+    """The games' mean with the interval `mean_from_moments` gives (kept above a floor; an exact bound when no
+    game differs), on the effective number of games: games / the design effect of the deals."""
+    deals, total, n = int(sums[0]), float(sums[1]), float(sums[2])
+    iid = (total_sq - total * total / n) / (n - 1) / n if n > 1 else 0.0
+    deff = ratio_var_from_sums(*sums) / iid if iid > 0 and deals > 1 else 1.0
+    k = 1.0 / deff if deff > 0 else 1.0
+    est = mean_from_moments(total * k, total_sq * k, n * k, lower=lower, step=step)
+    return Estimate(est.value, est.lo, est.hi, int(n))
