@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as st
 
-from sim.analysis.intervals import NAN, Interval, cluster_totals, mean_t, wilson, z_of, zero_change_bound
+from sim.analysis.intervals import (NAN, Interval, cluster_totals, clustered_mean, clustered_rate_of, mean_t, wilson,
+                                    z_of, zero_change_bound)
 
 UP, DOWN, NO_CHANGE = "up", "down", "no change detected"
 
@@ -66,9 +67,13 @@ def _is_binary(*xs: np.ndarray) -> bool:
     return all(np.isin(x[~np.isnan(x)], (0.0, 1.0)).all() for x in xs)
 
 
-def _arm(x: np.ndarray, conf: float, binary: bool) -> Interval:
-    ok = x[~np.isnan(x)]
+def _arm(x: np.ndarray, conf: float, binary: bool, deal: np.ndarray | None = None) -> Interval:
+    keep = ~np.isnan(x)
+    ok = x[keep]
     share_of = "games where the outcome applies" if len(ok) < len(x) else "games"
+    if deal is not None and len(ok):
+        one = clustered_rate_of if binary else clustered_mean
+        return one(ok, np.asarray(deal)[keep], conf, share_of)
     if binary:
         return wilson(int(ok.sum()), len(ok), conf, share_of)
     return mean_t(ok, conf, share_of, lower=0.0 if len(ok) and ok.min() >= 0 else None)   # a count: never below 0
@@ -133,7 +138,7 @@ def paired_change(a: np.ndarray, b: np.ndarray, conf: float = 0.95, n_boot: int 
         raise ValueError("paired arms need the same games")
     n = len(a)
     binary = _is_binary(a, b)
-    ea, eb = _arm(a, conf, binary), _arm(b, conf, binary)
+    ea, eb = _arm(a, conf, binary, deal), _arm(b, conf, binary, deal)
     ua, ub = ~np.isnan(a), ~np.isnan(b)
     if n < 2 or not ua.any() or not ub.any():
         return PairedChange(ea, eb, Interval(NAN, NAN, NAN, 0, "n/a"), NAN, NAN, n, 0, 0)
