@@ -140,6 +140,17 @@ def test_the_search_player_joins_the_population_only_when_asked():
     for role in ("dragon", "dwarves"):
         assert "search" not in [c.strategy.name for c in candidates(game, role)]
         assert "search" in [c.strategy.name for c in candidates(game, role, with_search=True)]
+        given = next(c for c in candidates(game, role, with_search={"budget": 5}) if c.strategy.name == "search")
+        budget = given.strategy.param_names.index("budget")
+        assert given.params[budget] == 5 and given.strategy.defaults[budget] != 5
+
+
+def test_the_search_budget_needs_the_search_player(capsys):
+    from sim.cli.main import main
+    assert main(["equilibrium", "--game", "drako", "--search-budget", "5"]) == 2
+    assert "--search-budget is for --with-search" in capsys.readouterr().err
+    assert main(["equilibrium", "--game", "drako", "--with-search", "--search-budget", "0"]) == 2
+    assert "out of range" in capsys.readouterr().err
 
 
 def test_the_fresh_check_verdict_never_contradicts_its_interval():

@@ -138,9 +138,10 @@ def sides_of(game: Game, players: int) -> tuple[str, ...]:
 
 
 def equilibrium(game: Game, base: RunSpec, budget: Budget, search: Search = Search(), jobs: int = 1,
-                decks: list[str] | None = None, boot: int = 200, with_search: bool = False) -> Study:
+                decks: list[str] | None = None, boot: int = 200, with_search: bool | dict[str, float] = False
+                ) -> Study:
     """Measure, solve, grow with best responses, bootstrap. Two roles: two-sided; more seats: symmetric. The
-    game's search player joins each side's strategies only `with_search`."""
+    game's search player joins each side's strategies only `with_search` (True, or its parameters by name)."""
     start = time.perf_counter()
     roles = sides_of(game, base.players)
     if decks and not game.deck_rules:

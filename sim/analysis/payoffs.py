@@ -57,12 +57,14 @@ class Candidate:
 
 
 def candidates(game: Game, role: str, decks: list[str] | None = None, rules: Rules | None = None,
-               with_search: bool = False) -> list[Candidate]:
+               with_search: bool | dict[str, float] = False) -> list[Candidate]:
     """Every registered strategy that can play `role` (under `rules`, if given), at its default weights (with each
-    deck, if given); the search player only `with_search` (its cells play at its speed, a thousand times slower)."""
+    deck, if given); the search player only `with_search` (its cells play at its speed, a thousand times slower):
+    True for its defaults, or its parameters by name ({"budget": 5})."""
     names = [n for n in game.strategies.names(role) if (rules is None or game.can_play(rules, game.strategies.get(n)))
-             and (with_search or n != "search")]
-    return [Candidate(game.strategies.get(n), game.strategies.get(n).params(), d)
+             and (with_search is not False or n != "search")]
+    given = with_search if isinstance(with_search, dict) else None
+    return [Candidate(game.strategies.get(n), game.strategies.get(n).params(given if n == "search" else None), d)
             for d in (decks or [None]) for n in names]
 
 
