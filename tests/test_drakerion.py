@@ -451,7 +451,7 @@ def test_the_costing_verdict_says_how_much_a_detected_tie_explains():
 
 def test_a_seat_swapped_pair_of_games_counts_as_one_deal():
     from sim.analysis.intervals import wilson as plain_wilson
-    from sim.report.games.drakerion import _dealt, deal_rate
+    from sim.report.games.drakerion import deal_rate
     rng = np.random.default_rng(3)
     deals = 400
     ember_wins = rng.random(deals) < 0.55          # ember goes first in both seat orders and wins both or neither
@@ -463,13 +463,13 @@ def test_a_seat_swapped_pair_of_games_counts_as_one_deal():
                      "winner": 1 if won else 0})
     games = pl.DataFrame(rows).with_columns(rules=pl.lit("r"), seed=pl.lit(0), lineup=pl.lit("value")).lazy()
     w = pl.col("winner")
-    first = deal_rate(_dealt(games), w == pl.col("first_seat"), w >= 0)
+    first = deal_rate(games, w == pl.col("first_seat"), w >= 0)
     once = plain_wilson(int(ember_wins.sum()), deals)          # each deal counted once: the honest width
     assert first.value == pytest.approx(once.value)
     assert first.hi - first.lo == pytest.approx(once.hi - once.lo, rel=0.02)
     naive = plain_wilson(2 * int(ember_wins.sum()), 2 * deals)
     assert first.hi - first.lo > 1.3 * (naive.hi - naive.lo)
-    seat0 = deal_rate(_dealt(games), w == 0)                   # one win each per deal: no spread at all
+    seat0 = deal_rate(games, w == 0)                   # one win each per deal: no spread at all
     assert seat0.value == 0.5 and seat0.hi - seat0.lo < naive.hi - naive.lo
 
 

@@ -105,7 +105,6 @@ def _by_deal(game: Game, games: pl.LazyFrame, by: list[str], run: list[str]) -> 
     return rows
 
 
-
 def _mean_over_deals(sums: list, total_sq: float, lower: float | None, step: float) -> Estimate:
     """The games' mean with the interval `mean_from_moments` gives (kept above a floor; an exact bound when no
     game differs), on the effective number of games: games / the design effect of the deals."""
@@ -115,3 +114,18 @@ def _mean_over_deals(sums: list, total_sq: float, lower: float | None, step: flo
     k = 1.0 / deff if deff > 0 else 1.0
     est = mean_from_moments(total * k, total_sq * k, n * k, lower=lower, step=step)
     return Estimate(est.value, est.lo, est.hi, int(n))
+
+
+def deal_sums(games: pl.LazyFrame, deal: list[pl.Expr], run: list[str], value: pl.Expr,
+              among: pl.Expr | None = None) -> tuple:
+    """The five sums over deals (deals, Σs, Σt, Σs², Σt², Σst) of each deal's total s of `value` over its games
+    where `among` holds (t: how many; every game by default), for `clustered_rate_from_sums` and
+    `clustered_mean_from_sums`. `deal`: the game's `deal_columns(run)`."""
+    among = pl.col("game_id").is_not_null() if among is None else among
+    keys = [*run, *(e.meta.output_name() for e in deal)]
+    per = games.with_columns(deal).group_by(keys).agg(
+        pl.when(among).then(value).otherwise(0).sum().cast(pl.Float64).alias("s"),
+        among.sum().cast(pl.Float64).alias("t")).filter(pl.col("t") > 0)
+    s, t = pl.col("s"), pl.col("t")
+    sums = [s.sum(), t.sum(), (s * s).sum(), (t * t).sum(), (s * t).sum()]
+    return collect(per.select(pl.len(), *[x.alias(f"m{k}") for k, x in enumerate(sums)])).row(0)

@@ -16,7 +16,8 @@ import polars as pl  # noqa: E402
 from scipy import stats  # noqa: E402
 
 from sim.analysis.intervals import clustered_mean_from_sums, clustered_rate_from_sums  # noqa: E402
-from sim.analysis.stats import bounded, mean_ci, mean_from_moments, wilson  # noqa: E402
+from sim.analysis.stats import bounded, mean_ci, mean_from_moments  # noqa: E402
+from sim.analysis.summary import deal_sums  # noqa: E402
 from sim.engine.frames import collect, count, lazy  # noqa: E402
 from sim.report import layout  # noqa: E402
 from sim.report.charts import heat_colours, label_cells, whole_ticks  # noqa: E402
@@ -208,34 +209,18 @@ def _extremes(decks, fields) -> str:
 RUN = ["rules", "seed", "lineup"]
 
 
-def _dealt(base: pl.LazyFrame) -> pl.LazyFrame:
-    """Games with their deal (`game.deal_columns`): a pairing and its seat swap are dealt alike."""
-    return base.with_columns(deal_columns(RUN))
-
-
-def _deal_sums(dealt: pl.LazyFrame, value: pl.Expr, among: pl.Expr | None = None) -> tuple:
-    """The five sums over deals (deals, Σs, Σt, Σs², Σt², Σst) of each deal's total of `value` over its games
-    where `among` holds (t: how many; every game by default)."""
-    among = pl.col("game_id").is_not_null() if among is None else among
-    per = dealt.group_by([*RUN, "_pair_a", "_pair_b", "_deal_i"]).agg(
-        pl.when(among).then(value).otherwise(0).sum().cast(pl.Float64).alias("s"),
-        among.sum().cast(pl.Float64).alias("t")).filter(pl.col("t") > 0)
-    s, t = pl.col("s"), pl.col("t")
-    sums = [s.sum(), t.sum(), (s * s).sum(), (t * t).sum(), (s * t).sum()]
-    return collect(per.select(pl.len(), *[x.alias(f"m{k}") for k, x in enumerate(sums)])).row(0)
-
-
-def deal_rate(dealt: pl.LazyFrame, hit: pl.Expr, among: pl.Expr | None = None):
-    return clustered_rate_from_sums(*_deal_sums(dealt, hit.cast(pl.Float64), among), share_of="games")
+def deal_rate(base: pl.LazyFrame, hit: pl.Expr, among: pl.Expr | None = None):
+    """A share of games over the deals (`game.deal_columns`: a pairing and its seat swap are dealt alike)."""
+    return clustered_rate_from_sums(*deal_sums(base, deal_columns(RUN), RUN, hit.cast(pl.Float64), among),
+                                    share_of="games")
 
 
 def seat_section(base: pl.LazyFrame) -> str:
     w = pl.col("winner")
-    dealt = _dealt(base)
     decided = int(collect(base.select((w >= 0).sum())).item())
-    est = deal_rate(dealt, w == pl.col("first_seat"), w >= 0)
-    seat0 = deal_rate(dealt, w == 0)
-    draws = deal_rate(dealt, w < 0)
+    est = deal_rate(base, w == pl.col("first_seat"), w >= 0)
+    seat0 = deal_rate(base, w == 0)
+    draws = deal_rate(base, w < 0)
     verdict = "an advantage" if est.lo > 0.5 else ("a disadvantage" if est.hi < 0.5 else "no measurable edge")
     return "\n".join([
         "## Is going first an advantage?", "",
@@ -246,12 +231,11 @@ def seat_section(base: pl.LazyFrame) -> str:
 
 
 def end_section(base: pl.LazyFrame, chart) -> str:
-    dealt = _dealt(base)
     lines = ["## How games end", "", "| end | share of games |", "|---|---|"]
     for code, name in enumerate(R.END_NAMES):
-        lines.append(f"| {name} | {deal_rate(dealt, pl.col('end') == code).fmt(pct=True, digits=1)} |")
+        lines.append(f"| {name} | {deal_rate(base, pl.col('end') == code).fmt(pct=True, digits=1)} |")
     turns, counts, _ = value_counts(base, pl.col("turns"))
-    mean = clustered_mean_from_sums(*_deal_sums(dealt, pl.col("turns").cast(pl.Float64)))
+    mean = clustered_mean_from_sums(*deal_sums(base, deal_columns(RUN), RUN, pl.col("turns").cast(pl.Float64)))
     lines += ["", f"Game length: {estimate_text(mean, False)} turns on average, "
               f"median {quantile_of_counts(turns, counts):.0f}, "
               f"95th percentile {quantile_of_counts(turns, counts, 0.95):.0f}.", ""]
