@@ -451,7 +451,7 @@ def test_the_costing_verdict_says_how_much_a_detected_tie_explains():
 
 def test_a_seat_swapped_pair_of_games_counts_as_one_deal():
     from sim.analysis.intervals import wilson as plain_wilson
-    from sim.report.games.drakerion import deal_rate
+    from sim.report.games.drakerion import over_deals
     rng = np.random.default_rng(3)
     deals = 400
     ember_wins = rng.random(deals) < 0.55          # ember goes first in both seat orders and wins both or neither
@@ -463,13 +463,13 @@ def test_a_seat_swapped_pair_of_games_counts_as_one_deal():
                      "winner": 1 if won else 0})
     games = pl.DataFrame(rows).with_columns(rules=pl.lit("r"), seed=pl.lit(0), lineup=pl.lit("value")).lazy()
     w = pl.col("winner")
-    first = deal_rate(games, w == pl.col("first_seat"), w >= 0)
+    first = over_deals(games, {"x": (pl.when(w >= 0).then(w == pl.col("first_seat")), "rate")})["x"]
     once = plain_wilson(int(ember_wins.sum()), deals)          # each deal counted once: the honest width
     assert first.value == pytest.approx(once.value)
     assert first.hi - first.lo == pytest.approx(once.hi - once.lo, rel=0.02)
     naive = plain_wilson(2 * int(ember_wins.sum()), 2 * deals)
     assert first.hi - first.lo > 1.3 * (naive.hi - naive.lo)
-    seat0 = deal_rate(games, w == 0)                   # one win each per deal: no spread at all
+    seat0 = over_deals(games, {"x": (w == 0, "rate")})["x"]                   # one win each per deal: no spread at all
     assert seat0.value == 0.5 and seat0.hi - seat0.lo < naive.hi - naive.lo
 
 
@@ -493,3 +493,16 @@ def test_the_summary_of_a_field_counts_deals_not_games():
     assert "clustered by deal over 400 deals" in change.diff.method
     never = next(r["estimate"] for r in summarize(GAME, games.lazy(), []) if r["outcome"] == "violations")
     assert never.value == 0 and never.hi > 0                # a count no game had keeps its exact upper bound
+
+
+def test_the_design_effect_is_measured_on_a_bounded_number_of_games(monkeypatch):
+    from sim.analysis import summary
+    games = pl.DataFrame(GAME.simulate(DEFAULT, 2, GAME.lineup(None), 9, 800)["games"]).with_columns(
+        rules=pl.lit("r"), seed=pl.lit(9), lineup=pl.lit("value"), game_id=pl.int_range(800)).lazy()
+    measure = {"first": (pl.col("winner") == pl.col("first_seat")).cast(pl.Float64)}
+    run = ["rules", "seed", "lineup"]
+    deal = GAME.deal_columns(run)
+    whole = summary.design_effects(games.filter(pl.col("game_id") < 400), deal, run, [], measure)
+    monkeypatch.setattr(summary, "DEFF_GAMES", 400)            # memory stays flat: only the first games are grouped
+    assert summary.design_effects(games, deal, run, [], measure) == whole != {}
+

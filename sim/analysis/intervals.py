@@ -88,6 +88,11 @@ def _wilson_p(p: float, n: float, conf: float) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def wilson_bounds(p: float, n: float, conf: float = 0.95) -> tuple[float, float]:
+    """Wilson bounds for a share p of n trials, n possibly an effective (non-integer) number."""
+    return _wilson_p(p, n, conf)
+
+
 def share_bounds(p: float, se: float, units: int, conf: float = 0.95) -> tuple[float, float]:
     """Bounds for a share p with standard error se measured over `units` clustered units (e.g. deals): Wilson at
     the effective number of trials p(1-p)/se², or at `units` when every unit scored the same (se 0). Unlike
@@ -291,18 +296,6 @@ def clustered_mean(x: np.ndarray, deal: np.ndarray, conf: float = 0.95, share_of
     iid = float(x.var(ddof=1)) / len(x) if len(x) > 1 else 0.0
     deff = f", design effect {var / iid:.2f}" if iid > 0 else ""
     return Interval(r, r - half, r + half, len(x), f"t clustered by deal{deff} over {g:,} deals", share_of)
-
-
-def clustered_mean_from_sums(deals: int, s: float, t: float, ss: float, tt: float, st_: float, conf: float = 0.95,
-                            share_of: str = "games") -> Interval:
-    """`clustered_mean` from sums over deals of each deal's total s_d and games t_d (the five sums
-    `clustered_rate_from_sums` takes), for a report that streams them."""
-    g, T = int(deals), float(t)
-    if g < 2 or T <= 0:
-        return _empty("t clustered by deal", share_of)
-    r = float(s) / T
-    half = float(st.t.ppf(0.5 + conf / 2, g - 1)) * math.sqrt(_sums_var(g, r, T, ss, tt, st_))
-    return Interval(r, r - half, r + half, int(T), f"t clustered by deal over {g:,} deals", share_of)
 
 
 def clustered_rate_of(x: np.ndarray, deal: np.ndarray, conf: float = 0.95, share_of: str = "games") -> Interval:

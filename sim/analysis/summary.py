@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from sim.analysis.intervals import clustered_rate_from_sums, ratio_var_from_sums
+from sim.analysis.intervals import ratio_var_from_sums, wilson_bounds
 from sim.analysis.stats import Estimate, mean_from_moments, wilson
 from sim.engine.frames import collect, lazy
 from sim.engine.game import Game
@@ -38,94 +38,94 @@ def floor(smallest) -> float | None:
 
 
 RUN = ("game", "players", "rules", "lineup", "seed")     # the partition columns that tell runs apart
+DEFF_GAMES = 100_000     # games of each run the design effect of its deals is measured on: memory stays flat
 
 
 def summarize(game: Game, games: pl.LazyFrame, by: list[str]) -> list[dict]:
-    """One row per (group, outcome): value, 95% interval and games, rates by Wilson, means by t; over deals
-    instead of games where the game deals some games alike (`Game.deal_columns`)."""
-    run = [c for c in RUN if c in games.collect_schema().names()]
-    if game.deal_columns(run):
-        return _by_deal(game, games, by, run)
+    """One row per (group, outcome): value, 95% interval and games, rates by Wilson, means by t. Where the game
+    deals some games alike (`Game.deal_columns`), on the effective number of games: games / the design effect
+    of the deals, measured on each run's first `DEFF_GAMES` games (`design_effects`)."""
     outcomes = game.outcomes()
+    run = [c for c in RUN if c in games.collect_schema().names()]
+    deal = game.deal_columns(run)
+    measures = {o.name: o.expr.cast(pl.Float64).fill_nan(None) for o in outcomes}
+    deff = design_effects(games, deal, run, by, measures) if deal else {}
     aggs = []
     for o in outcomes:
-        x = o.expr.cast(pl.Float64).fill_nan(None)      # null or NaN: the outcome does not apply
+        x = measures[o.name]                              # null or NaN: the outcome does not apply
         aggs += [x.count().alias(f"{o.name}__n"), x.sum().alias(f"{o.name}__s"),
                  (x * x).sum().alias(f"{o.name}__ss"), x.min().alias(f"{o.name}__min")]
     grouped = games.group_by(by).agg(*aggs) if by else games.select(*aggs)
     table = collect(grouped.sort(by)) if by else collect(grouped)
     rows = []
     for rec in table.iter_rows(named=True):
+        group = tuple(rec[k] for k in by)
         for o in outcomes:
             n = int(rec[f"{o.name}__n"] or 0)
             if n == 0:
                 continue
-            s = rec[f"{o.name}__s"] or 0.0
-            est = wilson(int(round(s)), n) if o.kind == "rate" else \
-                mean_from_moments(s, rec[f"{o.name}__ss"] or 0.0, n, lower=floor(rec[f"{o.name}__min"]), step=o.step)
-            rows.append({**{k: rec[k] for k in by}, "outcome": o.name, "label": o.label, "kind": o.kind,
-                         "headline": o.headline, "estimate": est})
+            s, k = rec[f"{o.name}__s"] or 0.0, 1.0 / deff.get((group, o.name), 1.0)
+            est = effective_rate(s, n, k) if o.kind == "rate" else \
+                mean_from_moments(s * k, (rec[f"{o.name}__ss"] or 0.0) * k, n * k,
+                                  lower=floor(rec[f"{o.name}__min"]), step=o.step)
+            rows.append({**{k_: rec[k_] for k_ in by}, "outcome": o.name, "label": o.label, "kind": o.kind,
+                         "headline": o.headline, "estimate": Estimate(est.value, est.lo, est.hi, n)})
     return rows
 
 
-def _by_deal(game: Game, games: pl.LazyFrame, by: list[str], run: list[str]) -> list[dict]:
-    """`summarize` with the deal as the unit: each deal's total and count per outcome, then the deal-clustered
-    rate (Wilson on the effective games) or mean (t on deals - 1 degrees of freedom) of each group."""
-    outcomes = game.outcomes()
-    deal = game.deal_columns(run)
-    per_deal = []
-    for o in outcomes:
-        x = o.expr.cast(pl.Float64).fill_nan(None)
-        per_deal += [x.count().cast(pl.Float64).alias(f"{o.name}__t"), x.sum().alias(f"{o.name}__s"),
-                     (x * x).sum().alias(f"{o.name}__q"), x.min().alias(f"{o.name}__min")]
+def effective_rate(successes: float, n: int, k: float = 1.0) -> Estimate:
+    """Wilson on k·n effective games (k = 1 / the design effect); at 0 or 1 the plain bound over the n games."""
+    if k == 1.0 or successes <= 0 or successes >= n:
+        return wilson(int(round(successes)), n)
+    lo, hi = wilson_bounds(successes / n, n * k)
+    return Estimate(successes / n, lo, hi, n)
+
+
+def design_effects(games: pl.LazyFrame, deal: list[pl.Expr], run: list[str], by: list[str],
+                   measures: dict[str, pl.Expr]) -> dict[tuple, float]:
+    """(group, measure) -> the variance of the measure's mean with the deal as the unit over its variance if every
+    game were independent, measured on each run's first DEFF_GAMES games (whole deals: a deal lies within a
+    chunk). Below 1 when the games of a deal offset each other (a faction winning from either seat)."""
     keys = list(dict.fromkeys([*by, *run, *(e.meta.output_name() for e in deal)]))
-    deals = games.with_columns(deal).group_by(keys).agg(*per_deal)
-    aggs = []
-    for o in outcomes:
-        s, t = pl.col(f"{o.name}__s").fill_null(0.0), pl.col(f"{o.name}__t")
-        aggs += [(t > 0).sum().alias(f"{o.name}__g"), s.sum().alias(f"{o.name}__s"), t.sum().alias(f"{o.name}__t"),
-                 (s * s).sum().alias(f"{o.name}__ss"), (t * t).sum().alias(f"{o.name}__tt"),
-                 (s * t).sum().alias(f"{o.name}__st"), pl.col(f"{o.name}__q").sum().alias(f"{o.name}__q"),
-                 pl.col(f"{o.name}__min").min().alias(f"{o.name}__min")]
-    grouped = deals.group_by(by).agg(*aggs) if by else deals.select(*aggs)
-    table = collect(grouped.sort(by)) if by else collect(grouped)
-    rows = []
+    aggs, totals = [], []
+    for k, x in enumerate(measures.values()):
+        aggs += [x.sum().alias(f"s{k}"), x.count().cast(pl.Float64).alias(f"t{k}"), (x * x).sum().alias(f"q{k}")]
+        s, t = pl.col(f"s{k}").fill_null(0.0), pl.col(f"t{k}")
+        totals += [(t > 0).sum().alias(f"g{k}"), s.sum().alias(f"S{k}"), t.sum().alias(f"T{k}"),
+                   (s * s).sum().alias(f"SS{k}"), (t * t).sum().alias(f"TT{k}"), (s * t).sum().alias(f"ST{k}"),
+                   pl.col(f"q{k}").fill_null(0.0).sum().alias(f"Q{k}")]
+    per_deal = games.filter(pl.col("game_id") < DEFF_GAMES).with_columns(deal).group_by(keys).agg(*aggs)
+    table = collect(per_deal.group_by(by).agg(*totals) if by else per_deal.select(*totals))
+    out = {}
     for rec in table.iter_rows(named=True):
-        for o in outcomes:
-            sums = [rec[f"{o.name}__{k}"] or 0 for k in ("g", "s", "t", "ss", "tt", "st")]
-            if not sums[2]:
+        group = tuple(rec[k] for k in by)
+        for k, name in enumerate(measures):
+            g, S, T, SS, TT, ST, Q = (rec[f"{x}{k}"] or 0 for x in ("g", "S", "T", "SS", "TT", "ST", "Q"))
+            if g < 2 or T <= 1:
                 continue
-            if o.kind == "rate":
-                e = clustered_rate_from_sums(*sums)
-                est = Estimate(e.value, e.lo, e.hi, e.n)
-            else:
-                est = _mean_over_deals(sums, rec[f"{o.name}__q"] or 0.0, floor(rec[f"{o.name}__min"]), o.step)
-            rows.append({**{k: rec[k] for k in by}, "outcome": o.name, "label": o.label, "kind": o.kind,
-                         "headline": o.headline, "estimate": est})
-    return rows
+            r = S / T
+            iid = max(Q / T - r * r, 0.0) / T
+            if iid > 0:
+                out[group, name] = max(ratio_var_from_sums(g, S, T, SS, TT, ST) / iid, 1e-3)
+    return out
 
 
-def _mean_over_deals(sums: list, total_sq: float, lower: float | None, step: float) -> Estimate:
-    """The games' mean with the interval `mean_from_moments` gives (kept above a floor; an exact bound when no
-    game differs), on the effective number of games: games / the design effect of the deals."""
-    deals, total, n = int(sums[0]), float(sums[1]), float(sums[2])
-    iid = (total_sq - total * total / n) / (n - 1) / n if n > 1 else 0.0
-    deff = ratio_var_from_sums(*sums) / iid if iid > 0 and deals > 1 else 1.0
-    k = 1.0 / deff if deff > 0 else 1.0
-    est = mean_from_moments(total * k, total_sq * k, n * k, lower=lower, step=step)
-    return Estimate(est.value, est.lo, est.hi, int(n))
-
-
-def deal_sums(games: pl.LazyFrame, deal: list[pl.Expr], run: list[str], value: pl.Expr,
-              among: pl.Expr | None = None) -> tuple:
-    """The five sums over deals (deals, Σs, Σt, Σs², Σt², Σst) of each deal's total s of `value` over its games
-    where `among` holds (t: how many; every game by default), for `clustered_rate_from_sums` and
-    `clustered_mean_from_sums`. `deal`: the game's `deal_columns(run)`."""
-    among = pl.col("game_id").is_not_null() if among is None else among
-    keys = [*run, *(e.meta.output_name() for e in deal)]
-    per = games.with_columns(deal).group_by(keys).agg(
-        pl.when(among).then(value).otherwise(0).sum().cast(pl.Float64).alias("s"),
-        among.sum().cast(pl.Float64).alias("t")).filter(pl.col("t") > 0)
-    s, t = pl.col("s"), pl.col("t")
-    sums = [s.sum(), t.sum(), (s * s).sum(), (t * t).sum(), (s * t).sum()]
-    return collect(per.select(pl.len(), *[x.alias(f"m{k}") for k, x in enumerate(sums)])).row(0)
+def deal_estimates(games: pl.LazyFrame, deal: list[pl.Expr], run: list[str],
+                   measures: dict[str, tuple[pl.Expr, str]]) -> dict[str, Estimate]:
+    """Each measure name -> (per-game expression, null where it does not apply; "rate" or "mean") over all these
+    games, its interval on the effective number of games as `summarize` gives it; streamed over every game."""
+    exprs = {k: e.cast(pl.Float64).fill_nan(None) for k, (e, _) in measures.items()}
+    deff = design_effects(games, deal, run, [], exprs)
+    aggs = []
+    for i, x in enumerate(exprs.values()):
+        aggs += [x.count().alias(f"n{i}"), x.sum().alias(f"s{i}"), (x * x).sum().alias(f"q{i}"), x.min().alias(f"m{i}")]
+    row = collect(games.select(aggs)).row(0, named=True)
+    out = {}
+    for i, (name, (_, kind)) in enumerate(measures.items()):
+        n, s, k = int(row[f"n{i}"] or 0), row[f"s{i}"] or 0.0, 1.0 / deff.get(((), name), 1.0)
+        if n == 0:
+            out[name] = Estimate(float("nan"), float("nan"), float("nan"), 0)
+            continue
+        out[name] = effective_rate(s, n, k) if kind == "rate" else \
+            mean_from_moments(s * k, (row[f"q{i}"] or 0.0) * k, n * k, lower=floor(row[f"m{i}"]))
+    return out

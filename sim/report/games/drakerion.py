@@ -15,9 +15,8 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from sim.analysis.intervals import clustered_mean_from_sums, clustered_rate_from_sums  # noqa: E402
 from sim.analysis.stats import bounded, mean_ci, mean_from_moments  # noqa: E402
-from sim.analysis.summary import deal_sums  # noqa: E402
+from sim.analysis.summary import deal_estimates  # noqa: E402
 from sim.engine.frames import collect, count, lazy  # noqa: E402
 from sim.report import layout  # noqa: E402
 from sim.report.charts import heat_colours, label_cells, whole_ticks  # noqa: E402
@@ -209,18 +208,18 @@ def _extremes(decks, fields) -> str:
 RUN = ["rules", "seed", "lineup"]
 
 
-def deal_rate(base: pl.LazyFrame, hit: pl.Expr, among: pl.Expr | None = None):
-    """A share of games over the deals (`game.deal_columns`: a pairing and its seat swap are dealt alike)."""
-    return clustered_rate_from_sums(*deal_sums(base, deal_columns(RUN), RUN, hit.cast(pl.Float64), among),
-                                    share_of="games")
+def over_deals(base: pl.LazyFrame, measures: dict[str, tuple[pl.Expr, str]]) -> dict:
+    """Each measure over the games with its interval over deals (`game.deal_columns`: a pairing and its seat
+    swap are dealt alike): name -> (expression, null where it does not apply; "rate" or "mean")."""
+    return deal_estimates(base, deal_columns(RUN), RUN, measures)
 
 
 def seat_section(base: pl.LazyFrame) -> str:
     w = pl.col("winner")
-    decided = int(collect(base.select((w >= 0).sum())).item())
-    est = deal_rate(base, w == pl.col("first_seat"), w >= 0)
-    seat0 = deal_rate(base, w == 0)
-    draws = deal_rate(base, w < 0)
+    rates = over_deals(base, {"first": (pl.when(w >= 0).then(w == pl.col("first_seat")), "rate"),
+                              "seat0": (w == 0, "rate"), "draws": (w < 0, "rate")})
+    est, seat0, draws = rates["first"], rates["seat0"], rates["draws"]
+    decided = est.n
     verdict = "an advantage" if est.lo > 0.5 else ("a disadvantage" if est.hi < 0.5 else "no measurable edge")
     return "\n".join([
         "## Is going first an advantage?", "",
@@ -231,11 +230,13 @@ def seat_section(base: pl.LazyFrame) -> str:
 
 
 def end_section(base: pl.LazyFrame, chart) -> str:
+    ends = over_deals(base, {"turns": (pl.col("turns"), "mean"),
+                             **{name: (pl.col("end") == code, "rate") for code, name in enumerate(R.END_NAMES)}})
     lines = ["## How games end", "", "| end | share of games |", "|---|---|"]
-    for code, name in enumerate(R.END_NAMES):
-        lines.append(f"| {name} | {deal_rate(base, pl.col('end') == code).fmt(pct=True, digits=1)} |")
+    for name in R.END_NAMES:
+        lines.append(f"| {name} | {ends[name].fmt(pct=True, digits=1)} |")
     turns, counts, _ = value_counts(base, pl.col("turns"))
-    mean = clustered_mean_from_sums(*deal_sums(base, deal_columns(RUN), RUN, pl.col("turns").cast(pl.Float64)))
+    mean = ends["turns"]
     lines += ["", f"Game length: {estimate_text(mean, False)} turns on average, "
               f"median {quantile_of_counts(turns, counts):.0f}, "
               f"95th percentile {quantile_of_counts(turns, counts, 0.95):.0f}.", ""]
