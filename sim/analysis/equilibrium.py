@@ -137,6 +137,19 @@ def sides_of(game: Game, players: int) -> tuple[str, ...]:
     return roles
 
 
+def search_player(game: Game, with_search: bool, budget: int | None) -> bool | dict[str, float]:
+    """What `equilibrium(with_search=)` takes: False, True (the search player at its defaults) or its budget."""
+    if budget is None:
+        return with_search
+    if not with_search:
+        raise DsimError("--search-budget is for --with-search")
+    if "budget" not in game.strategies.get("search").param_names:
+        raise DsimError(f"{game.name}'s search player has no budget to set")
+    if not 1 <= budget <= 10_000:
+        raise DsimError(f"--search-budget is out of range: {budget}")
+    return {"budget": float(budget)}
+
+
 def equilibrium(game: Game, base: RunSpec, budget: Budget, search: Search = Search(), jobs: int = 1,
                 decks: list[str] | None = None, boot: int = 200, with_search: bool | dict[str, float] = False
                 ) -> Study:

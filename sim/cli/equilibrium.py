@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from sim.analysis.equilibrium import Search, equilibrium as run_equilibrium
+from sim.analysis.equilibrium import Search, equilibrium as run_equilibrium, search_player
 from sim.analysis.payoffs import Budget
 from sim.cli.common import (game_spec, GameOpt, JobsOpt, OutOpt, PlayersOpt, PluginOpt, RulesOpt, SeedOpt, SetOpt,
                             ToOpt, VariantOpt)
@@ -54,22 +54,9 @@ def equilibrium(game: GameOpt = "drako", players: PlayersOpt = None, variant: Va
     search = Search(iters=iters, games=search_games, rounds=rounds, tol=tol)
     if with_search and "search" not in spec.game.strategies.items:
         raise DsimError(f"{spec.game.name} has no search player (`dsim games {spec.game.name}` lists its strategies)")
-    searcher = search_params(spec.game, with_search, search_budget)
+    searcher = search_player(spec.game, with_search, search_budget)
     study = run_equilibrium(spec.game, spec, budget, search, jobs, chosen, boot, searcher)
     show(write(study, to or Path(out) / "report"), format_, figures(study))
-
-
-def search_params(game, with_search: bool, budget: int | None) -> bool | dict[str, float]:
-    """False, True (the search player at its defaults) or its budget by name."""
-    if budget is None:
-        return with_search
-    if not with_search:
-        raise DsimError("--search-budget is for --with-search")
-    if "budget" not in game.strategies.get("search").param_names:
-        raise DsimError(f"{game.name}'s search player has no budget to set")
-    if not 1 <= budget <= 10_000:
-        raise DsimError(f"--search-budget is out of range: {budget}")
-    return {"budget": float(budget)}
 
 
 def check_budget(precision, cap, tol, rounds, iters, search_games, boot) -> Budget:

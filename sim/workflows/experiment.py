@@ -14,7 +14,8 @@ the analysis layer and written by the report layer (this module sits above both,
     params = ["min_reveals=0:10:5"]       # sweep; tune: ["dwarf_spaces[0]=3:12"] (a range to search)
     targets = ["dragon_win=0.5"]          # tune: outcome=value (verify = games on fresh seeds)
     precision = 0.01                      # equilibrium (n = most games per cell): also tol, rounds, iters,
-    decks = ["ember", "tide"]             #   search_games, boot, decks (as for `dsim equilibrium`)
+    decks = ["ember", "tide"]             #   search_games, boot, decks, with_search, search_budget (as for
+                                          #   `dsim equilibrium`)
     only = ["dwarf_spaces"]               # sensitivity: only these assumed values; ablate: elements or groups
     mode = "neutral"                      # ablate: neutral | remove | force
     at_equilibrium = true                 # ablate: re-solve the game for each element (n: most games per cell)
@@ -41,7 +42,7 @@ from pathlib import Path
 from sim.analysis.ablate import ablate
 from sim.analysis.ablate_equilibrium import ablate_at_equilibrium
 from sim.analysis.compare import compare
-from sim.analysis.equilibrium import Search, equilibrium, standard_study
+from sim.analysis.equilibrium import Search, equilibrium, search_player, standard_study
 from sim.analysis.payoffs import Budget
 from sim.analysis.ladder import ladder
 from sim.analysis.optimize import optimize
@@ -72,7 +73,7 @@ KINDS = ("run", "compare", "sweep", "tournament", "optimize", "tune", "sensitivi
 KEYS = {"kind", "game", "title", "n", "players", "strategy", "seed", "jobs", "variants", "variant", "params",
         "strategies", "configs", "role", "field", "set", "report", "rules", "iters", "plugins", "precision",
         "targets", "verify", "only", "mode", "outcome", "reference", "tol", "rounds", "search_games", "decks", "boot",
-        "equilibrium", "at_equilibrium", "search_budgets"}
+        "equilibrium", "at_equilibrium", "search_budgets", "with_search", "search_budget"}
 
 
 def load_spec(path: Path) -> dict:
@@ -118,7 +119,10 @@ def run_equilibrium(spec: dict, base: RunSpec, jobs: int):
     decks = spec.get("decks")
     if decks == "all":
         decks = base.game.decks(base.rules)
-    return equilibrium(base.game, base, budget, search, jobs, decks, int(spec.get("boot", 200)))
+    budget_of_search = spec.get("search_budget")
+    searcher = search_player(base.game, bool(spec.get("with_search", False)),
+                             None if budget_of_search is None else int(budget_of_search))
+    return equilibrium(base.game, base, budget, search, jobs, decks, int(spec.get("boot", 200)), searcher)
 
 
 def run_experiment(path: Path, results: Path | None = None, to: Path | None = None,
