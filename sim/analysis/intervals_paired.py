@@ -302,4 +302,3 @@ def family_of_changes(changes: list[PairedChange], alpha: float = 0.05, method: 
                        changes[0].n if changes else 0, [c.cc for c in changes])
     shown = [c.diff if c.identical else e for c, e in zip(changes, fam.intervals)]
     return Family(shown, fam.p_raw, fam.p_adjusted, [verdict(e) for e in shown], fam.method, alpha)
-

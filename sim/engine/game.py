@@ -311,7 +311,7 @@ class Game:
     def deal_columns(self, run: list[str]) -> list[pl.Expr]:
         """Expressions naming each game's deal among the games of one run (`run`: the columns that tell runs
         apart), for a game whose runs deal some games alike: such games are not independent of each other, and
-        summaries and paired comparisons take the deal as the unit. None (the default): every game is its own."""
+        summaries and paired comparisons take the deal as the unit. No columns (the default): every game is its own."""
         return []
 
     def deals(self, games: pl.DataFrame) -> np.ndarray:
