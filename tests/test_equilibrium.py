@@ -160,3 +160,11 @@ def test_the_fresh_check_verdict_never_contradicts_its_interval():
     assert "not yet reached" in fresh_verdict(Estimate(0.03, 0.015, 0.045, 100), 0.01)
     unsure = fresh_verdict(Estimate(0.019, 0.007, 0.031, 100), 0.01)     # 1.9 points [0.7, 3.1] against 1
     assert "unsettled" in unsure and "within" not in unsure and "1.0 points" in unsure
+
+
+def test_a_study_without_rounds_does_not_claim_a_last_best_response():
+    from types import SimpleNamespace
+    from sim.report.equilibrium import convergence_text
+    text = convergence_text(SimpleNamespace(rounds=[], converged=False))
+    assert "No best-response rounds were run" in text and "gained" not in text
+

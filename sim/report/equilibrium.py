@@ -168,7 +168,10 @@ def convergence_text(s: Study) -> str:
     if s.converged:
         return (f"The double oracle converged after {rounds} round(s): no best response found by the search gained "
                 f"more than {100 * s.search.tol:.1f} points against the solution, measured on the table's seeds.")
-    last = max(s.rounds[-1].gain.values(), default=0.0) if s.rounds else 0.0
+    if not s.rounds:
+        return ("No best-response rounds were run (--rounds 0): the figure solves the table of the strategies "
+                "listed, and a strategy outside it may do better.")
+    last = max(s.rounds[-1].gain.values(), default=0.0)
     return (f"The double oracle did not converge in {rounds} round(s): the last best response still gained "
             f"{100 * last:.1f} points, so the equilibrium figure may move with more rounds (--rounds).")
 
