@@ -10,10 +10,12 @@ from sim.engine.frames import collect, lazy
 from sim.engine.game import Game
 
 
-def estimates(frame: pl.DataFrame | pl.LazyFrame, measures: list[tuple[pl.Expr, str]]) -> list[Estimate]:
+def estimates(frame: pl.DataFrame | pl.LazyFrame, measures: list[tuple[pl.Expr, str]],
+              design: dict[int, float] | None = None) -> list[Estimate]:
     """Each (per-game expression, "rate" or "mean") over these games, in one streamed pass: rates by Wilson, means
     by t from the count, sum and sum of squares (kept above 0 for a quantity no game took below 0,
-    `sim.analysis.stats.bounded`). Games where the expression is null or NaN are left out."""
+    `sim.analysis.stats.bounded`). Games where the expression is null or NaN are left out. `design[i]`: measure
+    i's design effect, its interval then on the effective number of games (games / it)."""
     if not measures:
         return []
     aggs = []
@@ -21,15 +23,18 @@ def estimates(frame: pl.DataFrame | pl.LazyFrame, measures: list[tuple[pl.Expr, 
         x = expr.cast(pl.Float64).fill_nan(None)
         aggs += [x.count().alias(f"n{i}"), x.sum().alias(f"s{i}"), (x * x).sum().alias(f"q{i}"), x.min().alias(f"m{i}")]
     row = collect(lazy(frame).select(aggs)).row(0, named=True)
-    out = []
-    for i, (_, kind) in enumerate(measures):
-        n, s, q = int(row[f"n{i}"] or 0), row[f"s{i}"] or 0.0, row[f"q{i}"] or 0.0
-        if n == 0:
-            out.append(Estimate(float("nan"), float("nan"), float("nan"), 0))
-        else:
-            out.append(wilson(int(round(s)), n) if kind == "rate" else
-                       mean_from_moments(s, q, n, lower=floor(row[f"m{i}"])))
-    return out
+    return [estimate(kind, int(row[f"n{i}"] or 0), row[f"s{i}"] or 0.0, row[f"q{i}"] or 0.0, row[f"m{i}"],
+                     1.0 / (design or {}).get(i, 1.0)) for i, (_, kind) in enumerate(measures)]
+
+
+def estimate(kind: str, n: int, total: float, total_sq: float, smallest, k: float = 1.0, step: float = 1.0
+             ) -> Estimate:
+    """A rate (Wilson) or mean (t, kept above a floor) of n games from their sums, on k·n effective games."""
+    if n == 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0)
+    e = effective_rate(total, n, k) if kind == "rate" else \
+        mean_from_moments(total * k, total_sq * k, n * k, lower=floor(smallest), step=step)
+    return Estimate(e.value, e.lo, e.hi, n)
 
 
 def floor(smallest) -> float | None:
@@ -64,12 +69,10 @@ def summarize(game: Game, games: pl.LazyFrame, by: list[str]) -> list[dict]:
             n = int(rec[f"{o.name}__n"] or 0)
             if n == 0:
                 continue
-            s, k = rec[f"{o.name}__s"] or 0.0, 1.0 / deff.get((group, o.name), 1.0)
-            est = effective_rate(s, n, k) if o.kind == "rate" else \
-                mean_from_moments(s * k, (rec[f"{o.name}__ss"] or 0.0) * k, n * k,
-                                  lower=floor(rec[f"{o.name}__min"]), step=o.step)
-            rows.append({**{k_: rec[k_] for k_ in by}, "outcome": o.name, "label": o.label, "kind": o.kind,
-                         "headline": o.headline, "estimate": Estimate(est.value, est.lo, est.hi, n)})
+            est = estimate(o.kind, n, rec[f"{o.name}__s"] or 0.0, rec[f"{o.name}__ss"] or 0.0, rec[f"{o.name}__min"],
+                           1.0 / deff.get((group, o.name), 1.0), o.step)
+            rows.append({**{k: rec[k] for k in by}, "outcome": o.name, "label": o.label, "kind": o.kind,
+                         "headline": o.headline, "estimate": est})
     return rows
 
 
@@ -116,16 +119,6 @@ def deal_estimates(games: pl.LazyFrame, deal: list[pl.Expr], run: list[str],
     games, its interval on the effective number of games as `summarize` gives it; streamed over every game."""
     exprs = {k: e.cast(pl.Float64).fill_nan(None) for k, (e, _) in measures.items()}
     deff = design_effects(games, deal, run, [], exprs)
-    aggs = []
-    for i, x in enumerate(exprs.values()):
-        aggs += [x.count().alias(f"n{i}"), x.sum().alias(f"s{i}"), (x * x).sum().alias(f"q{i}"), x.min().alias(f"m{i}")]
-    row = collect(games.select(aggs)).row(0, named=True)
-    out = {}
-    for i, (name, (_, kind)) in enumerate(measures.items()):
-        n, s, k = int(row[f"n{i}"] or 0), row[f"s{i}"] or 0.0, 1.0 / deff.get(((), name), 1.0)
-        if n == 0:
-            out[name] = Estimate(float("nan"), float("nan"), float("nan"), 0)
-            continue
-        out[name] = effective_rate(s, n, k) if kind == "rate" else \
-            mean_from_moments(s * k, (row[f"q{i}"] or 0.0) * k, n * k, lower=floor(row[f"m{i}"]))
-    return out
+    got = estimates(games, [(exprs[k], kind) for k, (_, kind) in measures.items()],
+                    {i: deff.get(((), k), 1.0) for i, k in enumerate(measures)})
+    return dict(zip(measures, got))
