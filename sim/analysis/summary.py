@@ -113,12 +113,14 @@ def design_effects(games: pl.LazyFrame, deal: list[pl.Expr], run: list[str], by:
     return out
 
 
-def deal_estimates(games: pl.LazyFrame, deal: list[pl.Expr], run: list[str],
+def deal_estimates(games: pl.LazyFrame, deal_columns,
                    measures: dict[str, tuple[pl.Expr, str]]) -> dict[str, Estimate]:
     """Each measure name -> (per-game expression, null where it does not apply; "rate" or "mean") over all these
-    games, its interval on the effective number of games as `summarize` gives it; streamed over every game."""
+    games, its interval on the effective number of games as `summarize` gives it; streamed over every game.
+    `deal_columns`: the game's `Game.deal_columns`, given the run columns these games carry."""
+    run = [c for c in RUN if c in games.collect_schema().names()]
     exprs = {k: e.cast(pl.Float64).fill_nan(None) for k, (e, _) in measures.items()}
-    deff = design_effects(games, deal, run, [], exprs)
+    deff = design_effects(games, deal_columns(run), run, [], exprs)
     got = estimates(games, [(exprs[k], kind) for k, (_, kind) in measures.items()],
                     {i: deff.get(((), k), 1.0) for i, k in enumerate(measures)})
     return dict(zip(measures, got))

@@ -205,13 +205,10 @@ def _extremes(decks, fields) -> str:
     return f"{strongest}; {weakest}." + rest
 
 
-RUN = ["rules", "seed", "lineup"]
-
-
 def over_deals(base: pl.LazyFrame, measures: dict[str, tuple[pl.Expr, str]]) -> dict:
     """Each measure over the games with its interval over deals (`game.deal_columns`: a pairing and its seat
     swap are dealt alike): name -> (expression, null where it does not apply; "rate" or "mean")."""
-    return deal_estimates(base, deal_columns(RUN), RUN, measures)
+    return deal_estimates(base, deal_columns, measures)
 
 
 def seat_section(base: pl.LazyFrame) -> str:
