@@ -33,7 +33,8 @@ def sections(games: pl.LazyFrame, chart, tables=None) -> list[str]:
     base = _base(games)
     out = []
     if count(base):
-        out += [matrix_section(base, chart), seat_section(base), end_section(base, chart)]
+        measured = over_deals(base, {**SEAT_MEASURES, **END_MEASURES})      # one design-effect pass for both
+        out += [matrix_section(base, chart), seat_section(measured), end_section(base, measured, chart)]
     if count(games.filter(pl.col("vanilla_s0") != "")):
         plays = tables.get("plays") if tables else None
         out.append(card_section(_card_games(games), plays, chart))
@@ -211,10 +212,15 @@ def over_deals(base: pl.LazyFrame, measures: dict[str, tuple[pl.Expr, str]]) -> 
     return deal_estimates(base, deal_columns, measures)
 
 
-def seat_section(base: pl.LazyFrame) -> str:
-    w = pl.col("winner")
-    rates = over_deals(base, {"first": (pl.when(w >= 0).then(w == pl.col("first_seat")), "rate"),
-                              "seat0": (w == 0, "rate"), "draws": (w < 0, "rate")})
+_W = pl.col("winner")
+SEAT_MEASURES = {"first": (pl.when(_W >= 0).then(_W == pl.col("first_seat")), "rate"),
+                 "seat0": (_W == 0, "rate"), "draws": (_W < 0, "rate")}
+END_MEASURES = {"turns": (pl.col("turns"), "mean"),
+                **{name: (pl.col("end") == code, "rate") for code, name in enumerate(R.END_NAMES)}}
+
+
+def seat_section(rates: dict) -> str:
+    """`rates`: `over_deals` of SEAT_MEASURES."""
     est, seat0, draws = rates["first"], rates["seat0"], rates["draws"]
     decided = est.n
     verdict = "an advantage" if est.lo > 0.5 else ("a disadvantage" if est.hi < 0.5 else "no measurable edge")
@@ -226,9 +232,8 @@ def seat_section(base: pl.LazyFrame) -> str:
         f"(turn cap or both players winning at once).", ""])
 
 
-def end_section(base: pl.LazyFrame, chart) -> str:
-    ends = over_deals(base, {"turns": (pl.col("turns"), "mean"),
-                             **{name: (pl.col("end") == code, "rate") for code, name in enumerate(R.END_NAMES)}})
+def end_section(base: pl.LazyFrame, ends: dict, chart) -> str:
+    """`ends`: `over_deals` of END_MEASURES; `base` gives the length distribution."""
     lines = ["## How games end", "", "| end | share of games |", "|---|---|"]
     for name in R.END_NAMES:
         lines.append(f"| {name} | {ends[name].fmt(pct=True, digits=1)} |")
