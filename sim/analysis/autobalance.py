@@ -126,12 +126,18 @@ def play_cells(game: Game, spec: RunSpec, cells: list[Rules], n: int, seed: int,
     return [pl.concat([pl.DataFrame(p) for p in parts[k * per:(k + 1) * per]]) for k in range(len(cells))]
 
 
+def cell_deals(sizes: list[int]) -> list[np.ndarray]:
+    """Each cell's games' deals, for cells `play_cells` played with these numbers of games: every cell plays game
+    i from the same seed, so game i is deal i in all of them."""
+    return [np.arange(n) for n in sizes]
+
+
 def entries(game: Game, goal: Goal, players: int, cells: list, tables: list[pl.DataFrame]) -> list[Entry]:
     """Every figure the targets judge, from each cell's games."""
     roles = game.active_roles(players)
     seat0 = [game.role_scores(t, players)[roles[0]] for t in tables]
     everything = pl.concat(tables)
-    deals = [np.arange(t.height) for t in tables]
+    deals = cell_deals([t.height for t in tables])
     outcomes = {o.name: o for o in game.outcomes()}
     out = []
     decks = list(dict.fromkeys(d for c in cells if c for d in c))      # in order of first appearance

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from sim.analysis.autobalance import play_cells
+from sim.analysis.autobalance import cell_deals, play_cells
 from sim.analysis.intervals import Interval, clustered_mean
 from sim.analysis.intervals_paired import paired_change
 from sim.analysis.payoffs import with_decks
@@ -108,8 +108,8 @@ def total(scores: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def deals(scores: dict[str, np.ndarray]) -> np.ndarray:
-    """Each of `total`'s games' deal: every pairing and seat order plays game i from one seed, alike."""
-    return np.concatenate([np.tile(np.arange(len(v) // 2), 2) for v in scores.values()])
+    """Each of `total`'s games' deal: each opponent's scores are two cells of `play_cells` (seat orders)."""
+    return np.concatenate([d for v in scores.values() for d in cell_deals([len(v) // 2] * 2)])
 
 
 def swaps(deck: Deck, rules: DeckBuilding, rng: np.random.Generator, k: int) -> list[Deck]:
