@@ -441,6 +441,24 @@ def test_a_paired_change_over_deals_covers_and_keeps_the_exact_bound_for_no_chan
         paired_change(a, b, deal=deal, n_boot=100)
 
 
+def test_the_games_unpaired_runs_would_need_count_deals_as_each_run_would():
+    """Arm b deals game i's result to game i's partner in the same deal: per game the arms look unrelated, per
+    deal they hardly differ. Two independent runs would each be measured over deals too, so pairing on the
+    deals is what saves games; counted per game it would look like no saving at all."""
+    rng = np.random.default_rng(5)
+    a = (rng.random(4000) < 0.5).astype(np.float64)
+    b = a.reshape(-1, 2)[:, ::-1].ravel().copy()          # the two games of each deal swapped
+    flip = rng.random(4000) < 0.05
+    b[flip] = 1.0 - b[flip]
+    deal = np.repeat(np.arange(2000), 2)
+    per_game, per_deal = paired_change(a, b), paired_change(a, b, deal=deal)
+    assert per_game.saving() == pytest.approx(1.0, abs=0.15)
+    assert per_deal.saving() > 5
+    arms = per_deal.a.hi - per_deal.a.lo, per_deal.b.hi - per_deal.b.lo        # each arm's own interval...
+    needed = per_deal.diff.hi - per_deal.diff.lo                                   # ...would need this many games
+    assert per_deal.n_unpaired == pytest.approx(per_deal.n * (arms[0] ** 2 + arms[1] ** 2) / needed ** 2, rel=0.2)
+
+
 # -- 7. families of elements (ablate, sensitivity) ----------------------------------------------------------
 
 def test_null_elements_family_wise_error():
