@@ -151,7 +151,7 @@ def paired_change(a: np.ndarray, b: np.ndarray, conf: float = 0.95, n_boot: int 
     se = float(d.std(ddof=1)) / math.sqrt(n) if deal is None else _deal_se(d, deal)
     share_of = ("games where the outcome applies, in each arm (ratio of totals)" if not (ua.all() and ub.all())
                 else "games")
-    n_unpaired = _unpaired_games(ia, ib, d, deal)
+    n_unpaired = _unpaired_games(ia, ib, se, deal)
     if changed == 0:
         return PairedChange(ea, eb, _zero_interval(n, conf, binary, span, ua.all(), ra, ua.mean(), share_of),
                             0.0, 1.0, n, 0, n_unpaired)
@@ -172,16 +172,17 @@ def paired_change(a: np.ndarray, b: np.ndarray, conf: float = 0.95, n_boot: int 
     return PairedChange(ea, eb, Interval(value, lo, hi, n, method, share_of), se, p, n, changed, n_unpaired, cc)
 
 
-def _unpaired_games(ia: np.ndarray, ib: np.ndarray, d: np.ndarray, deal: np.ndarray | None) -> int:
-    """Games per arm two independent runs would need for the paired change's precision: n × (each arm's variance,
-    summed) / the paired difference's. With deals, every variance is taken over deals, as each run's own
-    interval would take it: games of a deal that move together count once in either run."""
-    n = len(d)
+def _unpaired_games(ia: np.ndarray, ib: np.ndarray, se: float, deal: np.ndarray | None) -> int:
+    """Games per arm two independent runs would need for the paired change's precision (standard error se):
+    n × (each arm's squared standard error, summed) / se². With deals, each arm's error is taken over deals, as
+    each run's own interval would take it: games of a deal that move together count once in either run."""
+    n = len(ia)
     if deal is None:
-        var_d, var_ind = float(d.var(ddof=1)), float(ia.var(ddof=1) + ib.var(ddof=1))
+        sa, sb = (float(x.std(ddof=1)) / math.sqrt(n) for x in (ia, ib))
     else:
-        var_d, var_ind = _deal_se(d, deal) ** 2, _deal_se(ia, deal) ** 2 + _deal_se(ib, deal) ** 2
-    return int(math.ceil(n * var_ind / var_d)) if var_d > 0 else (n if var_ind == 0 else 10**12)
+        sa, sb = _deal_se(ia, deal), _deal_se(ib, deal)
+    spread = sa * sa + sb * sb
+    return int(math.ceil(n * spread / (se * se))) if se > 0 else (n if spread == 0 else 10**12)
 
 
 def _deal_se(d: np.ndarray, deal: np.ndarray) -> float:
