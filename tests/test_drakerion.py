@@ -361,6 +361,19 @@ def test_the_starter_names_its_draft_and_plays_it_card_for_card(tmp_path, monkey
             pools.pool_file(name)
 
 
+def test_kernel_invariants_over_1e5_games_of_the_default_field():
+    """The starter's cards are not the first draft's: the kernel's own checks over every pairing of the default."""
+    total = 0
+    for k, (lineup, n) in enumerate((("random", 50_000), ("default", 50_000))):
+        out, _, _ = play(DEFAULT.typed, GAME.lineup(lineup), 70 + k, n, check=True)
+        assert out[R.T_VIOLATIONS].sum() == 0 and out[R.T_BAD_CHOICES].sum() == 0, lineup
+        assert (out[R.S_OVER] == 1).all()
+        won = out[R.S_WINNER] >= 0
+        assert (out[R.S_END][~won] >= R.END_CAP).all()
+        total += n
+    assert total >= 100_000
+
+
 def test_a_field_game_does_not_depend_on_how_many_are_played():
     few = pl.DataFrame(GAME.simulate(DEFAULT, 2, GAME.lineup(None), 9, 60)["games"])
     many = pl.DataFrame(GAME.simulate(DEFAULT, 2, GAME.lineup(None), 9, 600)["games"])
