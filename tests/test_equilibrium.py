@@ -168,3 +168,20 @@ def test_a_study_without_rounds_does_not_claim_a_last_best_response():
     text = convergence_text(SimpleNamespace(rounds=[], converged=False))
     assert "No best-response rounds were run" in text and "gained" not in text
 
+
+
+def test_a_deck_is_called_not_worth_choosing_only_when_every_weight_interval_with_it_stays_at_zero():
+    from types import SimpleNamespace
+    from sim.report.equilibrium import deck_text, mixture_text
+    option = lambda deck, name: SimpleNamespace(deck=deck, label=lambda: f"{deck}/{name}")
+    options = [option("ember", "search"), option("tide", "search"), option("tide", "value"), option("gloom", "value")]
+    weights = np.array([1.0, 0.0, 0.0, 0.0])
+    hi = np.array([1.0, 0.61, 0.0, 0.0])                 # tide's search player may still be played; gloom is not
+    s = SimpleNamespace(options={"seat0": options}, weights={"seat0": weights},
+                        weight_intervals={"seat0": SimpleNamespace(lo=np.array([0.4, 0, 0, 0]), hi=hi)})
+    decks = deck_text(s, "seat0")
+    assert "never gloom — against best play they are not worth choosing" in decks
+    assert "tide not in this solution, though a weight's interval with it reaches 61%" in decks
+    assert "never tide" not in decks and "do not rule it out" in decks
+    mix = mixture_text(s, "seat0")
+    assert "never the other 3, though the interval of 1 of them reaches up (tide/search [0, 61])" in mix

@@ -146,21 +146,35 @@ def mixture_text(s: Study, side: str) -> str:
     w, wi, options = s.weights[side], s.weight_intervals[side], s.options[side]
     parts = [f"{options[i].label()} {100 * w[i]:.0f}% [{100 * wi.lo[i]:.0f}, {100 * wi.hi[i]:.0f}]"
              for i in np.argsort(-w) if w[i] >= SHOWN]
-    never = sum(1 for x in w if x < SHOWN)
-    return "; ".join(parts) + (f" — and never the other {never}" if never else "")
+    never = [i for i in range(len(w)) if w[i] < SHOWN]
+    if not never:
+        return "; ".join(parts)
+    # "never" is the point solution's word; a weight whose interval reaches up is not ruled out by the games played
+    open_ = [f"{options[i].label()} [0, {100 * wi.hi[i]:.0f}]" for i in never if wi.hi[i] >= SHOWN]
+    return ("; ".join(parts) + f" — and never the other {len(never)}"
+            + (f", though the interval of {len(open_)} of them reaches up ({', '.join(open_)})" if open_ else ""))
 
 
 def deck_text(s: Study, side: str) -> str:
-    """With decks as part of the choice: each deck's total weight, and the decks an equilibrium never plays."""
-    options, w = s.options[side], s.weights[side]
+    """With decks as part of the choice: each deck's total weight, and the decks an equilibrium never plays —
+    ruled out only where every strategy with that deck has a weight interval that stays at 0."""
+    options, w, hi = s.options[side], s.weights[side], s.weight_intervals[side].hi
     decks = list(dict.fromkeys(c.deck for c in options if c.deck is not None))
     if not decks:
         return ""
     total = {d: float(sum(x for c, x in zip(options, w) if c.deck == d)) for d in decks}
+    reach = {d: max(float(h) for c, h in zip(options, hi) if c.deck == d) for d in decks}
     played = [f"{d} {100 * total[d]:.0f}%" for d in sorted(decks, key=lambda d: -total[d]) if total[d] >= SHOWN]
-    never = [d for d in decks if total[d] < SHOWN]
-    return (f"Decks {side} brings at equilibrium: {', '.join(played)}"
-            + (f"; never {', '.join(never)} — against best play they are not worth choosing." if never else "."))
+    out = [d for d in decks if total[d] < SHOWN and reach[d] < SHOWN]
+    open_ = [d for d in decks if total[d] < SHOWN and reach[d] >= SHOWN]
+    text = f"Decks {side} brings at equilibrium: {', '.join(played)}"
+    if out:
+        text += f"; never {', '.join(out)} — against best play they are not worth choosing"
+    if open_:
+        text += ("; " + ", ".join(f"{d} not in this solution, though a weight's interval with it reaches "
+                                  f"{100 * reach[d]:.0f}%" for d in open_)
+                 + " — the games played do not rule " + ("it" if len(open_) == 1 else "them") + " out")
+    return text + "."
 
 
 def convergence_text(s: Study) -> str:
