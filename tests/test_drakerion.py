@@ -446,6 +446,11 @@ def test_the_faction_matrix_gives_each_deck_against_the_field_with_its_interval(
     close = [Estimate(0.51, 0.50, 0.52, 100), Estimate(0.505, 0.49, 0.52, 100), Estimate(0.4, 0.35, 0.44, 100)]
     assert _extremes(["a", "b", "c"], close).startswith("No deck is measurably the strongest (the highest, **a**")
     assert "weakest: **c**" in _extremes(["a", "b", "c"], close)
+    both = [Estimate(0.523, 0.517, 0.529, 100), Estimate(0.518, 0.512, 0.524, 100), Estimate(0.5, 0.49, 0.51, 100),
+            Estimate(0.485, 0.479, 0.491, 100), Estimate(0.476, 0.470, 0.482, 100)]
+    line = _extremes(["stone", "grove", "ember", "gloom", "tide"], both)     # the two ends clear each other only
+    assert "the highest, **stone**, 52.3% [51.7, 52.9], overlaps grove, 51.8% [51.2, 52.4]" in line
+    assert "the lowest, **tide**, 47.6% [47.0, 48.2], overlaps gloom, 48.5% [47.9, 49.1]" in line
 
 
 def test_the_costing_verdict_says_how_much_a_detected_tie_explains():

@@ -187,22 +187,26 @@ def matrix_section(base: pl.DataFrame, chart) -> str:
 
 def _extremes(decks, fields) -> str:
     """The strongest and weakest deck against the field (the figures of the table's last column), named as such
-    only where its interval clears every other deck's; otherwise the range, said to be unsettled."""
+    only where its interval clears every other deck's; otherwise the highest (lowest) and the deck whose interval
+    it overlaps, so the verdict can be read off the intervals shown."""
     met = sorted(((f.value, d, f) for d, f in zip(decks, fields) if f is not None), key=lambda t: t[0])
     if len(met) < 2:
         return ""
     (_, weak, low), (_, strong, high) = met[0], met[-1]
+    show = lambda f: f.fmt(pct=True, digits=1)
     rest = " These figures rest on the invented card pool and on the strategies named in the provenance."
-    top = high.lo > max(f.hi for _, _, f in met[:-1])
-    bottom = low.hi < min(f.lo for _, _, f in met[1:])
-    if not top and not bottom:
-        return (f"No deck is measurably the strongest or the weakest over the field (the intervals overlap): "
-                f"from **{weak}** {low.fmt(pct=True, digits=1)} to **{strong}** {high.fmt(pct=True, digits=1)}."
-                + rest)
-    strongest = (f"Strongest deck over the field: **{strong}** ({high.fmt(pct=True, digits=1)})" if top else
-                 f"No deck is measurably the strongest (the highest, **{strong}**, {high.fmt(pct=True, digits=1)})")
-    weakest = (f"weakest: **{weak}** ({low.fmt(pct=True, digits=1)})" if bottom else
-               f"none measurably the weakest (the lowest, **{weak}**, {low.fmt(pct=True, digits=1)})")
+    _, near_top, rival_top = max(met[:-1], key=lambda t: t[2].hi)
+    _, near_bottom, rival_bottom = min(met[1:], key=lambda t: t[2].lo)
+    if high.lo > rival_top.hi:
+        strongest = f"Strongest deck over the field: **{strong}** ({show(high)})"
+    else:
+        strongest = (f"No deck is measurably the strongest (the highest, **{strong}**, {show(high)}, overlaps "
+                     f"{near_top}, {show(rival_top)})")
+    if low.hi < rival_bottom.lo:
+        weakest = f"weakest: **{weak}** ({show(low)})"
+    else:
+        weakest = (f"none measurably the weakest (the lowest, **{weak}**, {show(low)}, overlaps {near_bottom}, "
+                   f"{show(rival_bottom)})")
     return f"{strongest}; {weakest}." + rest
 
 
