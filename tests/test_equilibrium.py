@@ -169,7 +169,6 @@ def test_a_study_without_rounds_does_not_claim_a_last_best_response():
     assert "No best-response rounds were run" in text and "gained" not in text
 
 
-
 def test_a_deck_is_called_not_worth_choosing_only_when_every_weight_interval_with_it_stays_at_zero():
     from types import SimpleNamespace
     from sim.report.equilibrium import deck_text, mixture_text
