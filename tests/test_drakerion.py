@@ -100,7 +100,11 @@ def test_referee_replays_heuristic_games_and_flags():
                                      "intercept_implacable=true", "combat_gains_by_timing=true")),
                          ("random", ("seat0_deck=gloom", "seat1_deck=grove", "shields_combatants_only=true",
                                      "imprevisible_event_combat_only=true")),
-                         ("default", ("seat0_deck=stone", "seat1_deck=grove", "shields_end_of_turn=true"))):
+                         ("default", ("seat0_deck=stone", "seat1_deck=grove", "shields_end_of_turn=true")),
+                         ("random", ("seat0_deck=ember", "seat1_deck=stone", "named_bonus_first=hp",
+                                     "named_bonus_second=riposte", "gains_last_in_play=true")),
+                         ("default", ("seat0_deck=ember", "seat1_deck=stone", "attachment_prestige_to_host=false",
+                                      "named_bonus_first=riposte"))):
         bad = referee_games(lineup, 300, 7, *sets)
         assert not bad, (lineup, bad[:3])
 
@@ -163,7 +167,8 @@ def test_every_flag_has_its_readings_a_variant_and_a_counter():
 
 FLAG_KEYS = {"mulligan_shuffle_first", "named_bonus_second", "out_player_combat_actions", "prestige_any_destruction",
              "ability_attack_taps", "prestige_beats_wipeout", "shields_combatants_only", "intercept_implacable",
-             "imprevisible_event_combat_only", "combat_gains_by_timing", "shields_end_of_turn", "empty_deck_loses"}
+             "imprevisible_event_combat_only", "combat_gains_by_timing", "shields_end_of_turn", "empty_deck_loses",
+             "named_bonus_first", "gains_last_in_play", "attachment_prestige_to_host"}
 FLAGS = {   # flag -> (other value, seat 0's deck where the situation is common)
     "mulligan_shuffle_first": ("true", "ember"), "named_bonus_second": ("riposte", "stone"),
     "out_player_combat_actions": ("true", "gloom"), "prestige_any_destruction": ("false", "gloom"),
@@ -171,6 +176,8 @@ FLAGS = {   # flag -> (other value, seat 0's deck where the situation is common)
     "shields_combatants_only": ("true", "grove"), "intercept_implacable": ("true", "ember"),
     "imprevisible_event_combat_only": ("true", "gloom"), "combat_gains_by_timing": ("true", "ember", "default"),
     "shields_end_of_turn": ("true", "stone"), "empty_deck_loses": ("true", "grove"),
+    "named_bonus_first": ("riposte", "stone"), "gains_last_in_play": ("true", "ember"),
+    "attachment_prestige_to_host": ("false", "ember"),      # the first draft's Burning Blade (and stone's Warhammer)
 }   # a third entry names the lineup when random play cannot tell the readings apart (default: random)
 
 
@@ -406,7 +413,11 @@ def test_every_effect_keyword_and_rule_situation_fires_in_the_default_games():
     (the rarest, a prestige win beside a wipe-out, comes about once in 5,000 games)."""
     games = GAME.simulate(DEFAULT, 2, GAME.lineup(None), 1, 60_000)["games"]
     never = [c for c in FIRED_COLUMNS if not np.any(games[c])]
-    assert never == []
+    # no attachment in a starter deck prints prestige, so how an attachment's prestige counts never comes up
+    pool = DEFAULT.typed.pool()
+    held = {name for deck in pool.decks for name in pool.deck_cards(deck)}
+    assert all(pool.card(name)["prestige"] == 0 for name in held if pool.card(name)["type"] == "attachment")
+    assert never == ["fired_attachment_prestige_to_host"]
 
 
 def test_a_field_pairing_and_its_seat_swap_are_dealt_alike():

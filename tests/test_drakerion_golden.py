@@ -233,7 +233,7 @@ def test_named_character_one_copy_in_play_and_the_discard_bonus():
     t.st[R.S_GOLD] = 10
     assert not kernel.can_play(t.w, t.st, t.table, t.board, 0, copy)     # one Named copy in play
     d = t.move(t.row(1, 0), R.Z_FRONT)
-    t.plan(0, (R.D_COMBAT, R.ACT_NAMED, h, copy, 1))
+    t.plan(0, (R.D_COMBAT, R.ACT_NAMED, h, copy, R.EF_MELEE))
     t.plan(1, (R.D_COMBAT, R.ACT_PASS))
     combat(t, h, d)
     assert t.board[copy, R.B_ZONE] == R.Z_DISCARD

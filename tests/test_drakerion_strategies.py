@@ -146,8 +146,8 @@ def every_decision():
     action = [[A.ACT_PASS], [A.ACT_PASS_GOOD], [A.ACT_PLAY, 10, 0], [A.ACT_PLAY, 12, -1], [A.ACT_PLAY, 14, -1],
               [A.ACT_CYCLE, 56], [A.ACT_ATTACK, 0, 64, 0], [A.ACT_ATTACK, 1, 65, 0], [A.ACT_ATTACK, 2, 65, 1],
               [A.ACT_ATTACK, 3, 67, 0]]
-    combat = [[A.ACT_PASS], [A.ACT_INTERCEPT, 4], [A.ACT_PLAY, 11, 0], [A.ACT_NAMED, 1, 13, 0],
-              [A.ACT_NAMED, 1, 13, 1], [A.ACT_NAMED, 1, 13, 2]]
+    combat = [[A.ACT_PASS], [A.ACT_INTERCEPT, 4], [A.ACT_PLAY, 11, 0], [A.ACT_NAMED, 1, 13, A.EF_SHIELD],
+              [A.ACT_NAMED, 1, 13, A.EF_MELEE], [A.ACT_NAMED, 1, 13, A.EF_RANGED], [A.ACT_NAMED, 1, 13, A.EF_HP]]
     return [
         (A.D_FIRST, [[0], [1]], None),
         (A.D_SETUP, [[2, A.FRONT], [2, A.SUPPORT]], None),
@@ -187,7 +187,7 @@ def test_every_decision_kind_answered_in_range_without_writes(name):
     st, board, cards = position()
     st[R.S_ACTOR] = THEM
     fight(st, 65, 0)
-    ask(name, R.D_COMBAT, [[R.ACT_PASS]] + [[R.ACT_NAMED, 65, 65, b] for b in range(3)], st, board, cards)
+    ask(name, R.D_COMBAT, [[R.ACT_PASS]] + [[R.ACT_NAMED, 65, 65, b] for b in (R.EF_SHIELD, R.EF_MELEE, R.EF_RIPOSTE)], st, board, cards)
     st, board, cards = position()
     st[R.S_ACTOR] = THEM
     ask(name, R.D_ACTION, [[R.ACT_PASS], [R.ACT_PASS_GOOD], [R.ACT_ATTACK, 64, 0, 0], [R.ACT_ATTACK, 65, 4, 0],

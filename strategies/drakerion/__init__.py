@@ -53,8 +53,8 @@ Parameters (defaults; bounds for `dsim optimize` are in VALUE_BOUNDS / AGGRESSIV
 
 Both heuristics stop acting (pass, decline) once their own actions and abilities this game exceed
 LOOP_GUARD a turn, so a user's card with a free repeatable ability cannot make a game run forever. They
-assume the default `win_prestige` of 20 (the rules' config row is not passed to strategies) and, for a
-Named character's third bonus, the default reading (+1 ranged).
+assume the default `win_prestige` of 20 (the rules' config row is not passed to strategies); a Named bonus's
+option row names its stat (an effect code), so they value it under whichever reading the rules set.
 
 The strategies' code, by concern: board (readers of the board and the hand), fights (the trade of a fight or an
 attack), worth (what an effect, an ability or a card is worth), choices (the decisions both heuristics answer

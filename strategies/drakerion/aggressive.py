@@ -13,7 +13,7 @@ from sim.games.drakerion.records import (
 )
 from strategies.drakerion.board import FAST, INLINE, NEG, abil, better, find, printed
 from strategies.drakerion.choices import pass_row
-from strategies.drakerion.fights import fight_delta, rush_score
+from strategies.drakerion.fights import named_delta, rush_score
 from strategies.drakerion.worth import attach_value, row_value
 
 AGGRESSIVE = ("mulligan_cost", "prestige_weight", "riposte_weight", "go_first")
@@ -62,8 +62,7 @@ def trick_value(opts, r, st, cards, board, me):
     act = opts[r, 0]
     i = opts[r, 1]
     if act == ACT_NAMED:
-        b = opts[r, 3]
-        return fight_delta(st, board, me, i, int(b == 1), int(b == 2), 0, int(b == 0), AK, AR)
+        return named_delta(st, board, me, i, opts[r, 3], AK, AR)
     if (act == ACT_ABILITY or act == ACT_PLAY) and opts[r, 2] >= 0:
         if abil(cards, board, i, opts[r, 2], AB_EFFECT) == EF_CANCEL and (st[S_ATTACKER] >> 6) == me:
             return 0.0

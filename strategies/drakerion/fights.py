@@ -7,7 +7,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.games.drakerion.records import (
-    B_DAMAGE, B_HP, B_PRESTIGE, B_RIPOSTE, B_SHIELD, B_ZONE, S_ATTACKER, S_DEFENDER, S_PRESTIGE,
+    EF_HP, EF_MELEE, EF_RANGED, EF_RIPOSTE, EF_SHIELD, B_DAMAGE, B_HP, B_PRESTIGE, B_RIPOSTE, B_SHIELD, B_ZONE, S_ATTACKER, S_DEFENDER, S_PRESTIGE,
     S_RANGED, Z_FRONT, Z_SUPPORT,
 )
 from strategies.drakerion.board import (
@@ -53,6 +53,15 @@ def fight_delta(st, board, me, h, d_melee, d_ranged, d_riposte, d_life, kw, rw):
     if h == dfd:
         return balance(st, board, me, att, dfd, 0, 0, 0 if ranged else d_riposte, d_life, kw, rw) - now
     return 0.0
+
+
+@njit(**INLINE)
+def named_delta(st, board, me, h, bonus, kw, rw):
+    """fight_delta for a Named bonus (its option row names the stat by effect code: a shield or +1 HP
+    both add a point of life for the combat)."""
+    life = int(bonus == EF_SHIELD or bonus == EF_HP)
+    return fight_delta(st, board, me, h, int(bonus == EF_MELEE), int(bonus == EF_RANGED), int(bonus == EF_RIPOSTE),
+                       life, kw, rw)
 
 
 @njit(**FAST)

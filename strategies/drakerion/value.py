@@ -12,7 +12,7 @@ from sim.games.drakerion.records import (
 from strategies.drakerion.board import (
     FAST, INLINE, NEG, better, combat_tricks, count_chars, find, printed, shortfall, threat,
 )
-from strategies.drakerion.fights import attack_score, fight_delta
+from strategies.drakerion.fights import attack_score, named_delta
 from strategies.drakerion.worth import (
     attach_value, char_play_value, manoeuvre_extra, redirect_value, row_value,
 )
@@ -80,12 +80,7 @@ def response_value(opts, r, st, cards, board, me, kw, rw, cw, dw):
     if act == ACT_INTERCEPT:
         return redirect_value(st, cards, board, me, i, 0, i, kw, rw) - 0.1
     if act == ACT_NAMED:                       # less a copy that could not be played anyway
-        b = opts[r, 3]
-        if b == 0:
-            return fight_delta(st, board, me, i, 0, 0, 0, 1, kw, rw) - 0.15
-        if b == 1:
-            return fight_delta(st, board, me, i, 1, 0, 0, 0, kw, rw) - 0.15
-        return fight_delta(st, board, me, i, 0, 1, 0, 0, kw, rw) - 0.15     # the default reading: +1 ranged
+        return named_delta(st, board, me, i, opts[r, 3], kw, rw) - 0.15
     if act == ACT_PLAY and opts[r, 2] < 0:     # Imprévisible
         if printed(cards, board, i, CD_TYPE) == CHARACTER:
             return 0.5 * char_play_value(cards, board, i, count_chars(st, board, me))

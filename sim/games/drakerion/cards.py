@@ -28,6 +28,10 @@ CARD_KEYS = {"name", "faction", "type", "subtitle", "traits", "keywords", "attac
 ABILITY_KEYS = {"trigger", "condition", "forced", "cost", "cost_amount", "effect", "target", "amount", "traits",
                 "filter", "max_cost", "card_type"}
 PASSIVE_EFFECTS = ("melee", "ranged", "riposte", "hp")
+CARD_TYPE_EFFECTS = ("search", "put_into_play")     # the effects whose card_type picks the card they take
+# Effects the rulebook names that dsim cannot play yet: a card asking for one is refused, never run as a no-op.
+UNPLAYED_EFFECTS = {"destroy_attachment": "destroying an attachment", "grant_ability": "granting an ability",
+                    "remove_ability": "removing an ability"}
 
 
 @dataclass(frozen=True)
@@ -184,6 +188,9 @@ def normalise(raw: dict) -> dict:
     if not isinstance(abilities, list) or len(abilities) > R.MAX_ABIL:
         raise ValueError(f"card '{name}': at most {R.MAX_ABIL} abilities, as a list")
     c["abilities"] = [normalise_ability(name, a) for a in abilities]
+    if c["type"] == "attachment" and any(a["trigger"] == "destruction" for a in c["abilities"]):
+        raise ValueError(f"card '{name}': an attachment's destruction ability could never be used (an attachment "
+                         "that leaves play with its host is not destroyed, and dsim has no effect that destroys one)")
     return c
 
 
@@ -193,6 +200,9 @@ def normalise_ability(card: str, raw: dict) -> dict:
     unknown = sorted(set(raw) - ABILITY_KEYS)
     if unknown:
         raise ValueError(f"card '{card}': unknown ability field '{unknown[0]}'")
+    if raw.get("effect") in UNPLAYED_EFFECTS:
+        raise ValueError(f"card '{card}': effect '{raw['effect']}' ({UNPLAYED_EFFECTS[raw['effect']]}) is not "
+                         "implemented in dsim; remove the ability or replace it")
     a = {"trigger": _choice(card, "trigger", raw.get("trigger"), TRIGGERS),
          "effect": _choice(card, "effect", raw.get("effect"), EFFECTS),
          "target": _choice(card, "target", raw.get("target", "self"), TARGETS),
@@ -205,6 +215,10 @@ def normalise_ability(card: str, raw: dict) -> dict:
     a["filter"] = [_choice(card, "filter", f, R.FILTER_NAMES) for f in _names(card, "filter", raw.get("filter", []))]
     kind = raw.get("card_type", "")
     a["card_type"] = _choice(card, "card_type", kind, TYPES) if kind else ""
+    if kind and a["effect"] not in CARD_TYPE_EFFECTS:
+        what = " (destroying an attachment is not implemented in dsim)" if a["effect"] == "destroy" else ""
+        raise ValueError(f"card '{card}': card_type applies only to {' and '.join(CARD_TYPE_EFFECTS)}, "
+                         f"not to {a['effect']}{what}")
     if (a["trigger"] == "reaction") != (a["condition"] != "none"):
         raise ValueError(f"card '{card}': a reaction needs a condition, and only a reaction has one")
     if a["trigger"] == "passive" and (a["effect"] not in PASSIVE_EFFECTS or a["target"] not in ("self", "all_own")):
@@ -231,6 +245,9 @@ def check_deck(d: dict, by_name: dict) -> dict:
         return c
 
     banner = own(d.get("banner", ""), "banner")
+    if banner["faction"] != faction:
+        raise ValueError(f"deck '{name}': its banner {banner['name']} is {banner['faction']}; the banner sets the "
+                         f"deck's faction, so it must be {faction}")
     own(d.get("city", ""), "city")
     mans = d.get("manoeuvres", [])
     if not isinstance(mans, list) or len(mans) != R.N_MAN:

@@ -328,10 +328,14 @@ class DrakerionGame(Game):
                    "prestige_combat_only": "gloom", "ability_attack_taps": "ember",
                    "shields_combatants_only": "grove", "intercept_implacable": "ember",
                    "imprevisible_event_combat_only": "gloom", "combat_gains_by_timing": "ember",
-                   "shields_end_of_turn": "stone", "empty_deck_loses": "grove"}
+                   "shields_end_of_turn": "stone", "empty_deck_loses": "grove", "named_bonus_first_riposte": "stone",
+                   "gains_last_in_play": "ember"}
         for v, a in flipped.items():            # each variant where its situation is common, against Stone
             runs.append(CoverageRun(2, "random", variants=(v,), sets=(f"seat0_deck={a}", "seat1_deck=stone"),
                                     n=300))
+        # no starter deck holds an attachment with prestige: the first draft's ember and stone decks do
+        runs.append(CoverageRun(2, "random", sets=("cards=first_draft", "seat0_deck=ember", "seat1_deck=stone"),
+                                n=300))
         runs.append(CoverageRun(2, "random", variants=("prestige_beats_wipeout",),
                                 sets=("win_prestige=4", "seat0_deck=ember", "seat1_deck=gloom"), n=500))
         return runs

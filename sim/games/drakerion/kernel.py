@@ -20,10 +20,10 @@ from sim.games.drakerion.kernel_base import (
     FAST, INLINE, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, N_TBITS, W_MASK, W_TMASK, W_TROWS, has_trigger, low_row,
     list_hand, mask, pop_row, N_WORK, T_EVENT_BIT, T_IMPREV_BIT, T_NAMED_BIT, trigger_mask, trigger_rows, W_DECK, W_DECKN, W_HURT, W_LAST_PRESTIGE, W_PENDING_ATTACK, W_PLAYED, W_QN, W_SETUP, W_TOVER,
     W_TRACING, W_TROW, add_row, below, decide, draw, emit, enter_line, in_play_char,
-    lines, put_under, push_trigger, refresh, set_zone, shuffle, take_from_deck, win_check,
+    lines, put_under, push_trigger, refresh, set_zone, setup_stats, shuffle, take_from_deck, win_check,
 )
 from sim.games.drakerion.kernel_effects import (
-    ab, card_of, has_host, hurt, named_clash, payable, queue_reactions,
+    ab, card_of, gain, has_host, hurt, named_clash, payable, queue_reactions,
     resolve_queue, sweep, use_ability, put_into_play,
 )
 from sim.games.drakerion.records import (
@@ -32,10 +32,11 @@ from sim.games.drakerion.records import (
     B_MELEE, B_RANGED, B_RIPOSTE, B_SHIELD, B_TAPPED, B_TB_HP, B_TB_MELEE, B_TB_RANGED, B_TB_RIPOSTE,
     B_ZONE, CD_COST, CD_CYCLE, CD_DRAW, CD_GOLD, CD_INITIATIVE, CD_KEYWORDS, CD_NABIL, CD_NAMED,
     CD_NAME_ID, CD_RANGED, CD_SUBTYPE, CD_TYPE, CHARACTER, C_HAND_SIZE, C_MULL_SHUFFLE_FIRST,
-    C_NAMED_SECOND, C_OUT_COMBAT, C_START_GOLD, C_TURN_CAP, DECISION_FN, D_ACTION, D_COMBAT, D_CYCLE, D_FIRST,
+    C_GAINS_IN_PLAY, C_NAMED_FIRST, C_NAMED_SECOND, C_OUT_COMBAT, C_START_GOLD, C_TURN_CAP, DECISION_FN, D_ACTION, D_COMBAT, D_CYCLE, D_FIRST,
     D_MANOEUVRE, D_MULLIGAN, D_SETUP, DRAW, END_CAP, EVENT, EV_END,
     EV_FIRST, EV_TURN, I_BANNER, I_CITY, I_MAN, KW_IMPLACABLE, KW_IMPREVISIBLE, KW_INFILTRATEUR,
-    KW_INTERCEPTEUR, K_IMPREVISIBLE_PLAY, K_INFILTRATE, K_INTERCEPT, K_IMPLACABLE_HELD, K_F_NAMED_SECOND, T_TRIG,
+    KW_INTERCEPTEUR, K_IMPREVISIBLE_PLAY, K_INFILTRATE, K_INTERCEPT, K_IMPLACABLE_HELD, K_F_NAMED_FIRST, K_F_NAMED_SECOND, T_TRIG,
+    K_F_GAINS_IN_PLAY, EF_HP, EF_MELEE, EF_RANGED, EF_RIPOSTE, EF_SHIELD, MAX_ABILITY_ATTACKS,
     K_F_OUT_COMBAT, K_F_SHIELDS, K_F_SHIELDS_TURN, K_F_INTERCEPT_IMPLACABLE, K_F_IMPREV_EVENT, C_SHIELDS_COMBATANTS,
     C_SHIELDS_TURN,
     C_INTERCEPT_IMPLACABLE, C_IMPREV_EVENT_COMBAT_ONLY, ABIL_WIDTH, CD_ABIL, TR_PASSIVE,
@@ -137,8 +138,9 @@ def set_up(w, st, board, opts, cards, tr, f0, f1, p0, p1):
             c = decide(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, D_SETUP, n)
             enter_line(w, st, board, i, opts[c, 1])
             st[T_TRIG + TR_PASSIVE] += has_trigger(w, i, TR_PASSIVE)
-            refresh(w, st, board, cards)
+            setup_stats(w, board, cards)
         lines(w, st, board, p)
+    refresh(w, st, board, cards)             # set-up done: the characters' passives apply from now on
     for p in (first, 1 - first):
         shuffle(w, st, tr, p)
         draw(w, st, board, p, w[C_HAND_SIZE])
@@ -371,8 +373,9 @@ def list_combat(w, st, opts, cards, board, p, first_action):
         if board[i, B_ZONE] != Z_ATTACHED and card_of(cards, board, i, CD_NAMED):
             d = named_copy(w, cards, board, p, i)
             if d >= 0:
-                for bonus in range(3):
-                    n = add_row(opts, n, ACT_NAMED, i, d, bonus)
+                n = add_row(opts, n, ACT_NAMED, i, d, EF_SHIELD)
+                n = add_row(opts, n, ACT_NAMED, i, d, named_stat(w, 1))
+                n = add_row(opts, n, ACT_NAMED, i, d, named_stat(w, 2))
     city = p * MAX_INST + I_CITY
     n = list_abilities(w, st, opts, cards, board, p, city, n, TR_COMBAT)
     top = st[S_MAN_TOP + p]
@@ -429,21 +432,26 @@ def cycle(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, city):
     st[T_CYCLES + p] += 1
 
 
+@njit(**INLINE)
+def named_stat(w, k):
+    """The effect code of the Named bonus's stat k (1: named_bonus_first, 2: named_bonus_second)."""
+    if k == 2:
+        return EF_RANGED if w[C_NAMED_SECOND] == 0 else EF_RIPOSTE
+    f = w[C_NAMED_FIRST]
+    return EF_MELEE if f == 0 else EF_RANGED if f == 1 else EF_RIPOSTE if f == 2 else EF_HP
+
+
 @njit(**FAST)
 def named_bonus(w, st, board, cards, i, d, bonus):
-    """Discard a copy of Named character i's name for 1 shield, +1 melee or +1 of the second stat."""
+    """Discard a copy of Named character i's name for 1 shield (bonus EF_SHIELD) or +1 of the first or
+    the second stat (bonus: its effect code) for the combat."""
     p = i >> 6
     set_zone(w, st, board, d, Z_DISCARD)
-    if bonus == 0:
+    if bonus == EF_SHIELD:
         board[i, B_SHIELD] += 1
-    elif bonus == 1:
-        board[i, B_CB_MELEE] += 1
     else:
-        st[T_KW + K_F_NAMED_SECOND] += 1
-        if w[C_NAMED_SECOND] == 0:
-            board[i, B_CB_RANGED] += 1
-        else:
-            board[i, B_CB_RIPOSTE] += 1
+        st[T_KW + (K_F_NAMED_FIRST if bonus == named_stat(w, 1) else K_F_NAMED_SECOND)] += 1
+        gain(board, i, bonus, 1, True)
     st[T_NAMED + p] += 1
     refresh(w, st, board, cards)
 
@@ -561,11 +569,13 @@ def run_pending_attacks(w, st, board, opts, cards, tr, f0, f1, p0, p1):
     """Attacks abilities made, each once the abilities pending when it was made are resolved (an
     attack's own aftermath may make another); returns the last defending player, or -1."""
     last = -1
-    while w[W_PENDING_ATTACK] >= 0 and st[S_OVER] == 0:
+    chain = 0
+    while w[W_PENDING_ATTACK] >= 0 and st[S_OVER] == 0 and chain < MAX_ABILITY_ATTACKS:
         att = w[W_PENDING_ATTACK]
         dfd = w[W_PENDING_ATTACK + 1]
         ranged = w[W_PENDING_ATTACK + 2]
         w[W_PENDING_ATTACK] = -1
+        chain += 1
         if in_play_char(board, att) and in_play_char(board, dfd):
             last = combat(w, st, board, opts, cards, tr, f0, f1, p0, p1, att, dfd, ranged)
     w[W_PENDING_ATTACK] = -1
@@ -652,10 +662,13 @@ def end_phase(w, st, board, opts, cards, tr, f0, f1, p0, p1):
         while m:
             i, m = pop_row(p, m)
             board[i, B_TAPPED] = 0
-            board[i, B_TB_MELEE] = 0
-            board[i, B_TB_RANGED] = 0
-            board[i, B_TB_RIPOSTE] = 0
-            board[i, B_TB_HP] = 0
+            if board[i, B_TB_MELEE] | board[i, B_TB_RANGED] | board[i, B_TB_RIPOSTE] | board[i, B_TB_HP]:
+                st[T_KW + K_F_GAINS_IN_PLAY] += 1     # a gain the end of the turn would end
+                if w[C_GAINS_IN_PLAY] == 0:
+                    board[i, B_TB_MELEE] = 0
+                    board[i, B_TB_RANGED] = 0
+                    board[i, B_TB_RIPOSTE] = 0
+                    board[i, B_TB_HP] = 0
             if board[i, B_SHIELD] > 0:         # a shield no combat ended this turn
                 st[T_KW + K_F_SHIELDS_TURN] += 1
                 if w[C_SHIELDS_TURN]:

@@ -25,7 +25,7 @@ from sim.games.drakerion.records import (
     AB_AMOUNT, AB_CONDITION, AB_EFFECT, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, B_CARD, B_CB_HP, B_CB_MELEE, B_CB_RANGED,
     B_CB_RIPOSTE, B_DAMAGE, B_ENTERED, B_HOST, B_HP, B_MELEE, B_PRESTIGE, B_RANGED, B_RIPOSTE, B_SHIELD,
     B_TAPPED, B_TB_HP, B_TB_MELEE, B_TB_RANGED, B_TB_RIPOSTE, B_ZONE, CD_ABIL, CD_HP, CD_MELEE,
-    CD_KEYWORDS, CD_NABIL, CD_NAMED, CD_PRESTIGE, CD_TYPE, EVENT, CD_RANGED, CD_RIPOSTE, CD_TRAITS, C_CHECK, C_EMPTY_DECK_LOSES, C_PRESTIGE_BEATS, C_WIN_PRESTIGE, DRAW,
+    CD_KEYWORDS, CD_NABIL, CD_NAMED, CD_PRESTIGE, CD_TYPE, EVENT, CD_RANGED, CD_RIPOSTE, CD_TRAITS, C_ATTACH_PRESTIGE_NONE, C_CHECK, C_EMPTY_DECK_LOSES, C_PRESTIGE_BEATS, C_WIN_PRESTIGE, DRAW,
     EF_HP, EF_MELEE, EF_RANGED, EF_RIPOSTE, END_BOTH, END_DECKED, END_PRESTIGE, END_WIPEOUT, EV_DECIDE, EV_DECK,
     K_F_EMPTY_DECK, K_F_PRESTIGE_BEATS, K_MOVE_UP, KW_IMPREVISIBLE, N_INST, N_STATE, BOARD_WIDTH, M_ATTACHED, M_CHARS, M_DISCARD, M_HAND, MAX_DECK, MAX_INST, MAX_OPTS, S_DECK_N, S_DECKED, S_DISCARD_N, S_END, S_FRONT_N,
     S_GOLD, S_HAND_N, S_MAN_TOP, S_MASK, S_OVER, S_RNG, D_LOOK, S_PRESTIGE, S_SUPPORT_N, S_ACTOR, S_TURN, S_WINNER,
@@ -534,10 +534,9 @@ def apply_passives(w, board, cards, src):
                 add_stat(board, i, effect, amount)
 
 
-@njit(**FAST)
-def refresh(w, st, board, cards):
-    """Recompute every character's effective melee, ranged, riposte, HP and prestige: printed values,
-    attachment modifiers, passive abilities, and gains lasting the combat or the turn."""
+@njit(**INLINE)
+def base_stats(w, board, cards):
+    """Every character's printed values plus its gains lasting the combat or the turn."""
     for p in range(2):
         m = mask(w, p, M_CHARS)
         while m:
@@ -548,6 +547,20 @@ def refresh(w, st, board, cards):
             board[i, B_RIPOSTE] = cards[c, CD_RIPOSTE] + board[i, B_CB_RIPOSTE] + board[i, B_TB_RIPOSTE]
             board[i, B_HP] = cards[c, CD_HP] + board[i, B_CB_HP] + board[i, B_TB_HP]
             board[i, B_PRESTIGE] = cards[c, CD_PRESTIGE]
+
+
+@njit(**INLINE)
+def city_passives(w, board, cards, p):
+    city = p * MAX_INST + 56
+    if has_trigger(w, city, TR_PASSIVE):
+        apply_passives(w, board, cards, city)
+
+
+@njit(**FAST)
+def refresh(w, st, board, cards):
+    """Recompute every character's effective melee, ranged, riposte, HP and prestige: printed values,
+    attachment modifiers, passive abilities, and gains lasting the combat or the turn."""
+    base_stats(w, board, cards)
     for p in range(2):
         m = mask(w, p, M_ATTACHED)
         while m:
@@ -558,7 +571,8 @@ def refresh(w, st, board, cards):
             board[h, B_RANGED] += cards[c, CD_RANGED]
             board[h, B_RIPOSTE] += cards[c, CD_RIPOSTE]
             board[h, B_HP] += cards[c, CD_HP]
-            board[h, B_PRESTIGE] += cards[c, CD_PRESTIGE]
+            if w[C_ATTACH_PRESTIGE_NONE] == 0:      # attachment_prestige_to_host
+                board[h, B_PRESTIGE] += cards[c, CD_PRESTIGE]
         m = (mask(w, p, M_CHARS) | mask(w, p, M_ATTACHED)) & trigger_rows(w, p, TR_PASSIVE)
         while m:
             i, m = pop_row(p, m)
@@ -566,9 +580,16 @@ def refresh(w, st, board, cards):
         top = st[S_MAN_TOP + p]
         if top >= 0 and has_trigger(w, top, TR_PASSIVE):
             apply_passives(w, board, cards, top)
-        city = p * MAX_INST + 56
-        if has_trigger(w, city, TR_PASSIVE):
-            apply_passives(w, board, cards, city)
+        city_passives(w, board, cards, p)
+
+
+@njit(**FAST)
+def setup_stats(w, board, cards):
+    """Stats while the Banners' cards are set up: characters' abilities are off then (rulebook), so their
+    passives do not count yet; the City's do (no attachment or Manoeuvre is in play yet)."""
+    base_stats(w, board, cards)
+    for p in range(2):
+        city_passives(w, board, cards, p)
 
 
 # ---- entering play, the lines rule ------------------------------------------------------------

@@ -18,12 +18,12 @@ from sim.games.drakerion.records import (
     AB_MAX_COST, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, ATTACHMENT, B_CARD, B_CB_HP, B_CB_MELEE,
     B_CB_RANGED, B_CB_RIPOSTE, B_DAMAGE, B_HOST, B_HP, B_PRESTIGE, B_SHIELD, B_TAPPED, B_TB_HP,
     B_TB_MELEE, B_TB_RANGED, B_TB_RIPOSTE, B_ZONE, CD_ABIL, CD_ATTACH_EXCEPT, CD_COST, CD_KEYWORDS,
-    CD_NABIL, CD_NAMED, CD_NAME_ID, CD_RANGED, CD_TRAITS, CD_TYPE, CHARACTER, CO_DAMAGE_SELF, CO_DESTROY_SELF,
+    CD_NABIL, CD_NAMED, CD_NAME_ID, CD_PRESTIGE, CD_RANGED, CD_TRAITS, CD_TYPE, CHARACTER, CO_DAMAGE_SELF, CO_DESTROY_SELF,
     CO_DISCARD, CO_GOLD, CO_NONE, CO_TAP_SELF, C_ABILITY_ATTACK_TAPS, C_COMBAT_GAINS_TIMING, C_PRESTIGE_ANY, D_ATTACK,
     D_DISCARD, D_LINE, D_LOOK, D_SEARCH, D_TARGET, D_TRIGGER, EF_ATTACK, EF_CANCEL, EF_DAMAGE,
     EF_DESTROY, EF_DISCARD, EF_DRAW, EF_GOLD, EF_HEAL, EF_HP, EF_LOOK, EF_MELEE, EF_MILL, EF_MOVE,
     EF_PUT_INTO_PLAY, EF_RANGED, EF_REDIRECT, EF_RIPOSTE, EF_SEARCH, EF_SHIELD, EF_TAP, EF_UNTAP,
-    FI_MAX_COST, K_F_ABILITY_ATTACK, K_F_COMBAT_GAINS_TIMING, K_F_PRESTIGE_ANY, K_FOUND, K_HEALED, K_IMPLACABLE_HELD, K_MAN_DEPLOY,
+    FI_MAX_COST, K_F_ABILITY_ATTACK, K_F_ATTACH_PRESTIGE, K_F_COMBAT_GAINS_TIMING, K_F_PRESTIGE_ANY, K_FOUND, K_HEALED, K_IMPLACABLE_HELD, K_MAN_DEPLOY,
     K_NO_ATTACH_BLOCK, K_SHIELD_ABSORB, TR_PASSIVE, Z_MAN_TOP,
     KW_IMPLACABLE, KW_NO_ATTACHMENT, MAX_DECK, MAX_INST, S_ABIL, S_ATTACKER, S_CANCELLED, S_DECK_N,
     S_DEFENDER, S_GOLD, S_HAND_N, S_IN_COMBAT, S_MAN_TOP, S_OVER, S_PENDING, S_PRESTIGE, S_SOURCE, TG_ALL_ENEMY,
@@ -179,6 +179,8 @@ def destroy(w, st, cards, board, x, by_combat):
         while m:
             j, m = pop_row(p, m)
             if board[j, B_HOST] == x:
+                if card_of(cards, board, j, CD_PRESTIGE) != 0:   # attachment_prestige_to_host decides it
+                    st[T_KW + K_F_ATTACH_PRESTIGE] += 1
                 set_zone(w, st, board, j, Z_DISCARD)
                 board[j, B_HOST] = -1
                 board[j, B_TAPPED] = 0
@@ -497,9 +499,8 @@ def combat_effect(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a, effe
 @njit(**FAST)
 def attack_effect(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a):
     """One of p's characters attacks any enemy character (ignoring lines); the combat itself runs when
-    the current action's abilities are resolved (kernel.run_pending_attack)."""
-    if st[S_IN_COMBAT]:
-        return
+    the current action's abilities are resolved (kernel.run_pending_attacks): one made during a combat
+    runs once that combat is over, as combats do not nest."""
     m = targets(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, src, a)
     if m == 0:
         return

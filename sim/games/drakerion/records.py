@@ -150,7 +150,8 @@ T_KW = T_FIRED + N_EFFECTS            # N_KW: keyword / rule / rule-flag events,
 (K_IMPLACABLE_HELD, K_IMPREVISIBLE_PLAY, K_INFILTRATE, K_INTERCEPT, K_NO_ATTACH_BLOCK, K_MOVE_UP,
  K_PILE_REBUILT, K_RIPOSTE, K_SHIELD_ABSORB, K_HEALED, K_FOUND, K_MAN_DEPLOY, K_F_NAMED_SECOND,
  K_F_OUT_COMBAT, K_F_PRESTIGE_ANY, K_F_ABILITY_ATTACK, K_F_PRESTIGE_BEATS, K_F_SHIELDS,
- K_F_INTERCEPT_IMPLACABLE, K_F_IMPREV_EVENT, K_F_COMBAT_GAINS_TIMING, K_F_SHIELDS_TURN, K_F_EMPTY_DECK) = range(23)
+ K_F_INTERCEPT_IMPLACABLE, K_F_IMPREV_EVENT, K_F_COMBAT_GAINS_TIMING, K_F_SHIELDS_TURN, K_F_EMPTY_DECK,
+ K_F_NAMED_FIRST, K_F_GAINS_IN_PLAY, K_F_ATTACH_PRESTIGE) = range(26)
 # the games table's column of each is fired_<name>. Keywords: implacable (an Implacable attacker held
 # against a redirect, a cancel or an interception), imprevisible (a card played in a combat only
 # Imprévisible allowed), infiltrateur (a melee attack from the front into the support line),
@@ -162,7 +163,8 @@ KW_EVENT_NAMES = ("implacable", "imprevisible", "infiltrateur", "intercepteur", 
                   "manoeuvre_deployment", "named_bonus_second", "out_player_combat_actions",
                   "prestige_any_destruction", "ability_attack_taps", "prestige_beats_wipeout",
                   "shields_combatants_only", "intercept_implacable", "imprevisible_event_combat_only",
-                  "combat_gains_by_timing", "shields_end_of_turn", "empty_deck_loses")
+                  "combat_gains_by_timing", "shields_end_of_turn", "empty_deck_loses", "named_bonus_first",
+                  "gains_last_in_play", "attachment_prestige_to_host")
 N_KW = len(KW_EVENT_NAMES)
 T_TRIG = T_KW + N_KW                  # 7: abilities resolved, by trigger code (passive: cards with a
 #                                       passive ability entering play or revealed)
@@ -213,7 +215,8 @@ ACT_PLAY = 2          # [ACT_PLAY, inst, ability or -1]   play a card of my hand
 ACT_ABILITY = 3       # [ACT_ABILITY, inst, ability]      Action / Action-from-discard / Combat
 ACT_CYCLE = 4         # [ACT_CYCLE, city]                 (action phase only)
 ACT_ATTACK = 5        # [ACT_ATTACK, attacker, defender, ranged]   (action phase only)
-ACT_NAMED = 6         # [ACT_NAMED, inst, discarded copy, bonus] bonus: 0 shield, 1 melee, 2 second stat
+ACT_NAMED = 6         # [ACT_NAMED, inst, discarded copy, bonus] bonus: EF_SHIELD, then the effect code of
+#                       the first and the second stat (named_bonus_first / _second: EF_MELEE, EF_RANGED, ...)
 ACT_INTERCEPT = 7     # [ACT_INTERCEPT, inst]             (first combat action of the defender)
 ACT_NAMES = ("pass", "pass for good", "play", "ability", "cycle", "attack", "named bonus", "intercept")
 
@@ -241,7 +244,11 @@ EVENT_NAMES = {EV_DECK: "deck", EV_FIRST: "first", EV_DECIDE: "decide", EV_TURN:
 (C_HAND_SIZE, C_WIN_PRESTIGE, C_START_GOLD, C_TURN_CAP, C_MULL_SHUFFLE_FIRST, C_NAMED_SECOND,
  C_OUT_COMBAT, C_PRESTIGE_ANY, C_ABILITY_ATTACK_TAPS, C_PRESTIGE_BEATS, C_SHIELDS_COMBATANTS,
  C_INTERCEPT_IMPLACABLE, C_IMPREV_EVENT_COMBAT_ONLY, C_COMBAT_GAINS_TIMING, C_SHIELDS_TURN, C_EMPTY_DECK_LOSES,
- C_CHECK) = range(17)
-N_CFG = 17                                   # 0 is the default reading of every flag added after C_PRESTIGE_BEATS
+ C_NAMED_FIRST, C_GAINS_IN_PLAY, C_ATTACH_PRESTIGE_NONE, C_CHECK) = range(20)
+N_CFG = 20                                   # 0 is the default reading of every flag added after C_PRESTIGE_BEATS
 NAMED_SECOND_NAMES = ("ranged", "riposte")   # C_NAMED_SECOND: 0 ranged, 1 riposte
+NAMED_FIRST_NAMES = ("melee", "ranged", "riposte", "hp")   # C_NAMED_FIRST: 0 melee, ...
+NAMED_STAT_EFFECTS = {"melee": EF_MELEE, "ranged": EF_RANGED, "riposte": EF_RIPOSTE, "hp": EF_HP}
+MAX_ABILITY_ATTACKS = 16                     # attacks made by abilities in one chain (each combat's own
+#                                              abilities may make the next): a self-feeding card stops here
 MAX_SETUP = 8                                # set-up cards per Banner

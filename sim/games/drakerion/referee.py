@@ -23,9 +23,10 @@ Readings this referee assumes (where docs/DRAKERION.md leaves a choice open):
   offered only at the window's first decision. The window stops before any decision once the attack is
   cancelled or a combatant left play.
 - Combat damage reads the riposte before any damage lands; combat kills always give prestige.
-- Gains: a Combat ability's melee / ranged / riposte / HP gain lasts its combat (the Named bonus too);
-  any other ability's lasts the turn, also when it resolves during a combat (an attacks / defends
-  reaction, an Imprévisible card's Deployment). With combat_gains_by_timing, every gain resolved while a
+- Gains: a Combat ability's melee / ranged / riposte / HP gain lasts its combat (the Named bonus too:
+  1 shield or +1 of the stats named_bonus_first and named_bonus_second, each option row naming its stat by
+  effect code); any other ability's lasts the turn (gains_last_in_play: until its bearer leaves play), also
+  when it resolves during a combat (an attacks / defends reaction, an Imprévisible card's Deployment). With combat_gains_by_timing, every gain resolved while a
   combat is open (declaration triggers, window) lasts that combat; once the damage is dealt the combat is
   closed, so the queue resolved after it gives gains for the turn. When an HP gain for the combat ends, a
   sweep follows (its bearer may fall), before the queue after the combat is resolved.
@@ -40,8 +41,9 @@ Readings this referee assumes (where docs/DRAKERION.md leaves a choice open):
   is empty. A destroyed character queues its Destruction abilities, then enemy_destroyed, then
   friend_destroyed; `damaged` reactions are queued after the destructions of the same sweep.
 - Only one ability attack waits at a time: a second attack effect before the first is fought replaces it.
-  The attack effect does nothing in a combat, when its chosen attacker is an enemy, or (ability_attack_taps)
-  when the attacker is tapped.
+  One made during a combat is fought once that combat is over (combats do not nest); a chain of attacks
+  stops after MAX_ABILITY_ATTACKS. The attack effect does nothing when its chosen attacker is an enemy, or
+  (ability_attack_taps) when the attacker is tapped.
 - Targets: `opponent` makes draw / gold / mill / discard hit the opponent, any other kind the activating
   player. `self` ignores filters; all_own / all_enemy apply them. Redirect rows also apply the ability's
   traits and filters. Redirect and cancel do nothing outside a combat or against Implacable.
@@ -49,8 +51,11 @@ Readings this referee assumes (where docs/DRAKERION.md leaves a choice open):
   the deck even when nothing was found (no EV_DECK rows when the deck is empty).
 - A card out of play is never tapped: a destroyed character and its attachments untap as they leave (a
   tap_self cost of a Destruction or Action-from-discard ability is payable), and the end phase untaps
-  every card, the revealed Manoeuvre included. Entering play clears damage, shields, gains and tapping. A destroyed character's prestige is its printed
-  prestige plus its attachments' modifiers, never below 0.
+  every card, the revealed Manoeuvre included. Entering play clears damage, shields, gains and tapping. A
+  destroyed character's prestige is its printed prestige plus its attachments' (none under
+  attachment_prestige_to_host false), never below 0.
+- Set-up: characters' abilities are off while the Banners' cards are placed; the referee computes stats only
+  when a rule reads them, and no set-up decision is checked against a stat.
 - End phase: end_of_turn reactions resolve, then everything untaps and turn gains end, then a sweep (a
   character whose HP gain ended may die) and its triggers resolve.
 - The turn cap: when turn cap + 1 would start the game is a draw with turns = cap.
@@ -234,7 +239,8 @@ class Referee(Effects):
             v += self.gain[(i, name, "combat")] + self.gain[(i, name, "turn")]
         for x, h in self.host.items():
             if h == i and self.zone[x] == R.Z_ATTACHED:
-                v += self.cd(x, field)
+                if name != "prestige" or not self.cfg[R.C_ATTACH_PRESTIGE_NONE]:
+                    v += self.cd(x, field)
         if name == "prestige":
             return v
         effect = {"melee": R.EF_MELEE, "ranged": R.EF_RANGED, "riposte": R.EF_RIPOSTE, "hp": R.EF_HP}[name]
@@ -439,8 +445,9 @@ class Referee(Effects):
         self.tapped.clear()            # every card untaps, the revealed Manoeuvre too
         if self.cfg[R.C_SHIELDS_TURN]:  # shields no combat ended are lost with the turn
             self.shield.clear()
-        for key in [k for k in self.gain if k[2] == "turn"]:
-            del self.gain[key]
+        if not self.cfg[R.C_GAINS_IN_PLAY]:     # gains_last_in_play: they stay until their bearer leaves play
+            for key in [k for k in self.gain if k[2] == "turn"]:
+                del self.gain[key]
         self.sweep(False)
         self.resolve(self.first)
         self.pending_attacks()

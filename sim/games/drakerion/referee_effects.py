@@ -122,7 +122,7 @@ class Effects:
             if self.zone[i] in LINES and self.cd(i, R.CD_NAMED):
                 copies = [j for j in self.hand(p) if self.cd(j, R.CD_NAME_ID) == self.cd(i, R.CD_NAME_ID)]
                 if copies:
-                    rows += [(R.ACT_NAMED, i, min(copies), b) for b in range(3)]
+                    rows += [(R.ACT_NAMED, i, min(copies), b) for b in (R.EF_SHIELD, *self.named_stats())]
         rows += self.ability_rows(p, p * R.MAX_INST + R.I_CITY, R.TR_COMBAT)
         if self.man_top[p] >= 0:
             rows += self.ability_rows(p, self.man_top[p], R.TR_COMBAT)
@@ -256,15 +256,12 @@ class Effects:
                     self.react(actor, R.WH_DEFENDS, i)
                 elif act == R.ACT_NAMED:
                     self.zone[x] = R.Z_DISCARD
-                    second = "+1 " + ("ranged", "riposte")[int(self.cfg[R.C_NAMED_SECOND])]
-                    self.say(f"seat {actor} discards a copy of {self.name(i)}: " + ("1 shield", "+1 melee", second)[y])
-                    if y == 0:
+                    bonus = "1 shield" if y == R.EF_SHIELD else f"+1 {STAT_OF[y]}"
+                    self.say(f"seat {actor} discards a copy of {self.name(i)}: {bonus}")
+                    if y == R.EF_SHIELD:
                         self.shield[i] += 1
-                    elif y == 1:
-                        self.gain[(i, "melee", "combat")] += 1
                     else:
-                        second = "ranged" if self.cfg[R.C_NAMED_SECOND] == 0 else "riposte"
-                        self.gain[(i, second, "combat")] += 1
+                        self.gain[(i, STAT_OF[y], "combat")] += 1
                 elif act == R.ACT_PLAY:
                     self.play_card(actor, i, x)
                 else:
@@ -296,12 +293,21 @@ class Effects:
 
     def pending_attacks(self):
         last = -1
-        while self.pending_attack is not None:
+        for _ in range(R.MAX_ABILITY_ATTACKS):
+            if self.pending_attack is None:
+                break
             att, dfd, ranged = self.pending_attack
             self.pending_attack = None
             if self.zone[att] in LINES and self.zone[dfd] in LINES:
                 last = self.fight(att, dfd, ranged)
+        self.pending_attack = None          # past the chain's cap it is dropped
         return last
+
+    def named_stats(self):
+        """The effect codes of the Named bonus's two stats (named_bonus_first, named_bonus_second)."""
+        first = R.NAMED_FIRST_NAMES[int(self.cfg[R.C_NAMED_FIRST])]
+        second = R.NAMED_SECOND_NAMES[int(self.cfg[R.C_NAMED_SECOND])]
+        return R.NAMED_STAT_EFFECTS[first], R.NAMED_STAT_EFFECTS[second]
 
     # ---- damage and destruction ---------------------------------------------------------------------
     def hurt(self, i, amount):
@@ -598,8 +604,6 @@ class Effects:
             self.react(h >> 6, R.WH_DEFENDS, h)
 
     def attack_effect(self, p, src, a):
-        if self.combat:
-            return
         chosen = self.targets(p, src, a)
         if not chosen or (chosen[0] >> 6) != p:
             return

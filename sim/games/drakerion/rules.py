@@ -92,6 +92,7 @@ class DrakerionRules:
     manoeuvres: int
     turn_cap: int
     mulligan_shuffle_first: bool
+    named_bonus_first: str
     named_bonus_second: str
     out_player_combat_actions: bool
     prestige_any_destruction: bool
@@ -103,6 +104,8 @@ class DrakerionRules:
     combat_gains_by_timing: bool
     shields_end_of_turn: bool
     empty_deck_loses: bool
+    gains_last_in_play: bool
+    attachment_prestige_to_host: bool
 
     def validate(self) -> None:
         if not 1 <= self.deck_size <= R.MAX_DECK:
@@ -117,9 +120,15 @@ class DrakerionRules:
             raise ValueError(f"manoeuvres must be {R.N_MAN} (the rulebook's pile), got {self.manoeuvres}")
         if not 1 <= self.turn_cap <= 500:
             raise ValueError(f"turn_cap must be 1-500, got {self.turn_cap}")
+        if self.named_bonus_first not in R.NAMED_FIRST_NAMES:
+            raise ValueError(f"named_bonus_first must be one of {', '.join(R.NAMED_FIRST_NAMES)}, "
+                             f"got {self.named_bonus_first!r}")
         if self.named_bonus_second not in R.NAMED_SECOND_NAMES:
             raise ValueError(f"named_bonus_second must be one of {', '.join(R.NAMED_SECOND_NAMES)}, "
                              f"got {self.named_bonus_second!r}")
+        if self.named_bonus_first == self.named_bonus_second:
+            raise ValueError(f"named_bonus_first and named_bonus_second are both {self.named_bonus_first!r}: "
+                             "the Named bonus offers two different stats")
         for rules in self.matchups():
             for seat in (0, 1):
                 rules.seat_pool(seat)
@@ -190,6 +199,7 @@ class DrakerionRules:
         c[R.C_START_GOLD] = self.starting_gold
         c[R.C_TURN_CAP] = self.turn_cap
         c[R.C_MULL_SHUFFLE_FIRST] = int(self.mulligan_shuffle_first)
+        c[R.C_NAMED_FIRST] = R.NAMED_FIRST_NAMES.index(self.named_bonus_first)
         c[R.C_NAMED_SECOND] = R.NAMED_SECOND_NAMES.index(self.named_bonus_second)
         c[R.C_OUT_COMBAT] = int(self.out_player_combat_actions)
         c[R.C_PRESTIGE_ANY] = int(self.prestige_any_destruction)
@@ -201,6 +211,8 @@ class DrakerionRules:
         c[R.C_COMBAT_GAINS_TIMING] = int(self.combat_gains_by_timing)
         c[R.C_SHIELDS_TURN] = int(self.shields_end_of_turn)
         c[R.C_EMPTY_DECK_LOSES] = int(self.empty_deck_loses)
+        c[R.C_GAINS_IN_PLAY] = int(self.gains_last_in_play)
+        c[R.C_ATTACH_PRESTIGE_NONE] = int(not self.attachment_prestige_to_host)
         return c
 
 
