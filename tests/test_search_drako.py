@@ -10,11 +10,23 @@ from scipy import stats
 from sim.games import get_game
 from sim.games.drako import kernel, kernel_search as ks
 from sim.games.drako import records as R
+from sim.games.drako.game import kernel_params
 from strategies.drako import search_params
 
 GAME = get_game("drako")
 RULES = GAME.load_rules()
 TR = np.zeros((1, R.TRACE_WIDTH), dtype=np.int16)
+
+
+def lineup_args(spec: str = "default"):
+    """A line-up's eight decision functions and both sides' kernel parameters (what the search may play out
+    with when informed)."""
+    lineup = GAME.lineup(spec)
+    dragon, dwarves = lineup["dragon"], lineup["dwarves"]
+    return dragon.strategy.functions + dwarves.strategy.functions, kernel_params(dragon), kernel_params(dwarves)
+
+
+DEFAULT = lineup_args()
 
 
 def at_decision(seed: int, game: int, me: int, k: int, budget: float = 40.0):
@@ -27,12 +39,11 @@ def at_decision(seed: int, game: int, me: int, k: int, budget: float = 40.0):
     return (w, p) if ks.play_to_decision(w, TR, st, opts, geo, me, k, p) else None
 
 
-def decide(w: np.ndarray, p: np.ndarray, me: int, stream: int, deal: int = 1) -> int:
-    """The search's choice from a copy of `w`, on search stream `stream`."""
+def decide(w: np.ndarray, p: np.ndarray, me: int, stream: int, deal: int = 1, against=DEFAULT) -> int:
+    """The search's choice from a copy of `w`, on search stream `stream`, in the line-up `against`."""
     w = w.copy()
-    st, opts, geo = kernel.views(w)
     w[R.W_SRNG] = stream
-    return int(ks.search_choice(w, np.zeros(ks.N_SCRATCH, np.int64), TR, st, opts, geo, me, p, deal))
+    return kernel.search_at(w, me, p, *against, deal)
 
 
 def hidden_redealt(w: np.ndarray, me: int, stream: int) -> np.ndarray:
@@ -156,3 +167,38 @@ def test_search_beats_the_default_heuristics_on_the_same_deals(role, side):
     base = GAME.simulate(RULES, 2, GAME.lineup("default"), 21, n)["games"]
     searched = GAME.simulate(RULES, 2, GAME.lineup(f"{role}=search:budget=100"), 21, n)["games"]
     assert (searched["winner"] == side).mean() > (base["winner"] == side).mean() + 0.1
+
+
+# ---- informed: the playouts play the opponent's real strategy ----------------------------------------------
+
+
+def informed(p: np.ndarray) -> np.ndarray:
+    q = p.copy()
+    q[ks.P_INFORMED] = 1.0
+    return q
+
+
+def test_informed_against_the_default_heuristics_decides_as_uninformed():
+    """The default line-up plays brawler and coordinated at their default weights, exactly what the uninformed
+    playouts assume: knowing the opponent changes no decision."""
+    for w, p, me in POSITIONS[:8]:
+        for stream in (3, 4):
+            assert decide(w, informed(p), me, stream) == decide(w, p, me, stream)
+
+
+def test_informed_against_a_random_dragon_plays_out_against_it():
+    """Against a random dragon the informed dwarves' playouts meet that dragon, and some decisions change."""
+    random_dragon = lineup_args("dragon=random")
+    changed = 0
+    for w, p, me in POSITIONS:
+        if me != R.DWARVES:
+            continue
+        changed += any(decide(w, informed(p), me, s, against=random_dragon) != decide(w, p, me, s, against=random_dragon)
+                       for s in (3, 4, 5))
+    assert changed > 0
+
+
+def test_search_params_pad_informed():
+    assert list(search_params([50.0])[:2]) == [50.0, 0.0]
+    assert list(search_params([50.0, 1.0])[:2]) == [50.0, 1.0]
+    assert len(search_params([50.0])) == len(search_params([50.0, 1.0]))

@@ -76,15 +76,21 @@ def patient_choice(kind, opts, n, st, geo, p):
 
 # ---- the search player ---------------------------------------------------------------------------
 # The kernel runs it (kernel_search): it needs the whole game state, which a strategy function does not see.
-# Its one parameter is the budget (playouts per decision); the kernel receives the budget followed by the
-# weights of the heuristics its playouts use (`search_params`).
-SEARCH, SEARCH_DEFAULTS = ("budget",), (200.0,)
-P_BUDGET, P_DRAGON, P_DWARVES = 0, 1, 1 + len(BRAWLER2)
+# Its parameters: the budget (playouts per decision) and `informed` (0: the playouts play the other side with
+# the default heuristic; 1: with the strategy and weights that side really plays in this line-up). The kernel
+# receives both, followed by the weights of the default heuristics its playouts use (`search_params`).
+SEARCH, SEARCH_DEFAULTS = ("budget", "informed"), (200.0, 0.0)
+P_BUDGET, P_INFORMED, P_DRAGON = 0, 1, 2
+P_DWARVES = P_DRAGON + len(BRAWLER2)
 
 
 def search_params(params) -> np.ndarray:
-    """What the kernel receives for a search seat: its budget, then the playout heuristics' default weights."""
-    return np.concatenate([np.asarray(params, dtype=np.float64)[:1], BRAWLER2_DEFAULTS, COORDINATED2_DEFAULTS])
+    """What the kernel receives for a search seat: its budget and `informed` (0 when not given), then the
+    playout heuristics' default weights."""
+    own = np.asarray(params, dtype=np.float64)[:2]
+    if len(own) < 2:
+        own = np.concatenate([own, np.asarray(SEARCH_DEFAULTS[len(own):], dtype=np.float64)])
+    return np.concatenate([own, BRAWLER2_DEFAULTS, COORDINATED2_DEFAULTS])
 
 
 @njit_later(DECISION_SIG, **FAST)
@@ -140,7 +146,8 @@ STRATEGIES = (
     ("search", BOTH, search_choice, (SEARCH, SEARCH_DEFAULTS, ()),
      "plays each option of a decision on to the end of the game (budget: playouts per decision, spread over "
      "the options by sequential halving) with the hidden cards dealt afresh each time, and keeps the one that "
-     "wins most; brawler and coordinated play out both sides"),
+     "wins most; brawler and coordinated play out both sides, or with informed=1 the other side plays as it "
+     "really does in this line-up"),
     ("patient_v1", BOTH, patient_v1_choice,
      (_prefixed("kiter", KITER) + _prefixed("coordinated", COORDINATED),
       KITER_DEFAULTS + COORDINATED_DEFAULTS, KITER_BOUNDS + COORDINATED_BOUNDS),

@@ -36,7 +36,7 @@ from strategies import drako as builtin
 from sim.engine.kernel_rows import start_trace
 # start_game, next_question, place, hand_add, take_row and PH_TURN are imported for the tests too
 from sim.games.drako.records import (
-    C_FIRE_RANGE, DECISION_FN, MAX_HEX, MAX_OPTS, N_STATE, OPT_WIDTH, OUT_SLOTS, R_NOPTS, T_BAD_CHOICES,
+    C_FIRE_RANGE, DECISION_FN, MAX_HEX, MAX_OPTS, N_STATE, OPT_WIDTH, OUT_SLOTS, R_NOPTS, T_BAD_CHOICES, TRACE_WIDTH,
     W_BOARD, W_CARDS, W_GEO, W_GEO_COLS, W_GEO_ROWS, W_NSEARCH, W_OPTS, W_RAY_AT, W_RING2, W_ST, W_TOVER,
     W_TRACING, W_TROW,
 )
@@ -44,20 +44,9 @@ from sim.games.drako.kernel_base import FAST, PH_TURN, take_row
 from sim.games.drako.kernel_board import place, ray_table, ring2_table
 from sim.games.drako.kernel_cards import hand_add
 from sim.games.drako.kernel_game import next_question, start_game
-from sim.games.drako.kernel_search import N_SCRATCH, search_choice, search_seed
-
-CALL, IN_BRAWLER, IN_COORDINATED, IN_RANDOM, IN_SEARCH = 0, 1, 2, 3, 4
-
-
-@njit(inline="always", **FAST)
-def inline_choice(code, kind, opts, n, st, geo, p):
-    """The built-in strategy `code` (not CALL or IN_SEARCH) answering one decision, as its *_choice
-    function would."""
-    if code == IN_BRAWLER:
-        return builtin.brawler2(kind, opts, n, st, geo, p, 0)
-    if code == IN_COORDINATED:
-        return builtin.coordinated2(kind, opts, n, st, geo, p, 0)
-    return builtin.draw(st, n)
+from sim.games.drako.kernel_search import (
+    CALL, IN_BRAWLER, IN_COORDINATED, IN_RANDOM, IN_SEARCH, N_SCRATCH, inline_choice, search_choice, search_seed,
+)
 
 
 @njit(inline="always", **FAST)
@@ -77,9 +66,9 @@ def advance(w, tr, sc, st, opts, geo, fns, codes, pd, pw):
         p = pd if who < 4 else pw
         code = codes[who]
         if code == IN_SEARCH:
-            i = search_choice(w, sc, tr, st, opts, geo, who >> 2, p)
+            i = search_choice(w, sc, tr, st, opts, geo, who >> 2, p, fns, codes, pd, pw)
         elif code != CALL:
-            i = inline_choice(code, kind, opts, k, st, geo, p)
+            i = inline_choice(code, kind, opts, k, st, geo, p, 0)
         else:
             i = fns[who](kind, opts, k, st, geo, p)
         if i < 0 or i >= k:
@@ -160,6 +149,33 @@ def play_batch_jit(seed, n, w, d_act, d_target, d_react, d_setup,
     if n_traced > 0:
         trace_start[n_traced] = w[W_TROW]
     return w[W_TOVER]
+
+
+SEARCH_AT_SIG = types.int64(
+    types.int64[::1], types.int64[::1], types.int16[:, ::1], types.int64, types.float64[::1],
+    FN, FN, FN, FN, FN, FN, FN, FN, types.int64[::1], types.float64[::1], types.float64[::1], types.int64)
+
+
+@njit(SEARCH_AT_SIG, **FAST)
+def search_at_jit(w, sc, tr, me, p, d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup,
+                  codes, pd, pw, deal):
+    """The search's choice for side `me` at the decision pending in `w`, the line-up's functions and weights
+    given as `play_batch_jit` takes them (the tests' and the benchmark's entry)."""
+    st = w[W_ST:W_ST + N_STATE]
+    opts = w[W_OPTS:W_OPTS + MAX_OPTS * OPT_WIDTH].reshape((MAX_OPTS, OPT_WIDTH))
+    geo = w[W_GEO:W_GEO + w[W_GEO_ROWS] * w[W_GEO_COLS]].reshape((w[W_GEO_ROWS], w[W_GEO_COLS]))
+    fns = (d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup)
+    return search_choice(w, sc, tr, st, opts, geo, me, p, fns, codes, pd, pw, deal)
+
+
+def search_at(w, me, p, functions, pd, pw, deal=1) -> int:
+    """search_at_jit from Python: `functions` are the dragon's four decision functions, then the dwarves'."""
+    fns = tuple(functions)
+    sc = np.zeros(N_SCRATCH, dtype=np.int64)
+    tr = np.zeros((1, TRACE_WIDTH), dtype=np.int16)
+    return int(search_at_jit(w, sc, tr, me, np.ascontiguousarray(p, dtype=np.float64), *fns, inline_codes(fns),
+                             np.ascontiguousarray(pd, dtype=np.float64), np.ascontiguousarray(pw, dtype=np.float64),
+                             deal))
 
 
 # ---- Python helpers ---------------------------------------------------------------------------

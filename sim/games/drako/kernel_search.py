@@ -4,7 +4,10 @@ At each of its decisions with more than one option, the searching side plays eac
 of the game many times and keeps the option that wins most. Each playout starts from a copy of the true
 state in which everything the side cannot see is dealt afresh (`determinise`): the opponent's hand and the
 order of both decks, drawn from the cards not yet played or discarded (discards are public in Drako).
-Both sides then play the default heuristics (brawler and coordinated, at their default weights). Options
+Both sides then play the default heuristics (brawler and coordinated, at their default weights), or, with the
+search's `informed` = 1, the other side plays the strategy and weights it really plays in this line-up (the
+searcher's own later moves keep the default heuristic for its side; an opponent that searches too is played
+by its default heuristic, so a playout never searches). Options
 are compared on common random numbers: within a round, playout j deals the same hidden cards and draws the
 same random numbers for every option. The budget (playouts per decision) is spread by sequential halving:
 every surviving option gets the same share of a round, and the better half goes on to the next.
@@ -47,8 +50,11 @@ AT_ALIVE = AT_COUNT + MAX_OPTS
 AT_PILE = AT_ALIVE + MAX_OPTS
 N_SCRATCH = AT_PILE + MAX_DECK
 
-# search parameters: budget, then the playout heuristics' weights (strategies.drako.search_params)
-P_BUDGET, P_DRAGON, P_DWARVES = builtin.P_BUDGET, builtin.P_DRAGON, builtin.P_DWARVES
+# search parameters: budget, informed, then the playout heuristics' weights (strategies.drako.search_params)
+P_BUDGET, P_INFORMED, P_DRAGON, P_DWARVES = builtin.P_BUDGET, builtin.P_INFORMED, builtin.P_DRAGON, builtin.P_DWARVES
+
+# how a decision slot is answered (kernel.inline_codes): its function called, a built-in inlined, or the search
+CALL, IN_BRAWLER, IN_COORDINATED, IN_RANDOM, IN_SEARCH = 0, 1, 2, 3, 4
 
 _MUL = np.uint64(0x2545F4914F6CDD1D)
 
@@ -150,10 +156,21 @@ def determinise(w, sc, me):
     deck_from_pile(w, sc, me, 0, unseen_pile(w, sc, me, False))
 
 
+@njit(inline="always", **FAST)
+def inline_choice(code, kind, opts, n, st, geo, p, b):
+    """The built-in strategy `code` (not CALL or IN_SEARCH) answering one decision, as its *_choice function
+    would, its weights at p[b:]."""
+    if code == IN_BRAWLER:
+        return builtin.brawler2(kind, opts, n, st, geo, p, b)
+    if code == IN_COORDINATED:
+        return builtin.coordinated2(kind, opts, n, st, geo, p, b)
+    return builtin.draw(st, n)
+
+
 @njit(**FAST)
-def playout(w, sc, tr, st, opts, geo, me, option, nopts, stream, p, deal):
+def playout(w, sc, tr, st, opts, geo, me, option, nopts, stream, p, informed, fns, codes, pd, pw, deal):
     """Restore the root, deal the hidden cards from `stream` (unless `deal` is 0: a cheat that sees them, for
-    the tests), answer `option`, play on with the default heuristics. Returns 2 for a win of `me`, 1 for a
+    the tests), answer `option`, play on with the playout policy. Returns 2 for a win of `me`, 1 for a
     stalemate, 0 for a loss."""
     restore(w, sc, nopts)
     w[W_SRNG] = stream
@@ -161,7 +178,7 @@ def playout(w, sc, tr, st, opts, geo, me, option, nopts, stream, p, deal):
         determinise(w, sc, me)
     w[W_ST + S_RNG] = np.int64(search_next(w) | np.uint64(1))     # the playout's own future draws
     take_row(w, option)
-    play_on(w, tr, st, opts, geo, p)
+    play_on(w, tr, st, opts, geo, me, p, informed, fns, codes, pd, pw)
     winner = st[S_WINNER]
     if winner == me:
         return 2
@@ -169,34 +186,47 @@ def playout(w, sc, tr, st, opts, geo, me, option, nopts, stream, p, deal):
 
 
 @njit(inline="always", **FAST)
-def playout_choice(q, st, opts, geo, p):
-    """The playout heuristics' answer to question q: brawler for the dragon, coordinated for the dwarves."""
+def playout_choice(q, st, opts, geo, me, p, informed, fns, codes, pd, pw):
+    """The playout policy's answer to question q: brawler for the dragon, coordinated for the dwarves, at their
+    default weights; when `informed`, the other side's line-up strategy with its weights (unless it searches).
+    One call site per heuristic keeps the inlined playout small."""
+    who = q >> 4
     kind = q & 15
     n = st[R_NOPTS]
-    if (q >> 4) < 4:
-        i = builtin.brawler2(kind, opts, n, st, geo, p, P_DRAGON)
+    dragon = who < 4
+    code = IN_BRAWLER if dragon else IN_COORDINATED
+    pp = p
+    b = P_DRAGON if dragon else P_DWARVES
+    if informed and (who >> 2) != me and codes[who] != IN_SEARCH:
+        code = codes[who]
+        pp = pd if dragon else pw
+        b = 0
+    if code == CALL:
+        i = fns[who](kind, opts, n, st, geo, pp)
     else:
-        i = builtin.coordinated2(kind, opts, n, st, geo, p, P_DWARVES)
+        i = inline_choice(code, kind, opts, n, st, geo, pp, b)
     return i if 0 <= i < n else 0
 
 
 @njit(**FAST)
-def play_on(w, tr, st, opts, geo, p):
-    """Both sides play the playout heuristics to the game's end."""
+def play_on(w, tr, st, opts, geo, me, p, informed, fns, codes, pd, pw):
+    """Both sides play the playout policy to the game's end."""
     while True:
         q = next_question(w, tr)
         if q < 0:
             return
-        take_row(w, playout_choice(q, st, opts, geo, p))
+        take_row(w, playout_choice(q, st, opts, geo, me, p, informed, fns, codes, pd, pw))
 
 
 @njit(**FAST)
-def search_choice(w, sc, tr, st, opts, geo, me, p, deal=1):
+def search_choice(w, sc, tr, st, opts, geo, me, p, fns, codes, pd, pw, deal=1):
     """The option side `me` takes at the pending decision (see the module docstring). `st`, `opts` and
-    `geo` are the batch's views of `w`; `sc` is scratch of N_SCRATCH words."""
+    `geo` are the batch's views of `w`; `sc` is scratch of N_SCRATCH words; fns, codes, pd and pw are the
+    line-up's decision functions, how each slot is answered and the sides' weights (kernel.advance)."""
     nopts = w[W_ST + R_NOPTS]
     if nopts <= 1:
         return 0
+    informed = p[P_INFORMED] > 0.5
     w[W_NSEARCH] += 1
     tracing = w[W_TRACING]
     w[W_TRACING] = 0
@@ -217,7 +247,8 @@ def search_choice(w, sc, tr, st, opts, geo, me, p, deal=1):
             keep = w[W_SRNG]
             for a in range(alive):
                 o = sc[AT_ALIVE + a]
-                sc[AT_SUM + o] += playout(w, sc, tr, st, opts, geo, me, o, nopts, stream, p, deal)
+                sc[AT_SUM + o] += playout(w, sc, tr, st, opts, geo, me, o, nopts, stream, p, informed, fns, codes,
+                                          pd, pw, deal)
                 sc[AT_COUNT + o] += 1
             w[W_SRNG] = keep
         # the better half goes on (equal playouts each, so sums compare; ties keep the earlier option)
@@ -237,7 +268,7 @@ def search_choice(w, sc, tr, st, opts, geo, me, p, deal=1):
 
 @njit(**FAST)
 def play_to_decision(w, tr, st, opts, geo, me, k, p):
-    """From a freshly started game, play the playout heuristics up to side `me`'s k-th decision with more
+    """From a freshly started game, play the default heuristics up to side `me`'s k-th decision with more
     than one option (0 = the first); returns 1 there, 0 if the game ended first (tests and the benchmark)."""
     seen = 0
     while True:
@@ -248,4 +279,10 @@ def play_to_decision(w, tr, st, opts, geo, me, k, p):
             if seen == k:
                 return 1
             seen += 1
-        take_row(w, playout_choice(q, st, opts, geo, p))
+        kind = q & 15
+        n = st[R_NOPTS]
+        if (q >> 4) < 4:
+            i = builtin.brawler2(kind, opts, n, st, geo, p, P_DRAGON)
+        else:
+            i = builtin.coordinated2(kind, opts, n, st, geo, p, P_DWARVES)
+        take_row(w, i if 0 <= i < n else 0)
