@@ -10,22 +10,15 @@ from pathlib import Path
 import pytest
 from drakerion_cards import MANOEUVRES, ability, card, small_card_file
 from drakerion_scenarios import Table
+from test_drakerion_rules import pool
 
 from sim.games.drakerion import kernel
 from sim.games.drakerion import kernel_base as KB
 from sim.games.drakerion import records as R
 
+from test_drakerion_rules import pool
+
 C = R.CHARACTER
-
-
-def pool(**extra):
-    cards = {
-        "grunt": card(type=C, cost=2, melee=3, riposte=1, hp=4, prestige=2, name_id=0),
-        "guard": card(type=C, cost=2, melee=2, riposte=2, hp=3, prestige=3, name_id=1),
-        "brute": card(type=C, cost=4, melee=4, riposte=0, hp=4, prestige=3, name_id=3),
-    }
-    cards.update(extra)
-    return cards
 
 
 def named_options(t, p):
