@@ -87,9 +87,9 @@ P_DWARVES = P_DRAGON + len(BRAWLER2)
 def search_params(params) -> np.ndarray:
     """What the kernel receives for a search seat: its budget and `informed` (0 when not given), then the
     playout heuristics' default weights."""
-    own = np.asarray(params, dtype=np.float64)[:2]
-    if len(own) < 2:
-        own = np.concatenate([own, np.asarray(SEARCH_DEFAULTS[len(own):], dtype=np.float64)])
+    given = np.asarray(params, dtype=np.float64)[:len(SEARCH)]
+    own = np.array(SEARCH_DEFAULTS, dtype=np.float64)
+    own[:len(given)] = given
     return np.concatenate([own, BRAWLER2_DEFAULTS, COORDINATED2_DEFAULTS])
 
 

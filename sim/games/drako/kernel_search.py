@@ -186,6 +186,15 @@ def playout(w, sc, tr, st, opts, geo, me, option, nopts, stream, p, informed, fn
 
 
 @njit(inline="always", **FAST)
+def default_policy(who):
+    """Decision slot `who`'s default heuristic (brawler for the dragon, coordinated for the dwarves) and where its
+    weights start in the search's parameters."""
+    if who < 4:
+        return IN_BRAWLER, P_DRAGON
+    return IN_COORDINATED, P_DWARVES
+
+
+@njit(inline="always", **FAST)
 def playout_choice(q, st, opts, geo, me, p, informed, fns, codes, pd, pw):
     """The playout policy's answer to question q: brawler for the dragon, coordinated for the dwarves, at their
     default weights; when `informed`, the other side's line-up strategy with its weights (unless it searches).
@@ -193,13 +202,11 @@ def playout_choice(q, st, opts, geo, me, p, informed, fns, codes, pd, pw):
     who = q >> 4
     kind = q & 15
     n = st[R_NOPTS]
-    dragon = who < 4
-    code = IN_BRAWLER if dragon else IN_COORDINATED
+    code, b = default_policy(who)
     pp = p
-    b = P_DRAGON if dragon else P_DWARVES
     if informed and (who >> 2) != me and codes[who] != IN_SEARCH:
         code = codes[who]
-        pp = pd if dragon else pw
+        pp = pd if who < 4 else pw
         b = 0
     if code == CALL:
         i = fns[who](kind, opts, n, st, geo, pp)
@@ -279,10 +286,7 @@ def play_to_decision(w, tr, st, opts, geo, me, k, p):
             if seen == k:
                 return 1
             seen += 1
-        kind = q & 15
         n = st[R_NOPTS]
-        if (q >> 4) < 4:
-            i = builtin.brawler2(kind, opts, n, st, geo, p, P_DRAGON)
-        else:
-            i = builtin.coordinated2(kind, opts, n, st, geo, p, P_DWARVES)
+        code, b = default_policy(q >> 4)
+        i = inline_choice(code, q & 15, opts, n, st, geo, p, b)
         take_row(w, i if 0 <= i < n else 0)
