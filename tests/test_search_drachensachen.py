@@ -50,7 +50,6 @@ class Arrays:
         pfns, self.params, self.lossc = playout_functions(rules, PLAYERS)
         self.fns = tuple(tuple(f) for f in pfns)
         self.sc = np.zeros(ks.SC_SIZE, np.int64)
-        self.fsc = np.zeros(ks.MAX_OPTS, np.float64)
         self.ss = np.zeros(ks.SS_SIZE, np.uint64)
         self.mt = np.zeros(2 * ks.MT_WORDS, np.int64)
         self.pstate = np.zeros(1, np.uint64)
@@ -89,7 +88,7 @@ def decide(pos, budget, stream, deal=True, samples=16):
     ss = a.ss.copy()
     ss[ks.SS_RNG] = stream
     row = ks.decide(budget, samples, p.v, p.st, p.moves, a.rint, a.coins, a.preset, *a.fns, a.params, a.rounds,
-                    a.counters.copy(), TRACE, a.sc.copy(), a.fsc.copy(), ss, a.mt.copy(), a.pstate.copy(), a.lossc,
+                    a.counters.copy(), TRACE, a.sc.copy(), ss, a.mt.copy(), a.pstate.copy(), a.lossc,
                     deal)
     assert 0 <= row < pos.st[S_NOPT]
     return int(row), int(p.moves[row, 2]), int(p.moves[row, 3])

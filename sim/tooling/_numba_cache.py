@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = (ROOT / "sim" / "engine" / "rng.py", ROOT / "sim" / "engine" / "kernel_rows.py")
+SHARED = tuple(ROOT / "sim" / "engine" / f for f in ("rng.py", "kernel_rows.py", "search.py"))
 
 # LLVM's x86 "cmov converter" turns a conditional move inside a loop back into a branch when the move sits on
 # the loop's critical path, assuming the branch will be predicted well. In our kernels the condition is a

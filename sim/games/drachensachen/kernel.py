@@ -42,7 +42,7 @@ from sim.games.drachensachen.records import (
 from sim.games.drachensachen.kernel_base import A1, A2, A3, B, F2, I, M2, ST, ST_LEN, S_RND, S_TPOS, S_TRACING, TR, U1
 from sim.games.drachensachen.kernel_game import MT_N, finish_game, game_on, seed_game, setup_state, start_game
 from sim.games.drachensachen.kernel_search import (
-    MT_WORDS, MAX_OPTS, SC_SIZE, SS_DECISIONS, SS_SIZE, search_seed, searched_game,
+    MT_WORDS, SC_SIZE, SS_DECISIONS, SS_SIZE, search_seed, searched_game,
 )
 
 
@@ -96,7 +96,6 @@ def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fn
     # the search's scratch, its streams, np.random states and the playouts' rounds table and counters
     searching = ask != 0
     sc = np.zeros(SC_SIZE if searching else 1, np.int64)
-    fsc = np.zeros(MAX_OPTS, np.float64)
     ss = np.zeros(SS_SIZE, np.uint64)
     mt = np.zeros(2 * MT_WORDS, np.int64)
     pstate = np.zeros(1, np.uint64)
@@ -111,7 +110,7 @@ def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fn
             search_seed(ss, seed, g)
             searched_game(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, games_out,
                           players_out, rounds_out, counters, trace, check, state, pplay, psetup, pchoice, pparams,
-                          prounds, pcounters, sc, fsc, ss, mt, pstate, lossc)
+                          prounds, pcounters, sc, ss, mt, pstate, lossc)
         else:
             play_game(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params,
                       games_out, players_out, rounds_out, counters, trace, check, state)

@@ -6,19 +6,20 @@ wins most. A playout starts from a copy of the true state in which everything th
 afresh (`determinise`); then every seat plays the default heuristics (weighted, at its default weights) to the
 end of the round, and the rest of the game is valued (`value`): its chance to win, from the coins lost so far,
 over SAMPLES games finished with round losses drawn from those of the heuristics' own games. A playout that ends
-the game scores a win 1, a loss 0. The coins it lost fewer than the best other player are a small tie-break. A
-play row is tried at its largest size and as a single card.
+the game scores WIN points for a win, 0 for a loss; the coins it lost fewer than the best other player add a point
+each, a tie-break. A play row is tried at its largest size and as a single card.
 
 Why the round's end: coins are counted per round and a game is three or four rounds, so a decision shows in
 its round's coins; playing the later rounds out took twice the time and won less (31% of 4-player games against
 three weighted players, against 34.5% at the round's end, before the seen cards were kept; 300 and 200 games).
 
-Options are compared on common random numbers: within a round of the search, playout j deals the same hidden
-cards, the same later rounds and the same strategy draws for every option. The budget (playouts per decision)
-is spread by sequential halving. The default heuristics' own answer (the incumbent) is played on every
-playout, and the halving's winner replaces it only if it does better on more of their shared playouts than
-worse, by more than MARGIN_Z deviations of a sign test (Dragonwake's lesson: without it a lucky option
-replaces a good answer).
+The options are weighed by the shared driver (sim.engine.search.choose): sequential halving on common random
+numbers (a playout's stream deals the same hidden cards, the same later rounds and the same strategy draws for
+every option), then a guard on fresh playouts. The incumbent the guard keeps is the seat's own playout heuristic's
+answer at the root (weighted, at its default weights, with its strategy draws on the search stream; a play of
+another size than the options' is added as an option): the halving's winner replaces it only if it beats it on
+fresh paired playouts by more than the noise (Dragonwake's lesson: without it a lucky option replaces a good
+answer).
 
 What the seat sees and what is dealt afresh: it sees its hand, every open row (face up on the table), the pile,
 the cards that left the round in plain view (burnt, put out, removed by Extermino) and every count. The other
@@ -46,6 +47,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.cpython.randomimpl import get_state_ptr, rnd_state_t
 from numba.extending import intrinsic
+from sim.engine import search
 from sim.engine.rng import below, mix, next_u64, shuffle, uniform
 
 from sim.games.drachensachen.records import (
@@ -60,8 +62,7 @@ from sim.games.drachensachen.kernel_base import (
 from sim.games.drachensachen.kernel_game import MT_N, deck_in_order, finish_game, game_machine, seed_game, start_game
 
 SEARCH_SEED = 0x5EA2C5D5    # mixed into the batch seed: the search stream differs from the game's
-MARGIN = 1e-3               # the coin margin's weight beside the win (a tie-break between equal win counts)
-MARGIN_Z = 1.0              # how far (in sign-test deviations) an option must beat the heuristics' answer
+WIN = 1024                  # a win's points (a coin of margin is one: a tie-break); SAMPLES divides it
 BUDGET = 0                  # the search seat's parameter: playouts per decision
 SAMPLES = 16                # games finished by `value` from a playout's round end (8 won as much; 64 no more)
 MAX_VALUE_ROUNDS = 50       # rounds a valued game is finished in at most
@@ -72,17 +73,16 @@ SS_SIZE = 4
 # numba's np.random state (a Mersenne Twister), saved in int64 words: the game's, and a playout stream's
 MT_WORDS = 320
 MAX_OPTS = 2 * MAX_MOVES + 1
-# scratch (int64): the root's state, view rows and options rows; the options (row, hand, open); the survivors;
-# a pile to deal from; per option, playouts better and worse than the incumbent's
+# scratch (int64): the root's state, view rows and options rows; the options (row, hand, open); a pile to deal
+# from; the playout stream whose np.random state mt[MT_WORDS:] holds; the driver's words (sim.engine.search)
 SC_ST = 0
 SC_V = SC_ST + ST_LEN
 SC_MOVES = SC_V + MAX_PLAYERS * VIEW_LEN
 SC_OPT = SC_MOVES + MAX_MOVES * MOVE_COLS
-SC_ALIVE = SC_OPT + 3 * MAX_OPTS
-SC_PILE = SC_ALIVE + MAX_OPTS
-SC_MORE = SC_PILE + MAX_DECK
-SC_FEWER = SC_MORE + MAX_OPTS
-SC_SIZE = SC_FEWER + MAX_OPTS
+SC_PILE = SC_OPT + 3 * MAX_OPTS
+SC_MT_STREAM = SC_PILE + MAX_DECK
+SC_DRIVER = SC_MT_STREAM + 1
+SC_SIZE = SC_DRIVER + search.words(MAX_OPTS)
 U2 = types.uint64[::1]
 F1 = types.float64[::1]
 
@@ -109,12 +109,6 @@ def np_random_state(typingctx, buf, back):
 def search_seed(ss, seed, game):
     """The search stream of game `game` of a batch from `seed`."""
     ss[SS_RNG] = mix(seed ^ SEARCH_SEED, game)
-
-
-@njit(types.uint64(U2, I), cache=True, _nrt=False)
-def draw(ss, i):
-    """The next draw of stream ss[i]."""
-    return next_u64(ss[i:i + 1])
 
 
 # ---- the root's copy -----------------------------------------------------------------------------
@@ -233,24 +227,24 @@ def answer(o, st, moves, sc):
         moves[row, 3] = sc[SC_OPT + 3 * o + 2]
 
 
-@njit(types.float64(I, ST), cache=True, _nrt=False)
+@njit(I(I, ST), cache=True, _nrt=False)
 def reward(me, st):
-    """1 when seat `me` won the game (the fewest coins lost; no winner after the round cap), plus MARGIN times
-    the coins it lost fewer than the best other player."""
+    """WIN points when seat `me` won the game (the fewest coins lost; no winner after the round cap), plus the coins
+    it lost fewer than the best other player."""
     other = BIG
     for q in range(st[S_PLAYERS]):
         if q != me:
             other = min(other, st[ST_LOST + q])
     margin = other - st[ST_LOST + me]
-    won = 1.0 if margin > 0 and st[ST_G + G_STALEMATE] == 0 else 0.0
-    return won + MARGIN * margin
+    won = WIN if margin > 0 and st[ST_G + G_STALEMATE] == 0 else 0
+    return won + margin
 
 
-@njit(types.float64(I, ST, A1, F1, U1, I), cache=True, _nrt=False)
+@njit(I(I, ST, A1, F1, U1, I), cache=True, _nrt=False)
 def value(me, st, rint, lossc, pstate, samples):
-    """Seat `me`'s chance to win from the coins lost so far, by `samples` games finished with round losses drawn
-    at random: one player out (no loss), the others' losses from the cumulative table lossc (measured from
-    the heuristics' own rounds). Plus MARGIN times its coin margin, as `reward`. (ST_SCRATCH holds the totals.)"""
+    """Seat `me`'s chance to win from the coins lost so far (in WIN points), by `samples` games finished with round
+    losses drawn at random: one player out (no loss), the others' losses from the cumulative table lossc (measured
+    from the heuristics' own rounds). Plus its coin margin, as `reward`. (ST_SCRATCH holds the totals.)"""
     players = st[S_PLAYERS]
     wins = 0
     top = lossc.shape[0] - 1
@@ -284,11 +278,11 @@ def value(me, st, rint, lossc, pstate, samples):
     for q in range(players):
         if q != me:
             other = min(other, st[ST_LOST + q])
-    return wins / samples + MARGIN * (other - st[ST_LOST + me])
+    return wins * WIN // samples + other - st[ST_LOST + me]
 
 
-PLAYOUT_SIG = types.float64(I, I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1, TR, A1, U2, A1,
-                            U1, F1, I, types.boolean)
+PLAYOUT_SIG = I(I, I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1, TR, A1, U2, A1, U1, F1, I,
+                types.boolean)
 
 
 @njit(PLAYOUT_SIG, cache=True, _nrt=False)
@@ -346,81 +340,58 @@ def incumbent(me, m, v, st, moves, play_fns, setup_fns, choice_fns, params, sc):
     return m
 
 
-SEARCH_SIG = types.void(I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1, TR, A1, F1, U2, A1, U1,
-                        F1, I, types.boolean)
+@njit(cache=True, _nrt=False)
+def play_option(ctx, o, stream):
+    """The driver's playout (sim.engine.search.choose): option o played out on stream `stream`, which deals the
+    hidden cards and seeds the later rounds' stream and the strategies' np.random state (seeded once per stream: the
+    driver plays every option on one stream in turn). Returns me's reward in points."""
+    (me, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out, counters, tr, sc, ss,
+     mt, pstate, lossc, samples, deal) = ctx
+    ss[SS_DEAL] = np.uint64(stream)
+    ss[SS_PLAY] = mix(stream, 1)
+    if sc[SC_MT_STREAM] != stream:
+        sc[SC_MT_STREAM] = stream
+        np.random.seed(np.int64(mix(stream, 2) >> np.uint64(33)))
+        np_random_state(mt[MT_WORDS:], False)
+    return playout(me, o, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out,
+                   counters, tr, sc, ss, mt, pstate, lossc, samples, deal)
+
+
+SEARCH_SIG = types.void(I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1, TR, A1, U2, A1, U1, F1, I,
+                        types.boolean)
 
 
 @njit(SEARCH_SIG, cache=True, _nrt=False)
 def search_choice(budget, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out,
-                  counters, tr, sc, fsc, ss, mt, pstate, lossc, samples, deal):
-    """Answer the decision the machine stopped at (S_AT, seat S_P, options in moves) for the searching seat, by
-    sequential halving with the incumbent (the module's docstring); the functions and params are the playouts'.
-    Leaves the answer in S_ANSWER (and a play row's counts in its row), everything else as it was."""
+                  counters, tr, sc, ss, mt, pstate, lossc, samples, deal):
+    """Answer the decision the machine stopped at (S_AT, seat S_P, options in moves) for the searching seat: the
+    driver's choice among the options, the incumbent the seat's playout heuristic's answer (the module's docstring);
+    the functions and params are the playouts'. Leaves the answer in S_ANSWER (and a play row's counts in its row),
+    everything else as it was."""
     me = st[S_P]
     ss[SS_DECISIONS] += 1
     m = list_options(st[S_AT], st[S_NOPT], moves, sc)
     keep(v, st, moves, sc, False)
     np_random_state(mt, False)
-    np.random.seed(np.int64(draw(ss, SS_RNG) >> np.uint64(33)))
+    srng = ss[SS_RNG:SS_RNG + 1]
+    np.random.seed(np.int64(next_u64(srng) >> np.uint64(33)))      # the incumbent's strategy draws
     inc = incumbent(me, m, v, st, moves, play_fns, setup_fns, choice_fns, params, sc)
-    m = max(m, inc + 1)
-    if m > 1:
-        for o in range(m):
-            sc[SC_ALIVE + o] = o
-            fsc[o] = 0.0
-            sc[SC_MORE + o] = 0
-            sc[SC_FEWER + o] = 0
-        alive = m
-        rounds = np.int64(np.ceil(np.log2(m)))          # halvings until one is left
-        budget = max(budget, 1)
-        for r in range(rounds):
-            per = max(1, budget // (rounds * alive))
-            for j in range(per):
-                deal_stream = draw(ss, SS_RNG) | np.uint64(1)
-                ss[SS_PLAY] = draw(ss, SS_RNG) | np.uint64(1)
-                np.random.seed(np.int64(draw(ss, SS_RNG) >> np.uint64(33)))
-                np_random_state(mt[MT_WORDS:], False)
-                ss[SS_DEAL] = deal_stream
-                base = playout(me, inc, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params,
-                               rounds_out, counters, tr, sc, ss, mt, pstate, lossc, samples, deal)
-                fsc[inc] += base
-                for a in range(alive):
-                    o = sc[SC_ALIVE + a]
-                    if o == inc:
-                        continue
-                    ss[SS_DEAL] = deal_stream
-                    got = playout(me, o, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params,
-                                  rounds_out, counters, tr, sc, ss, mt, pstate, lossc, samples, deal)
-                    fsc[o] += got
-                    sc[SC_MORE + o] += got > base
-                    sc[SC_FEWER + o] += got < base
-            # the better half goes on (equal playouts each within the round, so sums compare; ties keep the earlier)
-            for a in range(1, alive):
-                o = sc[SC_ALIVE + a]
-                b = a - 1
-                while b >= 0 and fsc[sc[SC_ALIVE + b]] < fsc[o]:
-                    sc[SC_ALIVE + b + 1] = sc[SC_ALIVE + b]
-                    b -= 1
-                sc[SC_ALIVE + b + 1] = o
-            alive = (alive + 1) // 2
-        best = sc[SC_ALIVE]
-        more = sc[SC_MORE + best]
-        fewer = sc[SC_FEWER + best]
-        if best != inc and more - fewer > MARGIN_Z * np.sqrt(more + fewer):
-            inc = best
+    ctx = (me, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out, counters, tr,
+           sc, ss, mt, pstate, lossc, samples, deal)
+    best = search.choose(max(m, inc + 1), inc, budget, sc[SC_DRIVER:], srng, play_option, ctx)
     keep(v, st, moves, sc, True)
     np_random_state(mt, True)
-    answer(inc, st, moves, sc)
+    answer(best, st, moves, sc)
 
 
 GAME_SIG = types.void(I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, types.int64[:, :, :], A2, A1,
-                      TR, types.boolean, U1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1, A1, F1, U2, A1, U1, F1)
+                      TR, types.boolean, U1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1, A1, U2, A1, U1, F1)
 
 
 @njit(GAME_SIG, cache=True, _nrt=False)
 def searched_game(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, games_out,
                   players_out, rounds_out, counters, tr, check, state, pplay, psetup, pchoice, pparams, prounds,
-                  pcounters, sc, fsc, ss, mt, pstate, lossc):
+                  pcounters, sc, ss, mt, pstate, lossc):
     """A game with searching seats (S_ASK): the machine stops at each of their decisions, the search answers it
     (budget: the seat's first parameter) and the game goes on."""
     start_game(st, rint, tr)
@@ -428,7 +399,7 @@ def searched_game(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, cho
                        counters, tr, check, state) == ASKED:
         budget = np.int64(params[st[S_P], BUDGET])
         search_choice(budget, v, st, moves, rint, coins, preset, pplay, psetup, pchoice, pparams, prounds, pcounters,
-                      tr, sc, fsc, ss, mt, pstate, lossc, SAMPLES, True)
+                      tr, sc, ss, mt, pstate, lossc, SAMPLES, True)
     finish_game(g, st[S_RND], st, games_out, players_out, tr)
 
 
@@ -484,10 +455,10 @@ def machine_games(seed, v, st, moves, rint, coins, preset, play_fns, setup_fns, 
 
 @njit(cache=True)
 def decide(budget, samples, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds, counters,
-           tr, sc, fsc, ss, mt, pstate, lossc, deal):
+           tr, sc, ss, mt, pstate, lossc, deal):
     """search_choice, callable with arrays made in Python: the row answered (its counts are left in moves)."""
     search_choice(budget, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds, counters,
-                  tr, sc, fsc, ss, mt, pstate, lossc, samples, deal)
+                  tr, sc, ss, mt, pstate, lossc, samples, deal)
     return st[S_ANSWER]
 
 

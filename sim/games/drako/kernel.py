@@ -66,7 +66,7 @@ def advance(w, tr, sc, st, opts, geo, fns, codes, pd, pw):
         p = pd if who < 4 else pw
         code = codes[who]
         if code == IN_SEARCH:
-            i = search_choice(w, sc, tr, st, opts, geo, who >> 2, p, fns, codes, pd, pw)
+            i = search_choice(w, sc, tr, st, opts, geo, q, p, fns, codes, pd, pw)
         elif code != CALL:
             i = inline_choice(code, kind, opts, k, st, geo, p, 0)
         else:
@@ -157,23 +157,24 @@ SEARCH_AT_SIG = types.int64(
 
 
 @njit(SEARCH_AT_SIG, **FAST)
-def search_at_jit(w, sc, tr, me, p, d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup,
+def search_at_jit(w, sc, tr, q, p, d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup,
                   codes, pd, pw, deal):
-    """The search's choice for side `me` at the decision pending in `w`, the line-up's functions and weights
+    """The search's choice at question q, pending in `w`, the line-up's functions and weights
     given as `play_batch_jit` takes them (the tests' and the benchmark's entry)."""
     st = w[W_ST:W_ST + N_STATE]
     opts = w[W_OPTS:W_OPTS + MAX_OPTS * OPT_WIDTH].reshape((MAX_OPTS, OPT_WIDTH))
     geo = w[W_GEO:W_GEO + w[W_GEO_ROWS] * w[W_GEO_COLS]].reshape((w[W_GEO_ROWS], w[W_GEO_COLS]))
     fns = (d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup)
-    return search_choice(w, sc, tr, st, opts, geo, me, p, fns, codes, pd, pw, deal)
+    return search_choice(w, sc, tr, st, opts, geo, q, p, fns, codes, pd, pw, deal)
 
 
-def search_at(w, me, p, functions, pd, pw, deal=1) -> int:
-    """search_at_jit from Python: `functions` are the dragon's four decision functions, then the dwarves'."""
+def search_at(w, q, p, functions, pd, pw, deal=1) -> int:
+    """search_at_jit from Python at question q (as play_to_decision returns it): `functions` are the dragon's
+    four decision functions, then the dwarves'."""
     fns = tuple(functions)
     sc = np.zeros(N_SCRATCH, dtype=np.int64)
     tr = np.zeros((1, TRACE_WIDTH), dtype=np.int16)
-    return int(search_at_jit(w, sc, tr, me, np.ascontiguousarray(p, dtype=np.float64), *fns, inline_codes(fns),
+    return int(search_at_jit(w, sc, tr, q, np.ascontiguousarray(p, dtype=np.float64), *fns, inline_codes(fns),
                              np.ascontiguousarray(pd, dtype=np.float64), np.ascontiguousarray(pw, dtype=np.float64),
                              deal))
 

@@ -7,10 +7,10 @@ order of both decks, drawn from the cards not yet played or discarded (discards 
 Both sides then play the default heuristics (brawler and coordinated, at their default weights), or, with the
 search's `informed` = 1, the other side plays the strategy and weights it really plays in this line-up (the
 searcher's own later moves keep the default heuristic for its side; an opponent that searches too is played
-by its default heuristic, so a playout never searches). Options
-are compared on common random numbers: within a round, playout j deals the same hidden cards and draws the
-same random numbers for every option. The budget (playouts per decision) is spread by sequential halving:
-every surviving option gets the same share of a round, and the better half goes on to the next.
+by its default heuristic, so a playout never searches). The options are weighed by the shared
+driver (sim.engine.search.choose): sequential halving on common random numbers (within a round, playout j deals
+the same hidden cards and draws the same random numbers for every option), and the side's own heuristic's
+answer kept unless another option beats it on fresh playouts by more than the noise.
 
 Why flat Monte Carlo and not information-set MCTS: a Drako turn is a chain of small decisions (a card,
 then its target, then the opponent's block) whose consequences show only at the end of the fight, and
@@ -28,7 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.engine.rng import mix
+from sim.engine import search
+from sim.engine.rng import mix, shuffle
 from sim.games.drako.kernel_base import FAST, take_row
 from sim.games.drako.kernel_cards import hand_add
 from sim.games.drako.kernel_game import next_question
@@ -41,14 +42,12 @@ from strategies import drako as builtin
 
 SEARCH_SEED = 0x5EA2C4  # mixed into the batch seed: the search stream differs from the game's
 
-# scratch (int64): the saved root state, then per option: reward sum, playouts; the survivors; a card pile
+# scratch (int64): the saved root state, a card pile, then the driver's words (sim.engine.search)
 SAVE_FIXED = W_CARDS - W_BOARD                 # board, deck orders, cards gone
 SAVE_ST = W_OPTS - W_ST                        # the state vector (option rows follow it)
-AT_SUM = SAVE_FIXED + SAVE_ST + MAX_OPTS * OPT_WIDTH
-AT_COUNT = AT_SUM + MAX_OPTS
-AT_ALIVE = AT_COUNT + MAX_OPTS
-AT_PILE = AT_ALIVE + MAX_OPTS
-N_SCRATCH = AT_PILE + MAX_DECK
+AT_PILE = SAVE_FIXED + SAVE_ST + MAX_OPTS * OPT_WIDTH
+AT_DRIVER = AT_PILE + MAX_DECK
+N_SCRATCH = AT_DRIVER + search.words(MAX_OPTS)
 
 # search parameters: budget, informed, then the playout heuristics' weights (strategies.drako.search_params)
 P_BUDGET, P_INFORMED, P_DRAGON, P_DWARVES = builtin.P_BUDGET, builtin.P_INFORMED, builtin.P_DRAGON, builtin.P_DWARVES
@@ -56,29 +55,16 @@ P_BUDGET, P_INFORMED, P_DRAGON, P_DWARVES = builtin.P_BUDGET, builtin.P_INFORMED
 # how a decision slot is answered (kernel.inline_codes): its function called, a built-in inlined, or the search
 CALL, IN_BRAWLER, IN_COORDINATED, IN_RANDOM, IN_SEARCH = 0, 1, 2, 3, 4
 
-_MUL = np.uint64(0x2545F4914F6CDD1D)
-
-
 @njit(**FAST)
 def search_seed(w, seed, game):
     w[W_SRNG] = np.int64(mix(seed ^ SEARCH_SEED, game))
 
 
-@njit(**FAST)
-def search_next(w):
-    """The search stream's next 64 bits (xorshift64*, as sim.engine.rng)."""
-    x = np.uint64(w[W_SRNG])
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    w[W_SRNG] = np.int64(x)
-    return x * _MUL
-
-
-@njit(**FAST)
-def search_below(w, m):
-    """A uniform integer in [0, m) from the search stream."""
-    return np.int64(((search_next(w) >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))
+@njit(inline="always", **FAST)
+def search_stream(w):
+    """The search stream's cell of w, as the one-element state sim.engine.rng draws from (inlined: without
+    numba's reference counting a function cannot return a view it made)."""
+    return w[W_SRNG:W_SRNG + 1]
 
 
 @njit(**FAST)
@@ -98,16 +84,6 @@ def restore(w, sc, nopts):
 
 
 @njit(**FAST)
-def shuffle_pile(w, sc, k):
-    """Fisher-Yates over sc[AT_PILE:AT_PILE + k] on the search stream."""
-    for i in range(k - 1, 0, -1):
-        j = AT_PILE + search_below(w, i + 1)
-        c = sc[AT_PILE + i]
-        sc[AT_PILE + i] = sc[j]
-        sc[j] = c
-
-
-@njit(**FAST)
 def unseen_pile(w, sc, side, hand_too):
     """Lay out in sc[AT_PILE:] the cards of `side` not gone (played or discarded, public), less those in its
     hand unless `hand_too`, in order of kind, then shuffle them on the search stream. Built from counts
@@ -120,7 +96,7 @@ def unseen_pile(w, sc, side, hand_too):
         for _ in range(left):
             sc[AT_PILE + k] = t
             k += 1
-    shuffle_pile(w, sc, k)
+    shuffle(search_stream(w), sc[AT_PILE:AT_PILE + k], k)
     return k
 
 
@@ -133,13 +109,15 @@ def deck_from_pile(w, sc, side, first, count):
 
 
 @njit(**FAST)
-def determinise(w, sc, me):
+def determinise(w, sc, me, leak=False):
     """Deal afresh what side `me` cannot see: the opponent's hand and the order of both decks.
 
     The opponent's unseen cards (its deck list less the cards gone) are shuffled; its hand takes as many as
     it holds and its deck the rest. Our own hand is known; the rest of our cards not gone make our deck, in
     a new order. Reads only counts `me` can see: cards per kind in each deck list, gone, in its own hand,
-    and how many each side holds.
+    and how many each side holds. `leak` forgets to reset the opponent's symbol counts (a cached sum over its
+    hand), so they still follow the true hand: a deliberately broken determinisation the no-peeking tests must
+    catch.
     """
     opp = 1 - me
     k = unseen_pile(w, sc, opp, True)
@@ -147,7 +125,8 @@ def determinise(w, sc, me):
     for t in range(MAX_TYPES):
         w[W_ST + S_HAND + opp * MAX_TYPES + t] = 0
     for s in range(N_SYM):
-        w[W_ST + S_SYM + opp * N_SYM + s] = 0
+        if not leak:
+            w[W_ST + S_SYM + opp * N_SYM + s] = 0
     w[W_ST + S_HAND_MASK + opp] = 0
     w[W_ST + S_HAND_N + opp] = 0
     for i in range(held):
@@ -169,14 +148,14 @@ def inline_choice(code, kind, opts, n, st, geo, p, b):
 
 @njit(**FAST)
 def playout(w, sc, tr, st, opts, geo, me, option, nopts, stream, p, informed, fns, codes, pd, pw, deal):
-    """Restore the root, deal the hidden cards from `stream` (unless `deal` is 0: a cheat that sees them, for
-    the tests), answer `option`, play on with the playout policy. Returns 2 for a win of `me`, 1 for a
-    stalemate, 0 for a loss."""
+    """Restore the root, deal the hidden cards from `stream` (unless `deal` is 0: a cheat that sees them; 2 deals
+    with the leaky determinisation; both for the tests), answer `option`, play on with the playout policy.
+    Returns 2 for a win of `me`, 1 for a stalemate, 0 for a loss."""
     restore(w, sc, nopts)
     w[W_SRNG] = stream
     if deal:
-        determinise(w, sc, me)
-    w[W_ST + S_RNG] = np.int64(search_next(w) | np.uint64(1))     # the playout's own future draws
+        determinise(w, sc, me, deal == 2)
+    w[W_ST + S_RNG] = search.next_stream(search_stream(w))     # the playout's own future draws
     take_row(w, option)
     play_on(w, tr, st, opts, geo, me, p, informed, fns, codes, pd, pw)
     winner = st[S_WINNER]
@@ -226,48 +205,40 @@ def play_on(w, tr, st, opts, geo, me, p, informed, fns, codes, pd, pw):
 
 
 @njit(**FAST)
-def search_choice(w, sc, tr, st, opts, geo, me, p, fns, codes, pd, pw, deal=1):
-    """The option side `me` takes at the pending decision (see the module docstring). `st`, `opts` and
-    `geo` are the batch's views of `w`; `sc` is scratch of N_SCRATCH words; fns, codes, pd and pw are the
-    line-up's decision functions, how each slot is answered and the sides' weights (kernel.advance)."""
+def play_option(ctx, option, stream):
+    """The driver's playout (sim.engine.search.choose): option `option` played out on stream `stream`."""
+    w, sc, tr, st, opts, geo, me, nopts, p, informed, fns, codes, pd, pw, deal = ctx
+    return playout(w, sc, tr, st, opts, geo, me, option, nopts, stream, p, informed, fns, codes, pd, pw, deal)
+
+
+@njit(inline="always", **FAST)
+def own_choice(q, st, opts, geo, p):
+    """What the searcher's own heuristic (its side's default, at the search's weights) answers to question q:
+    the option the driver keeps unless another beats it on fresh playouts."""
+    n = st[R_NOPTS]
+    code, b = default_policy(q >> 4)
+    i = inline_choice(code, q & 15, opts, n, st, geo, p, b)
+    return i if 0 <= i < n else 0
+
+
+@njit(**FAST)
+def search_choice(w, sc, tr, st, opts, geo, q, p, fns, codes, pd, pw, deal=1):
+    """The option the side asked question q takes (see the module docstring). `st`, `opts` and `geo` are the
+    batch's views of `w`; `sc` is scratch of N_SCRATCH words; fns, codes, pd and pw are the line-up's decision
+    functions, how each slot is answered and the sides' weights (kernel.advance)."""
     nopts = w[W_ST + R_NOPTS]
     if nopts <= 1:
         return 0
+    me = q >> 6
     informed = p[P_INFORMED] > 0.5
     w[W_NSEARCH] += 1
     tracing = w[W_TRACING]
     w[W_TRACING] = 0
     save(w, sc, nopts)
-    alive = nopts
-    for i in range(nopts):
-        sc[AT_ALIVE + i] = i
-        sc[AT_SUM + i] = 0
-        sc[AT_COUNT + i] = 0
-    rounds = 0
-    while (1 << rounds) < nopts:
-        rounds += 1
-    budget = max(int(p[P_BUDGET]), 1)
-    for r in range(rounds):
-        per = max(1, budget // (rounds * alive))
-        for j in range(per):
-            stream = np.int64(search_next(w) | np.uint64(1))
-            keep = w[W_SRNG]
-            for a in range(alive):
-                o = sc[AT_ALIVE + a]
-                sc[AT_SUM + o] += playout(w, sc, tr, st, opts, geo, me, o, nopts, stream, p, informed, fns, codes,
-                                          pd, pw, deal)
-                sc[AT_COUNT + o] += 1
-            w[W_SRNG] = keep
-        # the better half goes on (equal playouts each, so sums compare; ties keep the earlier option)
-        for a in range(1, alive):
-            o = sc[AT_ALIVE + a]
-            b = a - 1
-            while b >= 0 and sc[AT_SUM + sc[AT_ALIVE + b]] < sc[AT_SUM + o]:
-                sc[AT_ALIVE + b + 1] = sc[AT_ALIVE + b]
-                b -= 1
-            sc[AT_ALIVE + b + 1] = o
-        alive = (alive + 1) // 2
-    best = sc[AT_ALIVE]
+    inc = own_choice(q, st, opts, geo, p)
+    restore(w, sc, nopts)               # the heuristic may have drawn from the game's stream
+    ctx = (w, sc, tr, st, opts, geo, me, nopts, p, informed, fns, codes, pd, pw, deal)
+    best = search.choose(nopts, inc, max(int(p[P_BUDGET]), 1), sc[AT_DRIVER:], search_stream(w), play_option, ctx)
     restore(w, sc, nopts)
     w[W_TRACING] = tracing
     return best
@@ -276,15 +247,16 @@ def search_choice(w, sc, tr, st, opts, geo, me, p, fns, codes, pd, pw, deal=1):
 @njit(**FAST)
 def play_to_decision(w, tr, st, opts, geo, me, k, p):
     """From a freshly started game, play the default heuristics up to side `me`'s k-th decision with more
-    than one option (0 = the first); returns 1 there, 0 if the game ended first (tests and the benchmark)."""
+    than one option (0 = the first); returns the question there, -1 if the game ended first (tests and the
+    benchmark)."""
     seen = 0
     while True:
         q = next_question(w, tr)
         if q < 0:
-            return 0
+            return -1
         if (q >> 6) == me and st[R_NOPTS] > 1:
             if seen == k:
-                return 1
+                return q
             seen += 1
         n = st[R_NOPTS]
         code, b = default_policy(q >> 4)

@@ -1,0 +1,22 @@
+"""The no-peeking tests (tests/search_harness.py) on every game's search player, through its probe
+(tests/search_probe_<game>.py; every probe there is run)."""
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+import search_harness as harness
+
+GAMES = sorted(p.stem.removeprefix("search_probe_") for p in Path(__file__).parent.glob("search_probe_*.py"))
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def probe(request):
+    return importlib.import_module(f"search_probe_{request.param}").Probe
+
+
+@pytest.mark.parametrize("check", harness.CHECKS, ids=[c.__name__ for c in harness.CHECKS])
+def test_search_never_reads_what_it_cannot_see(probe, check):
+    check(probe)
+
