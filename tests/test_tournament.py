@@ -107,3 +107,29 @@ def test_a_clean_sweep_keeps_an_interval_of_its_deals():
     p = won.mean()
     half = 1.96 * np.sqrt(p * (1 - p) / deals)
     assert abs((s.hi[0, 1] - s.lo[0, 1]) - 2 * half) < 0.1 * half and s.lo[0, 1] < p < s.hi[0, 1]
+
+
+def test_each_side_is_reported_apart_when_the_mean_hides_two_results(tmp_path):
+    """Row wins 95% as one side and 5% as the other: the mean says 50% (even), each side says otherwise."""
+    rng = np.random.default_rng(3)
+    deals = 2000
+    s = standings(NAMES[:2], {(0, 1): np.vstack([rng.random(deals) < 0.95, rng.random(deals) < 0.05]).astype(float)},
+                  held=["hero", "cultist"])
+    assert s.lo[0, 1] < 0.5 < s.hi[0, 1]
+    hero, cultist = s.sides
+    assert (hero["a_holds"], cultist["a_holds"]) == ("hero", "cultist")
+    assert hero["lo"] > 0.93 and cultist["hi"] < 0.07 and hero["lo"] < 0.95 < hero["hi"]
+    said = " ".join(tournament_findings(s))
+    assert "rock as hero: 9" in said and "rock as cultist: " in said
+    text = report(s, tmp_path)
+    assert "## Each side apart" in text and "row as cultist" in text
+
+
+def test_a_search_finding_says_whether_the_search_knew_its_opponent():
+    rng = np.random.default_rng(4)
+    s = standings(["search", "defaults"], scores_for(rng, {(0, 1): 0.8}))
+    said = " ".join(tournament_findings(s, {"search": "search:budget=50", "defaults": "default"}))
+    assert "search beats defaults" in said and "did not know its opponent" in said
+    said = " ".join(tournament_findings(s, {"search": "search:budget=50:informed=1", "defaults": "default"}))
+    assert "the search knew its opponent" in said and "did not know" not in said
+    assert "knew" not in " ".join(tournament_findings(s, {"search": "kiter", "defaults": "default"}))

@@ -48,6 +48,30 @@ def rotations(roles: tuple[str, ...]) -> list[tuple[bool, ...]]:
     return [alternate, tuple(not a for a in alternate)]
 
 
+def rotation_names(roles: tuple[str, ...]) -> list[str]:
+    """What A holds in each rotation, in words: a side ("dragon") in a two-sided game, its seats in a seat game."""
+    names = []
+    for held in rotations(roles):
+        mine = [r for r, m in zip(roles, held) if m]
+        names.append(mine[0] if len(roles) == 2 else ", ".join(mine))
+    return names
+
+
+def search_knowledge(spec: str) -> str | None:
+    """Whether a search entrant knew its opponent: "informed" when its playouts play the strategies it meets
+    (`informed=1`), "uninformed" when they assume the default heuristics, None for an entrant that does not
+    search. Read per role of a per-role entrant: any searching role counts."""
+    informed = []
+    for part in spec.split("/"):
+        strategy = part.split("=", 1)[1] if "=" in part.split(":")[0] else part
+        name, *params = strategy.split(":")
+        if name.strip() == "search":
+            informed.append(any(p.strip() in ("informed=1", "informed=1.0") for p in params))
+    if not informed:
+        return None
+    return "informed" if all(informed) else "uninformed"
+
+
 def play_pair(game: Game, base: RunSpec, a: str, b: str, out: Path, jobs: int) -> np.ndarray:
     """A's per-game scores against B: one row per rotation, one column per deal (every rotation plays the same
     seeds, so column d is the same deal, game id d, in every row)."""
@@ -82,6 +106,7 @@ class Standings:
     hi: np.ndarray
     fit: TournamentFit
     rows: list[dict]
+    sides: list[dict] = dataclasses.field(default_factory=list)   # per pair and rotation: A's score holding it
 
     @property
     def strength(self) -> np.ndarray:
@@ -95,9 +120,12 @@ class Standings:
         return pl.DataFrame(self.rows)
 
 
-def standings(entrants: list[str], pairs: dict[tuple[int, int], np.ndarray], conf: float = 0.95) -> Standings:
+def standings(entrants: list[str], pairs: dict[tuple[int, int], np.ndarray], conf: float = 0.95,
+              held: list[str] | None = None) -> Standings:
     """Head-to-head scores and strengths from `pairs[(i, j)]`: i's scores against j, shape (rotations, deals).
-    A deal's rotations are averaged first, so the interval's unit is the deal, not the game."""
+    A deal's rotations are averaged first, so the interval's unit is the deal, not the game. `held` names what
+    the row holds in each rotation (`rotation_names`): each rotation's score is kept apart too (`sides`), since in
+    an asymmetric game the mean over sides hides two different results."""
     k = len(entrants)
     score = np.full((k, k), np.nan)
     lo, hi = score.copy(), score.copy()
@@ -110,7 +138,18 @@ def standings(entrants: list[str], pairs: dict[tuple[int, int], np.ndarray], con
         lo[j, i], hi[j, i] = 1 - hi[i, j], 1 - lo[i, j]
         rows.append({"a": entrants[i], "b": entrants[j], "score_a": ps.mean, "lo": lo[i, j], "hi": hi[i, j],
                      "se": ps.se, "fitted_a": float(fit.fitted[i, j]), "deals": ps.deals, "games": ps.games})
-    return Standings(list(entrants), score, lo, hi, fit, rows)
+    sides = [side_score(entrants[i], entrants[j], name, row, conf)
+             for (i, j), s in pairs.items() for name, row in zip(held or [], np.atleast_2d(s))]
+    return Standings(list(entrants), score, lo, hi, fit, rows, sides)
+
+
+def side_score(a: str, b: str, held: str, scores: np.ndarray, conf: float) -> dict:
+    """A's score against B in one rotation (holding `held`), deals as the unit."""
+    d = len(scores)
+    mean = float(scores.mean())
+    se = float(scores.std(ddof=1)) / np.sqrt(d) if d > 1 else np.nan
+    lo, hi = share_bounds(mean, se, d, conf)
+    return {"a": a, "b": b, "a_holds": held, "score_a": mean, "lo": lo, "hi": hi, "deals": d}
 
 
 @dataclass(frozen=True)
@@ -120,6 +159,7 @@ class Tournament:
     game: Game
     base: RunSpec
     standings: Standings
+    specs: dict[str, str] = dataclasses.field(default_factory=dict)     # label -> the entrant's spec
 
 
 def split_label(entrant: str) -> tuple[str, str]:
@@ -140,4 +180,5 @@ def tournament(game: Game, base: RunSpec, entrants: list[str], out: Path, jobs: 
             game.strategies.get(strategy_for(e, r).split(":")[0], r)      # parameters follow a ':'
     pairs = {(i, j): play_pair(game, base, specs[i], specs[j], out, jobs)
              for i, j in itertools.combinations(range(len(specs)), 2)}
-    return Tournament(game, base, standings(list(labels), pairs))
+    held = rotation_names(game.active_roles(base.players))
+    return Tournament(game, base, standings(list(labels), pairs, held=held), dict(zip(labels, specs)))

@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from sim.analysis.stats import Z95  # noqa: E402
-from sim.analysis.tournament import Standings, Tournament  # noqa: E402
+from sim.analysis.tournament import Standings, Tournament, search_knowledge  # noqa: E402
 from sim.report import layout, numbers  # noqa: E402
 from sim.report.charts import ChartSaver, heat_colours, label_cells  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
@@ -30,14 +30,15 @@ def write(t: Tournament, to: Path) -> Path:
     s.table().write_parquet(to / f"tournament_{game.name}.parquet")
     chart = ChartSaver(to, f"tournament_{game.name}")
     fits = s.fit.fits is not False
-    lines = [f"# {game.title}: tournament", "", "## Findings", "", *[f"- {f}" for f in tournament_findings(s)], "",
+    lines = [f"# {game.title}: tournament", "", "## Findings", "",
+             *[f"- {f}" for f in tournament_findings(s, t.specs)], "",
              "## Head to head" + ("" if fits else " (the result: one strength per strategy does not fit)"), "",
              f"{base.n:,} deals per pair, {base.players} players, seed {base.seed}; each pair plays every "
              "seat/side rotation on the same deals. Cell = the row's score against the column: the share of the "
              "points it takes (a win 100%, a draw 50%; 50% = even), with its 95% interval; the deal is the unit "
              "(a deal's rotations are averaged first).",
              "", *matrix_table(s), "", matrix_chart(game, s.entrants, s.score, chart), "",
-             *ratings_section(s), "", ratings_chart(game, s, chart), ""]
+             *sides_section(s), *ratings_section(s), "", ratings_chart(game, s, chart), ""]
     return write_report(to, f"tournament_{game.name}", "\n".join(lines), game.title)
 
 
@@ -53,8 +54,13 @@ def figures(t: Tournament) -> dict:
     ratings = [{"strategy": s.entrants[i], "rating": numbers.num(s.strength[i]),
                 "low": numbers.num(s.strength[i] - Z95 * s.se[i]), "high": numbers.num(s.strength[i] + Z95 * s.se[i]),
                 "unit": "log-odds"} for i in np.argsort(-s.strength)]
-    return {"entrants": s.entrants, "deals_per_pair": t.base.n, "scores": scores, "ratings": ratings,
-            "fit": fit_summary(s)}
+    sides = [{"strategy": r["a"], "against": r["b"], "holds": r["a_holds"], "value": numbers.num(100 * r["score_a"]),
+              "low": numbers.num(100 * r["lo"]), "high": numbers.num(100 * r["hi"]), "n": r["deals"], "unit": "%"}
+             for r in s.sides]
+    return {"entrants": s.entrants, "deals_per_pair": t.base.n, "scores": scores, "sides": sides,
+            "ratings": ratings, "fit": fit_summary(s),
+            "search_knew_its_opponent": {name: search_knowledge(spec) for name, spec in t.specs.items()
+                                         if search_knowledge(spec)}}
 
 
 def fit_text(s: Standings) -> str:
@@ -70,9 +76,10 @@ def fit_summary(s: Standings) -> dict:
             "deals as the unit", "x2": f.x2, "df": f.df, "p": f.p_fit if f.df > 0 else None, "fits": f.fits}
 
 
-def tournament_findings(s: Standings) -> list[str]:
+def tournament_findings(s: Standings, specs: dict[str, str] | None = None) -> list[str]:
     """Whether one strength per entrant fits, then the strongest entrant (only when it does), then every
-    pairing, decided or not, strongest first."""
+    pairing, decided or not, strongest first, each with its score per side and whether a search knew its
+    opponent."""
     names, strength, se = s.entrants, s.strength, s.se
     order = list(np.argsort(-strength))
     top = order[0]
@@ -90,12 +97,64 @@ def tournament_findings(s: Standings) -> list[str]:
         for j in order[a_pos + 1:]:
             cell = f"{100 * s.score[i, j]:.1f}% [{100 * s.lo[i, j]:.1f}, {100 * s.hi[i, j]:.1f}]"
             if s.lo[i, j] > 0.5:
-                out.append(f"{names[i]} beats {names[j]}: it scores {cell} against it.")
+                said = f"{names[i]} beats {names[j]}: it scores {cell} against it"
             elif s.hi[i, j] < 0.5:
-                out.append(f"{names[j]} beats {names[i]}: {names[i]} scores {cell} against it.")
+                said = f"{names[j]} beats {names[i]}: {names[i]} scores {cell} against it"
             else:
-                out.append(f"{names[i]} and {names[j]} cannot be told apart: {cell}.")
+                said = f"{names[i]} and {names[j]} cannot be told apart: {cell}"
+            out.append(said + per_side_text(s, names[i], names[j]) + "." + knowledge_text(specs or {}, names[i],
+                                                                                           names[j]))
     return out
+
+
+def side_rows(s: Standings, a: str, b: str) -> list[tuple[str, float, float, float]]:
+    """(what a holds, a's score, lo, hi) in each rotation against b, from whichever order the pair was played."""
+    out = []
+    for r in s.sides:
+        if (r["a"], r["b"]) == (a, b):
+            out.append((r["a_holds"], r["score_a"], r["lo"], r["hi"]))
+        elif (r["a"], r["b"]) == (b, a):
+            out.append((r["a_holds"], 1 - r["score_a"], 1 - r["hi"], 1 - r["lo"]))
+    return out
+
+
+def per_side_text(s: Standings, a: str, b: str) -> str:
+    rows = side_rows(s, a, b)
+    if not rows:
+        return ""
+    return " (" + "; ".join(f"{a} as {held}: {100 * v:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+                            for held, v, lo, hi in rows) + ")"
+
+
+def knowledge_text(specs: dict[str, str], a: str, b: str) -> str:
+    """Whether a searching entrant of the pair knew the other: "search beats X" means little without it."""
+    out = []
+    for me, other in ((a, b), (b, a)):
+        knows = search_knowledge(specs.get(me, ""))
+        if knows == "informed":
+            out.append(f" {me}'s playouts played {other} (the search knew its opponent).")
+        elif knows == "uninformed":
+            out.append(f" {me}'s playouts assumed the default heuristics, not {other} (the search did not know "
+                       "its opponent).")
+    return "".join(out)
+
+
+def sides_section(s: Standings) -> list[str]:
+    """Each pair's score per rotation: in an asymmetric game the head-to-head cell averages two different
+    results (one per side)."""
+    if not s.sides:
+        return []
+    held = list(dict.fromkeys(r["a_holds"] for r in s.sides))
+    body = []
+    for r in s.rows:
+        rows = dict((h, (v, lo, hi)) for h, v, lo, hi in side_rows(s, r["a"], r["b"]))
+        body.append([f"**{r['a']}** against {r['b']}",
+                     *[f"{100 * rows[h][0]:.1f}% [{100 * rows[h][1]:.1f}, {100 * rows[h][2]:.1f}]" if h in rows
+                       else "—" for h in held]])
+    return ["## Each side apart", "",
+            "The same games, the row's score when it holds each side (or seats): an asymmetric game's head-to-head "
+            "cell is the mean of these, which can hide two opposite results.", "",
+            *layout.table(["pair", *[f"row as {h}" for h in held]], body), ""]
 
 
 def matrix_table(s: Standings) -> list[str]:
