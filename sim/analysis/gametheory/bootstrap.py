@@ -1,9 +1,16 @@
 """Bootstrap intervals for a solved payoff table: resample the games behind every cell, re-solve, and read
-percentile intervals off the re-solved values, weights and any scalar the caller derives.
+intervals off the re-solved values, weights and any scalar the caller derives.
 
 A table is measured, not known: each cell is a mean over simulated games. Re-solving tables resampled from
 those games carries the measurement noise through the solver, non-linear as it is (maximin, equilibrium
 support changes), without a formula for it.
+
+The value's interval is the *basic* bootstrap interval by default, [2v - q(97.5%), 2v - q(2.5%)], not the
+percentile one [q(2.5%), q(97.5%)]. A max-min value of a measured table is biased: where strategies are nearly
+tied, the max of noisy means sits above the true max, and a resampled table's max sits above that again. The
+percentile interval repeats the bias (it covered the truth 17 times in 100 for a table of tied strategies);
+the basic interval reflects it back (90-95 in 100, `tests/test_bootstrap_coverage.py`, docs/EQUILIBRIUM.md).
+Weights and extras keep percentile intervals (a weight's basic interval can leave [0, 1]).
 """
 
 from __future__ import annotations
@@ -158,8 +165,10 @@ def _value_and_weights(sol) -> tuple[float, dict[str, np.ndarray]]:
     return float(sol.value), {k: np.asarray(v, dtype=np.float64) for k, v in w.items()}
 
 
-def _interval(point, reps: np.ndarray, level: float) -> Interval:
+def _interval(point, reps: np.ndarray, level: float, method: str = "percentile") -> Interval:
     lo, hi = np.quantile(reps, [(1 - level) / 2, (1 + level) / 2], axis=0)
+    if method == "basic":
+        lo, hi = 2 * np.asarray(point) - hi, 2 * np.asarray(point) - lo
     if np.ndim(point) == 0:
         return Interval(float(point), float(lo), float(hi))
     return Interval(np.asarray(point), lo, hi)
@@ -168,8 +177,10 @@ def _interval(point, reps: np.ndarray, level: float) -> Interval:
 def bootstrap_solution(cell_samples, solver: Callable[[np.ndarray], Any], B: int = 1000,
                        rng: np.random.Generator | int | None = None, *, paired: bool = False,
                        level: float = 0.95,
-                       extra: Callable[[Any, np.ndarray], Mapping[str, float]] | None = None) -> BootstrapResult:
-    """Percentile bootstrap intervals for a solved table.
+                       extra: Callable[[Any, np.ndarray], Mapping[str, float]] | None = None,
+                       method: str = "basic") -> BootstrapResult:
+    """Bootstrap intervals for a solved table: the value's by `method` ("basic" or "percentile", the module's
+    docstring says why basic), the weights' and extras' by percentile.
 
     cell_samples: per-game payoffs of every cell (numeric array with the games on the last axis, or an
       object array / nested lists of 1-D arrays when cells have different numbers of games), or a
@@ -187,6 +198,8 @@ def bootstrap_solution(cell_samples, solver: Callable[[np.ndarray], Any], B: int
         raise ValueError(f"level must be in (0, 1), got {level}")
     if B < 1:
         raise ValueError(f"B must be at least 1, got {B}")
+    if method not in ("basic", "percentile"):
+        raise ValueError(f"method must be 'basic' or 'percentile', got {method!r}")
     rng = np.random.default_rng(rng)
     if isinstance(cell_samples, CellSummary):
         if paired:
@@ -219,7 +232,7 @@ def bootstrap_solution(cell_samples, solver: Callable[[np.ndarray], Any], B: int
     replicates = {"value": values} | {f"weights.{k}": v for k, v in reps_w.items()} \
         | {f"extra.{k}": v for k, v in reps_x.items()}
     return BootstrapResult(
-        point_sol, mean, _interval(point_value, values, level),
+        point_sol, mean, _interval(point_value, values, level, method),
         {k: _interval(point_w[k], v, level) for k, v in reps_w.items()},
         {k: _interval(point_x[k], v, level) for k, v in reps_x.items()},
         replicates, level, B, paired)
