@@ -60,6 +60,11 @@ def test_two_sided_solution_is_the_table_the_report_writes(tmp_path):
     assert study.exploit["dragon"].value > 0.05
     text = (tmp_path / "equilibrium_drako_2p.md").read_text()
     assert f"{100 * study.value.value:.1f}%" in text and f"{100 * study.default.value:.1f}%" in text
+    br = study.bracket()
+    assert br.lo <= study.value.lo and br.hi >= study.value.hi
+    assert json.loads((tmp_path / "equilibrium_drako_2p.json").read_text())["bracket"] == [br.lo, br.hi]
+    for g in study.fresh.values():        # paired on the same fresh games: an interval, never a bare +0.0
+        assert g.lo <= g.value <= g.hi and (g.lo < g.hi or g.value == 0.0)
 
 
 def test_symmetric_seats_give_one_mixture_with_no_regret():
@@ -184,3 +189,33 @@ def test_a_deck_is_called_not_worth_choosing_only_when_every_weight_interval_wit
     assert "never tide" not in decks and "do not rule it out" in decks
     mix = mixture_text(s, "seat0")
     assert "never the other 3, though the interval of 1 of them reaches up (tide/search [0, 61])" in mix
+
+
+def bracket_study(value, fresh, kind="two-sided", tol=0.01):
+    from types import SimpleNamespace
+    from sim.analysis.equilibrium import Study
+    s = SimpleNamespace(kind=kind, sides=("dragon", "dwarves"), value=value, fresh=fresh,
+                        search=SimpleNamespace(tol=tol))
+    s.bracket = lambda: Study.bracket(s)
+    s.fresh_converged = lambda: Study.fresh_converged(s)
+    return s
+
+
+def test_the_headline_is_the_bracket_when_a_fresh_best_response_still_gains():
+    """Drako's shape: the table says 90.5% [89.9, 91.2], but the dwarves' fresh best response still takes 30
+    points [28, 32] from the dragon: the value may be as low as 57.9%. The headline says so, and "not converged"."""
+    from sim.analysis.gametheory._util import Interval
+    from sim.report.equilibrium import headline
+    s = bracket_study(Interval(0.905, 0.899, 0.912), {"dragon": Interval(0.004, -0.004, 0.013),
+                                                      "dwarves": Interval(0.30, 0.28, 0.32)})
+    br = s.bracket()
+    assert br.lo == pytest.approx(0.899 - 0.32) and br.hi == pytest.approx(0.912 + 0.013)
+    text = headline(s)
+    assert "between 57.9% and 92.5%" in text and "not converged" in text
+    quiet = bracket_study(Interval(0.905, 0.899, 0.912), {"dragon": Interval(-0.02, -0.03, -0.01),
+                                                          "dwarves": Interval(0.0, 0.0, 0.0)})
+    assert (quiet.bracket().lo, quiet.bracket().hi) == (0.899, 0.912)
+    assert "gain nothing beyond it" in headline(quiet) and "not converged" not in headline(quiet)
+    seats = bracket_study(Interval(0.25, 0.24, 0.26), {"every seat": Interval(0.02, 0.01, 0.03)}, kind="symmetric")
+    assert (seats.bracket().lo, seats.bracket().hi) == pytest.approx((0.21, 0.29))
+    assert "not converged" not in headline(seats)             # 1 to 3 points against a 1-point tolerance: unsettled

@@ -82,6 +82,25 @@ class Study:
     counts_games: np.ndarray | None = None       # games behind each cell
     fresh: dict[str, Interval] = field(default_factory=dict)   # side -> a fresh best response's gain, fresh seeds
 
+    def bracket(self) -> Interval:
+        """Where the game's value lies once non-convergence counts: the table's value interval widened by what a
+        fresh best response still gains (its interval's upper end, when above 0). Two sides: the row side's gain
+        raises the upper end, the column side's lowers the lower end (the double oracle's bracket). Seats: one
+        seat's gain by deviating, either way. Without fresh checks, the value interval alone."""
+        def gain(side):
+            g = self.fresh.get(side)
+            return max(0.0, g.hi) if g is not None else 0.0
+        if self.kind == "two-sided":
+            up, down = gain(self.sides[0]), gain(self.sides[1])
+        else:
+            up = down = gain("every seat")
+        v = self.value
+        return Interval(v.value, max(0.0, v.lo - down), min(1.0, v.hi + up))
+
+    def fresh_converged(self) -> bool:
+        """No fresh best response gains more than the tolerance beyond doubt (its interval's lower end above it)."""
+        return all(g.lo <= self.search.tol for g in self.fresh.values())
+
     def lineups_played(self, rest: dict, floor: float = 1e-3) -> list[tuple[dict, float]]:
         """The line-ups the equilibrium plays, with their probabilities (decks are not carried)."""
         return _mixture_lineups(self, rest, floor)
@@ -290,28 +309,42 @@ FRESH = 1_000        # the fresh check's search uses the training seeds of this 
 
 def fresh_gain(player: Player, search: Search, budget: Budget, plan, mine: list[Candidate], mix, value: float,
                games: int | None = None) -> Interval | None:
-    """A fresh best-response search against the solution, its score measured on fresh seeds (neither the
-    table's nor any training seeds), minus the side's value: how much the solution can still be exploited,
-    with a 95% interval (the value taken as known). None when the side plays no strategy with weights."""
+    """A fresh best-response search against the solution, then the candidate and the side's own mixture played on
+    the same fresh seeds (neither the table's nor any training seeds): the candidate's gain over the mixture,
+    paired game by game, with a 95% interval. Interval(0, 0, 0) when the search found nothing but a strategy the
+    mixture already plays alone; None when the side plays no strategy with weights. (`value` is kept for callers
+    that read the gain against the table's value; the pairing no longer needs it.)"""
     cand = best_response(player, search, plan, mine, mix, FRESH, games or search.games)
     if cand is None:
         return None
-    x = play_plan(player, plan(cand), player.seed + 104_729, budget)
-    h = half_width("mean", len(x), float(x.sum()), float((x * x).sum()))
-    g = float(x.mean()) - value
+    support = [(mine[i], w) for i, w in enumerate(mix) if w >= SUPPORT]
+    if len(support) == 1 and support[0][0].key() == cand.key():
+        return Interval(0.0, 0.0, 0.0)
+    seed = player.seed + 104_729
+    x = play_plan(player, plan(cand), seed, budget)
+    total = sum(w for _, w in support)
+    own = sum(w / total * play_plan(player, plan(c), seed, budget, games=len(x)) for c, w in support)
+    d = x - own
+    h = half_width("mean", len(d), float(d.sum()), float((d * d).sum()))
+    g = float(d.mean())
     return Interval(g, g - h, g + h)
 
 
-def play_plan(player: Player, plan, seed: int, budget: Budget) -> np.ndarray:
+def play_plan(player: Player, plan, seed: int, budget: Budget, games: int | None = None) -> np.ndarray:
     """Per-game weighted score of a plan ((seats, weight, role) line-ups, all dealt alike), played chunk by
-    chunk until within the budget's precision."""
-    parts = []
+    chunk until within the budget's precision, or exactly `games` games (to pair with another plan's)."""
+    parts, played = [], 0
     for chunk in range(budget.chunks()):
         n = min(budget.chunk, budget.cap - chunk * budget.chunk)
+        if games is not None:
+            n = min(n, games - played)
+            if n <= 0:
+                break
         results = player.play([player.task(seats, chunk, n, seed) for seats, _, _ in plan])
         parts.append(sum(w * r[role] for (_, w, role), r in zip(plan, results)))
+        played += n
         x = np.concatenate(parts)
-        if narrow(x, budget.precision):
+        if games is None and narrow(x, budget.precision):
             break
     return x
 

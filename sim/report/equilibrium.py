@@ -66,17 +66,33 @@ def write(s: Study, to: Path) -> Path:
 def summary(s: Study) -> dict:
     """What other reports quote: the figure at equilibrium beside the default one (the balance report's caveats,
     reports/README.md)."""
+    br = s.bracket()
     return {"figure": figure_name(s), "players": s.base.players, "equilibrium": [s.value.value, s.value.lo, s.value.hi],
+            "bracket": [br.lo, br.hi], "fresh_converged": s.fresh_converged(),
             "default": [s.default.value, s.default.lo, s.default.hi], "converged": s.converged,
-            "finding": f"{figure_name(s)} is {pct(s.value)} at equilibrium, {pct(s.default)} with the default "
-                       f"strategies ({defaults_text(s)})" + ("" if s.converged else " (the search had not converged)"),
+            "finding": f"{figure_name(s)} at equilibrium is {headline(s)}; {pct(s.default)} with the default "
+                       f"strategies ({defaults_text(s)})",
             "seconds": s.seconds}
+
+
+def headline(s: Study) -> str:
+    """The figure at equilibrium as a designer should read it: the bracket, which counts what fresh best
+    responses still gain, and the table's value inside it; "not converged" when a fresh check fails."""
+    br, v = s.bracket(), s.value
+    if not s.fresh:
+        return f"{pct(v)} (table value; no fresh best-response check)"
+    if br.lo == v.lo and br.hi == v.hi:
+        return f"{pct(v)} (fresh best responses gain nothing beyond it)"
+    state = "table value, not converged" if not s.fresh_converged() else "table value"
+    return (f"between {100 * br.lo:.1f}% and {100 * br.hi:.1f}% ({state} {100 * v.value:.1f}% "
+            f"[{100 * v.lo:.1f}, {100 * v.hi:.1f}], widened by what fresh best responses still gain)")
 
 
 def figures(s: Study) -> dict:
     """--format json: the figure at equilibrium beside the default one (%), each strategy's weight (%), the
     defaults' exploitability and a fresh best response's gain (points)."""
     return {"figure": figure_name(s), "players": s.base.players, "equilibrium": numbers.estimate(s.value, True),
+            "bracket": numbers.estimate(s.bracket(), True), "fresh_converged": s.fresh_converged(),
             "default": numbers.estimate(s.default, True), "converged": s.converged, "games": s.games,
             "solution": [{"side": side, "strategy": c.label(), "origin": c.origin,
                           "weight": {"value": numbers.num(100 * s.weights[side][i]),
@@ -90,16 +106,18 @@ def figures(s: Study) -> dict:
 def findings(s: Study) -> list[str]:
     name = figure_name(s)
     who = "every seat plays its" if s.kind == "symmetric" else "both sides play their"
-    out = [f"When {who} best among the strategies measured, {name} is **{pct(s.value)}**; "
+    out = [f"When {who} best among the strategies measured, {name} is **{headline(s)}**; "
            f"with the default strategies ({defaults_text(s)}) it is {pct(s.default)}."]
-    if s.value.lo > s.default.hi or s.value.hi < s.default.lo:
+    br = s.bracket()
+    if br.lo > s.default.hi or br.hi < s.default.lo:
         out.append(f"Better play changes the answer: the equilibrium figure and the default one exclude each other, "
                    f"so a headline measured with the defaults describes the default players, not the game.")
     else:
-        out.append("The default figure holds at equilibrium: the two intervals overlap.")
+        out.append("The default figure is not told apart from the equilibrium: the default interval overlaps the "
+                   "equilibrium's bracket.")
     if s.kind == "symmetric":
         n = len(s.sides)
-        fair = "above" if s.value.lo > 1 / n else "below" if s.value.hi < 1 / n else "indistinguishable from"
+        fair = "above" if br.lo > 1 / n else "below" if br.hi < 1 / n else "indistinguishable from"
         out.append(f"Seat 0's share at equilibrium is {fair} an even 1/{n} ({100 / n:.1f}%).")
     for side in s.options:
         out.append(f"Equilibrium mixture for {side}: {mixture_text(s, side)}.")
@@ -116,11 +134,11 @@ def findings(s: Study) -> list[str]:
     out.append(convergence_text(s))
     for side, g in s.fresh.items():
         if g.lo == g.hi == 0:
-            out.append(f"Checked on fresh seeds: a new best-response search for {side} found nothing better than "
-                       "the equilibrium's own strategy.")
+            out.append(f"Checked on fresh seeds: a new best-response search for {side} found no new strategy (only "
+                       "the one the equilibrium already plays).")
             continue
-        out.append(f"Checked on fresh seeds: a new best-response search for {side} gains {points(g)} against the "
-                   f"equilibrium{fresh_verdict(g, s.search.tol)}")
+        out.append(f"Checked on fresh seeds: a new best-response search for {side} gains {points(g)} over the "
+                   f"equilibrium's own mixture, both played on the same fresh games{fresh_verdict(g, s.search.tol)}")
     return out
 
 
