@@ -6,8 +6,8 @@ deck too, with `decks`), measure the payoff table on common random numbers (`sim
 for a best response to the current solution: differential evolution over the weights of the strategies the
 side plays, trained on its own seeds against the other side's mixture. A best response joins the table only
 if, measured on the table's seeds (which the search never saw), it gains more than the tolerance; the study
-ends when no side's best response does, or after `rounds`. Intervals come from a paired bootstrap over the
-games behind every cell, re-solving each resample. docs/EQUILIBRIUM.md says which solver applies and why.
+ends when no side's best response does, or after `rounds`. The final table is then played again on fresh seeds
+(no selection bias) and intervals come from a paired bootstrap over those games, re-solving each resample. docs/EQUILIBRIUM.md says which solver applies and why.
 """
 
 from __future__ import annotations
@@ -214,6 +214,7 @@ def _two_sided(game, base, roles, budget, search, player, decks, boot, with_sear
     d_row, d_col = default_index(rows, base.lineup[roles[0]]), default_index(cols, base.lineup[roles[1]])
     table = TwoSidedTable((roles[0], roles[1]), rows, cols)
     rounds, converged = grow(table, lambda: solve_zero_sum(table.means()), _oracle_round, player, budget, search)
+    table = replayed(TwoSidedTable(table.roles, table.rows, table.cols), player, budget)
     A = table.means()
 
     def extra(s, t):
@@ -233,6 +234,19 @@ def _two_sided(game, base, roles, budget, search, player, decks, boot, with_sear
                  {roles[0]: sol.row, roles[1]: sol.col}, b.value, b.extra["default"],
                  {r: b.extra[r] for r in roles}, {roles[0]: b.weights["row"], roles[1]: b.weights["col"]},
                  rounds, converged, 0, 0.0, search, budget, counts_games=table.games(), fresh=fresh)
+
+
+REPLAY = 2_750_159   # seed offset of the final table's replay: neither the table's, training nor fresh-check seeds
+
+
+def replayed(empty, player: Player, budget: Budget):
+    """The final table's candidates played again on fresh seeds, to solve and bootstrap. A best response was kept
+    because it gained on the table's seeds, where a lucky candidate looks better than it is: solving on those same
+    games would carry that selection into the value."""
+    fresh = dataclasses.replace(player, seed=player.seed + REPLAY, games_played=0)
+    empty.fill(fresh, budget)
+    player.games_played += fresh.games_played
+    return empty
 
 
 def _oracle_round(table: TwoSidedTable, sol, player: Player, budget: Budget, search: Search, r: int) -> Round:
@@ -418,6 +432,7 @@ def _symmetric(game, base, roles, budget, search, player, decks, boot, with_sear
     table = SymmetricTable(roles, options)
     rounds, converged = grow(table, lambda: solve_symmetric(SymmetricGame.from_hpt(*table.hpt())), _symmetric_round,
                              player, budget, search)
+    table = replayed(SymmetricTable(table.roles, table.options), player, budget)
     lineups = list(table.cells)
     k = len(options)
     samples = np.empty((len(lineups), k + 1), dtype=object)
