@@ -18,7 +18,7 @@ from sim.games import get_game
 from sim.report.equilibrium import write
 
 SMALL = Budget(precision=0.05, chunk=400, cap=800)
-QUICK = Search(iters=1, popsize=1, games=150, rounds=1, tol=0.02)
+QUICK = Search(iters=1, popsize=1, games=150, rounds=1, tol=0.02, check_games=20)
 
 
 def spec(name: str, players: int | None = None, seed: int = 5) -> RunSpec:
@@ -63,7 +63,9 @@ def test_two_sided_solution_is_the_table_the_report_writes(tmp_path):
     br = study.bracket()
     assert br.lo <= study.value.lo and br.hi >= study.value.hi
     assert json.loads((tmp_path / "equilibrium_drako_2p.json").read_text())["bracket"] == [br.lo, br.hi]
-    for g in study.fresh.values():        # paired on the same fresh games: an interval, never a bare +0.0
+    assert set(study.search_fresh) == {"dragon", "dwarves"}       # Drako's search player can be informed
+    assert "Checked with the search player for dwarves" in text
+    for g in [*study.fresh.values(), *study.search_fresh.values()]:   # paired on the same games: never a bare +0.0
         assert g.lo <= g.value <= g.hi and (g.lo < g.hi or g.value == 0.0)
 
 
@@ -194,7 +196,7 @@ def test_a_deck_is_called_not_worth_choosing_only_when_every_weight_interval_wit
 def bracket_study(value, fresh, kind="two-sided", tol=0.01):
     from types import SimpleNamespace
     from sim.analysis.equilibrium import Study
-    s = SimpleNamespace(kind=kind, sides=("dragon", "dwarves"), value=value, fresh=fresh,
+    s = SimpleNamespace(kind=kind, sides=("dragon", "dwarves"), value=value, fresh=fresh, search_fresh={},
                         search=SimpleNamespace(tol=tol))
     s.bracket = lambda: Study.bracket(s)
     s.fresh_converged = lambda: Study.fresh_converged(s)

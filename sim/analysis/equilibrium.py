@@ -44,6 +44,7 @@ class Search:
     games: int = 1_000
     rounds: int = 4
     tol: float = 0.01
+    check_games: int = 400       # games of the search player's fresh check per side (0: none)
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,7 @@ class Study:
     lineups: list[tuple[int, ...]] = field(default_factory=list)
     counts_games: np.ndarray | None = None       # games behind each cell
     fresh: dict[str, Interval] = field(default_factory=dict)   # side -> a fresh best response's gain, fresh seeds
+    search_fresh: dict[str, Interval] = field(default_factory=dict)   # side -> the informed search player's gain
 
     def bracket(self) -> Interval:
         """Where the game's value lies once non-convergence counts: the table's value interval widened by what a
@@ -88,8 +90,8 @@ class Study:
         raises the upper end, the column side's lowers the lower end (the double oracle's bracket). Seats: one
         seat's gain by deviating, either way. Without fresh checks, the value interval alone."""
         def gain(side):
-            g = self.fresh.get(side)
-            return max(0.0, g.hi) if g is not None else 0.0
+            gains = [g.hi for g in (self.fresh.get(side), self.search_fresh.get(side)) if g is not None]
+            return max([0.0, *gains])
         if self.kind == "two-sided":
             up, down = gain(self.sides[0]), gain(self.sides[1])
         else:
@@ -98,8 +100,9 @@ class Study:
         return Interval(v.value, max(0.0, v.lo - down), min(1.0, v.hi + up))
 
     def fresh_converged(self) -> bool:
-        """No fresh best response gains more than the tolerance beyond doubt (its interval's lower end above it)."""
-        return all(g.lo <= self.search.tol for g in self.fresh.values())
+        """No fresh best response (nor the search player) gains more than the tolerance beyond doubt (its interval's
+        lower end above it)."""
+        return all(g.lo <= self.search.tol for g in [*self.fresh.values(), *self.search_fresh.values()])
 
     def lineups_played(self, rest: dict, floor: float = 1e-3) -> list[tuple[dict, float]]:
         """The line-ups the equilibrium plays, with their probabilities (decks are not carried)."""
@@ -224,16 +227,20 @@ def _two_sided(game, base, roles, budget, search, player, decks, boot, with_sear
 
     b = bootstrap_solution(table.samples(), solve_zero_sum, B=boot, rng=base.seed, paired=True, extra=extra)
     sol = b.solution
-    fresh = {}
+    fresh, searched = {}, {}
     for k, (mine, theirs, own, other) in enumerate(((rows, cols, sol.row, sol.col), (cols, rows, sol.col, sol.row))):
-        gain = fresh_gain(player, search, budget, two_sided_plan(roles, k, theirs, other), mine, own,
-                          sol.value if k == 0 else 1 - sol.value)
+        plan = two_sided_plan(roles, k, theirs, other)
+        gain = fresh_gain(player, search, budget, plan, mine, own, sol.value if k == 0 else 1 - sol.value)
         if gain is not None:
             fresh[roles[k]] = gain
+        gain = search_gain(game, roles[k], player, search, plan, mine, own)
+        if gain is not None:
+            searched[roles[k]] = gain
     return Study(game, base, "two-sided", roles, {roles[0]: rows, roles[1]: cols}, A,
                  {roles[0]: sol.row, roles[1]: sol.col}, b.value, b.extra["default"],
                  {r: b.extra[r] for r in roles}, {roles[0]: b.weights["row"], roles[1]: b.weights["col"]},
-                 rounds, converged, 0, 0.0, search, budget, counts_games=table.games(), fresh=fresh)
+                 rounds, converged, 0, 0.0, search, budget, counts_games=table.games(), fresh=fresh,
+                 search_fresh=searched)
 
 
 REPLAY = 2_750_159   # seed offset of the final table's replay: neither the table's, training nor fresh-check seeds
@@ -335,10 +342,44 @@ def fresh_gain(player: Player, search: Search, budget: Budget, plan, mine: list[
     if len(support) == 1 and support[0][0].key() == cand.key():
         return Interval(0.0, 0.0, 0.0)
     seed = player.seed + 104_729
-    x = play_plan(player, plan(cand), seed, budget)
+    return paired_gain(player, plan, play_plan(player, plan(cand), seed, budget), support, seed, budget)
+
+
+SEARCH_CHECK = 1_299_709   # seed offset of the search player's fresh check
+
+
+def informed_search(game: Game, role: str) -> Candidate | None:
+    """The game's search player, playing out against the strategies it meets (informed=1), if it has one for the
+    role and can be told to."""
+    if "search" not in game.strategies.items:
+        return None
+    s = game.strategies.get("search")
+    if role not in s.roles or "informed" not in s.param_names:
+        return None
+    return Candidate(s, s.params({"informed": 1.0}), origin="the search player, playing out against the solution")
+
+
+def search_gain(game: Game, role: str, player: Player, search: Search, plan, mine: list[Candidate], mix
+                ) -> Interval | None:
+    """The informed search player as a best response (its playouts meet the strategies of the other side's
+    solution): its gain over the side's own mixture, both played on the same `search.check_games` fresh games.
+    A stronger oracle than a weight search where the solution has a weakness no weight setting finds; a
+    playout knows which strategy of a mixture it meets, so against a mixed solution it may overstate the gain
+    slightly (docs/EQUILIBRIUM.md). None when the game has no informed search player or the check is off."""
+    cand = informed_search(game, role)
+    if cand is None or search.check_games <= 0:
+        return None
+    check = Budget(precision=0.0, chunk=search.check_games, cap=search.check_games)
+    seed = player.seed + SEARCH_CHECK
+    x = play_plan(player, plan(cand), seed, check, games=search.check_games)
+    return paired_gain(player, plan, x, [(mine[i], w) for i, w in enumerate(mix) if w >= SUPPORT], seed, check)
+
+
+def paired_gain(player: Player, plan, x: np.ndarray, support, seed: int, budget: Budget) -> Interval:
+    """x (a candidate's per-game score) less the mixture `support` ((candidate, weight) pairs) played on the same
+    games, with a 95% interval."""
     total = sum(w for _, w in support)
-    own = sum(w / total * play_plan(player, plan(c), seed, budget, games=len(x)) for c, w in support)
-    d = x - own
+    d = x - sum(w / total * play_plan(player, plan(c), seed, budget, games=len(x)) for c, w in support)
     h = half_width("mean", len(d), float(d.sum()), float((d * d).sum()))
     g = float(d.mean())
     return Interval(g, g - h, g + h)
@@ -461,13 +502,14 @@ def _symmetric(game, base, roles, budget, search, player, decks, boot, with_sear
 
     b: BootstrapResult = bootstrap_solution(samples, solve, B=boot, rng=base.seed, paired=True, extra=extra)
     x = b.solution.x
-    gain = fresh_gain(player, search, budget, symmetric_plan(roles, options, x), options, x, b.solution.value,
-                      max(200, search.games // len(roles)))
+    plan = symmetric_plan(roles, options, x)
+    gain = fresh_gain(player, search, budget, plan, options, x, b.solution.value, max(200, search.games // len(roles)))
+    searched = search_gain(game, roles[0], player, search, plan, options, x)
     return Study(game, base, "symmetric", roles, {"every seat": options}, np.array(table.hpt()[1]),
                  {"every seat": b.solution.x}, b.extra["seat0"], b.extra["default"],
                  {"every seat": b.extra["every seat"]}, {"every seat": b.weights["x"]}, rounds, converged, 0, 0.0,
                  search, budget, lineups, np.array([len(table.cells[lu][0]) for lu in lineups]),
-                 {} if gain is None else {"every seat": gain})
+                 {} if gain is None else {"every seat": gain}, {} if searched is None else {"every seat": searched})
 
 
 def symmetric_plan(roles, options: list[Candidate], x: np.ndarray):

@@ -36,6 +36,9 @@ def equilibrium(game: GameOpt = "drako", players: PlayersOpt = None, variant: Va
                     "--decks", metavar="DECKS", help="games with decks: the decks a side may choose (comma-separated, or 'all')")]
                 = None,
                 boot: Annotated[int, typer.Option(metavar="RESAMPLES", help="bootstrap resamples for the intervals")] = 200,
+                check_games: Annotated[int, typer.Option(
+                    "--check-games", metavar="N", help="games of the search player's fresh check per side (it plays "
+                                                       "out against the solution; 0: no check)")] = 400,
                 with_search: Annotated[bool, typer.Option(
                     "--with-search", help="add the game's search player to each side's strategies (its cells "
                                           "play at its speed: use a small --n)")] = False,
@@ -50,8 +53,10 @@ def equilibrium(game: GameOpt = "drako", players: PlayersOpt = None, variant: Va
     spec, _ = game_spec(game, 1, players, None, variant, seed, rules, set_, None, plugin, format_)
     check_jobs(jobs)
     budget = check_budget(precision, check_n(n), tol, rounds, iters, search_games, boot)
+    if not 0 <= check_games <= 10**6:
+        raise DsimError(f"--check-games is out of range: {check_games}")
     chosen = deck_list(spec.game, spec.rules, decks)
-    search = Search(iters=iters, games=search_games, rounds=rounds, tol=tol)
+    search = Search(iters=iters, games=search_games, rounds=rounds, tol=tol, check_games=check_games)
     if with_search and "search" not in spec.game.strategies.items:
         raise DsimError(f"{spec.game.name} has no search player (`dsim games {spec.game.name}` lists its strategies)")
     searcher = search_player(spec.game, with_search, search_budget)

@@ -100,7 +100,8 @@ def figures(s: Study) -> dict:
                                      "high": numbers.num(100 * s.weight_intervals[side].hi[i]), "unit": "%"}}
                          for side, options in s.options.items() for i, c in enumerate(options)],
             "exploitability": {side: numbers.change(e, True) for side, e in s.exploit.items()},
-            "fresh_gain": {side: numbers.change(g, True) for side, g in s.fresh.items()}}
+            "fresh_gain": {side: numbers.change(g, True) for side, g in s.fresh.items()},
+            "search_gain": {side: numbers.change(g, True) for side, g in s.search_fresh.items()}}
 
 
 def findings(s: Study) -> list[str]:
@@ -139,6 +140,10 @@ def findings(s: Study) -> list[str]:
             continue
         out.append(f"Checked on fresh seeds: a new best-response search for {side} gains {points(g)} over the "
                    f"equilibrium's own mixture, both played on the same fresh games{fresh_verdict(g, s.search.tol)}")
+    for side, g in getattr(s, "search_fresh", {}).items():
+        out.append(f"Checked with the search player for {side}, playing out against the strategies the solution "
+                   f"plays (informed): it gains {points(g)} over the equilibrium's own mixture on the same "
+                   f"{s.search.check_games:,} fresh games{fresh_verdict(g, s.search.tol)}")
     return out
 
 

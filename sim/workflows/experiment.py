@@ -14,8 +14,8 @@ the analysis layer and written by the report layer (this module sits above both,
     params = ["min_reveals=0:10:5"]       # sweep; tune: ["dwarf_spaces[0]=3:12"] (a range to search)
     targets = ["dragon_win=0.5"]          # tune: outcome=value (verify = games on fresh seeds)
     precision = 0.01                      # equilibrium (n = most games per cell): also tol, rounds, iters,
-    decks = ["ember", "tide"]             #   search_games, boot, decks, with_search, search_budget (as for
-                                          #   `dsim equilibrium`)
+    decks = ["ember", "tide"]             #   search_games, boot, decks, with_search, search_budget, check_games
+                                          #   (as for `dsim equilibrium`)
     only = ["dwarf_spaces"]               # sensitivity: only these assumed values; ablate: elements or groups
     mode = "neutral"                      # ablate: neutral | remove | force
     at_equilibrium = true                 # ablate: re-solve the game for each element (n: most games per cell)
@@ -73,7 +73,7 @@ KINDS = ("run", "compare", "sweep", "tournament", "optimize", "tune", "sensitivi
 KEYS = {"kind", "game", "title", "n", "players", "strategy", "seed", "jobs", "variants", "variant", "params",
         "strategies", "configs", "role", "field", "set", "report", "rules", "iters", "plugins", "precision",
         "targets", "verify", "only", "mode", "outcome", "reference", "tol", "rounds", "search_games", "decks", "boot",
-        "equilibrium", "at_equilibrium", "search_budgets", "with_search", "search_budget"}
+        "equilibrium", "at_equilibrium", "search_budgets", "with_search", "search_budget", "check_games"}
 
 
 def load_spec(path: Path) -> dict:
@@ -115,7 +115,8 @@ def run_equilibrium(spec: dict, base: RunSpec, jobs: int):
     precision = float(spec.get("precision", 0.01))
     budget = Budget(precision, min(2_000, base.n), base.n if "n" in spec else 200_000)
     search = Search(iters=int(spec.get("iters", 3)), games=int(spec.get("search_games", 1_000)),
-                    rounds=int(spec.get("rounds", 4)), tol=float(spec.get("tol", 0.01)))
+                    rounds=int(spec.get("rounds", 4)), tol=float(spec.get("tol", 0.01)),
+                    check_games=int(spec.get("check_games", 400)))
     decks = spec.get("decks")
     if decks == "all":
         decks = base.game.decks(base.rules)
