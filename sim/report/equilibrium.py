@@ -83,8 +83,8 @@ def headline(s: Study) -> str:
         return f"{pct(v)} (table value; no fresh best-response check)"
     if br.lo == v.lo and br.hi == v.hi:
         return f"{pct(v)} (fresh best responses gain nothing beyond it)"
-    state = "table value, not converged" if not s.fresh_converged() else "table value"
-    return (f"between {100 * br.lo:.1f}% and {100 * br.hi:.1f}% ({state} {100 * v.value:.1f}% "
+    state = "not converged: " if not s.fresh_converged() else ""
+    return (f"between {100 * br.lo:.1f}% and {100 * br.hi:.1f}% ({state}the table's value, {100 * v.value:.1f}% "
             f"[{100 * v.lo:.1f}, {100 * v.hi:.1f}], widened by what fresh best responses still gain)")
 
 
@@ -202,6 +202,10 @@ def deck_text(s: Study, side: str) -> str:
 
 def convergence_text(s: Study) -> str:
     rounds = len(s.rounds)
+    if s.converged and not getattr(s, "fresh_converged", lambda: True)():
+        return (f"The double oracle stopped after {rounds} round(s): no best response its weight search found gained "
+                f"more than {100 * s.search.tol:.1f} points on the table's seeds, but a fresh check below gains "
+                "more: the weight search missed it, and the solution is not an equilibrium of the game.")
     if s.converged:
         return (f"The double oracle converged after {rounds} round(s): no best response found by the search gained "
                 f"more than {100 * s.search.tol:.1f} points against the solution, measured on the table's seeds.")
