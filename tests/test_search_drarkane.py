@@ -58,10 +58,10 @@ def positions(players, variants, count, budget=24):
 
 def decide(arrays, work, q, budget, stream, deal=True):
     """The search's choice from a copy of `work`, on search stream `stream`."""
-    play, sc, fsc, ss = arrays[6:]
+    play, sc, ss = arrays[6:]
     ss = ss.copy()
     ss[ks.SS_RNG] = stream
-    return int(ks.decide(q, budget, copy(work), TRACE, play, sc.copy(), fsc.copy(), ss, deal))
+    return int(ks.decide(q, budget, copy(work), TRACE, play, sc.copy(), ss, deal))
 
 
 def drafting(q):
@@ -71,7 +71,7 @@ def drafting(q):
 def hidden_redealt(arrays, work, q, me, stream):
     """The same observation for seat `me` with another arrangement of what it cannot see, consistent with it."""
     cf, tables = arrays[0], arrays[1]
-    sc, ss = arrays[7].copy(), arrays[9].copy()
+    sc, ss = arrays[7].copy(), arrays[8].copy()
     ss[ks.SS_RNG] = stream
     work = copy(work)
     ks.redeal(me, drafting(q), cf, tables, work, sc, ss)
@@ -179,6 +179,19 @@ def test_a_decision_does_not_change_when_the_hidden_cards_do(name):
             for i, c in hidden_cells(arrays[0], work, me):
                 poisoned[i].reshape(-1)[c] = 0 if i != STATE else 12345
             assert decide(arrays, poisoned, q, budget, stream) == d
+
+
+@pytest.mark.parametrize("name", [t[0] for t in TABLES])
+def test_a_decision_leaves_the_game_as_it_was(name):
+    """The search (its playouts, the incumbent's heuristic) restores every array it keeps, the game's random stream
+    among them; only the option rows of a play or placement (rebuilt when the machine goes on) may differ."""
+    for arrays, work, q, me, budget in POSITIONS[name]:
+        play, sc, ss = arrays[6:]
+        after = copy(work)
+        ks.decide(q, budget, after, TRACE, play, sc.copy(), ss.copy(), True)
+        for k in range(len(work)):
+            if k not in (7, 8):
+                assert np.array_equal(work[k], after[k]), k
 
 
 def test_peeking_would_be_caught():

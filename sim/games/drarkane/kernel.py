@@ -89,7 +89,7 @@ from sim.games.drarkane.kernel_score import (
     finish_game, record_round,
 )
 from sim.games.drarkane.kernel_round import next_first, play_round, play_solo, solo_rank
-from sim.games.drarkane.kernel_search import MAX_OPTS, SS_DECISIONS, SS_SIZE, scratch_size, search_seed, searched_round
+from sim.games.drarkane.kernel_search import SS_DECISIONS, SS_SIZE, scratch_size, search_seed, searched_round
 
 
 INLINE = (
@@ -143,9 +143,9 @@ KERNEL_SIG = types.int64(
 @njit(cache=True, _nrt=False)
 def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob, bid_fns, play_fns,
               place_fns, give_fns, draft_fns, params, codes, g8, g16, g32, r8, r16, trace, row, hand, hand_n, hx, zone, gs,
-              ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played, play, sc, fsc, ss):
+              ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played, play, sc, ss):
     """The batch's games. A game's row is summed in `row` (records.G), then written to the games table's blocks
-    g8, g16 and g32. `play`, sc, fsc and ss are the search player's (kernel_search.search_choice); sc has one word
+    g8, g16 and g32. `play`, sc and ss are the search player's (kernel_search.search_choice); sc has one word
     when no seat searches, and the games are then played by play_round's plain path."""
     mode = cf[CF_MODE]
     players = cf[CF_PLAYERS]
@@ -163,7 +163,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
             search_seed(ss, seed, g)
         if mode == MODE_SOLO:
             if searching:
-                searched_round(cf, tables, work, fns, params, codes, trace, play, sc, fsc, ss)
+                searched_round(cf, tables, work, fns, params, codes, trace, play, sc, ss)
             else:
                 play_solo(cf, tables, work, fns, params, codes, trace, False)
             rank = solo_rank(cf, ps[0, PS_SCORE])
@@ -181,7 +181,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
             for r in range(n_rounds):
                 gs[GS_ROUND] = r
                 if searching:
-                    searched_round(cf, tables, work, fns, params, codes, trace, play, sc, fsc, ss)
+                    searched_round(cf, tables, work, fns, params, codes, trace, play, sc, ss)
                 else:
                     play_round(cf, tables, work, fns, params, codes, trace, False)
                 for s in range(players):
@@ -305,9 +305,8 @@ def search_arrays(cf, tables, work, pparams, pcodes, search):
         if ranks.size > 0:
             build_ranks(dr, cf[CF_N_DRAGONS], pparams, pranks)
     sc = np.zeros(scratch_size(work) if search else 1, np.int64)
-    fsc = np.zeros(MAX_OPTS, np.float64)
     ss = np.zeros(SS_SIZE, np.int64)
-    return pcf, (kind, colour, value, keys, ptab, follows, pworths, pranks, deck_cards, dr, ob), sc, fsc, ss
+    return pcf, (kind, colour, value, keys, ptab, follows, pworths, pranks, deck_cards, dr, ob), sc, ss
 
 
 @njit(KERNEL_SIG, cache=True)
@@ -322,7 +321,7 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     row = np.zeros(N_GAME_COLS, np.int64)
     tables = new_tables(cf, kind, colour, value, deck_cards, dr, ob, params, codes, hx)
     flat_keys, ptab, follows, worths, ranks = tables[3], tables[4], tables[5], tables[6], tables[7]
-    pcf, pt, sc, fsc, ss = search_arrays(cf, tables, work, pparams, pcodes, searching(codes))
+    pcf, pt, sc, ss = search_arrays(cf, tables, work, pparams, pcodes, searching(codes))
     ptables = (borrow(kind), borrow(colour), borrow(value), borrow(flat_keys), borrow(ptab), borrow(follows),
                borrow(pt[6]), borrow(pt[7]), borrow(deck_cards), borrow(dr), borrow(ob))
     play = (borrow(pcf), ptables, (pbid, pplay, pplace, pgive, pdraft), borrow(pparams), borrow(pcodes))
@@ -331,12 +330,12 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
               give_fns, draft_fns, borrow(params), borrow(codes), borrow(g8), borrow(g16), borrow(g32), borrow(r8),
               borrow(r16), borrow(trace), borrow(row), borrow(hand), borrow(hand_n), borrow(hx), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
               borrow(objopt), borrow(state), borrow(deck), borrow(ddeck), borrow(odeck), borrow(zobj),
-              borrow(card_loc), borrow(discard), borrow(played), play, borrow(sc), borrow(fsc), borrow(ss))
+              borrow(card_loc), borrow(discard), borrow(played), play, borrow(sc), borrow(ss))
     # the owners stay alive until here: the borrowed views above hold no reference
     keep = (hand[0, 0] + hand_n[0] + zone[0, 0] + gs[0] + ps[0, 0] + tr[0, 0] + moves[0, 0] + pairs[0, 0]
             + objopt[0, 0] + state[0] + deck[0] + ddeck[0] + odeck[0] + zobj[0, 0] + card_loc[0] + discard[0]
             + played[0] + flat_keys[0] + ptab[0, 0] + follows[0, 0] + worths[0, 0] + hx[0]
-            + ranks.size + pcf[0] + pt[6][0, 0] + pt[7].size + sc[0] + fsc.size + row[0])
+            + ranks.size + pcf[0] + pt[6][0, 0] + pt[7].size + sc[0] + row[0])
     gs[1] = keep
     return ss[SS_DECISIONS]
 
@@ -397,7 +396,7 @@ def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, pl
 def search_setup(rules, players: int, me: int, check: bool = False):
     """The arrays of a batch in which seat `me` is asked its decisions (coded SEARCH) and every seat plays the
     seeker at its default weights, as play_batch makes them, for the tests: (cf, tables, work, fns, params, codes,
-    play, sc, fsc, ss) for kernel_search's entries (to_question, decide, redeal, machine_games)."""
+    play, sc, ss) for kernel_search's entries (to_question, decide, redeal, machine_games)."""
     cf = rules.config(players, check)
     kind, colour, value = rules.card_arrays()
     seats = int(cf[CF_SEATS])
@@ -409,6 +408,6 @@ def search_setup(rules, players: int, me: int, check: bool = False):
     work = new_work()
     tables = new_tables(cf, kind, colour, value, rules.deck(players), rules.dragon_array(), rules.objective_array(),
                         pparams, codes, work[2])
-    pcf, ptables, sc, fsc, ss = search_arrays(cf, tables, work, pparams, pcodes, True)
+    pcf, ptables, sc, ss = search_arrays(cf, tables, work, pparams, pcodes, True)
     fns = tuple(tuple(f) for f in pfns)
-    return cf, tables, work, fns, pparams, codes, (pcf, ptables, fns, pparams, pcodes), sc, fsc, ss
+    return cf, tables, work, fns, pparams, codes, (pcf, ptables, fns, pparams, pcodes), sc, ss

@@ -6,8 +6,10 @@ the one that wins most. A playout starts from a copy of the true state in which 
 is dealt afresh (`determinise`), then every seat plays the default heuristics (the seeker at its default
 weights) to the end of the game, and scores the searching seat's share of the win (1/k when k players tie at
 the top; solo: reaching Scale Slayer), with the final score margin as a small tie-break. Options are compared on
-common random numbers: within a round of the search, playout j deals the same hidden cards and the same later
-rounds for every option. The budget (playouts per decision) is spread by sequential halving.
+common random numbers by the shared driver (sim.engine.search.choose): within a round of its sequential halving,
+playout j deals the same hidden cards and the same later rounds for every option; then a guard on fresh playouts
+keeps the incumbent, the seat's own playout heuristic's answer at the root (the seeker at its default weights, as
+the playouts play that seat), unless the halving's winner beats it by more than the noise.
 
 Why PIMC: it is the standard method of trick-taking programs (Skat, Bridge). A Drarkane decision's worth shows
 within the round (tricks against the contract, the dragons it lets fall) and through the totals at the end;
@@ -29,12 +31,14 @@ Everything is dealt from counts and sets the seat can see, listed in a fixed ord
 result does not depend on where the hidden cards really are.
 
 The search has a random stream of its own (`ss`), seeded per game: a search seat leaves the game's deals and the
-other strategies' draws as they would be without it.
+other strategies' draws as they would be without it. The incumbent's draws (the seeker makes none) come from it too:
+the game's stream deals the later rounds, which the seat cannot see.
 """
 
 import numpy as np
 from numba import literal_unroll, njit, types
-from sim.engine.rng import mix, next_u64, shuffle
+from sim.engine import search
+from sim.engine.rng import mix, shuffle
 
 from sim.games.drarkane.records import (
     CF_DECK_N, CF_MODE, CF_N_DRAGONS, CF_N_OBJECTIVES, CF_PLAYERS, CF_RANK_1, CF_ROUNDS, CF_SEATS, CF_SOLO_SPLIT,
@@ -52,11 +56,14 @@ SEARCH_SEED = 0x5EA2C5      # mixed into the batch seed: the search stream diffe
 SS_RNG, SS_DECISIONS = 0, 1     # the search state `ss`: its stream, decisions searched in the batch
 SS_SIZE = 2
 TRIES = 20          # determinisations tried with the voids before one that ignores them
-MARGIN = 1e-3       # the final score margin's weight beside the win share (a tie-break between equal win counts)
+TIE = 60            # a point of the final score margin (a tie-break); every count of tied winners divides it
+WIN = 1000 * TIE    # a win's reward (the driver's rewards are integers: a win shared by k is WIN // k)
+assert all(TIE % k == 0 for k in range(1, MAX_SEATS + 1))
 
-# scratch (int64): the root's arrays (`keep`), the survivors of sequential halving, a pile to shuffle, the cards
-# each hidden holder is dealt (scratch_size); fsc (float64): each option's reward sum
+# scratch (int64): the root's arrays (`keep`), the driver's words (sim.engine.search), a pile to shuffle, the cards
+# each hidden holder is dealt (scratch_size)
 MAX_OPTS = MAX_PAIRS
+DRIVER_WORDS = search.words(MAX_OPTS)
 MAX_PILE = MAX_CARDS + MAX_OBJECTIVES
 BUDGET = 0          # the search seat's parameter: playouts per decision
 
@@ -65,6 +72,12 @@ BUDGET = 0          # the search seat's parameter: playouts per decision
 def search_seed(ss, seed, game):
     """The search stream of game `game` of a batch from `seed`."""
     ss[SS_RNG] = np.int64(mix(seed ^ SEARCH_SEED, game))
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def search_stream(ss):
+    """The search stream's cell of ss, as the one-element state sim.engine.rng draws from."""
+    return ss[SS_RNG:SS_RNG + 1]
 
 
 # ---- the root's copy ---------------------------------------------------------------------------------
@@ -118,8 +131,8 @@ def keep(work, sc, back):
 
 @njit(cache=True)
 def scratch_size(work):
-    """Words of scratch the search needs: the root's arrays (`keep`), the survivors, a pile, the cards dealt."""
-    n = MAX_OPTS + MAX_PILE + MAX_SEATS * MAX_HAND - work[7].size - work[8].size      # (moves, pairs: not kept)
+    """Words of scratch the search needs: the root's arrays (`keep`), the driver's, a pile, the cards dealt."""
+    n = DRIVER_WORDS + MAX_PILE + MAX_SEATS * MAX_HAND - work[7].size - work[8].size      # (moves, pairs: not kept)
     for a in literal_unroll(work):
         n += a.size
     return n
@@ -131,7 +144,7 @@ def scratch_size(work):
 @njit(cache=True, _nrt=False)
 def shuffled(ss, sc, at, k):
     """Shuffle sc[at:at + k] on the search stream."""
-    shuffle(ss[SS_RNG:SS_RNG + 1], sc[at:at + k], k)
+    shuffle(search_stream(ss), sc[at:at + k], k)
 
 
 @njit(cache=True, inline='always', _nrt=False)
@@ -290,7 +303,7 @@ def determinise(me, drafting, cf, tables, work, sc, ss, pile, dealt):
             deal_objectives(me, drafting, cf, tables, work, sc, ss, pile)
     deal_dragons(cf, work, sc, ss, pile)
     state = work[10]
-    state[S_RNG] = np.int64(next_u64(ss[SS_RNG:SS_RNG + 1]) | np.uint64(1))
+    state[S_RNG] = search.next_stream(search_stream(ss))
 
 
 # ---- playouts ---------------------------------------------------------------------------------------
@@ -344,11 +357,11 @@ def play_out(cf, tables, work, fns, params, codes, trace, me, k):
 
 @njit(cache=True, _nrt=False)
 def reward(me, cf, ps):
-    """Seat `me`'s share of the win at the game's end (1/k when k players tie at the top; solo: 1 for Scale Slayer
-    or better), plus MARGIN times its score less the best other score (solo: less the Scale Slayer threshold)."""
+    """Seat `me`'s share of the win at the game's end (WIN // k when k players tie at the top; solo: WIN for Scale
+    Slayer or better), plus TIE times its score less the best other score (solo: less the Scale Slayer threshold)."""
     if cf[CF_MODE] == MODE_SOLO:
         margin = ps[0, PS_TOTAL] - cf[CF_RANK_1 + 1]
-        return (1.0 if margin >= 0 else 0.0) + MARGIN * margin
+        return (WIN if margin >= 0 else 0) + TIE * margin
     mine = ps[me, PS_TOTAL]
     other = -(1 << 30)
     ties = 1
@@ -356,34 +369,44 @@ def reward(me, cf, ps):
         if s != me:
             other = max(other, ps[s, PS_TOTAL])
             ties += ps[s, PS_TOTAL] == mine
-    share = 1.0 / ties if mine >= other else 0.0
-    return share + MARGIN * (mine - other)
-
-
-@njit(cache=True, inline='always', _nrt=False)
-def better_half(sc, at, fsc, alive):
-    """Bring the better half of the options sc[at:at + alive] to the front, best first (equal playouts each, so their
-    reward sums fsc compare; of equal sums the lower option); returns how many go on."""
-    half = (alive + 1) // 2
-    for r in range(half):
-        b = r
-        for a in range(r + 1, alive):
-            o = sc[at + a]
-            ob = sc[at + b]
-            if fsc[o] > fsc[ob] or (fsc[o] == fsc[ob] and o < ob):
-                b = a
-        o = sc[at + r]
-        sc[at + r] = sc[at + b]
-        sc[at + b] = o
-    return half
+    share = WIN // ties if mine >= other else 0
+    return share + TIE * (mine - other)
 
 
 @njit(cache=True, _nrt=False)
-def search_choice(q, budget, work, trace, play, sc, fsc, ss, deal):
+def play_option(ctx, o, stream):
+    """The driver's playout (sim.engine.search.choose): the root restored, what the seat cannot see dealt from
+    `stream` (with `deal` False the true deal: a cheat, for the tests), option o answered, the game played to its
+    end by the playouts' heuristics; returns the seat's reward."""
+    me, drafting, pcf, ptables, work, pfns, pparams, pcodes, trace, sc, ss, pile, dealt, deal = ctx
+    keep(work, sc, True)
+    ss[SS_RNG] = stream
+    if deal:
+        determinise(me, drafting, pcf, ptables, work, sc, ss, pile, dealt)
+    else:
+        work[10][S_RNG] = search.next_stream(search_stream(ss))
+    work[4][GS_ANSWER] = o + 1
+    play_out(pcf, ptables, work, pfns, pparams, pcodes, trace, -1, 0)
+    return reward(me, pcf, work[5])
+
+
+@njit(cache=True, _nrt=False)
+def own_choice(q, work, sc, ss, pfns, pparams):
+    """What the asking seat's playout heuristic (the seeker at its default weights) answers to question q: the option
+    the driver keeps unless another beats it on fresh playouts. Its draws would come from the search stream (the
+    game's is hidden); the root is restored from its copy in sc afterwards."""
+    work[10][S_RNG] = search.next_stream(search_stream(ss))
+    i = heuristic(q, work, pfns, pparams)
+    keep(work, sc, True)
+    return i
+
+
+@njit(cache=True, _nrt=False)
+def search_choice(q, budget, work, trace, play, sc, ss, deal):
     """The option the asking seat takes at question q (see the module's docstring): `play` holds the playouts'
-    configuration, tables, functions, parameters and codes; sc and fsc are scratch (int64, float64), ss the
-    search state. The game's state is as it was when the search returns. `deal` False plays out from the true
-    hidden cards (a cheat, for the tests)."""
+    configuration, tables, functions, parameters and codes; sc is scratch (scratch_size words), ss the search
+    state. The game's state is as it was when the search returns. `deal` False plays out from the true hidden
+    cards (a cheat, for the tests)."""
     pcf, ptables, pfns, pparams, pcodes = play
     gs = work[4]
     me = q % MAX_SEATS
@@ -393,44 +416,19 @@ def search_choice(q, budget, work, trace, play, sc, fsc, ss, deal):
     ss[SS_DECISIONS] += 1
     traced = gs[GS_TG]
     gs[GS_TG] = -1
-    at = keep(work, sc, False)       # the survivors, then a pile, then the cards dealt to each holder
-    pile = at + MAX_OPTS
+    at = keep(work, sc, False)       # then the driver's words, a pile, the cards dealt to each holder
+    pile = at + DRIVER_WORDS
     dealt = pile + MAX_PILE
-    drafting = q // MAX_SEATS == D_DRAFT
-    for i in range(nopts):
-        sc[at + i] = i
-        fsc[i] = 0.0
-    alive = nopts
-    rounds = 0
-    while (1 << rounds) < nopts:
-        rounds += 1
-    budget = max(budget, 1)
-    for r in range(rounds):
-        per = max(1, budget // (rounds * alive))
-        for j in range(per):
-            stream = np.int64(next_u64(ss[SS_RNG:SS_RNG + 1]) | np.uint64(1))
-            after = ss[SS_RNG]
-            for a in range(alive):
-                o = sc[at + a]
-                keep(work, sc, True)
-                ss[SS_RNG] = stream
-                if deal:
-                    determinise(me, drafting, pcf, ptables, work, sc, ss, pile, dealt)
-                else:
-                    work[10][S_RNG] = np.int64(next_u64(ss[SS_RNG:SS_RNG + 1]) | np.uint64(1))
-                gs[GS_ANSWER] = o + 1
-                play_out(pcf, ptables, work, pfns, pparams, pcodes, trace, -1, 0)
-                fsc[o] += reward(me, pcf, work[5])
-            ss[SS_RNG] = after
-        alive = better_half(sc, at, fsc, alive)
-    best = sc[at]
+    inc = own_choice(q, work, sc, ss, pfns, pparams)
+    ctx = (me, q // MAX_SEATS == D_DRAFT, pcf, ptables, work, pfns, pparams, pcodes, trace, sc, ss, pile, dealt, deal)
+    best = search.choose(nopts, inc, budget, sc[at:pile], search_stream(ss), play_option, ctx)
     keep(work, sc, True)
     gs[GS_TG] = traced
     return best
 
 
 @njit(cache=True, _nrt=False)
-def searched_round(cf, tables, work, fns, params, codes, trace, play, sc, fsc, ss):
+def searched_round(cf, tables, work, fns, params, codes, trace, play, sc, ss):
     """A round (solo: the game) of a game with a searching seat: every question the machine asks is searched."""
     gs = work[4]
     while True:
@@ -438,7 +436,7 @@ def searched_round(cf, tables, work, fns, params, codes, trace, play, sc, fsc, s
         if q < 0:
             return
         budget = np.int64(params[q % MAX_SEATS, BUDGET])
-        gs[GS_ANSWER] = search_choice(q, budget, work, trace, play, sc, fsc, ss, True) + 1
+        gs[GS_ANSWER] = search_choice(q, budget, work, trace, play, sc, ss, True) + 1
 
 
 # ---- entries for the tests and the benchmark (the types run_batch passes: compiled once, shared) ---------------
@@ -458,10 +456,10 @@ def to_question(seed, g, me, k, cf, tables, work, fns, params, codes, trace):
     return play_out(cf, tables, work, fns, params, codes, trace, me, k)
 
 
-@njit(types.int64(types.int64, types.int64, WORK, TRACE, PLAY, I1, types.float64[::1], I1, types.boolean), cache=True)
-def decide(q, budget, work, trace, play, sc, fsc, ss, deal):
+@njit(types.int64(types.int64, types.int64, WORK, TRACE, PLAY, I1, I1, types.boolean), cache=True)
+def decide(q, budget, work, trace, play, sc, ss, deal):
     """search_choice, callable with arrays made in Python."""
-    return search_choice(q, budget, work, trace, play, sc, fsc, ss, deal)
+    return search_choice(q, budget, work, trace, play, sc, ss, deal)
 
 
 @njit(types.void(types.int64, types.boolean, I1, TABLES, WORK, I1, I1), cache=True)
