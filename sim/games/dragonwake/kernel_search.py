@@ -5,8 +5,11 @@ and keeps the one its side wins most. Each playout starts from a copy of the tru
 player cannot see is dealt afresh (`determinise`): the other players' roles (with the undealt role cards), the
 face-down cards it does not know (with the cards set aside by Gluttony), the unused power cards of the others
 (with the undealt ones) and the order of the event cards still to come. Both sides then play the default
-heuristics (bayes heroes, liar cultists, at their default weights). Options are compared on common random
-numbers, and the budget is spread by sequential halving, as in Drako's search (docs/SEARCH.md).
+heuristics (bayes heroes, liar cultists, at their default weights). The options are weighed by the shared driver
+(sim.engine.search.choose): sequential halving on common random numbers (within a round, playout j deals the
+same hidden roles and cards and draws the same random numbers for every option), and the incumbent, what the
+default heuristics of the player's role answer here, kept unless another option beats it on fresh playouts by
+more than the noise (docs/SEARCH.md).
 
 A role deal is kept only if every player it makes a hero, and who has claimed this round, holds what they
 claimed (relics in hand and revealed): heroes tell the truth in this game, cultists may not. That is the whole
@@ -30,7 +33,8 @@ power deck less the powers used face up, the event deck less the events drawn).
 import numpy as np
 from numba import njit
 
-from sim.engine.rng import mix
+from sim.engine import search as driver
+from sim.engine.rng import mix, shuffle
 from sim.games.dragonwake.kernel_base import (
     CALL, PH_CLAIM, PH_PICK, PR_ASIDE, PR_CANDLES_OUT, PR_CLAIM, PR_DRAGON_OUT, PR_DRAWN, PR_FATES_OUT, PR_FORCED,
     PR_HUNTED, PR_PHASE, PR_SIZE, PR_WINNER, R_CANDLES, R_CULTIST_CARDS, R_DRAGONS, R_EVENTS, R_FATES, R_HERO_CARDS,
@@ -46,24 +50,20 @@ from strategies.dragonwake import P_BUDGET, P_CULTIST, P_CULTIST_END, P_HERO
 
 SEARCH_SEED = 0x5EA2C4DA      # mixed into the batch seed: the search stream differs from the game's
 MAX_TRIES = 32                # role and card deals tried for one that keeps every hero's claim
-MARGIN_Z = 1.0                # how far (in sign-test deviations) an option must beat the heuristics' answer
 MAX_OPTS = MAX_PLAYERS * MAX_HAND + 2
 
-# scratch (int64): the search stream, its decision count, then the saved prog, the options, their reward sums
-# and playouts, the survivors, a pile to deal from, the hidden places, the saved state; the saved work at the end
+# scratch (int64): the search stream, its decision count, then the saved prog, the options, the driver's words
+# (sim.engine.search), a pile to deal from, the hidden places, the saved state; the saved work at the end
 SC_SRNG, SC_NSEARCH = 0, 1
 SC_PROG = 2
 SC_OPTS = SC_PROG + PR_SIZE
-SC_SUM = SC_OPTS + MAX_OPTS
-SC_DIFFER = SC_SUM + MAX_OPTS           # playouts where an option's result differs from the incumbent's
-SC_ALIVE = SC_DIFFER + MAX_OPTS
-SC_PILE = SC_ALIVE + MAX_OPTS
+SC_DRIVER = SC_OPTS + MAX_OPTS
+N_DRIVER = driver.words(MAX_OPTS)
+SC_PILE = SC_DRIVER + N_DRIVER
 PILE = MAX_PLAYERS * (MAX_HAND + MAX_POWERS) + 64
 SC_PLACE = SC_PILE + PILE
 SC_STATE = SC_PLACE + PILE
 SC_WORK = SC_STATE + (MAX_PLAYERS + 1) * STATE_WIDTH
-
-_MUL = np.uint64(0x2545F4914F6CDD1D)
 
 
 @njit(cache=True)
@@ -78,30 +78,15 @@ def search_seed(sc, seed, game):
 
 
 @njit(cache=True, inline='always')
-def search_next(sc):
-    """The search stream's next 64 bits (xorshift64*, as sim.engine.rng)."""
-    x = np.uint64(sc[SC_SRNG])
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    sc[SC_SRNG] = np.int64(x)
-    return x * _MUL
-
-
-@njit(cache=True, inline='always')
-def search_below(sc, m):
-    """A uniform integer in [0, m) from the search stream."""
-    return np.int64(((search_next(sc) >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))
+def search_stream(sc):
+    """The search stream's cell of sc, as the one-element state sim.engine.rng draws from."""
+    return sc[SC_SRNG:SC_SRNG + 1]
 
 
 @njit(cache=True, inline='always')
 def shuffle_pile(sc, k):
     """Fisher-Yates over the pile's first k entries on the search stream."""
-    for i in range(k - 1, 0, -1):
-        j = SC_PILE + search_below(sc, i + 1)
-        c = sc[SC_PILE + i]
-        sc[SC_PILE + i] = sc[j]
-        sc[j] = c
+    shuffle(search_stream(sc), sc[SC_PILE:SC_PILE + k], k)
 
 
 @njit(cache=True, inline='always')
@@ -351,7 +336,7 @@ def playout(me, option, stream, rint, hand_sizes, state, memory, work, prog, par
     sc[SC_SRNG] = stream
     if deal:
         determinise(me, rint, state, work, prog, sc)
-    state[PUB_ROW, P_RNG] = np.int64(search_next(sc) | np.uint64(1))     # the playout's own future draws
+    state[PUB_ROW, P_RNG] = driver.next_stream(search_stream(sc))     # the playout's own future draws
     prog[PR_FORCED] = option
     hero_declare, hero_pick, hero_power, cultist_declare, cultist_pick, cultist_power = dfns
     play_on(trace.shape[0], rint, hand_sizes, CALL, CALL, hero_declare, hero_pick, cultist_declare, cultist_pick,
@@ -362,12 +347,12 @@ def playout(me, option, stream, rint, hand_sizes, state, memory, work, prog, par
 
 @njit(cache=True, inline='always')
 def incumbent(me, state, memory, work, prog, params, sc, n, dfns):
-    """The index among the options of what the default heuristics answer here (-1 if none matches): the search
-    keeps it unless another option does better by more than the noise. An unknown card stands for every unknown
-    card of its player."""
+    """The index among the options of what the default heuristics of me's role answer here (-1 if none matches):
+    the driver keeps it unless another option beats it on fresh playouts by more than the noise. An unknown card
+    stands for every unknown card of its player. Overwrites the game's stream cell (the caller restores it)."""
     hero_declare, hero_pick, _, cultist_declare, cultist_pick, _ = dfns
     claim = prog[PR_PHASE] == PH_CLAIM
-    state[PUB_ROW, P_RNG] = np.int64(search_next(sc) | np.uint64(1))      # its tie-breaks from the search's stream
+    state[PUB_ROW, P_RNG] = driver.next_stream(search_stream(sc))      # its tie-breaks from the search's stream
     if work[W_ROLE, me] == HERO:
         p = params[P_HERO:P_CULTIST]
         answer = hero_declare(me, HERO, state, p, memory[me]) if claim else hero_pick(me, HERO, state, p, memory[me])
@@ -388,59 +373,26 @@ def incumbent(me, state, memory, work, prog, params, sc, n, dfns):
 
 
 @njit(cache=True, _nrt=False)
+def play_option(ctx, i, stream):
+    """The driver's playout (sim.engine.search.choose): option i played out on stream `stream`."""
+    me, rint, hand_sizes, state, memory, work, prog, params, trace, sc, o_play, dfns, deal = ctx
+    return playout(me, sc[SC_OPTS + i], stream, rint, hand_sizes, state, memory, work, prog, params, trace, sc,
+                   o_play, dfns, deal)
+
+
+@njit(cache=True, _nrt=False)
 def search(me, rint, hand_sizes, state, memory, work, prog, params, trace, sc, o_play, dfns, deal=1):
     """The option player `me` takes at the decision prog stands at (module docstring). dfns: the default
-    heuristics' functions (hero declare, pick, power, cultist declare, pick, power) that play the playouts.
-
-    Sequential halving over the options, with the default heuristics' own answer (the incumbent) played out on
-    every playout whether or not it survives a round: the best survivor replaces it only if it wins more of
-    their shared playouts by more than MARGIN_Z standard deviations of a sign test on the playouts where they
-    differ. A noisy search otherwise throws away a good heuristic's answer for an option that was merely lucky."""
+    heuristics' functions (hero declare, pick, power, cultist declare, pick, power) that play the playouts."""
     n = options(me, rint, state, prog, sc)
     if n <= 1:
         return sc[SC_OPTS] if n == 1 else -1
     sc[SC_NSEARCH] += 1
     save(state, work, prog, sc)
     inc = incumbent(me, state, memory, work, prog, params, sc, n, dfns)
-    alive = n
-    for i in range(n):
-        sc[SC_ALIVE + i] = i
-        sc[SC_SUM + i] = 0
-        sc[SC_DIFFER + i] = 0
-    rounds = 0
-    while (1 << rounds) < n:
-        rounds += 1
-    budget = max(int(params[P_BUDGET]), 1)
-    for r in range(rounds):
-        per = max(1, budget // (rounds * alive))
-        for j in range(per):
-            stream = np.int64(search_next(sc) | np.uint64(1))
-            keep = sc[SC_SRNG]
-            base = 0
-            if inc >= 0:
-                base = playout(me, sc[SC_OPTS + inc], stream, rint, hand_sizes, state, memory, work, prog, params,
-                               trace, sc, o_play, dfns, deal)
-                sc[SC_SUM + inc] += base
-            for a in range(alive):
-                o = sc[SC_ALIVE + a]
-                if o == inc:
-                    continue
-                won = playout(me, sc[SC_OPTS + o], stream, rint, hand_sizes, state, memory, work, prog, params,
-                              trace, sc, o_play, dfns, deal)
-                sc[SC_SUM + o] += won
-                sc[SC_DIFFER + o] += won != base
-            sc[SC_SRNG] = keep
-        # the better half goes on (equal playouts each, so sums compare; ties keep the earlier option)
-        for a in range(1, alive):
-            o = sc[SC_ALIVE + a]
-            b = a - 1
-            while b >= 0 and sc[SC_SUM + sc[SC_ALIVE + b]] < sc[SC_SUM + o]:
-                sc[SC_ALIVE + b + 1] = sc[SC_ALIVE + b]
-                b -= 1
-            sc[SC_ALIVE + b + 1] = o
-        alive = (alive + 1) // 2
+    restore(state, work, prog, sc)          # the heuristics' tie-breaks drew from the game's stream cell
+    ctx = (me, rint, hand_sizes, state, memory, work, prog, params, trace, sc, o_play, dfns, deal)
+    best = driver.choose(n, inc, max(int(params[P_BUDGET]), 1), sc[SC_DRIVER:SC_DRIVER + N_DRIVER],
+                         search_stream(sc), play_option, ctx)
     restore(state, work, prog, sc)
-    best = sc[SC_ALIVE]
-    if inc >= 0 and best != inc and sc[SC_SUM + best] - sc[SC_SUM + inc] <= MARGIN_Z * np.sqrt(sc[SC_DIFFER + best]):
-        best = inc
     return sc[SC_OPTS + best]
