@@ -367,10 +367,12 @@ REGISTRY.register(Strategy(
 # ---- the search player -------------------------------------------------------------------------------
 # The kernel runs it (sim/games/drachensachen/kernel_search.py): it needs the whole game state, which a strategy
 # function does not see. A seat whose play function is search_play is asked every decision with more than one
-# option (game.seat_functions); every seat plays the playouts as SEARCH_PLAYOUTS at its default weights. Its one
-# parameter is the budget: playouts per decision.
+# option (game.seat_functions); every seat plays the playouts as SEARCH_PLAYOUTS at its default weights, or, with
+# informed=1, as it really plays in the line-up (a searching seat, the searcher included, as SEARCH_PLAYOUTS:
+# game.informed_functions). Its parameters: the budget (playouts per decision), informed (0 or 1) and beliefs (1:
+# the others' hands are dealt as their plays say: a pick-up while holding cards means none of them fitted).
 SEARCH_PLAYOUTS = "weighted"
-SEARCH, SEARCH_DEFAULTS = ("budget",), (200.0,)
+SEARCH, SEARCH_DEFAULTS = ("budget", "informed", "beliefs"), (200.0, 0.0, 0.0)
 
 
 @njit_later(SIG, **FAST)
@@ -386,5 +388,6 @@ REGISTRY.register(Strategy(
     "the exchange) on to the end of the round, the rest of the game valued, with the cards it cannot see dealt "
     "afresh each time (but those a player was seen to pick up stay in its hand) (budget: playouts per decision, "
     "spread over the options by sequential halving), and keeps the one that wins most unless the weighted "
-    "heuristic's own answer does as well within the noise; every seat plays out as weighted",
+    "heuristic's own answer does as well within the noise; every seat plays out as weighted, or with informed=1 as "
+    "it really plays in this line-up; with beliefs=1 the hands are dealt as the others' plays say",
     SEARCH, SEARCH_DEFAULTS))

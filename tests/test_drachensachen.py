@@ -142,7 +142,8 @@ def play_scripted(rules, players, preset, scripts):
     kernel.play_batch(11, 1, players, r.ints(), r.counts(), r.coins(), preset, (scripted,) * MAX_PLAYERS,
                       (first_option,) * MAX_PLAYERS, (first_option,) * MAX_PLAYERS, params, games, seats,
                       rounds, trace, starts, counters, True, 0, (scripted,) * MAX_PLAYERS, (first_option,) * MAX_PLAYERS,
-                      (first_option,) * MAX_PLAYERS, params, np.ones(1))
+                      (first_option,) * MAX_PLAYERS, params, (scripted,) * MAX_PLAYERS,
+                      (first_option,) * MAX_PLAYERS, (first_option,) * MAX_PLAYERS, params, np.ones(1))
     assert counters[C_TRACE] <= len(trace)
     return Trace(trace[starts[0]:starts[1]].copy(), dict(zip(GAME_COLUMNS, games[0].tolist()))), games[0], params
 

@@ -1,151 +1,23 @@
 """Drachensachen's search player (sim/games/drachensachen/kernel_search.py): the machine it plays on from plays the
-plain kernel's games, the search never reads what its seat cannot see, it plays legal, repeatable games that leave
-the deal alone, and it is stronger than the heuristics it plays out with."""
+plain kernel's games, the determinisation keeps what each seat was seen to take (the no-peeking checks themselves:
+tests/search_harness.py through tests/search_probe_drachensachen.py), it plays legal, repeatable games that leave
+the deal alone, its playouts know the line-up when asked (informed), its deals follow what the others' plays say
+when asked (beliefs), and it is stronger than the heuristics it plays out with."""
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
-from scipy import stats
 
-from sim.games import get_game
+from search_probe_drachensachen import (
+    GAME, PLAYERS, POSITIONS, TABLES, TRACE, Arrays, decide_row, determinised, known, poison, positions, redeal,
+)
 from sim.games.drachensachen import kernel_search as ks
-from sim.games.drachensachen.game import play, playout_functions, seat_functions
-from sim.games.drachensachen.kernel_base import (
-    ST_DECK, ST_HELD, ST_HIDDEN, ST_KNOWN, ST_LEN, ST_ORDER, ST_OUT, ST_REDRAW, ST_REST, S_DRAW_END, S_DRAW_POS,
-    S_NACTIVE, S_NOPT, count_faults,
-)
-from sim.games.drachensachen.kernel_game import setup_state
+from sim.games.drachensachen.game import informed_functions, play, playout_functions, seat_functions
+from sim.games.drachensachen.kernel_base import ST_HELD, ST_NOT, count_faults
 from sim.games.drachensachen.records import (
-    MAX_HIDDEN, MAX_MOVES, MAX_PLAYERS, MOVE_COLS, N_ABILITIES, N_GAME_COLS, N_PLAYER_COLS, N_ROUND_COLS,
-    N_TYPES, T_DECK, TRACE_WIDTH, VIEW_LEN, V_HAND, V_HAND_N, V_HIDDEN_N,
+    N_GAME_COLS, N_PLAYER_COLS, N_ROUND_COLS, N_TYPES, T_DECK, V_HAND, V_HAND_N,
 )
-
-warnings.simplefilter("ignore")   # numba's first-class functions are marked experimental
-
-GAME = get_game("drachensachen")
-PLAYERS = 4
-TRACE = np.zeros((0, TRACE_WIDTH), np.int16)
-# (name, variants): the base game, and everything on (abilities with their choices, curses, house rules)
-TABLES = [("base", ()), ("everything", ("everything",))]
-
-
-class Arrays:
-    """The arrays of a batch in which seat `me` is asked its decisions and every seat plays weighted at its default
-    weights (the search's playout heuristics), with the search's scratch: what kernel_search's entries take."""
-
-    def __init__(self, variants, me):
-        rules = GAME.load_rules(variants=variants)
-        r = rules.typed
-        self.rint, self.coins = r.ints(), r.coins()
-        self.st = np.zeros(ST_LEN, np.int64)
-        setup_state(self.st, PLAYERS, self.rint, r.counts(), 1 << me if me >= 0 else (1 << PLAYERS) - 1)
-        self.v = np.zeros((MAX_PLAYERS, VIEW_LEN), np.int64)
-        self.moves = np.zeros((MAX_MOVES, MOVE_COLS), np.int64)
-        self.preset = np.zeros(0, np.int64)
-        self.rounds = np.zeros((0, N_ROUND_COLS), np.int64)
-        self.counters = np.zeros(4, np.int64)
-        pfns, self.params, self.lossc = playout_functions(rules, PLAYERS)
-        self.fns = tuple(tuple(f) for f in pfns)
-        self.sc = np.zeros(ks.SC_SIZE, np.int64)
-        self.ss = np.zeros(ks.SS_SIZE, np.uint64)
-        self.mt = np.zeros(2 * ks.MT_WORDS, np.int64)
-        self.pstate = np.zeros(1, np.uint64)
-        self.me = me
-        self.rules = rules
-
-
-class Position:
-    """A game stopped at seat me's decision: (v, st, moves) there."""
-
-    def __init__(self, arrays, v, st, moves):
-        self.a, self.v, self.st, self.moves = arrays, v, st, moves
-
-    def copy(self):
-        return Position(self.a, self.v.copy(), self.st.copy(), self.moves.copy())
-
-
-def positions(variants, count):
-    """Decisions of several seats, early and late in games."""
-    out = []
-    for seed in range(400):
-        me = seed % PLAYERS
-        a = Arrays(variants, me)
-        k = (0, 4, 12, 25, 45)[seed % 5]
-        if ks.to_question(seed, me, k, a.v, a.st, a.moves, a.rint, a.coins, a.preset, *a.fns, a.params, a.rounds,
-                          a.counters, TRACE, a.pstate):
-            out.append(Position(a, a.v.copy(), a.st.copy(), a.moves.copy()))
-        if len(out) == count:
-            return out
-    raise AssertionError("too few decision points")
-
-
-def decide(pos, budget, stream, deal=True, samples=16):
-    """The search's choice from a copy of the position on search stream `stream`: (row, its counts)."""
-    a, p = pos.a, pos.copy()
-    ss = a.ss.copy()
-    ss[ks.SS_RNG] = stream
-    row = ks.decide(budget, samples, p.v, p.st, p.moves, a.rint, a.coins, a.preset, *a.fns, a.params, a.rounds,
-                    a.counters.copy(), TRACE, a.sc.copy(), ss, a.mt.copy(), a.pstate.copy(), a.lossc,
-                    deal)
-    assert 0 <= row < pos.st[S_NOPT]
-    return int(row), int(p.moves[row, 2]), int(p.moves[row, 3])
-
-
-def hidden_redealt(pos, stream):
-    """The same observation for seat `me` with another arrangement of what it cannot see, consistent with it."""
-    p = pos.copy()
-    ss = pos.a.ss.copy()
-    ss[ks.SS_DEAL] = stream
-    ks.redeal(pos.a.me, p.v, p.st, pos.a.sc.copy(), ss)
-    return p
-
-
-def hidden_cells(pos):
-    """(array, flat cell) pairs the seat cannot see: the other hands (and their type bits), every face-down card,
-    the redraw pile, which cards sit the round out, the deck's order, the abilities to come, the scratch."""
-    me, v, st = pos.a.me, pos.v, pos.st
-    cells = []
-    for q in range(PLAYERS):
-        if q != me:
-            cells += [("v", q * VIEW_LEN + V_HAND + t) for t in range(N_TYPES)]
-            cells.append(("st", ST_HELD + 2 * q))
-        cells += [("st", ST_HIDDEN + q * MAX_HIDDEN + i) for i in range(v[q, V_HIDDEN_N])]
-    cells += [("st", ST_REDRAW + j) for j in range(st[S_DRAW_POS], st[S_DRAW_END])]
-    cells += [("st", i) for t in range(N_TYPES) for i in (ST_OUT + t, ST_REST + t)]
-    cells += [("st", ST_DECK + i) for i in range(96)]
-    cells += [("st", ST_ORDER + i) for i in range(st[S_NACTIVE], N_ABILITIES)]
-    return cells
-
-
-def seen_equal(a, b):
-    hidden = hidden_cells(a)
-    for name in ("v", "st"):
-        keep = np.ones(getattr(a, name).size, bool)
-        keep[[c for n, c in hidden if n == name]] = False
-        assert np.array_equal(getattr(a, name).reshape(-1)[keep], getattr(b, name).reshape(-1)[keep]), name
-    assert np.array_equal(a.st[ST_OUT:ST_OUT + N_TYPES] - a.st[ST_REST:ST_REST + N_TYPES],
-                          b.st[ST_OUT:ST_OUT + N_TYPES] - b.st[ST_REST:ST_REST + N_TYPES])
-    assert np.array_equal(a.moves[:a.st[S_NOPT]], b.moves[:b.st[S_NOPT]])
-
-
-def poisoned(pos):
-    """The position with every hidden cell zero (the cards out of the round in plain view kept: ST_OUT less
-    ST_REST)."""
-    p = pos.copy()
-    for n, c in hidden_cells(pos):
-        getattr(p, n).reshape(-1)[c] = 0
-    p.st[ST_OUT:ST_OUT + N_TYPES] = pos.st[ST_OUT:ST_OUT + N_TYPES] - pos.st[ST_REST:ST_REST + N_TYPES]
-    return p
-
-
-def known(pos, q):
-    return pos.st[ST_KNOWN + q * N_TYPES:ST_KNOWN + (q + 1) * N_TYPES]
-
-
-POSITIONS = {name: positions(variants, 10) for name, variants in TABLES}
 
 
 @pytest.mark.parametrize("name,variants", TABLES, ids=[t[0] for t in TABLES])
@@ -167,59 +39,33 @@ def test_the_machine_plays_the_plain_kernels_games(name, variants):
 
 
 @pytest.mark.parametrize("name", [t[0] for t in TABLES])
-def test_the_determinisation_keeps_what_the_seat_sees_and_changes_what_it_does_not(name):
-    changed = 0
+def test_the_determinisation_keeps_the_cards_a_seat_was_seen_to_take(name):
+    """What each seat was seen to take (ST_KNOWN, less what it played since) is a lower bound of its true hand, and
+    stays in its hand in every determinisation (the rest of the determinisation: tests/search_harness.py)."""
     for pos in POSITIONS[name]:
-        me = pos.a.me
-        # what the seat is seen to hold is a lower bound of the true hands
         for q in range(PLAYERS):
-            assert (known(pos, q)[1:] <= pos.v[q, V_HAND + 1:V_HAND + N_TYPES]).all()
-        other = hidden_redealt(pos, 99)
-        seen_equal(pos, other)
-        assert count_faults(other.v, other.st) == 0          # every card in one place, the type bits right
-        changed += any(not np.array_equal(pos.v[q, V_HAND:V_HAND + N_TYPES], other.v[q, V_HAND:V_HAND + N_TYPES])
-                       for q in range(PLAYERS) if q != me)
-        for q in range(PLAYERS):
-            if q != me:
-                assert other.v[q, V_HAND_N] == pos.v[q, V_HAND_N]
-                assert (known(pos, q)[1:] <= other.v[q, V_HAND + 1:V_HAND + N_TYPES]).all()
-    assert changed >= len(POSITIONS[name]) // 2
+            assert (known(pos.st, q)[1:] <= pos.v[q, V_HAND + 1:V_HAND + N_TYPES]).all()
+        for stream in (5, 99):
+            other = determinised(pos, stream, False)
+            assert count_faults(other.v, other.st) == 0          # every card in one place, the type bits right
+            for q in range(PLAYERS):
+                if q != pos.me:
+                    assert other.v[q, V_HAND_N] == pos.v[q, V_HAND_N]
+                    assert (known(pos.st, q)[1:] <= other.v[q, V_HAND + 1:V_HAND + N_TYPES]).all()
 
 
-@pytest.mark.parametrize("name", [t[0] for t in TABLES])
-def test_a_decision_does_not_change_when_the_hidden_cards_do(name):
-    """Exact invariance: same observation and search stream, other hidden cards (a consistent redeal, or nonsense
-    the search must overwrite before reading), same decision."""
-    for stream in (3, 2 ** 40 + 7):
-        for pos in POSITIONS[name]:
-            d = decide(pos, 24, stream)
-            assert decide(hidden_redealt(pos, stream + 17), 24, stream) == d
-            assert decide(poisoned(pos), 24, stream) == d
-
-
-def test_peeking_would_be_caught():
-    """The same check catches a search that reads the hidden cards (playouts from the true deal): for some
-    positions its decision follows the hidden cards."""
-    moved = 0
+def test_the_leak_is_the_other_hands_type_bits():
+    """The tests' leaky determinisation (deal 2) differs from the real one only in the other hands' type bits, left
+    as the true hands had them (the harness's cache check catches it)."""
+    stale = 0
     for pos in POSITIONS["base"]:
-        other = hidden_redealt(pos, 5)
-        moved += any(decide(pos, 24, s, False) != decide(other, 24, s, False) for s in (3, 4, 5))
-    assert moved > 0
-
-
-def test_the_decision_distribution_is_the_same_for_two_hidden_arrangements():
-    """Over many search streams, the decisions made from two arrangements of the hidden cards have one distribution
-    (chi-square on the two rows of counts, at positions with a spread of decisions)."""
-    tested = 0
-    for pos in POSITIONS["base"]:
-        other = hidden_redealt(pos, 77)
-        picks = [[decide(p, 8, base + s) for s in range(40)] for p, base in ((pos, 1000), (other, 5000))]
-        options = sorted(set(picks[0]) | set(picks[1]))
-        counts = np.array([[row.count(o) for o in options] for row in picks])
-        if counts.shape[1] >= 2:
-            tested += 1
-            assert stats.chi2_contingency(counts)[1] > 1e-3
-    assert tested >= 2
+        real, leaky = determinised(pos, 7, False), determinised(pos, 7, True)
+        assert np.array_equal(real.v, leaky.v)
+        differs = np.flatnonzero(real.st != leaky.st)
+        assert set(differs) <= {ST_HELD + 2 * q for q in range(PLAYERS) if q != pos.me}
+        assert all(leaky.st[ST_HELD + 2 * q] == pos.st[ST_HELD + 2 * q] for q in range(PLAYERS))
+        stale += len(differs) > 0
+    assert stale > 0
 
 
 @pytest.mark.parametrize("name,variants", TABLES, ids=[t[0] for t in TABLES])
@@ -267,3 +113,126 @@ def test_search_beats_the_default_heuristics_in_each_seat(seat):
     won = games["winner"] == seat
     low = won.mean() - 1.96 * won.std(ddof=1) / np.sqrt(n)
     assert low > 0.25, (won.mean(), low)
+
+
+def lineup_fns(spec, rules):
+    """The informed playouts' functions and params for the line-up `spec` (as game.play builds them)."""
+    pfns, pparams, _ = playout_functions(rules, PLAYERS)
+    fns, params = informed_functions(GAME.lineup(spec), PLAYERS, pfns, pparams)
+    return tuple(fns), params
+
+
+def test_informed_against_the_default_heuristics_decides_as_uninformed():
+    """Where the others play the default heuristic, the informed playouts are the uninformed ones: every decision,
+    and whole games, are the same."""
+    for name, variants in TABLES:
+        rules = GAME.load_rules(variants=variants)
+        fns, params = lineup_fns("seat0=search", rules)
+        for pos in POSITIONS[name][:4]:
+            for stream in (3, 4):
+                assert decide_row(pos, 16, stream, 1, fns, params) == decide_row(pos, 16, stream)
+    rules = GAME.load_rules()
+    plain = GAME.simulate(rules, PLAYERS, GAME.lineup("seat0=search:budget=8,seat2=search:budget=8"), 5, 3)["games"]
+    informed = GAME.simulate(rules, PLAYERS, GAME.lineup("seat0=search:budget=8:informed=1,seat2=search:budget=8"),
+                             5, 3)["games"]
+    assert all(np.array_equal(plain[c], informed[c]) for c in plain)
+
+
+def test_informed_against_random_players_changes_some_decisions():
+    """Against random players, the informed playouts play them as random: some decisions change, and the games
+    of a searching seat that knows them differ from one that assumes the default heuristic."""
+    changed = 0
+    for name, variants in TABLES:
+        fns, params = lineup_fns("random,seat0=search", GAME.load_rules(variants=variants))
+        for pos in POSITIONS[name]:
+            changed += decide_row(pos, 16, 3, 1, fns, params) != decide_row(pos, 16, 3)
+    assert changed > 0
+    rules = GAME.load_rules()
+    blind = GAME.simulate(rules, PLAYERS, GAME.lineup("random,seat0=search:budget=8"), 5, 3)["games"]
+    knows = GAME.simulate(rules, PLAYERS, GAME.lineup("random,seat0=search:budget=8:informed=1"), 5, 3)["games"]
+    assert not all(np.array_equal(blind[c], knows[c]) for c in blind)
+
+
+def test_informed_plays_each_seat_as_the_line_up_does():
+    """The informed playouts' seats: a seat's own strategy and parameters; a searching seat (the searcher too)
+    the default heuristic at its default weights."""
+    rules = GAME.load_rules()
+    lineup = GAME.lineup("random,seat0=search:informed=1,seat2=search")
+    pfns, pparams, _ = playout_functions(rules, PLAYERS)
+    fns, params = informed_functions(lineup, PLAYERS, pfns, pparams)
+    for q in range(PLAYERS):
+        searching = q in (0, 2)
+        want = pfns if searching else [[f] * PLAYERS for f in lineup[f"seat{q}"].strategy.functions]
+        assert all(fns[d][q] is want[d][q] for d in range(3))
+        if searching:
+            assert np.array_equal(params[q, :pparams.shape[1]], pparams[q])
+
+
+# ---- beliefs: the others' hands dealt as their plays say -----------------------------------------------------
+
+
+def believed(pos):
+    """(seat, types as bits) for the other seats whose plays say which types their unseen cards are not."""
+    return [(q, int(pos.st[ST_NOT + q])) for q in range(PLAYERS) if q != pos.me and pos.st[ST_NOT + q]]
+
+
+def contradicted(pos, dealt) -> bool:
+    """Some seat's dealt unseen cards (beyond those it was seen to take) hold a type its plays say it has none of."""
+    return any(dealt.v[q, V_HAND + t] > known(pos.st, q)[t]
+               for q, absent in believed(pos) for t in range(1, N_TYPES) if (absent >> t) & 1)
+
+
+BELIEF_POSITIONS = [p for name, variants in TABLES for p in positions(variants, 30) if believed(p)]
+
+
+def test_plays_say_what_a_default_player_does_not_hold():
+    """Among weighted players (the modelled heuristic), a seat that took the pile with cards in hand truly holds no
+    unseen card of the types that fitted then: the beliefs hold for every true hand."""
+    assert len(BELIEF_POSITIONS) >= 10
+    assert not any(contradicted(pos, pos) for pos in BELIEF_POSITIONS)
+
+
+def test_with_beliefs_deals_that_contradict_the_plays_become_rarer():
+    """The determinisation without beliefs often deals a seat a type its pick-up says it has none of; with them,
+    never (every deal keeps the observation, and no fallback is needed among weighted players)."""
+    plain = believing = 0
+    ss = BELIEF_POSITIONS[0].a.ss.copy()
+    for pos in BELIEF_POSITIONS:
+        for stream in range(1, 21):
+            plain += contradicted(pos, determinised(pos, stream, False))
+            dealt = determinised(pos, stream, False, True, ss)
+            believing += contradicted(pos, dealt)
+            assert count_faults(dealt.v, dealt.st) == 0
+            for q in range(PLAYERS):
+                assert dealt.v[q, V_HAND_N] == pos.v[q, V_HAND_N]
+                assert (known(pos.st, q)[1:] <= dealt.v[q, V_HAND + 1:V_HAND + N_TYPES]).all() or q == pos.me
+    assert plain > 0
+    assert believing == 0 and ss[ks.SS_FALLBACKS] == 0
+
+
+def test_with_beliefs_a_decision_does_not_change_when_the_hidden_cards_do():
+    """The beliefs read only what the seat saw (the plays): same observation, other hidden cards, same decision;
+    and they change some decisions."""
+    changed = 0
+    for pos in BELIEF_POSITIONS[:8]:
+        for stream in (3, 4):
+            d = decide_row(pos, 16, stream, beliefs=True)
+            assert decide_row(redeal(pos, stream + 17), 16, stream, beliefs=True) == d
+            assert decide_row(poison(pos), 16, stream, beliefs=True) == d
+            changed += d != decide_row(pos, 16, stream)
+    assert changed > 0
+
+
+def test_belief_fallbacks_are_counted_with_the_decisions():
+    """A seat whose plays contradict the model (here: said to hold no card of any type, with cards unseen) is dealt
+    as it comes, and the fallback is counted; among weighted players the beliefs always hold, and the count is
+    reported with the search's decisions."""
+    pos, q = next((p.copy(), q) for p in BELIEF_POSITIONS for q, _ in believed(p)
+                  if p.v[q, V_HAND_N] > known(p.st, q)[1:].sum())
+    pos.st[ST_NOT + q] = (1 << N_TYPES) - 2
+    ss = pos.a.ss.copy()
+    dealt = determinised(pos, 5, False, True, ss)
+    assert ss[ks.SS_FALLBACKS] == 1 and count_faults(dealt.v, dealt.st) == 0
+    counts = {}
+    play(GAME.load_rules(), PLAYERS, GAME.lineup("seat0=search:budget=8:beliefs=1"), 5, 4, check=True, counts=counts)
+    assert counts["search_decisions"] > 0 and counts["belief_fallbacks"] == 0

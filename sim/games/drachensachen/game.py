@@ -12,7 +12,7 @@ from sim.engine.sections import Histogram, Measure, Series, Table
 from sim.engine.strategy import Seat
 from sim.games.drachensachen import referee
 from sim.games.drachensachen.records import (
-    C_ROUNDS, C_SEARCHED, C_TRACE, FIRED_ALIASES, GAME_COLUMNS, MAX_PLAYERS, N_GAME_COLS, N_PLAYER_COLS, N_ROUND_COLS, PLAYER_COLUMNS,
+    C_FALLBACKS, C_ROUNDS, C_SEARCHED, C_TRACE, FIRED_ALIASES, GAME_COLUMNS, MAX_PLAYERS, N_GAME_COLS, N_PLAYER_COLS, N_ROUND_COLS, PLAYER_COLUMNS,
     ROUND_COLUMNS, TRACE_WIDTH,
 )
 from sim.games.drachensachen.rules import DrachensachenRules
@@ -62,14 +62,33 @@ def playout_functions(rules: Rules, players: int):
     return fns, np.tile(np.asarray(heuristic.params(), np.float64), (MAX_PLAYERS, 1)), np.cumsum(counts) / counts.sum()
 
 
+def informed_functions(lineup: dict, players: int, pfns, pparams):
+    """The informed playouts' functions and params (a search seat's `informed` = 1): each seat plays its line-up
+    strategy with its parameters, a searching seat (the searcher's own later moves included) the playouts' default
+    heuristic (pfns, pparams), so a playout never searches."""
+    seats = [lineup[f"seat{i}"] for i in range(players)]
+    params = np.zeros((MAX_PLAYERS, max([pparams.shape[1]] + [len(s.params) for s in seats])), np.float64)
+    params[:, :pparams.shape[1]] = pparams
+    fns = [list(f) for f in pfns]
+    for i, s in enumerate(seats):
+        if s.strategy.functions[0] is not search_play:
+            params[i] = 0.0
+            params[i, :len(s.params)] = s.params
+            for d in range(3):
+                fns[d][i] = s.strategy.functions[d]
+    return [tuple(f) for f in fns], params
+
+
 def play(rules: Rules, players: int, lineup: dict, seed: int, n: int, n_traced: int = 0, check: bool = False,
          preset: np.ndarray | None = None, counts: dict | None = None):
     """Run the kernel; returns (games, players, rounds) arrays and the traces (rows, start offsets). `counts`, if
-    given, receives the search player's decisions ("search_decisions")."""
+    given, receives the search player's decisions ("search_decisions") and the determinisations in which a seat's
+    hand could not be dealt as its plays say ("belief_fallbacks": the search's `beliefs`)."""
     kernel = GAME.kernels()
     r: DrachensachenRules = rules.typed
     fns, params, ask = seat_functions(lineup, players)
     pfns, pparams, lossc = playout_functions(rules, players) if ask else (fns, params, np.ones(1))
+    ifns, iparams = informed_functions(lineup, players, pfns, pparams) if ask else (fns, params)
     rounds_cap = max(64, n * ROUNDS_PER_GAME_GUESS)
     trace_cap = n_traced * TRACE_ROWS_PER_GAME_GUESS
     preset = np.zeros(0, np.int64) if preset is None else np.asarray(preset, np.int64)
@@ -83,11 +102,13 @@ def play(rules: Rules, players: int, lineup: dict, seed: int, n: int, n_traced: 
         starts = np.zeros(n_traced + 1, np.int64)
         counters = np.zeros(4, np.int64)
         call(kernel.play_batch, int(seed), n, players, r.ints(), r.counts(), r.coins(), preset, fns[0], fns[1],
-             fns[2], params, games, seats, rounds, trace, starts, counters, bool(check), ask, *pfns, pparams, lossc)
+             fns[2], params, games, seats, rounds, trace, starts, counters, bool(check), ask, *pfns, pparams, *ifns,
+             iparams, lossc)
         # the buffers were guesses: play the same games again with room for all of them
         if counters[C_ROUNDS] <= rounds_cap and counters[C_TRACE] <= trace_cap:
             if counts is not None:
                 counts["search_decisions"] = int(counters[C_SEARCHED])
+                counts["belief_fallbacks"] = int(counters[C_FALLBACKS])
             return games, seats, rounds[:counters[C_ROUNDS]], trace, starts
         rounds_cap = max(rounds_cap, int(counters[C_ROUNDS]))
         trace_cap = max(trace_cap, int(counters[C_TRACE]))

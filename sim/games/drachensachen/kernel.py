@@ -37,12 +37,12 @@ import numpy as np
 from numba import njit, types
 
 from sim.games.drachensachen.records import (
-    C_ROUNDS, C_SEARCHED, C_TRACE, MAX_MOVES, MAX_PLAYERS, MOVE_COLS, N_ROUND_COLS, SEAT_FNS, VIEW_LEN,
+    C_FALLBACKS, C_ROUNDS, C_SEARCHED, C_TRACE, MAX_MOVES, MAX_PLAYERS, MOVE_COLS, N_ROUND_COLS, SEAT_FNS, VIEW_LEN,
 )
 from sim.games.drachensachen.kernel_base import A1, A2, A3, B, F2, I, M2, ST, ST_LEN, S_RND, S_TPOS, S_TRACING, TR, U1
 from sim.games.drachensachen.kernel_game import MT_N, finish_game, game_on, seed_game, setup_state, start_game
 from sim.games.drachensachen.kernel_search import (
-    MT_WORDS, SC_SIZE, SS_DECISIONS, SS_SIZE, search_seed, searched_game,
+    MT_WORDS, SC_SIZE, SS_DECISIONS, SS_FALLBACKS, SS_SIZE, search_seed, searched_game,
 )
 
 
@@ -77,6 +77,8 @@ BATCH_SIG = types.void(
     types.int64,              # the searching seats, as bits (0: none; kernel_search)
     SEAT_FNS, SEAT_FNS, SEAT_FNS,
     types.float64[:, :],      # the playouts' functions and params (the default heuristics)
+    SEAT_FNS, SEAT_FNS, SEAT_FNS,
+    types.float64[:, :],      # the informed playouts' (the line-up's; a searching seat's the default heuristic)
     types.float64[::1],       # their round losses, cumulative (kernel_search.value)
 )
 
@@ -84,7 +86,7 @@ BATCH_SIG = types.void(
 @njit(BATCH_SIG, cache=True)
 def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fns, choice_fns, params,
                games_out, players_out, rounds_out, trace, trace_start, counters, check, ask, pplay, psetup, pchoice,
-               pparams, lossc):
+               pparams, iplay, isetup, ichoice, iparams, lossc):
     state = np.zeros(1, np.uint64)      # the deal's fast stream (the starter and the shuffles)
     words = np.zeros(MT_N, np.uint32)   # np.random's (the strategies' and the rare kernel draws), both per game
     st = np.zeros(ST_LEN, np.int64)
@@ -110,7 +112,7 @@ def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fn
             search_seed(ss, seed, g)
             searched_game(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, games_out,
                           players_out, rounds_out, counters, trace, check, state, pplay, psetup, pchoice, pparams,
-                          prounds, pcounters, sc, ss, mt, pstate, lossc)
+                          iplay, isetup, ichoice, iparams, prounds, pcounters, sc, ss, mt, pstate, lossc)
         else:
             play_game(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params,
                       games_out, players_out, rounds_out, counters, trace, check, state)
@@ -118,3 +120,4 @@ def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fn
             trace_start[g + 1] = st[S_TPOS]
     counters[C_TRACE] = st[S_TPOS]
     counters[C_SEARCHED] = np.int64(ss[SS_DECISIONS])
+    counters[C_FALLBACKS] = np.int64(ss[SS_FALLBACKS])

@@ -61,7 +61,12 @@ ST_PSNAP = ST_KNOWN + MAX_PLAYERS * N_TYPES  # the pile before a move (the searc
 # plain path's cells, which keep their offsets.)
 S_AT, S_P, S_TURNS, S_PHASE, S_PEND, S_RES, S_NOPT, S_ANSWER = range(ST_PSNAP + N_TYPES, ST_PSNAP + N_TYPES + 8)
 S_ASK, S_STAGE, S_RND, S_STARTER, S_PICKUPS0, S_NACTIVE, S_NENABLED, S_ROUND_ONLY = range(S_ANSWER + 1, S_ANSWER + 9)
-ST_LEN = S_ROUND_ONLY + 1
+# what a searching seat infers of the others' hands from their plays (the machine's search path only): per seat,
+# the card types the part of its hand not seen taken (beyond ST_KNOWN) holds none of, as bits; the redraw pile's
+# position before a move (a move that drew from it forgets the seat's bits)
+ST_NOT = S_ROUND_ONLY + 1
+S_DRAW_SNAP = ST_NOT + MAX_PLAYERS
+ST_LEN = S_DRAW_SNAP + 1
 
 # argument types of the helpers (explicit signatures: compiled once, no per-constant specialisations)
 I = types.int64

@@ -11,19 +11,20 @@ from sim.engine import rng as fastrng
 from sim.games.drachensachen.records import (
     AB_GOLD, CURSE_CHAOS, CURSE_MANY, CURSE_UNKNOWING, F_CURSE_CHAOS, F_CURSE_MANY, F_CURSE_UNKNOWING, F_EXCHANGE,
     F_FIVES_SPARE, F_GOLD, F_HIDDEN_BACK, F_REFILL, G_CHECK_FAILS, G_PICKUPS, G_SKIPS, G_TURNS, G_VIOLATIONS,
-    K_BLIND, K_DISCARD, K_KEEP, K_PEEK, K_PLAY, K_SWAP, MAX_HIDDEN, MAX_PLAYERS, N_TYPES, PH_BALL, PH_DRAW, PH_PLAY,
-    PH_SECRET, PH_SETUP, PH_SKIP, PRESET_HEAD, R_BACK_COINS, R_CURSE_CHAOS,
+    K_BLIND, K_DISCARD, K_KEEP, K_PEEK, K_PLAY, K_SWAP, K_TAKE, MAX_HIDDEN, MAX_PLAYERS, N_TYPES, PH_BALL, PH_DRAW,
+    PH_PLAY, PH_SECRET, PH_SETUP, PH_SKIP, PRESET_HEAD, R_BACK_COINS, R_CURSE_CHAOS,
     R_CURSE_HAND, R_CURSE_HIDDEN, R_CURSE_MANY, R_CURSE_OPEN, R_CURSE_UNKNOWING, R_EXCHANGES, R_FIVES_SPARE, R_HAND,
     R_HIDDEN, R_HIDDEN_BACK, R_OPEN, R_PILE, R_REFILL, R_TURN_CAP, SEAT_FNS, T_CURSE, T_DECK, T_MISS, T_PILE, T_REFILL,
     T_ROUND, T_SETUP, T_SWAP, VIEW_LEN, V_HAND, V_HAND_N, V_HIDDEN_N, V_OPEN, V_OPEN_N,
 )
 from sim.games.drachensachen.kernel_base import (
     A1, ASKED, AT_CHOICE, AT_NONE, AT_PLAY, AT_SETUP, B, BIG, F2, I, M2, PAIR, R_EXTRA, R_MISSED, R_MORE, R_OUT,
-    ST, ST_ACTIVE, ST_CURSE, ST_DECK, ST_G, ST_HELD, ST_HIDDEN, ST_KNOWN, ST_LOST, ST_OUT, ST_PILE, ST_PSNAP, ST_R,
-    ST_REDRAW, ST_REST, ST_SIZE, S_ANSWER, S_AT, S_DECK_N, S_DIR, S_DRAW, S_DRAW_END, S_DRAW_POS, S_FORCED,
+    ST, ST_ACTIVE, ST_CURSE, ST_DECK, ST_G, ST_HELD, ST_HIDDEN, ST_KNOWN, ST_LOST, ST_NOT, ST_OUT, ST_PILE, ST_PSNAP,
+    ST_R, ST_REDRAW, ST_REST, ST_SIZE, S_ANSWER, S_AT, S_DECK_N, S_DIR, S_DRAW, S_DRAW_END, S_DRAW_POS, S_DRAW_SNAP,
+    S_FORCED,
     S_LOWMARK, S_P, S_PEND, S_PENDING, S_PHASE, S_PLAYERS, S_QN, S_QUICK, S_QUICK_TURN, S_RES, S_ROUND, S_SINCE,
     S_SKIP, S_SKIP_SRC, S_TRACING, S_TURNS, TR, U1, asks, cards_left, checked, count_faults, draw_cards, fill_view,
-    flush, lowest_bit, rec, reset_pile_state, round_view, set_held, step,
+    flush, legal_mask, lowest_bit, rec, reset_pile_state, round_view, set_held, step,
 )
 from sim.games.drachensachen.kernel_moves import ability_moves, act, phase_moves, resolve_ability, settle_counts
 
@@ -160,6 +161,9 @@ def exchanges(v, st, moves, rint, setup_fns, params, tr, search):
 
 
 # ---- what a searching seat sees of the others' hands (the machine's `search` path only) -------------------
+# the default heuristic (weighted) scores every play above taking a pile, so it takes one only when no card in its
+# hand may go on it, unless play has gone round in circles for more than its patience (then it may move at random)
+BELIEF_STALL = 100
 
 
 @njit(types.void(M2, I, M2, ST, I), cache=True, _nrt=False)
@@ -172,12 +176,21 @@ def seen_before(moves, k, v, st, p):
     kind = moves[k, 0]
     less = moves[k, 2] if kind == K_PLAY else (4 if kind == K_DISCARD else 0)
     i = ST_KNOWN + p * N_TYPES + moves[k, 1]
+    if less > st[i]:
+        st[ST_NOT + p] &= ~(1 << moves[k, 1])       # it held some unseen after all (not the modelled heuristic)
     st[i] = max(0, st[i] - less)
+    # a pick-up with cards in hand: none of them could go on the pile (ST_NOT); a draw since forgets it
+    if kind == K_TAKE and v[p, V_HAND_N] > 0 and st[S_SINCE] <= BELIEF_STALL:
+        st[ST_NOT + p] |= legal_mask(st)
+    st[S_DRAW_SNAP] = st[S_DRAW_POS]
 
 
 @njit(types.void(M2, I, M2, ST, I), cache=True, _nrt=False)
 def seen_after(moves, k, v, st, p):
-    """After seat p's option k: a pile it took is known in its hand, with the face-down card it turned up."""
+    """After seat p's option k: a pile it took is known in its hand, with the face-down card it turned up; cards it
+    drew unseen end what its plays said of its hand."""
+    if st[S_DRAW_POS] > st[S_DRAW_SNAP]:
+        st[ST_NOT + p] = 0
     if st[ST_G + G_PICKUPS] > st[ST_PSNAP]:
         for t in range(1, N_TYPES):
             st[ST_KNOWN + p * N_TYPES + t] += st[ST_PSNAP + t]
@@ -188,10 +201,13 @@ def seen_after(moves, k, v, st, p):
 @njit(types.void(ST, I, I, I), cache=True, _nrt=False)
 def seen_ability(st, p, phase, option):
     """After seat p's ability: an open card taken up is known in its hand; a card given away at random (Monsterball)
-    may have been any of those it was known to hold."""
+    may have been any of those it was known to hold (so what its plays said of the rest is forgotten), and the seat
+    given it (option) holds a card unseen."""
     if phase == PH_SECRET:
         st[ST_KNOWN + p * N_TYPES + option] += 1
     elif phase == PH_BALL:
+        st[ST_NOT + p] = 0
+        st[ST_NOT + option] = 0
         for t in range(1, N_TYPES):
             st[ST_KNOWN + p * N_TYPES + t] = max(0, st[ST_KNOWN + p * N_TYPES + t] - 1)
 
@@ -200,6 +216,8 @@ def seen_ability(st, p, phase, option):
 def forget_seen(st):
     for i in range(MAX_PLAYERS * N_TYPES):
         st[ST_KNOWN + i] = 0
+    for q in range(MAX_PLAYERS):
+        st[ST_NOT + q] = 0
 
 
 @njit(types.void(ST, I, I, I, I, I, I, I), cache=True, _nrt=False, inline='always')
@@ -312,6 +330,8 @@ def turns_on(starter, v, st, moves, play_fns, choice_fns, params, tr, check, sea
         if refill and short:
             got = draw_cards(v, st, p, st[ST_SIZE + 3 * p] - v[p, V_HAND_N])
             rec(tr, st, T_REFILL, p, got, 0, 0, 0, 0, 0)
+            if search and got > 0:
+                st[ST_NOT + p] = 0
         # progress: a new lowest card count this round (no new low for long = play is going round in circles)
         c = cards_left(v, p)
         low = st[S_LOWMARK]

@@ -3,8 +3,10 @@
 At each of its decisions with more than one option (a turn's play, pick-up, draw or missed turn; an ability's
 choice; the exchange before a round) the searching seat plays each option on many times and keeps the one that
 wins most. A playout starts from a copy of the true state in which everything the seat cannot see is dealt
-afresh (`determinise`); then every seat plays the default heuristics (weighted, at its default weights) to the
-end of the round, and the rest of the game is valued (`value`): its chance to win, from the coins lost so far,
+afresh (`determinise`); then every seat plays the default heuristics (weighted, at its default weights), or, with
+the seat's `informed` = 1, the other seats play the strategies and weights they really play in this line-up (a
+searching seat, the searcher's own later moves included, plays the default heuristic: a playout never searches), to
+the end of the round, and the rest of the game is valued (`value`): its chance to win, from the coins lost so far,
 over SAMPLES games finished with round losses drawn from those of the heuristics' own games. A playout that ends
 the game scores WIN points for a win, 0 for a loss; the coins it lost fewer than the best other player add a point
 each, a tie-break. A play row is tried at its largest size and as a single card.
@@ -26,7 +28,11 @@ the cards that left the round in plain view (burnt, put out, removed by Extermin
 cards (the other hands, every face-down card, its own included, the redraw pile and the cards sitting the round
 out) are dealt from their counts by type, shuffled on the search stream, except that the cards a player was seen
 to take into its hand (a pile picked up, an open card taken up or exchanged), less those of each type it played
-since, stay in that hand (kernel_round's `seen_*`, kept by the machine's search path only). This memory is most of
+since, stay in that hand (kernel_round's `seen_*`, kept by the machine's search path only). With the seat's
+`beliefs` = 1 the deal also follows what the others' plays say under the default heuristic (which scores every play
+above taking the pile): a seat that took the pile with cards in hand held none that fitted, so its unseen cards
+are dealt from the other types (ST_NOT, forgotten when it draws unseen cards; a seat whose plays contradict it, not
+playing as modelled, is dealt as it comes and counted: SS_FALLBACKS). This memory is most of
 the search's strength: without it a searching seat won 34.5% of the games above, with it 51%. The deck the
 later rounds are shuffled from is reset to a fixed order, the abilities still to come are reordered, and the
 playout's later deals and strategy draws come from streams of its own.
@@ -57,19 +63,22 @@ from sim.games.drachensachen.records import (
 from sim.games.drachensachen.kernel_base import (
     A1, A2, ASKED, AT_PLAY, AT_SETUP, BIG, DONE, F2, I, M2, ST, checked, ST_ACTIVE, ST_COUNTS, ST_G, ST_HIDDEN, ST_KNOWN, ST_LEN,
     ST_LOST, ST_ORDER, ST_OUT, ST_PILE, ST_R, ST_REDRAW, ST_REST, ST_SCRATCH, S_ANSWER, S_ASK, S_AT, S_DRAW_END,
-    S_DRAW_POS, S_NACTIVE, S_NOPT, S_P, S_PLAYERS, S_RND, S_ROUND_ONLY, S_TRACING, TR, U1, set_held,
+    S_DRAW_POS, S_NACTIVE, S_NOPT, S_P, S_PLAYERS, S_RND, S_ROUND_ONLY, S_TRACING, ST_NOT, TR, U1, set_held,
 )
 from sim.games.drachensachen.kernel_game import MT_N, deck_in_order, finish_game, game_machine, seed_game, start_game
 
 SEARCH_SEED = 0x5EA2C5D5    # mixed into the batch seed: the search stream differs from the game's
 WIN = 1024                  # a win's points (a coin of margin is one: a tie-break); SAMPLES divides it
-BUDGET = 0                  # the search seat's parameter: playouts per decision
+# the search seat's parameters: playouts per decision; 1 if its playouts know the line-up; 1 if its determinisations
+# deal the others' hands as their plays say (ST_NOT)
+BUDGET, INFORMED, BELIEFS = 0, 1, 2
 SAMPLES = 16                # games finished by `value` from a playout's round end (8 won as much; 64 no more)
 MAX_VALUE_ROUNDS = 50       # rounds a valued game is finished in at most
 VALUE_SALT = np.uint64(0x7A1E)
-# the search state `ss` (uint64): its stream, the playouts' deal stream, decisions searched in the batch
-SS_RNG, SS_DEAL, SS_PLAY, SS_DECISIONS = 0, 1, 2, 3
-SS_SIZE = 4
+# the search state `ss` (uint64): its stream, the playouts' deal stream, decisions searched in the batch, hands the
+# beliefs could not be kept in (a seat that did not play as the default heuristic would)
+SS_RNG, SS_DEAL, SS_PLAY, SS_DECISIONS, SS_FALLBACKS = 0, 1, 2, 3, 4
+SS_SIZE = 5
 # numba's np.random state (a Mersenne Twister), saved in int64 words: the game's, and a playout stream's
 MT_WORDS = 320
 MAX_OPTS = 2 * MAX_MOVES + 1
@@ -141,12 +150,34 @@ def keep(v, st, moves, sc, back):
 # ---- dealing what the seat cannot see --------------------------------------------------------------
 
 
-@njit(types.void(I, M2, ST, A1, U2), cache=True, _nrt=False)
-def determinise(me, v, st, sc, ss):
+@njit(types.void(I, I, I, I, A1, U2), cache=True, _nrt=False)
+def believe(absent, i, left, end, sc, ss):
+    """The pile sc[i:end] with its first `left` cards of types not in the bits `absent` (each the first such card
+    on, swapped in), the rest reshuffled; counted in ss[SS_FALLBACKS] when there are too few."""
+    for a in range(i, i + left):
+        if (absent >> sc[a]) & 1:
+            b = a + 1
+            while b < end and (absent >> sc[b]) & 1:
+                b += 1
+            if b == end:
+                ss[SS_FALLBACKS] += 1
+                return
+            c = sc[a]
+            sc[a] = sc[b]
+            sc[b] = c
+    shuffle(ss[SS_DEAL:SS_DEAL + 1], sc[i + left:end], end - i - left)
+
+
+@njit(types.void(I, M2, ST, A1, U2, types.boolean, types.boolean), cache=True, _nrt=False)
+def determinise(me, v, st, sc, ss, leak, beliefs):
     """Deal afresh everything seat `me` cannot see (the module's docstring) on the stream ss[SS_DEAL]: the
     unseen cards by type, in type order, shuffled, then dealt to the other hands (besides the cards each is seen
     to hold: ST_KNOWN), every face-down row, the redraw pile and the cards sitting the round out. Only counts the
-    seat can see are read."""
+    seat can see are read. `leak` (the tests' deliberate fault) leaves the other hands' type bits (ST_HELD) as the
+    true hands had them: the types those seats may play in the playouts are then the true ones. With `beliefs` a
+    seat's unseen cards are dealt from the types its plays say it holds none of (ST_NOT: a pick-up while no card in
+    hand fitted), each the first such card on in the pile, the rest reshuffled after; where too few are left, the
+    seat keeps what it was dealt and ss[SS_FALLBACKS] counts it."""
     players = st[S_PLAYERS]
     k = 0
     for t in range(1, N_TYPES):
@@ -164,10 +195,13 @@ def determinise(me, v, st, sc, ss):
             for t in range(N_TYPES):
                 v[q, V_HAND + t] = st[ST_KNOWN + q * N_TYPES + t]
                 left -= v[q, V_HAND + t]
+            if beliefs and st[ST_NOT + q] != 0:
+                believe(st[ST_NOT + q], i, left, SC_PILE + k, sc, ss)
             for j in range(left):
                 v[q, V_HAND + sc[i]] += 1
                 i += 1
-            set_held(v, st, q)
+            if not leak:
+                set_held(v, st, q)
     for q in range(players):
         for j in range(v[q, V_HIDDEN_N]):
             st[ST_HIDDEN + q * MAX_HIDDEN + j] = sc[i]
@@ -281,24 +315,24 @@ def value(me, st, rint, lossc, pstate, samples):
     return wins * WIN // samples + other - st[ST_LOST + me]
 
 
-PLAYOUT_SIG = I(I, I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1, TR, A1, U2, A1, U1, F1, I,
+PLAYOUT_SIG = I(I, I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1, TR, A1, U2, A1, U1, F1, I, I,
                 types.boolean)
 
 
 @njit(PLAYOUT_SIG, cache=True, _nrt=False)
 def playout(me, o, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out, counters,
-            tr, sc, ss, mt, pstate, lossc, samples, deal):
-    """From the root's copy with what `me` cannot see dealt afresh on the stream in ss[SS_DEAL] (unless `deal` is
-    False: a cheat that plays on from the true cards, for the tests), answer option o and play on to the game's
-    end with the given functions; the later rounds are dealt from ss[SS_PLAY], the strategies draw from the
-    np.random state in mt[MT_WORDS:]. With `samples` > 0 the playout stops at the round's end and the rest of the
-    game is valued (`value`). Returns me's reward."""
+            tr, sc, ss, mt, pstate, lossc, samples, deal, beliefs):
+    """From the root's copy with what `me` cannot see dealt afresh on the stream in ss[SS_DEAL] (`deal` 1; the
+    tests' 0 is a cheat that plays on from the true cards, 2 the leaky determinisation; `beliefs` as determinise's),
+    answer option o and play on to the game's end with the given functions; the later rounds are dealt from
+    ss[SS_PLAY], the strategies draw from the np.random state in mt[MT_WORDS:]. With `samples` > 0 the playout
+    stops at the round's end and the rest of the game is valued (`value`). Returns me's reward."""
     keep(v, st, moves, sc, True)
     st[S_TRACING] = 0
     st[S_ASK] = 0
     st[S_ROUND_ONLY] = samples > 0
-    if deal:
-        determinise(me, v, st, sc, ss)
+    if deal > 0:
+        determinise(me, v, st, sc, ss, deal == 2, beliefs)
     pstate[0] = ss[SS_PLAY]
     np_random_state(mt[MT_WORDS:], True)
     answer(o, st, moves, sc)
@@ -346,7 +380,7 @@ def play_option(ctx, o, stream):
     hidden cards and seeds the later rounds' stream and the strategies' np.random state (seeded once per stream: the
     driver plays every option on one stream in turn). Returns me's reward in points."""
     (me, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out, counters, tr, sc, ss,
-     mt, pstate, lossc, samples, deal) = ctx
+     mt, pstate, lossc, samples, deal, beliefs) = ctx
     ss[SS_DEAL] = np.uint64(stream)
     ss[SS_PLAY] = mix(stream, 1)
     if sc[SC_MT_STREAM] != stream:
@@ -354,16 +388,16 @@ def play_option(ctx, o, stream):
         np.random.seed(np.int64(mix(stream, 2) >> np.uint64(33)))
         np_random_state(mt[MT_WORDS:], False)
     return playout(me, o, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out,
-                   counters, tr, sc, ss, mt, pstate, lossc, samples, deal)
+                   counters, tr, sc, ss, mt, pstate, lossc, samples, deal, beliefs)
 
 
 SEARCH_SIG = types.void(I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1, TR, A1, U2, A1, U1, F1, I,
-                        types.boolean)
+                        I, types.boolean)
 
 
 @njit(SEARCH_SIG, cache=True, _nrt=False)
 def search_choice(budget, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out,
-                  counters, tr, sc, ss, mt, pstate, lossc, samples, deal):
+                  counters, tr, sc, ss, mt, pstate, lossc, samples, deal, beliefs):
     """Answer the decision the machine stopped at (S_AT, seat S_P, options in moves) for the searching seat: the
     driver's choice among the options, the incumbent the seat's playout heuristic's answer (the module's docstring);
     the functions and params are the playouts'. Leaves the answer in S_ANSWER (and a play row's counts in its row),
@@ -377,7 +411,7 @@ def search_choice(budget, v, st, moves, rint, coins, preset, play_fns, setup_fns
     np.random.seed(np.int64(next_u64(srng) >> np.uint64(33)))      # the incumbent's strategy draws
     inc = incumbent(me, m, v, st, moves, play_fns, setup_fns, choice_fns, params, sc)
     ctx = (me, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out, counters, tr,
-           sc, ss, mt, pstate, lossc, samples, deal)
+           sc, ss, mt, pstate, lossc, samples, deal, beliefs)
     best = search.choose(max(m, inc + 1), inc, budget, sc[SC_DRIVER:], srng, play_option, ctx)
     keep(v, st, moves, sc, True)
     np_random_state(mt, True)
@@ -385,21 +419,29 @@ def search_choice(budget, v, st, moves, rint, coins, preset, play_fns, setup_fns
 
 
 GAME_SIG = types.void(I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, types.int64[:, :, :], A2, A1,
-                      TR, types.boolean, U1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1, A1, U2, A1, U1, F1)
+                      TR, types.boolean, U1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1,
+                      A1, U2, A1, U1, F1)
 
 
 @njit(GAME_SIG, cache=True, _nrt=False)
 def searched_game(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, games_out,
-                  players_out, rounds_out, counters, tr, check, state, pplay, psetup, pchoice, pparams, prounds,
-                  pcounters, sc, ss, mt, pstate, lossc):
+                  players_out, rounds_out, counters, tr, check, state, pplay, psetup, pchoice, pparams, iplay, isetup,
+                  ichoice, iparams, prounds, pcounters, sc, ss, mt, pstate, lossc):
     """A game with searching seats (S_ASK): the machine stops at each of their decisions, the search answers it
-    (budget: the seat's first parameter) and the game goes on."""
+    (budget: the seat's first parameter) and the game goes on. The playouts play the default heuristics (pplay,
+    ...) or, for a seat whose `informed` parameter is 1, the line-up's strategies (iplay, ...: each seat's own,
+    a searching seat's the default heuristic)."""
     start_game(st, rint, tr)
     while game_machine(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out,
                        counters, tr, check, state) == ASKED:
         budget = np.int64(params[st[S_P], BUDGET])
-        search_choice(budget, v, st, moves, rint, coins, preset, pplay, psetup, pchoice, pparams, prounds, pcounters,
-                      tr, sc, ss, mt, pstate, lossc, SAMPLES, True)
+        beliefs = params.shape[1] > BELIEFS and params[st[S_P], BELIEFS] > 0.5
+        if params.shape[1] > INFORMED and params[st[S_P], INFORMED] > 0.5:
+            search_choice(budget, v, st, moves, rint, coins, preset, iplay, isetup, ichoice, iparams, prounds,
+                          pcounters, tr, sc, ss, mt, pstate, lossc, SAMPLES, 1, beliefs)
+        else:
+            search_choice(budget, v, st, moves, rint, coins, preset, pplay, psetup, pchoice, pparams, prounds,
+                          pcounters, tr, sc, ss, mt, pstate, lossc, SAMPLES, 1, beliefs)
     finish_game(g, st[S_RND], st, games_out, players_out, tr)
 
 
@@ -455,14 +497,14 @@ def machine_games(seed, v, st, moves, rint, coins, preset, play_fns, setup_fns, 
 
 @njit(cache=True)
 def decide(budget, samples, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds, counters,
-           tr, sc, ss, mt, pstate, lossc, deal):
+           tr, sc, ss, mt, pstate, lossc, deal, beliefs):
     """search_choice, callable with arrays made in Python: the row answered (its counts are left in moves)."""
     search_choice(budget, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds, counters,
-                  tr, sc, ss, mt, pstate, lossc, samples, deal)
+                  tr, sc, ss, mt, pstate, lossc, samples, deal, beliefs)
     return st[S_ANSWER]
 
 
 @njit(cache=True)
-def redeal(me, v, st, sc, ss):
+def redeal(me, v, st, sc, ss, leak, beliefs):
     """determinise, callable with arrays made in Python."""
-    determinise(me, v, st, sc, ss)
+    determinise(me, v, st, sc, ss, leak, beliefs)

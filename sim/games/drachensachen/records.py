@@ -217,5 +217,6 @@ ROUND_COLUMNS = {"round": np.int16, "starter": np.int8, "went_out": np.int8, "tu
 RD_GAME, RD_ROUND, RD_STARTER, RD_OUT, RD_TURNS, RD_PICKUPS, RD_POS_LOST0 = range(7)
 N_ROUND_COLS = RD_POS_LOST0 + MAX_PLAYERS
 
-# kernel counters: rounds written (or needed), trace rows written (or needed), decisions searched
-C_ROUNDS, C_TRACE, C_SEARCHED = 0, 1, 2
+# kernel counters: rounds written (or needed), trace rows written (or needed), decisions searched, determinisations
+# in which a seat's hand could not be dealt as its plays say (kernel_search.determinise's beliefs)
+C_ROUNDS, C_TRACE, C_SEARCHED, C_FALLBACKS = 0, 1, 2, 3
