@@ -181,10 +181,12 @@ def hidden_cards(me, cf, tables, work, sc, at):
 
 
 @njit(cache=True, _nrt=False)
-def deal_hidden(me, cf, tables, work, sc, ss, pile, dealt):
+def deal_hidden(me, cf, tables, work, sc, ss, pile, dealt, leak):
     """The other players' hands and the Fallen King's deck, from the cards `me` has not seen, shuffled; a seat that
     showed a colour void is dealt none of it (the seats with voids are dealt first; after TRIES failed shuffles the
-    voids are ignored, which never happens with real void sets but keeps the deal total)."""
+    voids are ignored, which never happens with real void sets but keeps the deal total). `leak` (the tests' leaky
+    determinisation) leaves each hand's card mask holding its true cards too: the playouts' seeker then follows
+    suit with cards the seat does not hold."""
     colour = tables[1]
     hand, hand_n, hx, gs = work[0], work[1], work[2], work[4]
     seats = cf[CF_SEATS]
@@ -221,7 +223,8 @@ def deal_hidden(me, cf, tables, work, sc, ss, pile, dealt):
             continue
         held = hand_n[s]
         hand_n[s] = 0
-        hx[HX_BITS + s] = 0
+        if not leak:
+            hx[HX_BITS + s] = 0
         for i in range(held):
             deal_card(hand, hand_n, hx, s, sc[dealt + s * MAX_HAND + i])
 
@@ -292,13 +295,13 @@ def deal_solo(cf, tables, work, sc, ss, pile):
 
 
 @njit(cache=True, _nrt=False)
-def determinise(me, drafting, cf, tables, work, sc, ss, pile, dealt):
+def determinise(me, drafting, cf, tables, work, sc, ss, pile, dealt, leak):
     """Deal afresh everything seat `me` cannot see (the module's docstring), on the search stream, and give the
-    game's stream (which deals the later rounds) a new state."""
+    game's stream (which deals the later rounds) a new state. `leak`: the tests' leaky version (deal_hidden)."""
     if cf[CF_MODE] == MODE_SOLO:
         deal_solo(cf, tables, work, sc, ss, pile)
     else:
-        deal_hidden(me, cf, tables, work, sc, ss, pile, dealt)
+        deal_hidden(me, cf, tables, work, sc, ss, pile, dealt, leak)
         if cf[CF_TREASURES] != 0:
             deal_objectives(me, drafting, cf, tables, work, sc, ss, pile)
     deal_dragons(cf, work, sc, ss, pile)
@@ -376,13 +379,13 @@ def reward(me, cf, ps):
 @njit(cache=True, _nrt=False)
 def play_option(ctx, o, stream):
     """The driver's playout (sim.engine.search.choose): the root restored, what the seat cannot see dealt from
-    `stream` (with `deal` False the true deal: a cheat, for the tests), option o answered, the game played to its
-    end by the playouts' heuristics; returns the seat's reward."""
+    `stream` (deal 1; the tests' 0 keeps the true deal, a cheat, and 2 deals leakily), option o answered, the game
+    played to its end by the playouts' heuristics; returns the seat's reward."""
     me, drafting, pcf, ptables, work, pfns, pparams, pcodes, trace, sc, ss, pile, dealt, deal = ctx
     keep(work, sc, True)
     ss[SS_RNG] = stream
-    if deal:
-        determinise(me, drafting, pcf, ptables, work, sc, ss, pile, dealt)
+    if deal != 0:
+        determinise(me, drafting, pcf, ptables, work, sc, ss, pile, dealt, deal == 2)
     else:
         work[10][S_RNG] = search.next_stream(search_stream(ss))
     work[4][GS_ANSWER] = o + 1
@@ -405,8 +408,8 @@ def own_choice(q, work, sc, ss, pfns, pparams):
 def search_choice(q, budget, work, trace, play, sc, ss, deal):
     """The option the asking seat takes at question q (see the module's docstring): `play` holds the playouts'
     configuration, tables, functions, parameters and codes; sc is scratch (scratch_size words), ss the search
-    state. The game's state is as it was when the search returns. `deal` False plays out from the true hidden
-    cards (a cheat, for the tests)."""
+    state. The game's state is as it was when the search returns. `deal` 1 is the search; the tests' 0 plays out
+    from the true hidden cards (a cheat), 2 from a leaky determinisation (deal_hidden)."""
     pcf, ptables, pfns, pparams, pcodes = play
     gs = work[4]
     me = q % MAX_SEATS
@@ -436,7 +439,7 @@ def searched_round(cf, tables, work, fns, params, codes, trace, play, sc, ss):
         if q < 0:
             return
         budget = np.int64(params[q % MAX_SEATS, BUDGET])
-        gs[GS_ANSWER] = search_choice(q, budget, work, trace, play, sc, ss, True) + 1
+        gs[GS_ANSWER] = search_choice(q, budget, work, trace, play, sc, ss, 1) + 1
 
 
 # ---- entries for the tests and the benchmark (the types run_batch passes: compiled once, shared) ---------------
@@ -456,17 +459,17 @@ def to_question(seed, g, me, k, cf, tables, work, fns, params, codes, trace):
     return play_out(cf, tables, work, fns, params, codes, trace, me, k)
 
 
-@njit(types.int64(types.int64, types.int64, WORK, TRACE, PLAY, I1, I1, types.boolean), cache=True)
+@njit(types.int64(types.int64, types.int64, WORK, TRACE, PLAY, I1, I1, types.int64), cache=True)
 def decide(q, budget, work, trace, play, sc, ss, deal):
     """search_choice, callable with arrays made in Python."""
     return search_choice(q, budget, work, trace, play, sc, ss, deal)
 
 
-@njit(types.void(types.int64, types.boolean, I1, TABLES, WORK, I1, I1), cache=True)
-def redeal(me, drafting, cf, tables, work, sc, ss):
+@njit(types.void(types.int64, types.boolean, I1, TABLES, WORK, I1, I1, types.boolean), cache=True)
+def redeal(me, drafting, cf, tables, work, sc, ss, leak):
     """determinise, callable with arrays made in Python (sc: scratch_size words)."""
     pile = sc.shape[0] - MAX_PILE - MAX_SEATS * MAX_HAND
-    determinise(me, drafting, cf, tables, work, sc, ss, pile, pile + MAX_PILE)
+    determinise(me, drafting, cf, tables, work, sc, ss, pile, pile + MAX_PILE, leak)
 
 
 @njit(types.void(types.int64, I1, TABLES, WORK, FNS, F2, I2, TRACE, I2), cache=True)
