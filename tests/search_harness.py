@@ -19,11 +19,20 @@ search passes.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 from scipy import stats
 
+PROBE_FUNCTIONS = ("decide", "redeal", "poison", "seen", "cache_errors", "determinised")
 STREAMS = (3, 1234, 2 ** 40 + 7)
 LEAK_STREAMS = tuple(range(3, 11))
+
+
+def probe_of(module) -> SimpleNamespace:
+    """A game's probe from its module (tests/search_probe_<game>.py): the functions PROBE_FUNCTIONS names and the
+    positions its `probe_positions()` gives."""
+    return SimpleNamespace(positions=module.probe_positions(), **{f: getattr(module, f) for f in PROBE_FUNCTIONS})
 
 
 def state(pos) -> np.ndarray:

@@ -186,12 +186,6 @@ def determinised(pos: Position, stream: int, leak: bool) -> Position:
     return pos.with_array(w)
 
 
-class Probe:
-    name = "drako"
-    positions = positions(40)
-    decide = staticmethod(decide)
-    redeal = staticmethod(redeal)
-    poison = staticmethod(poison)
-    seen = staticmethod(seen)
-    cache_errors = staticmethod(cache_errors)
-    determinised = staticmethod(determinised)
+def probe_positions():
+    """The decision points the shared checks (tests/search_harness.py) run on."""
+    return positions(40)

@@ -13,7 +13,7 @@ GAMES = sorted(p.stem.removeprefix("search_probe_") for p in Path(__file__).pare
 
 @pytest.fixture(scope="module", params=GAMES)
 def probe(request):
-    return importlib.import_module(f"search_probe_{request.param}").Probe
+    return harness.probe_of(importlib.import_module(f"search_probe_{request.param}"))
 
 
 @pytest.mark.parametrize("check", harness.CHECKS, ids=[c.__name__ for c in harness.CHECKS])
