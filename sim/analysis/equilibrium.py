@@ -7,7 +7,8 @@ for a best response to the current solution: differential evolution over the wei
 side plays, trained on its own seeds against the other side's mixture. A best response joins the table only
 if, measured on the table's seeds (which the search never saw), it gains more than the tolerance; the study
 ends when no side's best response does, or after `rounds`. The final table is then played again on fresh seeds
-(no selection bias) and intervals come from a paired bootstrap over those games, re-solving each resample. docs/EQUILIBRIUM.md says which solver applies and why.
+(no selection bias) and intervals come from a paired bootstrap over those games, re-solving each resample.
+docs/EQUILIBRIUM.md says which solver applies and why.
 """
 
 from __future__ import annotations
@@ -230,7 +231,7 @@ def _two_sided(game, base, roles, budget, search, player, decks, boot, with_sear
     fresh, searched = {}, {}
     for k, (mine, theirs, own, other) in enumerate(((rows, cols, sol.row, sol.col), (cols, rows, sol.col, sol.row))):
         plan = two_sided_plan(roles, k, theirs, other)
-        gain = fresh_gain(player, search, budget, plan, mine, own, sol.value if k == 0 else 1 - sol.value)
+        gain = fresh_gain(player, search, budget, plan, mine, own)
         if gain is not None:
             fresh[roles[k]] = gain
         gain = search_gain(game, roles[k], player, search, plan, mine, own)
@@ -328,17 +329,21 @@ def best_response(player: Player, search: Search, plan, mine: list[Candidate], o
 FRESH = 1_000        # the fresh check's search uses the training seeds of this round, never used by the study
 
 
-def fresh_gain(player: Player, search: Search, budget: Budget, plan, mine: list[Candidate], mix, value: float,
+def support_of(mine: list[Candidate], mix) -> list[tuple[Candidate, float]]:
+    """The strategies a mixture plays (weight ≥ SUPPORT), with their weights."""
+    return [(mine[i], w) for i, w in enumerate(mix) if w >= SUPPORT]
+
+
+def fresh_gain(player: Player, search: Search, budget: Budget, plan, mine: list[Candidate], mix,
                games: int | None = None) -> Interval | None:
     """A fresh best-response search against the solution, then the candidate and the side's own mixture played on
     the same fresh seeds (neither the table's nor any training seeds): the candidate's gain over the mixture,
     paired game by game, with a 95% interval. Interval(0, 0, 0) when the search found nothing but a strategy the
-    mixture already plays alone; None when the side plays no strategy with weights. (`value` is kept for callers
-    that read the gain against the table's value; the pairing no longer needs it.)"""
+    mixture already plays alone; None when the side plays no strategy with weights."""
     cand = best_response(player, search, plan, mine, mix, FRESH, games or search.games)
     if cand is None:
         return None
-    support = [(mine[i], w) for i, w in enumerate(mix) if w >= SUPPORT]
+    support = support_of(mine, mix)
     if len(support) == 1 and support[0][0].key() == cand.key():
         return Interval(0.0, 0.0, 0.0)
     seed = player.seed + 104_729
@@ -372,7 +377,7 @@ def search_gain(game: Game, role: str, player: Player, search: Search, plan, min
     check = Budget(precision=0.0, chunk=search.check_games, cap=search.check_games)
     seed = player.seed + SEARCH_CHECK
     x = play_plan(player, plan(cand), seed, check, games=search.check_games)
-    return paired_gain(player, plan, x, [(mine[i], w) for i, w in enumerate(mix) if w >= SUPPORT], seed, check)
+    return paired_gain(player, plan, x, support_of(mine, mix), seed, check)
 
 
 def paired_gain(player: Player, plan, x: np.ndarray, support, seed: int, budget: Budget) -> Interval:
@@ -503,7 +508,7 @@ def _symmetric(game, base, roles, budget, search, player, decks, boot, with_sear
     b: BootstrapResult = bootstrap_solution(samples, solve, B=boot, rng=base.seed, paired=True, extra=extra)
     x = b.solution.x
     plan = symmetric_plan(roles, options, x)
-    gain = fresh_gain(player, search, budget, plan, options, x, b.solution.value, max(200, search.games // len(roles)))
+    gain = fresh_gain(player, search, budget, plan, options, x, max(200, search.games // len(roles)))
     searched = search_gain(game, roles[0], player, search, plan, options, x)
     return Study(game, base, "symmetric", roles, {"every seat": options}, np.array(table.hpt()[1]),
                  {"every seat": b.solution.x}, b.extra["seat0"], b.extra["default"],
