@@ -8,10 +8,11 @@ from a determinisation dealt on the search stream `stream`, returning the search
 - **Sequential halving** with common random numbers: in each round every surviving option is played out on
   the same streams (so they are compared on the same deals and the same later draws), and the better half
   goes on. Every option gets at least FIRST_SHARE playouts in the first round: none is cut on one sample.
-- **The guard**: where the game names an incumbent, a budget share (1 / GUARD_SHARE) is kept back; if the
-  halving's winner is not the incumbent, the two are played out again on fresh streams, paired, and the
-  winner replaces the incumbent only if it wins those by more than MARGIN_Z standard deviations of a sign
-  test (the sum of the paired differences against the square root of the sum of their squares). Fresh
+- **The guard**: where the game names an incumbent, a budget share (1 / GUARD_SHARE, at least MIN_GUARD_PAIRS
+  pairs while they fit in half the budget) is kept back; if the halving's winner is not the incumbent, the two
+  are played out again on fresh streams, paired, and the winner replaces the incumbent only if it wins those
+  by more than MARGIN_Z standard deviations of a sign test (the sum of the paired differences against the
+  square root of the sum of their squares). Fresh
   streams matter: on the playouts that picked it, the winner of several noisy options looks better than it
   is, and a search that trusted them would throw away a good heuristic's answer for a lucky option.
 
@@ -28,6 +29,8 @@ from sim.engine.rng import next_u64
 FIRST_SHARE = 2       # playouts per option in the first round, at least
 GUARD_SHARE = 4       # 1 / GUARD_SHARE of the budget checks the halving's winner against the incumbent
 MARGIN_Z = 1.0        # how far (in sign-test deviations) the winner must beat the incumbent on fresh playouts
+MIN_GUARD_PAIRS = 5   # at small budgets the guard still gets this many pairs (up to a quarter of the budget each
+                      # side): with 2 pairs, one lucky pair is enough to replace the heuristic (Drakerion, budget 20)
 
 # the driver's scratch, per option: reward sum, playouts; then the survivors' order; then the guard's tallies
 SUM, COUNT, ALIVE = 0, 1, 2
@@ -59,7 +62,8 @@ def guard_pairs(budget, inc):
     """How many fresh pairs of playouts the guard keeps back (none without an incumbent)."""
     if inc < 0:
         return 0
-    return max(FIRST_SHARE, budget // (2 * GUARD_SHARE))
+    small = min(MIN_GUARD_PAIRS, budget // 4)
+    return max(FIRST_SHARE, small, budget // (2 * GUARD_SHARE))
 
 
 @njit(inline="always")

@@ -10,11 +10,12 @@ opponent's hand and deck from the rows in either, and its own deck's order), tak
 lets the default heuristics (value, at its default weights) play both seats to the end. A replay costs one
 game's rules without its strategy calls, so a playout costs about one game.
 
-Options are compared on common random numbers: within a round, playout j deals the same hidden cards and gives
-the game's stream the same new state for every option. The budget (playouts per decision) is spread by
-sequential halving, and the heuristics' own answer (the incumbent) is played out on every playout: the best
-survivor replaces it only if it wins more of their shared playouts by more than MARGIN_Z deviations of a sign
-test on the playouts where they differ (a noisy search otherwise loses to the heuristics it plays out with).
+The options are weighed by the shared driver (sim.engine.search.choose): sequential halving on common random
+numbers (within a round, playout j deals the same hidden cards and gives the game's stream the same new state
+for every option), and the incumbent kept unless another option beats it on fresh playouts by more than the
+noise (a noisy search otherwise loses to the heuristics it plays out with). The incumbent is the seat's own
+function's answer at the stop (value's, at its default weights): the GAME run that stops there asks it and puts
+the game's stream back as it was (kernel_base `heard`), so it costs no playout and leaves the game alone.
 
 Why PIMC and not IS-MCTS: a Drakerion turn is a chain of small decisions of both seats (an action, its
 target, the combat window's answers) whose worth shows in the fights that follow, and the hidden information
@@ -32,8 +33,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from sim.engine import search
 from sim.engine.kernel_rows import start_trace
-from sim.engine.rng import mix, next_u64
+from sim.engine.rng import mix
 from sim.games.drakerion.kernel import fill_work, new_game, play_game, record
 from sim.games.drakerion.kernel_base import (
     FAST, MODE_GAME, MODE_PLAIN, MODE_PLAYOUT, N_SEARCH_WORK, W_MODE, W_TRACING,
@@ -45,11 +47,9 @@ from sim.games.drakerion.records import (
 )
 
 SEARCH_SEED = 0x5EA2C7   # mixed into the batch seed: the search stream differs from the game's
-MARGIN_Z = 1.0           # how far (in sign-test deviations) an option must beat the heuristics' answer
 
-# per option (float64 scratch `fs`): reward sum, playouts differing from the incumbent's; then the survivors
-F_SUM, F_DIFFER, F_ALIVE = 0, MAX_OPTS, 2 * MAX_OPTS
-N_FS = 3 * MAX_OPTS
+# the search's scratch (int64 `hs`): the driver's words (sim.engine.search), nothing else
+N_HS = search.words(MAX_OPTS)
 
 
 @njit(**FAST)
@@ -66,10 +66,10 @@ def run(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, seed, g, mode)
 
 @njit(**FAST)
 def reward(st, me):
-    """Seat me's share of the win: 1, a half for a draw, 0."""
+    """Seat me's reward in halves (the driver's integers): 2 for a win, 1 for a draw, 0."""
     if st[S_WINNER] == me:
-        return 1.0
-    return 0.5 if st[S_WINNER] == DRAW else 0.0
+        return 2
+    return 1 if st[S_WINNER] == DRAW else 0
 
 
 @njit(**FAST)
@@ -83,48 +83,22 @@ def playout(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, option, s
 
 
 @njit(**FAST)
-def search_choice(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, budget, fs):
-    """The option the seat takes at the stop the last GAME run made (the module's docstring)."""
-    n = w[X_STOP_N]
-    inc = w[X_STOP_ANSWER]
+def play_option(ctx, option, stream):
+    """The driver's playout (sim.engine.search.choose): option `option` played out on stream `stream`."""
+    w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g = ctx
+    return playout(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, option, stream)
+
+
+@njit(**FAST)
+def search_choice(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, budget, hs):
+    """The option the seat takes at the stop the last GAME run made (the module's docstring); hs: N_HS words."""
     w[X_NSEARCH] += 1
     traced = w[W_TRACING]
     w[W_TRACING] = 0
-    for i in range(n):
-        fs[F_SUM + i] = 0.0
-        fs[F_DIFFER + i] = 0.0
-        fs[F_ALIVE + i] = i
-    alive = n
-    rounds = 0
-    while (1 << rounds) < n:
-        rounds += 1
-    for r in range(rounds):
-        per = max(1, budget // (rounds * alive))
-        for j in range(per):
-            stream = np.int64(next_u64(w[X_SRNG:X_SRNG + 1]) | np.uint64(1))
-            keep = w[X_SRNG]
-            base = playout(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, inc, stream)
-            fs[F_SUM + inc] += base
-            for a in range(alive):
-                o = np.int64(fs[F_ALIVE + a])
-                if o == inc:
-                    continue
-                won = playout(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, o, stream)
-                fs[F_SUM + o] += won
-                fs[F_DIFFER + o] += won != base
-            w[X_SRNG] = keep
-        for a in range(1, alive):      # the better half goes on (equal playouts each; ties keep the earlier)
-            o = fs[F_ALIVE + a]
-            b = a - 1
-            while b >= 0 and fs[F_SUM + np.int64(fs[F_ALIVE + b])] < fs[F_SUM + np.int64(o)]:
-                fs[F_ALIVE + b + 1] = fs[F_ALIVE + b]
-                b -= 1
-            fs[F_ALIVE + b + 1] = o
-        alive = (alive + 1) // 2
+    ctx = (w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g)
+    srng = w[X_SRNG:X_SRNG + 1]          # the search stream's cell, as the one-element state the driver draws from
+    best = search.choose(w[X_STOP_N], w[X_STOP_ANSWER], budget, hs, srng, play_option, ctx)
     w[W_TRACING] = traced
-    best = np.int64(fs[F_ALIVE])
-    if best != inc and fs[F_SUM + best] - fs[F_SUM + inc] <= MARGIN_Z * np.sqrt(fs[F_DIFFER + best]):
-        best = inc
     return best
 
 
@@ -138,7 +112,7 @@ def logged(w, c):
 
 
 @njit(**FAST)
-def searched_game(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, pf, pp, seed, g, budgets, fs):
+def searched_game(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, pf, pp, seed, g, budgets, hs):
     """Game g with a searching seat: run to its next decision, search it, log the answer, until the game ends."""
     w[X_SRNG] = np.int64(mix(seed ^ SEARCH_SEED, g))
     w[X_LOGN] = 0
@@ -148,7 +122,7 @@ def searched_game(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, pf, 
         run(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, seed, g, MODE_GAME)
         if w[X_STOP_N] == 0:
             return
-        logged(w, search_choice(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, budgets[w[X_STOP_SEAT]], fs))
+        logged(w, search_choice(w, st, board, opts, cards, inst_card, tr, pf, pp, seed, g, budgets[w[X_STOP_SEAT]], hs))
 
 
 @njit(cache=True)
@@ -178,10 +152,10 @@ def search_batch(seed, n, cards, inst_card, setup, deck_n, config, f0, f1, p0, p
     pp the playouts' heuristics and parameters; deal 0 plays out from the true hidden cards (a cheat, for the
     tests). Returns the decisions searched, times 2, plus 1 if `tr` was too small."""
     w, st, board, opts = search_work(config, setup, deck_n, budgets, deal)
-    fs = np.zeros(N_FS, np.float64)
+    hs = np.zeros(N_HS, np.int64)
     for g in range(n):
         start_trace(w, g, n_traced, starts, W_TRACING, W_TROW)
-        searched_game(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, pf, pp, seed, g, budgets, fs)
+        searched_game(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, pf, pp, seed, g, budgets, hs)
         record(w, st, out, played, g)
     if n_traced > 0:
         starts[n_traced] = w[W_TROW]
