@@ -10,6 +10,7 @@ they can be swept and optimised.
 import numpy as np
 from numba import njit
 
+from sim.engine.errors import DsimError
 from sim.engine.strategy import Strategy, StrategyRegistry, njit_later
 from sim.games.dragonwake.records import (
     ASK_BANDIT, ASK_INQUIRE, ASK_PLAYER, ASK_TRICK, BANDIT, CARD_KEYS, INQUISITOR, P_HUNTED, P_POWER,
@@ -624,18 +625,76 @@ REGISTRY.register(Strategy(
 
 
 # ---- search: the kernel's search player; these functions play the defaults where it does not search ------
-# params (search_params): budget, then the playout heuristics' weights: bayes for heroes, liar for cultists
+# A search seat's kernel parameters (search_params): budget, informed, beliefs; then how the playouts model each
+# role's claims (CLAIM_WORDS words a role: kind, then two weights; kernel_search.claim_chance reads them); then
+# the weights of the heuristics that play each role in the playouts, SLOT words a role (unused words zero).
 
 SEARCH_BUDGET = 200
-P_BUDGET = 0
-P_HERO = 1
-P_CULTIST = P_HERO + len(REGISTRY.get("bayes").defaults)
-P_CULTIST_END = P_CULTIST + len(REGISTRY.get("liar").defaults)
+SEARCH_NAMES, SEARCH_DEFAULTS = ("budget", "informed", "beliefs"), (float(SEARCH_BUDGET), 0.0, 1.0)
+P_BUDGET, P_INFORMED, P_BELIEFS = 0, 1, 2
+CLAIM_WORDS = 3
+P_HERO_CLAIMS = 3
+P_CULTIST_CLAIMS = P_HERO_CLAIMS + CLAIM_WORDS
+SLOT = 8
+P_HERO = P_CULTIST_CLAIMS + CLAIM_WORDS
+P_CULTIST = P_HERO + SLOT
+P_CULTIST_END = P_CULTIST + SLOT
+
+# how a strategy claims, as the search's beliefs model it: UNKNOWN (a plug-in: its claims are not read),
+# QUIET (always silent), TRUTHFUL (weight: the chance a dragon holder hides it by claiming "only gold"),
+# LYING (weights: relics added to the true count, the chance of silence; never the dragon)
+UNKNOWN, QUIET, TRUTHFUL, LYING = 0, 1, 2, 3
+CLAIM_MODELS = {
+    "random": lambda role, p: (QUIET, 0.0, 0.0),
+    "honest": lambda role, p: (TRUTHFUL, p[0], 0.0),
+    "liar": lambda role, p: (LYING, p[0], p[1]),
+    "bayes": lambda role, p: (TRUTHFUL, p[0], 0.0) if role == "hero" else (LYING, p[4], 0.0),
+}
+DEFAULT_LINEUP = {"hero": "bayes", "cultist": "liar"}
 
 
-def search_params(params) -> np.ndarray:
-    """A search seat's kernel parameters: its budget, then the default heuristics' weights its playouts use."""
-    return np.array([params[0], *REGISTRY.get("bayes").defaults, *REGISTRY.get("liar").defaults], np.float64)
+def claim_model(name: str, role: str, params) -> tuple[float, float, float]:
+    """How strategy `name` playing `role` with `params` claims (CLAIM_MODELS; UNKNOWN for a plug-in)."""
+    model = CLAIM_MODELS.get(name)
+    return model(role, params) if model else (UNKNOWN, 0.0, 0.0)
+
+
+def playout_models(informed: bool, lineup=None) -> dict:
+    """role -> (strategy, params) that plays it in a search seat's playouts: the default line-up at its default
+    weights, or, `informed`, the line-up's own strategy and weights for every role that does not search (a role
+    that searches plays its defaults: that is the searcher's own stated policy)."""
+    models = {}
+    for role, name in DEFAULT_LINEUP.items():
+        seat = lineup.get(role) if informed and lineup is not None else None
+        if seat is not None and seat.strategy.builtin != SEARCH_ID:
+            models[role] = (seat.strategy, np.asarray(seat.params, np.float64))
+        else:
+            default = REGISTRY.get(name)
+            models[role] = (default, default.params())
+    return models
+
+
+def informed(params) -> bool:
+    """Whether a search seat's own parameters ask for informed playouts."""
+    return len(params) > P_INFORMED and params[P_INFORMED] > 0.5
+
+
+def search_params(params, models=None) -> np.ndarray:
+    """A search seat's kernel parameters (the layout above) from its own (budget, informed, beliefs; missing
+    ones at their defaults) and the strategies that play each role in its playouts (default: the default
+    line-up)."""
+    models = models or playout_models(False)
+    out = np.zeros(P_CULTIST_END, np.float64)
+    own = list(params) + list(SEARCH_DEFAULTS[len(params):])
+    out[:len(SEARCH_DEFAULTS)] = own[:len(SEARCH_DEFAULTS)]
+    for role, claims, start in (("hero", P_HERO_CLAIMS, P_HERO), ("cultist", P_CULTIST_CLAIMS, P_CULTIST)):
+        strategy, weights = models[role]
+        if len(weights) > SLOT:
+            raise DsimError(f"a search seat plays out '{strategy.name}' with {len(weights)} weights; "
+                            f"the search holds at most {SLOT}")
+        out[claims:claims + CLAIM_WORDS] = claim_model(strategy.name, role, weights)
+        out[start:start + len(weights)] = weights
+    return out
 
 
 @njit_later(DECLARE_SIG, cache=True, _nrt=False)
@@ -662,6 +721,8 @@ def search_power(me, role, state, params, memory):
 REGISTRY.register(Strategy(
     "search", ("hero", "cultist"), (search_declare, search_pick, search_power),
     "plays each claim and pick on to the end of the game (budget: playouts per decision, spread over the options "
-    "by sequential halving) with the roles and face-down cards it cannot see dealt afresh each time, keeping "
-    "every hero's claim true, and keeps the one its side wins most; bayes heroes and liar cultists play out the "
-    "game; powers as the defaults", ("budget",), (float(SEARCH_BUDGET),), (), builtin=SEARCH_ID))
+    "by sequential halving) with the roles and face-down cards it cannot see dealt afresh each time, and keeps "
+    "the one its side wins most; bayes heroes and liar cultists play out the game, or with informed=1 the roles "
+    "as this line-up plays them; beliefs=1 weighs each deal by how likely the claims heard this round are under "
+    "those strategies (beliefs=0: only heroes' relic counts, taken as true); powers as the defaults",
+    SEARCH_NAMES, SEARCH_DEFAULTS, (), builtin=SEARCH_ID))

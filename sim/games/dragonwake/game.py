@@ -12,11 +12,9 @@ from sim.engine.sections import Measure, Series, Table
 from sim.games.dragonwake import referee
 from sim.games.dragonwake.records import END_NAMES, GAME_COLUMNS, N_KERNEL_COLUMNS, TRACE_WIDTH, trace_steps
 from sim.games.dragonwake.rules import DragonwakeRules
-from strategies.dragonwake import REGISTRY, SEARCH_ID, no_power, search_params
-
-
-# the search player's playouts and search_params follow this line-up (strategies.dragonwake.search_params)
-DEFAULT_LINEUP = {"hero": "bayes", "cultist": "liar"}
+from strategies.dragonwake import (
+    DEFAULT_LINEUP, REGISTRY, SEARCH_ID, informed, no_power, playout_models, search_params,
+)
 
 
 def power_function(strategy):
@@ -36,17 +34,36 @@ def rule_args(r: DragonwakeRules, players: int) -> tuple:
             np.array(r.event_deck() or [0], np.int64), r.gluttony_cards, mods, np.array(power_deck or [0], np.int64))
 
 
-def default_functions() -> tuple:
-    """The default line-up's functions, as the search player's playouts take them: hero declare, pick, power,
-    then cultist declare, pick, power."""
-    hero, cultist = (REGISTRY.get(DEFAULT_LINEUP[role]) for role in ("hero", "cultist"))
+def informed_lineup(lineup):
+    """The line-up an informed search seat plays out against, or None: its searching seat asks for informed
+    playouts, and only one side searches (when both do, each plays the other as its defaults, so that one
+    tuple of playout functions serves the batch)."""
+    if lineup is None:
+        return None
+    searching = [seat for seat in (lineup["hero"], lineup["cultist"]) if seat.strategy.builtin == SEARCH_ID]
+    return lineup if len(searching) == 1 and informed(searching[0].params) else None
+
+
+def playout_functions(lineup=None) -> tuple:
+    """The functions that play the search player's playouts (strategies.dragonwake.playout_models): hero
+    declare, pick, power, then cultist declare, pick, power."""
+    against = informed_lineup(lineup)
+    models = playout_models(against is not None, against)
+    hero, cultist = models["hero"][0], models["cultist"][0]
     return (*hero.functions[:2], power_function(hero), *cultist.functions[:2], power_function(cultist))
 
 
-def kernel_params(seat) -> np.ndarray:
-    """A seat's parameters as the kernel takes them (a search seat's budget is followed by its playouts' weights)."""
+def default_functions() -> tuple:
+    """The default line-up's functions, as the search player's playouts take them."""
+    return playout_functions()
+
+
+def kernel_params(seat, lineup=None) -> np.ndarray:
+    """A seat's parameters as the kernel takes them (a search seat's: strategies.dragonwake.search_params, with
+    the strategies its playouts play)."""
     if seat.strategy.builtin == SEARCH_ID:
-        return search_params(seat.params)
+        against = informed_lineup(lineup)
+        return search_params(seat.params, playout_models(against is not None, against))
     return np.ascontiguousarray(seat.params, dtype=np.float64)
 
 
@@ -62,17 +79,20 @@ class DragonwakeGame(Game):
         steps = trace_steps(players, len(r.hand_sizes), r.cards_per_player, r.powers_dealt(players), r.hunter_flips)
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int64)
         hero, cultist = lineup["hero"], lineup["cultist"]
-        searched = np.zeros(1, np.int64)
+        searched = np.zeros(3, np.int64)
         self.kernels().play_batch(np.uint32(seed), n, *rule_args(r, players),
                                   hero.strategy.functions[0], hero.strategy.functions[1],
                                   cultist.strategy.functions[0], cultist.strategy.functions[1],
                                   power_function(hero.strategy), power_function(cultist.strategy),
-                                  kernel_params(hero), kernel_params(cultist), hero.strategy.builtin,
-                                  cultist.strategy.builtin, out, trace, check, searched, written, default_functions())
+                                  kernel_params(hero, lineup), kernel_params(cultist, lineup), hero.strategy.builtin,
+                                  cultist.strategy.builtin, out, trace, check, searched, written,
+                                  playout_functions(lineup))
         types = list(GAME_COLUMNS.items())[:N_KERNEL_COLUMNS]
         columns = table_columns(out, types, {name for (name, _), w in zip(types, written) if not w})
         if counts is not None:
             counts["search_decisions"] = int(searched[0])
+            counts["determinisations"] = int(searched[1])
+            counts["belief_fallbacks"] = int(searched[2])
         # the role deck came from the formula, not the chart (flag-free boolean rule allow_formula_counts)
         columns["fired_allow_formula_counts"] = (np.full(n, 1, np.int32) if players not in r.chart_players
                                                  else zeros(n, np.int32))

@@ -15,7 +15,7 @@ from sim.games.dragonwake.kernel_base import (
     W_ROWS,
 )
 from sim.games.dragonwake.kernel_game import finish_game, play_on, play_rounds, start_game
-from sim.games.dragonwake.kernel_search import SC_NSEARCH, scratch_size, search, search_seed
+from sim.games.dragonwake.kernel_search import SC_DEALS, SC_FALLBACKS, SC_NSEARCH, scratch_size, search, search_seed
 from sim.games.dragonwake.records import HERO, MAX_HAND, MAX_PLAYERS, MEMORY, PUB_ROW, P_RNG, STATE_WIDTH, STRATEGY_FN
 from strategies.dragonwake import RANDOM_ID, SEARCH_ID
 
@@ -184,9 +184,9 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
                hero_declare, hero_pick, cultist_declare, cultist_pick, hero_power, cultist_power,
                hero_params, cultist_params, hero_builtin, cultist_builtin, out, trace, check, searched, written,
                dfns):
-    """Play n games: allocate the working arrays, then play them without reference counting. searched[0]
-    receives the search player's decisions (when a side plays `search`); dfns: the default heuristics'
-    functions its playouts use (hero declare, pick, power; cultist declare, pick, power). out may arrive
+    """Play n games: allocate the working arrays, then play them without reference counting. searched (three
+    words when a side plays `search`) receives the search player's decisions, determinisations and belief
+    fallbacks (kernel_search.determinise); dfns: the functions its playouts use (hero declare, pick, power; cultist declare, pick, power). out may arrive
     uninitialised; written (all True on the way in) says which of its columns the batch left unwritten
     (False: zeros in every game).
 
@@ -212,4 +212,7 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
         if rint[R_MIN_REVEALS] == 0:
             for j in EARLY_SUMS:
                 written[j] = False
-    searched[0] = sc[SC_NSEARCH] if len(sc) > 1 else 0
+    if len(sc) > 1:
+        searched[0] = sc[SC_NSEARCH]
+        searched[1] = sc[SC_DEALS]
+        searched[2] = sc[SC_FALLBACKS]

@@ -5,17 +5,22 @@ and keeps the one its side wins most. Each playout starts from a copy of the tru
 player cannot see is dealt afresh (`determinise`): the other players' roles (with the undealt role cards), the
 face-down cards it does not know (with the cards set aside by Gluttony), the unused power cards of the others
 (with the undealt ones) and the order of the event cards still to come. Both sides then play the default
-heuristics (bayes heroes, liar cultists, at their default weights). The options are weighed by the shared driver
-(sim.engine.search.choose): sequential halving on common random numbers (within a round, playout j deals the
-same hidden roles and cards and draws the same random numbers for every option), and the incumbent, what the
-default heuristics of the player's role answer here, kept unless another option beats it on fresh playouts by
-more than the noise (docs/SEARCH.md).
+heuristics (bayes heroes, liar cultists, at their default weights), or with `informed` = 1 the strategies and
+weights this line-up plays (strategies.dragonwake.playout_models); the searcher's own role keeps the defaults.
+The options are weighed by the shared driver (sim.engine.search.choose): sequential halving on common random
+numbers (within a round, playout j deals the same hidden roles and cards and draws the same random numbers for
+every option), and the incumbent, what the default heuristics of the player's role answer here, kept unless
+another option beats it on fresh playouts by more than the noise (docs/SEARCH.md).
 
-A role deal is kept only if every player it makes a hero, and who has claimed this round, holds what they
-claimed (relics in hand and revealed): heroes tell the truth in this game, cultists may not. That is the whole
-of the player's model of the others; without it, every unknown card would look alike and the claims, the
-game's only information, would count for nothing. After MAX_TRIES deals that all break a claim the last is
-kept (a cultist-heavy table, or claims nobody could make honestly).
+Beliefs from the claims: a deal of roles and cards is kept with the chance that the strategies the playouts play
+would have made every claim heard this round from it (rejection sampling, which weighs deals by that likelihood):
+a hero's claim under its model of honesty (the default hero hides a held dragon by claiming "only gold"), a
+cultist's under its model of lying (the default claims one relic more than it holds, never the dragon), each
+claimant's hand at claim time being its face-down cards and what it revealed since (`claims_fit`). The claims
+are the game's only information; without them every unknown card would look alike. After MAX_TRIES deals that
+the claims all reject, the one that made the fewest claims impossible is kept and counted (a fallback: a claim
+no modelled strategy would make, such as another searching player's, or a table where few deals fit). `beliefs` = 0 keeps the older rule: a hero's relics must be what it claimed (heroes
+taken as truthful, hiding ignored), cultists' claims unread.
 
 Why flat Monte Carlo and not information-set MCTS: a player makes few decisions a round (one claim, a pick when
 runebearer), each with at most a few dozen options, and the outcome turns on the hidden roles and cards, which
@@ -34,7 +39,7 @@ import numpy as np
 from numba import njit
 
 from sim.engine import search as driver
-from sim.engine.rng import mix, shuffle
+from sim.engine.rng import mix, shuffle, uniform
 from sim.games.dragonwake.kernel_base import (
     CALL, PH_CLAIM, PH_PICK, PR_ASIDE, PR_CANDLES_OUT, PR_CLAIM, PR_DRAGON_OUT, PR_DRAWN, PR_FATES_OUT, PR_FORCED,
     PR_HUNTED, PR_PHASE, PR_SIZE, PR_WINNER, R_CANDLES, R_CULTIST_CARDS, R_DRAGONS, R_EVENTS, R_FATES, R_HERO_CARDS,
@@ -42,27 +47,33 @@ from sim.games.dragonwake.kernel_base import (
 )
 from sim.games.dragonwake.kernel_game import play_on
 from sim.games.dragonwake.records import (
-    BOARD0, B_CLAIM_RELICS, B_FATE, B_SHOWN_RELIC, CANDLE, CARDS0, CULTIST, DOWN0, DRAGON, ECLIPSE, FATE, GOLD,
-    HERO, K_PEEKS, MAX_HAND, MAX_PLAYERS, MAX_POWERS, PUB_ROW, PV_NPEEK, PV_PEEK0, PV_POWER0, P_DRAGON_FOUND,
-    P_EVENT, P_HAND, P_RELICS_FOUND, P_RNG, P_RUNEBEARER, RELIC, SILENT, STATE_WIDTH, known_card,
+    BOARD0, B_CLAIM_DRAGON, B_CLAIM_RELICS, B_FATE, B_SHOWN_DRAGON, B_SHOWN_RELIC, CANDLE, CARDS0, CULTIST, DOWN0,
+    DRAGON, ECLIPSE, FATE, GOLD, HERO, K_PEEKS, MAX_HAND, MAX_PLAYERS, MAX_POWERS, PUB_ROW, PV_NPEEK, PV_PEEK0,
+    PV_POWER0, P_DRAGON_FOUND, P_EVENT, P_HAND, P_RELICS_FOUND, P_RNG, P_RUNEBEARER, RELIC, SILENT, STATE_WIDTH,
+    known_card,
 )
-from strategies.dragonwake import P_BUDGET, P_CULTIST, P_CULTIST_END, P_HERO
+from strategies.dragonwake import (
+    LYING, P_BELIEFS, P_BUDGET, P_CULTIST, P_CULTIST_CLAIMS, P_CULTIST_END, P_HERO, P_HERO_CLAIMS, QUIET, TRUTHFUL,
+)
 
 SEARCH_SEED = 0x5EA2C4DA      # mixed into the batch seed: the search stream differs from the game's
-MAX_TRIES = 32                # role and card deals tried for one that keeps every hero's claim
+MAX_TRIES = 64                # role and card deals tried for one the claims heard this round accept
 MAX_OPTS = MAX_PLAYERS * MAX_HAND + 2
 
-# scratch (int64): the search stream, its decision count, then the saved prog, the options, the driver's words
-# (sim.engine.search), a pile to deal from, the hidden places, the saved state; the saved work at the end
-SC_SRNG, SC_NSEARCH = 0, 1
-SC_PROG = 2
+# scratch (int64): the search stream, its decisions, determinisations and fallbacks (deals kept after MAX_TRIES
+# without one the claims accept), then the saved prog, the options, the driver's words (sim.engine.search), a
+# pile to deal from, the hidden places, the saved state; the saved work at the end
+SC_SRNG, SC_NSEARCH, SC_DEALS, SC_FALLBACKS = 0, 1, 2, 3
+SC_PROG = 4
 SC_OPTS = SC_PROG + PR_SIZE
 SC_DRIVER = SC_OPTS + MAX_OPTS
 N_DRIVER = driver.words(MAX_OPTS)
 SC_PILE = SC_DRIVER + N_DRIVER
 PILE = MAX_PLAYERS * (MAX_HAND + MAX_POWERS) + 64
 SC_PLACE = SC_PILE + PILE
-SC_STATE = SC_PLACE + PILE
+SC_BEST = SC_PLACE + PILE             # the deal the claims fit best so far: roles, undealt role cards, card pile
+BEST_ROLES = 3 * MAX_PLAYERS
+SC_STATE = SC_BEST + BEST_ROLES + PILE
 SC_WORK = SC_STATE + (MAX_PLAYERS + 1) * STATE_WIDTH
 
 
@@ -181,6 +192,7 @@ def deal_cards(me, rint, state, work, prog, sc, eclipse):
         state[c // MAX_HAND, CARDS0 + c % MAX_HAND] = sc[SC_PILE + i]
     for i in range(n_aside):
         work[W_ASIDE, i] = sc[SC_PILE + n_places + i]
+    return n_places
 
 
 @njit(cache=True, inline='always')
@@ -209,18 +221,33 @@ def deal_roles(me, rint, state, work, sc):
 
 
 @njit(cache=True, _nrt=False)
-def determinise(me, rint, state, work, prog, sc):
-    """Deal afresh what player `me` cannot see (module docstring): roles and cards until a deal keeps every
-    hero's claim (at most MAX_TRIES), then the others' powers and the event cards to come. Returns the tries."""
+def determinise(me, rint, state, work, prog, sc, params, leak=False):
+    """Deal afresh what player `me` cannot see (module docstring): roles and cards until the claims heard this
+    round accept the deal (claims_fit; after MAX_TRIES, the try that made the fewest claims impossible, counted
+    as a fallback), the
+    others' memories of what they peeked at, then the others' powers and the event cards to come. Returns the
+    tries. `leak` (the tests' deliberately leaky variant) leaves the others' peeks as the true cards had them."""
     eclipse = state[PUB_ROW, P_EVENT] == ECLIPSE
+    beliefs = params[P_BELIEFS] > 0.5
     tries = 0
+    fewest = 1 << 30
+    sc[SC_DEALS] += 1
     while True:
         tries += 1
         deal_roles(me, rint, state, work, sc)
-        deal_cards(me, rint, state, work, prog, sc, eclipse)
-        if tries >= MAX_TRIES or eclipse or claims_kept(me, rint, state, work, prog):
+        n_places = deal_cards(me, rint, state, work, prog, sc, eclipse)
+        chance, misses = claims_fit(me, rint, state, work, prog, params, beliefs)
+        if misses == 0 and (chance >= 1.0 or uniform(search_stream(sc)) < chance):
             break
-    others_peeks(me, rint[R_PLAYERS], state)
+        if misses < fewest:
+            fewest = misses
+            keep_deal(rint, work, prog, sc, n_places)
+        if tries >= MAX_TRIES:
+            sc[SC_FALLBACKS] += 1
+            take_kept_deal(rint, state, work, prog, sc, n_places)
+            break
+    if not leak:
+        others_peeks(me, rint[R_PLAYERS], state)
     deal_powers(me, rint, state, work, sc)
     if rint[R_EVENTS] and rint[R_REPLACEMENT] == 0:      # the event cards still to come, in a new order
         first = prog[PR_DRAWN]
@@ -234,23 +261,86 @@ def determinise(me, rint, state, work, prog, sc):
 
 
 @njit(cache=True, inline='always')
-def claims_kept(me, rint, state, work, prog):
-    """Whether every other player this deal makes a hero, and who has claimed this round, holds the relics
-    they claimed (face down now or revealed this round)."""
+def claim_chance(kind, weight, silence, relics, dragons, hand, heard):
+    """The chance a player holding `relics` and `dragons` when it claimed makes the claim `heard` (SILENT, or
+    2 x relics + 1 if the dragon), under a claim model of strategies.dragonwake (kind and two weights), as
+    its declare function would make it."""
+    if kind == QUIET:
+        return 1.0 if heard == SILENT else 0.0
+    if kind == TRUTHFUL:
+        honest = relics * 2 + dragons
+        honest = SILENT if honest > 2 * hand + 1 else honest      # the kernel turns a claim out of range silent
+        if dragons > 0:
+            return weight * (heard == 0) + (1.0 - weight) * (heard == honest)
+        return 1.0 if heard == honest else 0.0
+    if kind == LYING:
+        return silence * (heard == SILENT) + (1.0 - silence) * (heard == min(hand, relics + int(weight)) * 2)
+    return 1.0                      # UNKNOWN: a plug-in whose claims the search does not read
+
+
+@njit(cache=True, inline='always')
+def claims_fit(me, rint, state, work, prog, params, beliefs):
+    """How well this deal of roles and cards fits the claims heard this round: (the chance of the claims it
+    allows, how many it makes impossible). With `beliefs`, each claimant's claim model of its dealt role
+    (params; the others' models as the playouts play them), its hand at claim time being its face-down cards
+    and what it revealed since. Without, a hero's relic count must be what it claimed (heroes taken as
+    truthful, cultists' claims unread). Under an Eclipse nobody saw their cards: a claim says nothing of them."""
+    if state[PUB_ROW, P_EVENT] == ECLIPSE:
+        return 1.0, 0
     players = rint[R_PLAYERS]
+    hand = state[PUB_ROW, P_HAND]
     rb = state[PUB_ROW, P_RUNEBEARER]
     claimed = players if prog[PR_PHASE] == PH_PICK else prog[PR_CLAIM]
+    chance = 1.0
+    misses = 0
     for i in range(claimed):
         p = rb + i if rb + i < players else rb + i - players
         claim = state[p, BOARD0 + B_CLAIM_RELICS]
-        if p == me or work[W_ROLE, p] != HERO or claim < 0:
+        hero = work[W_ROLE, p] == HERO
+        if p == me or (not beliefs and (not hero or claim < 0)):
             continue
         relics = state[p, BOARD0 + B_SHOWN_RELIC]
+        dragons = state[p, BOARD0 + B_SHOWN_DRAGON]
         for s in range(MAX_HAND):
             relics += state[p, DOWN0 + s] * (state[p, CARDS0 + s] == RELIC)
-        if relics != claim:
-            return False
-    return True
+            dragons += state[p, DOWN0 + s] * (state[p, CARDS0 + s] == DRAGON)
+        if beliefs:
+            heard = SILENT if claim < 0 else 2 * claim + state[p, BOARD0 + B_CLAIM_DRAGON]
+            m = P_HERO_CLAIMS if hero else P_CULTIST_CLAIMS
+            c = claim_chance(params[m], params[m + 1], params[m + 2], relics, dragons, hand, heard)
+        else:
+            c = 1.0 if relics == claim else 0.0
+        if c > 0.0:
+            chance *= c
+        else:
+            misses += 1
+    return chance, misses
+
+
+@njit(cache=True, inline='always')
+def keep_deal(rint, work, prog, sc, n_places):
+    """Note this try's roles, undealt role cards and card pile (deal_cards leaves its pile in place)."""
+    n_role = rint[R_HERO_CARDS] + rint[R_CULTIST_CARDS]
+    for i in range(n_role):
+        sc[SC_BEST + i] = work[W_ROLE, i] if i < rint[R_PLAYERS] else work[W_ROLE_DECK, i]
+    for i in range(n_places + prog[PR_ASIDE]):
+        sc[SC_BEST + BEST_ROLES + i] = sc[SC_PILE + i]
+
+
+@njit(cache=True, inline='always')
+def take_kept_deal(rint, state, work, prog, sc, n_places):
+    """Deal again the try keep_deal noted (the places are the same in every try: they depend on what is seen)."""
+    n_role = rint[R_HERO_CARDS] + rint[R_CULTIST_CARDS]
+    for i in range(n_role):
+        if i < rint[R_PLAYERS]:
+            work[W_ROLE, i] = sc[SC_BEST + i]
+        else:
+            work[W_ROLE_DECK, i] = sc[SC_BEST + i]
+    for i in range(n_places):
+        c = sc[SC_PLACE + i]
+        state[c // MAX_HAND, CARDS0 + c % MAX_HAND] = sc[SC_BEST + BEST_ROLES + i]
+    for i in range(prog[PR_ASIDE]):
+        work[W_ASIDE, i] = sc[SC_BEST + BEST_ROLES + n_places + i]
 
 
 @njit(cache=True, inline='always')
@@ -330,12 +420,12 @@ def options(me, rint, state, prog, sc):
 @njit(cache=True, _nrt=False)
 def playout(me, option, stream, rint, hand_sizes, state, memory, work, prog, params, trace, sc, o_play, dfns, deal):
     """Restore the saved game, deal what `me` cannot see from `stream` (unless `deal` is 0: a cheat that sees
-    it, for the tests), answer the pending decision with `option` and play on with the default heuristics.
-    Returns 1 when me's side wins, else 0."""
+    it, for the tests; 2: the leaky determinisation), answer the pending decision with `option` and play on with
+    the playout strategies (dfns). Returns 1 when me's side wins, else 0."""
     restore(state, work, prog, sc)
     sc[SC_SRNG] = stream
     if deal:
-        determinise(me, rint, state, work, prog, sc)
+        determinise(me, rint, state, work, prog, sc, params, deal == 2)
     state[PUB_ROW, P_RNG] = driver.next_stream(search_stream(sc))     # the playout's own future draws
     prog[PR_FORCED] = option
     hero_declare, hero_pick, hero_power, cultist_declare, cultist_pick, cultist_power = dfns
