@@ -97,7 +97,8 @@ def test_converged_study_holds_on_fresh_seeds():
 def test_command_gives_numbers_in_json(tmp_path, capsys, game, extra):
     """Every game runs the command in the command matrix (tests/test_matrix.py); here its JSON, with decks."""
     code = main(["equilibrium", "--game", game, *extra, "--precision", "0.1", "--n", "300", "--rounds", "1",
-                 "--iters", "1", "--search-games", "100", "--boot", "20", "--out", str(tmp_path), "--format", "json"])
+                 "--iters", "1", "--search-games", "100", "--check-games", "20", "--boot", "20",
+                 "--out", str(tmp_path), "--format", "json"])
     out = capsys.readouterr().out
     assert code == 0, out
     data = json.loads(out)

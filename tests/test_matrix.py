@@ -153,7 +153,7 @@ def argv(command: str, case: Case, out: Path) -> list[str]:
                 "--search-budgets", "4", *where]
     if command == "equilibrium":
         return ["equilibrium", *opts, "--precision", "0.1", "--n", "300", "--rounds", "1", "--iters", "1",
-                "--search-games", "100", "--boot", "20", *where]
+                "--search-games", "100", "--check-games", "20", "--boot", "20", *where]
     raise AssertionError(command)
 
 

@@ -20,3 +20,10 @@ def probe(request):
 def test_search_never_reads_what_it_cannot_see(probe, check):
     check(probe)
 
+
+
+def test_every_game_with_a_search_player_has_a_probe():
+    """A game whose registry offers `search` is checked here too: its probe exists."""
+    from sim.games import game_names, get_game
+    searching = {name for name in game_names() if "search" in get_game(name).strategies.items}
+    assert searching and searching <= set(GAMES)

@@ -1,6 +1,7 @@
-"""Drakerion's search player (sim/games/drakerion/kernel_search.py): its playouts start from a state in which what
-the seat cannot see is dealt afresh from what it can, it plays legal, repeatable games that leave the deal alone,
-and it beats the heuristics it plays out with."""
+"""Drakerion's search player (sim/games/drakerion/kernel_search.py): its playouts start from the state its deal makes
+(the opponent's hand dealt uniformly), it plays legal, repeatable games that leave the deal alone, its informed
+playouts play the line-up it meets, and it beats the heuristics it plays out with. That it never reads what it
+cannot see is tested by the shared checks (tests/search_harness.py) through tests/search_probe_drakerion.py."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from drakerion_cards import FIRST_DRAFT_RULES
 from sim.games.drakerion import kernel_search as ks
 from sim.games.drakerion import kernel_base as kb
 from sim.games.drakerion import records as R
-from strategies.drakerion import VALUE_DEFAULTS, search_params, value_choice
+from sim.games.drakerion.game import search_args
+from strategies.drakerion import VALUE_DEFAULTS, random_choice, search_choice, search_params, value_choice
 
 GAME = get_game("drakerion")
 FIRST = FIRST_DRAFT_RULES
@@ -36,26 +38,12 @@ def stop(g: int, me: int, k: int, stream: int = 1, deal: int = 1):
 
 def redealt(snap: np.ndarray, me: int, stream: int) -> np.ndarray:
     snap = snap.copy()
-    ks.redeal(snap, me, stream)
+    ks.redeal(snap, me, stream, False)
     return snap
 
 
 def zone(snap: np.ndarray, i: int) -> int:
     return snap[AT_BOARD + i * R.BOARD_WIDTH + R.B_ZONE]
-
-
-def hidden_cells(snap: np.ndarray, me: int) -> list[int]:
-    """Cells seat me cannot see: both deck orders, the opponent's hand mask, its rows' zone (hand or deck)."""
-    opp = 1 - me
-    cells = []
-    for p in (0, 1):
-        start = kb.W_DECK + p * R.MAX_DECK
-        cells += list(range(start, start + snap[AT_ST + R.S_DECK_N + p]))
-    cells += [kb.W_MASK + 4 * opp + R.M_HAND, AT_ST + R.S_MASK + 4 * opp + R.M_HAND]
-    for i in range(opp * R.MAX_INST, (opp + 1) * R.MAX_INST):
-        if zone(snap, i) in (R.Z_HAND, R.Z_DECK):
-            cells.append(AT_BOARD + i * R.BOARD_WIDTH + R.B_ZONE)
-    return cells
 
 
 CANDIDATES = [(g, g % 2, (0, 6, 15)[g % 3]) for g in range(40)]     # both seats, early and later decisions
@@ -69,38 +57,6 @@ def positions(count: int):
 
 
 POSITIONS = positions(12)
-
-
-def test_the_determinisation_keeps_what_the_seat_sees_and_changes_what_it_does_not():
-    changed = 0
-    for snap, me in POSITIONS:
-        other = redealt(snap, me, 99)
-        seen = np.ones(N_SNAP, bool)
-        seen[hidden_cells(snap, me)] = False
-        assert np.array_equal(snap[seen], other[seen])
-        opp = 1 - me
-        for x in (snap, other):           # the opponent's hand keeps its size, its deck its cards
-            rows = range(opp * R.MAX_INST, (opp + 1) * R.MAX_INST)
-            assert sum(zone(x, i) == R.Z_HAND for i in rows) == x[AT_ST + R.S_HAND_N + opp]
-            assert bin(x[kb.W_MASK + 4 * opp + R.M_HAND]).count("1") == x[AT_ST + R.S_HAND_N + opp]
-        changed += not np.array_equal(snap[hidden_cells(snap, me)], other[hidden_cells(snap, me)])
-    assert changed >= len(POSITIONS) // 2
-
-
-@pytest.mark.parametrize("stream", [3, 1234, 2 ** 40 + 7])
-def test_a_playout_starts_the_same_whatever_the_hidden_cards(stream):
-    """Exact invariance: the same observation, another arrangement of the hidden cards (a consistent redeal, or
-    nonsense: deck orders and the hand mask zeroed, hand and deck swapped), the same playout start."""
-    for snap, me in POSITIONS:
-        start = redealt(snap, me, stream)
-        assert np.array_equal(redealt(redealt(snap, me, stream + 17), me, stream), start)
-        poisoned = snap.copy()
-        for c in hidden_cells(snap, me):
-            if c < AT_BOARD:
-                poisoned[c] = 0
-            else:
-                poisoned[c] = R.Z_DECK if poisoned[c] == R.Z_HAND else R.Z_HAND
-        assert np.array_equal(redealt(poisoned, me, stream), start)
 
 
 def test_the_opponents_hand_is_dealt_uniformly():
@@ -123,8 +79,8 @@ def test_the_opponents_hand_is_dealt_uniformly():
 
 
 def test_the_playouts_start_from_the_determinised_state():
-    """stop_state with dealing on gives exactly redeal's state; with it off (a cheat) the start follows the hidden
-    cards, which the invariance check above catches."""
+    """stop_state with dealing on gives exactly redeal's state (the probe's `determinised` is what the playouts
+    start from); with it off (a cheat) the start follows the hidden cards."""
     moved = 0
     for g, me, k in ((0, 0, 0), (1, 1, 6), (2, 0, 15), (4, 1, 0)):
         true = stop(g, me, k, deal=0)
@@ -156,9 +112,10 @@ def test_a_search_seat_leaves_the_deal_alone():
 
 
 def test_the_budget_is_the_search_seat_parameter():
-    budget, weights = search_params([37.0])
-    assert budget == 37 and np.array_equal(weights, VALUE_DEFAULTS)
-    assert GAME.lineup("seat1=search")["seat1"].params[0] == 20
+    budget, informed, weights = search_params([37.0])
+    assert budget == 37 and informed == 0 and np.array_equal(weights, VALUE_DEFAULTS)
+    assert search_params([5.0, 1.0])[:2] == (5, 1) and search_params([5.0, 0.0])[:2] == (5, 0)
+    assert list(GAME.lineup("seat1=search")["seat1"].params) == [20, 0]
     lineup = GAME.lineup("seat0=search:budget=1")
     assert GAME.search_decisions(RULES, 2, lineup, 3, 4) > 0
     assert GAME.search_decisions(RULES, 2, GAME.lineup("default"), 3, 4) == 0
@@ -175,3 +132,68 @@ def test_search_beats_the_default_heuristics_in_each_seat(seat):
     games = GAME.simulate(MIRROR, 2, GAME.lineup(f"seat{seat}=search"), 21, n)["games"]
     share = np.where(games["winner"] == seat, 1.0, np.where(games["winner"] == R.DRAW, 0.5, 0.0))
     assert share.mean() - 1.96 * share.std() / np.sqrt(n) > 0.5
+
+
+# ---- informed playouts ------------------------------------------------------------------------------------------
+# What search_batch played before `informed` existed (the same code with informed = 0): game by game, stone mirror,
+# seed 5, 6 games.
+BEFORE_INFORMED = {
+    "seat0=search:budget=6,seat1=random": {
+        "winner": [0, 0, 0, 0, 0, 0], "turns": [3, 2, 3, 1, 2, 2], "decisions": [89, 67, 86, 47, 71, 70],
+        "actions_s0": [15, 11, 13, 4, 12, 9], "actions_s1": [12, 7, 13, 4, 8, 9]},
+    "seat0=aggressive,seat1=search:budget=6": {
+        "winner": [0, 1, 1, 1, 1, 1], "turns": [3, 2, 4, 2, 2, 2], "decisions": [110, 80, 129, 56, 102, 65],
+        "actions_s0": [19, 13, 22, 8, 17, 10], "actions_s1": [16, 11, 20, 7, 15, 9]},
+    "seat0=search:budget=4,seat1=search:budget=3": {
+        "winner": [0, 0, 0, 1, 1, 0], "turns": [2, 6, 4, 2, 6, 3], "decisions": [80, 198, 147, 82, 200, 117],
+        "actions_s0": [12, 39, 27, 12, 29, 21], "actions_s1": [12, 28, 26, 14, 40, 18]},
+}
+
+
+def games_of(spec: str, seed: int = 5, n: int = 6) -> dict:
+    return GAME.simulate(MIRROR, 2, GAME.lineup(spec), seed, n)["games"]
+
+
+@pytest.mark.parametrize("spec", list(BEFORE_INFORMED))
+def test_uninformed_plays_as_before(spec):
+    """informed=0 (given or not) is the search as it was, bit for bit on the same seed."""
+    for given in (spec, spec.replace("budget=6", "budget=6:informed=0").replace("budget=3", "budget=3:informed=0")):
+        games = games_of(given)
+        assert {c: games[c].tolist() for c in BEFORE_INFORMED[spec]} == BEFORE_INFORMED[spec]
+
+
+def test_the_search_arguments_carry_informed_and_the_line_ups_parameters():
+    """What search_batch receives: each seat's kernel parameters (a search seat's: value's default weights), the
+    budgets, and the informed flags; an informed searcher's playouts play the other seat with these."""
+    p0, p1, budgets, informed = search_args(GAME.lineup("seat0=search:budget=9:informed=1,seat1=value:kill_weight=2.5"))
+    assert budgets.tolist() == [9, 0] and informed.tolist() == [1, 0]
+    assert np.array_equal(p0, VALUE_DEFAULTS) and p1[0] == 2.5 and np.array_equal(p1[1:], VALUE_DEFAULTS[1:])
+    assert budgets.dtype == informed.dtype == np.int64 and p0.dtype == p1.dtype == np.float64
+    p0, p1, budgets, informed = search_args(GAME.lineup("seat0=random,seat1=search:informed=1"))
+    assert budgets.tolist() == [0, 20] and informed.tolist() == [0, 1] and np.array_equal(p1, VALUE_DEFAULTS)
+    lineup = GAME.lineup("seat0=search:informed=1,seat1=search")
+    assert lineup["seat1"].strategy.functions[0] is search_choice
+    assert search_args(lineup)[3].tolist() == [1, 0] and np.array_equal(search_args(lineup)[1], VALUE_DEFAULTS)
+    assert GAME.lineup("seat0=random")["seat0"].strategy.functions[0] is random_choice
+
+
+@pytest.mark.parametrize("other", ["value", "search:budget=3"])
+def test_informed_against_the_playout_policy_plays_as_uninformed(other):
+    """Against value at its default weights, or a searching seat (played out as value at those weights), the
+    informed playouts are the uninformed ones: the same games, bit for bit."""
+    plain = games_of(f"seat0=search:budget=6,seat1={other}")
+    knows = games_of(f"seat0=search:budget=6:informed=1,seat1={other}")
+    for c in plain:
+        np.testing.assert_array_equal(plain[c], knows[c])          # (NaN equal to NaN)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_informed_plays_out_against_the_line_up(seat):
+    """Against a random seat (nothing like value), the informed playouts play it as random: the search decides
+    otherwise, and the games differ from the uninformed search's on the same deals; so they do against value with
+    other weights (a tuned equilibrium member)."""
+    for other in ("random", "value:kill_weight=0.389:risk_weight=0.692:counter_weight=1.71:damage_weight=0.0243"):
+        plain = {s: f"seat{seat}=search:budget=6{s},seat{1 - seat}={other}" for s in ("", ":informed=1")}
+        one, two = games_of(plain[""], 8, 8), games_of(plain[":informed=1"], 8, 8)
+        assert any(not np.array_equal(one[c], two[c]) for c in ("winner", "turns", "decisions", f"actions_s{seat}"))
+        assert two["violations"].sum() == 0 and two["bad_choices"].sum() == 0

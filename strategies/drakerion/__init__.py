@@ -40,7 +40,8 @@ value       The default. Weighs every attack by the prestige it is expected to t
 search      The reference player: plays each option of a decision on to the end of the game many times, the
             hidden cards dealt afresh each time, value playing both seats, and keeps the option that wins
             most when it clearly beats value's own answer (sim/games/drakerion/kernel_search.py,
-            docs/SEARCH.md). Its one parameter is `budget` (playouts per decision, default 20).
+            docs/SEARCH.md). Its parameters: `budget` (playouts per decision, default 20) and `informed`
+            (default 0; 1: the playouts play the other seat with the strategy and weights it really plays).
 
 Parameters (defaults; bounds for `dsim optimize` are in VALUE_BOUNDS / AGGRESSIVE_BOUNDS):
   value       kill_weight 1.0, risk_weight 1.0 (prestige taken / put at risk by riposte), counter_weight
@@ -169,18 +170,23 @@ REGISTRY.register(Strategy(
 
 
 # ---- the search player -------------------------------------------------------------------------
-# The kernel runs it (kernel_search): it replays the game, which a strategy function cannot. Its one parameter
-# is the budget (playouts per decision); the kernel gets the budget apart and value's default weights as the
-# seat's parameters (`search_params`), for the playouts and for the incumbent answer it must beat.
-# The default budget is 20, not 200: a playout costs about a game of value's decisions and a seat meets about 50
-# decisions a game, so at 200 a skill-ladder rung (10,000 games with a search seat) would take ~27 minutes on 2
-# cores (at 20: under 3; measured 1,400-1,500 decisions/s per core on the default pairing).
-SEARCH, SEARCH_DEFAULTS = ("budget",), (20.0,)
+# The kernel runs it (kernel_search): it replays the game, which a strategy function cannot. Its parameters are
+# the budget (playouts per decision) and `informed` (0: the playouts play the other seat as value at its default
+# weights; 1: with the strategy and weights that seat really plays in this line-up, value's default weights if it
+# searches too). The kernel gets them apart and value's default weights as the seat's parameters
+# (`search_params`): the searcher's own moves in the playouts and the incumbent answer it must beat are value's.
+# The default budget is 20, not 200: a playout costs about a game of value's decisions and a searching seat meets
+# dozens of decisions a game, so a skill-ladder rung (10,000 games with a search seat) would take ten times as long
+# at 200 (the measured rates and rung times are in docs/SEARCH.md).
+SEARCH, SEARCH_DEFAULTS = ("budget", "informed"), (20.0, 0.0)
+P_BUDGET, P_INFORMED = 0, 1
 
 
-def search_params(params) -> tuple[int, np.ndarray]:
-    """A search seat's budget and the weights its function (value's) and the playouts take."""
-    return max(1, int(params[0])), np.array(VALUE_DEFAULTS, dtype=np.float64)
+def search_params(params) -> tuple[int, int, np.ndarray]:
+    """A search seat's budget, whether it is informed (0 or 1; 0 when not given), and the weights its function
+    (value's) and its own moves in the playouts take."""
+    informed = int(len(params) > P_INFORMED and params[P_INFORMED] > 0.5)
+    return max(1, int(params[P_BUDGET])), informed, np.array(VALUE_DEFAULTS, dtype=np.float64)
 
 
 @njit_later(DECISION_SIG, **FAST)
@@ -193,6 +199,7 @@ def search_choice(kind, opts, n, st, board, cards, params):
 REGISTRY.register(Strategy(
     "search", ("seat0", "seat1"), (search_choice,),
     "plays each option of a decision on to the end of the game (budget: playouts per decision, spread over the "
-    "options by sequential halving) with the hidden cards dealt afresh each time, value playing both seats, and "
-    "keeps the one that wins most when it clearly beats value's own answer",
+    "options by sequential halving) with the hidden cards dealt afresh each time, value playing both seats (with "
+    "informed=1 the other seat as the line-up plays it), and keeps the one that wins most when it clearly beats "
+    "value's own answer",
     SEARCH, SEARCH_DEFAULTS))

@@ -54,12 +54,10 @@ def play(rules: DrakerionRules, lineup: Lineup, seed: int, n: int, n_traced: int
     config = t.config.copy()
     config[R.C_CHECK] = int(check)
     s0, s1 = lineup["seat0"], lineup["seat1"]
-    (p0, b0), (p1, b1) = seat_params(s0), seat_params(s1)
-    if b0 or b1:
+    p0, p1, budgets, informed = search_args(lineup)
+    if budgets.any():
         from sim.games.drakerion import kernel_search
-        pf = value_choice
-        pp = np.array(REGISTRY.get("value").defaults, dtype=np.float64)
-        budgets = np.array([b0, b1], np.int64)
+        pf, pp = playout_policy()
     out = np.zeros((R.N_STATE, n), np.int64)
     played = np.zeros((R.N_INST, n), np.int64)
     rows = max(1, n_traced) * TRACE_ROWS_PER_GAME
@@ -67,10 +65,10 @@ def play(rules: DrakerionRules, lineup: Lineup, seed: int, n: int, n_traced: int
         tr = np.zeros((rows if n_traced else 1, R.TRACE_WIDTH), np.int16)
         starts = np.zeros(n_traced + 1, np.int64)
         f0, f1 = s0.strategy.functions[0], s1.strategy.functions[0]
-        if b0 or b1:
+        if budgets.any():
             over = kernel_search.search_batch(int(seed) & 0xFFFFFFFF, n, t.cards, t.inst_card, t.setup, t.deck_n,
-                                              config, f0, f1, p0, p1, pf, pp, budgets, int(deal), out, played, tr,
-                                              starts, n_traced)
+                                              config, f0, f1, p0, p1, pf, pp, budgets, informed, int(deal), out,
+                                              played, tr, starts, n_traced)
             searched, over = over // 2, over % 2
         else:
             over = kernel.play_batch(int(seed) & 0xFFFFFFFF, n, t.cards, t.inst_card, t.setup, t.deck_n, config,
@@ -128,12 +126,27 @@ def pairing_seed(seed: int, first: int, second: int) -> int:
     return int(np.random.SeedSequence([int(seed) & 0xFFFFFFFF, first, second]).generate_state(1)[0])
 
 
-def seat_params(seat) -> tuple[np.ndarray, int]:
-    """A seat's parameters as the kernel takes them, and its search budget (0: it does not search)."""
+def seat_params(seat) -> tuple[np.ndarray, int, int]:
+    """A seat's parameters as the kernel takes them, its search budget (0: it does not search) and whether its
+    playouts are informed (1: they play the other seat with that seat's function and these parameters of it)."""
     if seat.strategy.functions[0] is search_choice:
-        budget, weights = search_params(seat.params)
-        return weights, budget
-    return np.ascontiguousarray(seat.params, dtype=np.float64), 0
+        budget, informed, weights = search_params(seat.params)
+        return weights, budget, informed
+    return np.ascontiguousarray(seat.params, dtype=np.float64), 0, 0
+
+
+def playout_policy():
+    """The search's playout heuristic and its parameters: value at its default weights (the searcher's own moves,
+    and the other seat's unless informed)."""
+    return value_choice, np.array(REGISTRY.get("value").defaults, dtype=np.float64)
+
+
+def search_args(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Both seats' kernel parameters, the search budgets and the informed flags, as kernel_search.search_batch
+    takes them (a seat whose budget is 0 does not search). An informed searcher's playouts play the other seat
+    with that seat's function and these parameters of it (a searching seat's: value's default weights)."""
+    (p0, b0, i0), (p1, b1, i1) = seat_params(lineup["seat0"]), seat_params(lineup["seat1"])
+    return p0, p1, np.array([b0, b1], np.int64), np.array([i0, i1], np.int64)
 
 
 def game_columns(rules: DrakerionRules, out: np.ndarray) -> dict[str, np.ndarray]:

@@ -82,14 +82,15 @@ X_STOP_N = X_STOP_SEAT + 1            # the decision's options (0: no stop, the 
 X_STOP_ANSWER = X_STOP_N + 1          # the seat's function's answer (the incumbent),
 X_STOP_RNG = X_STOP_ANSWER + 1        # the game's stream there
 X_FORCED = X_STOP_RNG + 1             # the option a playout takes at the stop
-X_DEAL = X_FORCED + 1                 # 1: deal the hidden cards afresh (0: a cheat, for the tests)
+X_DEAL = X_FORCED + 1                 # 1: deal the hidden cards afresh (0: a cheat, 2: a leaky deal; the tests)
 X_SRNG = X_DEAL + 1                   # the search's own random stream
 X_NSEARCH = X_SRNG + 1                # decisions searched in the batch
 X_PILE = X_NSEARCH + 1                # MAX_INST: rows being dealt
 X_LOG = X_PILE + MAX_INST             # 2 x MAX_LOG: per decision, the answer and the game's stream after it
 X_SNAP = X_LOG + 2 * MAX_LOG          # 1: copy the state at the stop to X_SNAPSHOT (the tests)
 X_SNAPSHOT = X_SNAP + 1               # w[:N_WORK], st, board
-N_SEARCH_WORK = X_SNAPSHOT + N_WORK + N_STATE + N_INST * BOARD_WIDTH
+X_SUBST = X_SNAPSHOT + N_WORK + N_STATE + N_INST * BOARD_WIDTH   # 1: at the stop, put X_SNAPSHOT's state in place
+N_SEARCH_WORK = X_SUBST + 1           # of the replayed one (the game's stream and mode kept): the no-peeking probe
 
 # ---- trace and decisions -------------------------------------------------------------------------
 
@@ -167,13 +168,17 @@ def replayed(w, st, board, p, kind, n):
         return w[X_LOG + 2 * k]
     if mode == MODE_PLAYOUT:
         if k == w[X_LOGN]:
+            if w[X_SUBST]:
+                substitute(w, st, board)
             if w[X_DEAL]:
-                determinise(w, st, board, p)
+                determinise(w, st, board, p, w[X_DEAL] == 2)
             if w[X_SNAP]:
                 snapshot(w, st, board, False)
             st[S_RNG] = np.int64(next_u64(w[X_SRNG:X_SRNG + 1]) | np.uint64(1))
             return w[X_FORCED]
     elif (w[X_SEEKERS] >> p) & 1 and kind != D_LOOK and k < MAX_LOG - 1:
+        if w[X_SUBST]:
+            substitute(w, st, board)
         w[X_STOPPING] = 1             # a decision to search: the seat's function gives the incumbent
         w[X_STOP_SEAT] = p
         w[X_STOP_N] = n
@@ -199,9 +204,10 @@ def heard(w, st, c):
 
 
 @njit(**FAST)
-def dealt(w, st, board, p, with_hand):
+def dealt(w, st, board, p, with_hand, leak):
     """Deal p's deck (and hand) afresh on the search's stream: its rows there, listed in row order (so the
-    result does not depend on where they were), shuffled; the hand keeps its size."""
+    result does not depend on where they were), shuffled; the hand keeps its size. `leak` (a deliberately wrong
+    deal, for the no-peeking tests) leaves the copy of the hand's mask that strategies read as it was."""
     k = 0
     for j in range(w[W_DECKN + p]):
         i = p * MAX_INST + j
@@ -222,7 +228,8 @@ def dealt(w, st, board, p, with_hand):
             w[W_DECK + p * MAX_DECK + j - held] = i
     if with_hand:
         w[W_MASK + 4 * p + M_HAND] = hand
-        st[S_MASK + 4 * p + M_HAND] = hand
+        if not leak:
+            st[S_MASK + 4 * p + M_HAND] = hand
 
 
 @njit(**FAST)
@@ -244,11 +251,23 @@ def snapshot(w, st, board, back):
 
 
 @njit(**FAST)
-def determinise(w, st, board, me):
+def substitute(w, st, board):
+    """The state at the stop replaced by the one at X_SNAPSHOT (a probe's arrangement of the same observation),
+    keeping the replay's mode and the game's stream."""
+    mode = w[W_MODE]
+    rng = st[S_RNG]
+    snapshot(w, st, board, True)
+    w[W_MODE] = mode
+    st[S_RNG] = rng
+
+
+@njit(**FAST)
+def determinise(w, st, board, me, leak):
     """What seat `me` cannot see, dealt afresh: the opponent's hand and deck from the rows in either, its own
-    deck order."""
-    dealt(w, st, board, 1 - me, True)
-    dealt(w, st, board, me, False)
+    deck order. `leak`: the opponent's hand mask as strategies read it (st's copy) left as the true state had
+    it, a deliberately leaky deal the no-peeking tests must catch."""
+    dealt(w, st, board, 1 - me, True, leak)
+    dealt(w, st, board, me, False, False)
 
 
 @njit(**FAST)
