@@ -362,9 +362,12 @@ def draft_contract(options, n, state, params):
 # The kernel runs it (sim/games/drarkane/kernel_search.py): it needs the whole game state, which a strategy
 # function does not see. A seat whose play function is search_play searches every decision (kernel.seat_codes);
 # its functions are the playouts' heuristics (the seeker's), so called anywhere else it plays as the seeker. Its
-# one parameter is the budget: playouts per decision.
+# parameters: the budget (playouts per decision); informed (0: the playouts play every other seat as the seeker at
+# its default weights; 1: as it really plays in this line-up, a searching seat as the seeker; the searcher's own
+# later moves are the seeker's either way: kernel.informed_lineup); beliefs (1: the other hands are dealt so that
+# each contract bid this round is what that seat's modelled bid gives on it, kernel_search.bid_fits).
 SEARCH_PLAYOUTS = "seeker"
-SEARCH, SEARCH_DEFAULTS = ("budget",), (200.0,)
+SEARCH, SEARCH_DEFAULTS = ("budget", "informed", "beliefs"), (200.0, 0.0, 0.0)
 
 
 @njit_later(CHOOSE_SIG, cache=True, _nrt=False)
@@ -401,5 +404,7 @@ REGISTRY.register(Strategy(
     "search", ROLES, (bid_estimate, search_play, place_greedy, give_partner, draft_contract),
     "plays each option of a decision (contract, card, placement, exchange, objective) on to the end of the game "
     "(budget: playouts per decision, spread over the options by sequential halving) with the cards it cannot see "
-    "dealt afresh each time, and keeps the one that wins most; every seat plays out as the seeker",
+    "dealt afresh each time (the cards it gave its partner stay there), and keeps the one that wins most; every "
+    "seat plays out as the seeker, or with informed=1 as it really plays in this line-up; with beliefs=1 the other "
+    "hands are dealt so that the contracts bid this round are what the modelled bids give",
     SEARCH, SEARCH_DEFAULTS))

@@ -1,7 +1,8 @@
 """Drarkane's probe for the shared no-peeking tests (tests/search_harness.py): decisions of several seats in every
 mode (four players, the Fallen King, solo, teams of six, Treasures), and the hidden part (the other hands, the
 Fallen King's deck, the dragon deck's order, the others' objectives and the objective deck, solo's piles, the
-game's stream) redealt by this file's own code. A position's `array` is the game's eighteen arrays laid end to end."""
+game's stream) redealt by this file's own code; the cards the seat gave its partner stay with the partner, and the
+cards another team passed (kernel_base.GS_GAVE, GS_XIN, GS_XOUT) count as hidden (poisoned with the hands). A position's `array` is the game's eighteen arrays laid end to end."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import numpy as np
 from sim.games import get_game
 from sim.games.drarkane import kernel, kernel_search as ks
 from sim.games.drarkane.kernel_base import (
-    GS_AUTO_PTR, GS_DDEALT, GS_DPILE, GS_DPILE_N, GS_DPTR, GS_PILE, GS_PILE_N, GS_Q, GS_QN, GS_QROWS, GS_TN, GS_VOID,
+    GS_GAVE, GS_XIN, GS_XOUT, GS_AUTO_PTR, GS_DDEALT, GS_DPILE, GS_DPILE_N, GS_DPTR, GS_PILE, GS_PILE_N, GS_Q, GS_QN, GS_QROWS, GS_TN, GS_VOID,
     GS_ZOBJ_N, HX_BITS, HX_SLOT, ID_MASK, PS_OBJ, PS_OBJ_COND, PS_OBJ_DONE, PS_OBJ_PARAM, T_CARD, partner_of,
 )
 from sim.games.drarkane.records import (
@@ -95,12 +96,14 @@ def decide(pos: Position, stream: int, deal: int = 1) -> int:
     return int(ks.decide(pos.q, pos.budget, copy(pos.work), TRACE, play, sc.copy(), ss, deal))
 
 
-def determinised(pos: Position, stream: int, leak: bool) -> Position:
-    """The search's own determinisation of pos."""
-    cf, tables, sc, ss = pos.arrays[0], pos.arrays[1], pos.arrays[7].copy(), pos.arrays[8].copy()
+def determinised(pos: Position, stream: int, leak: bool, beliefs: bool = False, ss=None) -> Position:
+    """The search's own determinisation of pos (`beliefs`: with the contracts read, the seeker the model; `ss`, if
+    given, the search state to use, its stream overwritten, its counts kept)."""
+    play, sc = pos.arrays[6], pos.arrays[7].copy()
+    ss = pos.arrays[8].copy() if ss is None else ss
     ss[ks.SS_RNG] = stream
     work = copy(pos.work)
-    ks.redeal(pos.me, pos.drafting, cf, tables, work, sc, ss, leak)
+    ks.redeal(pos.me, pos.drafting, work, sc, ss, play, ks.DEAL_LEAK if leak else (ks.DEAL_BELIEFS if beliefs else ks.DEAL))
     return pos.with_work(work)
 
 
@@ -130,6 +133,8 @@ def hidden_cells(cf, work, me):
         cells += [(HAND, s * width + i) for i in range(start, start + work[HAND_N][s])]
         if s != auto_seat(cf):
             cells.append((HX, HX_BITS + s))
+        if s != partner_of(cf, me):     # the cards another team passed (a partner's flows are with the seat)
+            cells += [(GS, base + s) for base in (GS_GAVE, GS_XIN, GS_XOUT)]
     if cf[CF_MODE] != MODE_SOLO:       # the slots of the cards not in my hand (another's, or stale)
         mine = set(held_cards(cf, work, me) & ID_MASK)
         cells += [(HX, HX_SLOT + c) for c in range(64) if c not in mine]
@@ -183,19 +188,30 @@ def unseen_cards(cf, tables, work, me):
             if work[CARD_LOC][c & ID_MASK] == -1 and c & ID_MASK not in seen_ids]
 
 
+def given_away(cf, tables, work, me):
+    """The cards `me` gave its partner this round that it has not seen since: the partner holds them."""
+    if partner_of(cf, me) < 0:
+        return []
+    gave = int(work[GS][GS_GAVE + me])
+    return [c for c in unseen_cards(cf, tables, work, me) if (gave >> (c & ID_MASK)) & 1]
+
+
 def deal_hands(cf, tables, work, me, rng):
     """The other hands (the Fallen King's deck from its pointer) from the cards `me` has not seen, none of a colour a
-    seat showed it lacks (whole deals redrawn until every void is kept)."""
+    seat showed it lacks (whole deals redrawn until every void is kept); the cards `me` gave its partner stay with
+    the partner."""
     colour, gs, hand, hand_n, hx = tables[1], work[GS], work[HAND], work[HAND_N], work[HX]
     seats = hidden_seats(cf, me)
-    cards = unseen_cards(cf, tables, work, me)
+    given = given_away(cf, tables, work, me)
+    cards = [c for c in unseen_cards(cf, tables, work, me) if c not in given]
     for _ in range(10_000):
         pile = list(rng.permutation(cards))
         deal = {}
         for s in seats:
             void = gs[GS_VOID + s] if s != auto_seat(cf) else 0
             take = [c for c in pile if not (colour[c & ID_MASK] >= 0 and (void >> colour[c & ID_MASK]) & 1)]
-            deal[s] = take[:hand_n[s]]
+            mine = given if s == partner_of(cf, me) else []
+            deal[s] = mine + take[:hand_n[s] - len(mine)]
             pile = [c for c in pile if c not in deal[s]]
         if all(len(deal[s]) == hand_n[s] for s in seats):
             break

@@ -21,7 +21,8 @@ SOLO_RANKS = ("Burned Villager", "Flame Runner", "Scale Slayer", "Scourge of the
 
 @dataclass
 class DrarkaneGame(Game):
-    def _play(self, rules: Rules, players: int, lineup, seed: int, n: int, n_traced: int, check: bool):
+    def _play(self, rules: Rules, players: int, lineup, seed: int, n: int, n_traced: int, check: bool,
+              counts: dict | None = None):
         self.check_players(rules, players)
         r: DrarkaneRules = rules.typed
         mode, seats, hand, _ = r.table(players)
@@ -41,7 +42,7 @@ class DrarkaneGame(Game):
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int16)
         searched = self.kernels().play_batch(int(seed) & 0xFFFFFFFF, n, cf, kind, colour, value, r.deck(players),
                                              r.dragon_array(), r.objective_array(), *fns, params,
-                                             *games.values(), *rounds.values(), trace)
+                                             *games.values(), *rounds.values(), trace, counts=counts)
         game_cols = block_columns(games, GAME_COLUMNS)
         game_cols["first_win_share"] = first_win_share(game_cols, players)
         round_cols = {"game": np.repeat(np.arange(n, dtype=np.int64), rows_per_game)}
@@ -54,6 +55,14 @@ class DrarkaneGame(Game):
 
     def search_decisions(self, rules, players, lineup, seed, n):
         return self._play(rules, players, lineup, seed, n, 0, False)[2]
+
+    def search_counts(self, rules, players, lineup, seed, n) -> dict:
+        """The search player's counts over n games: decisions searched ("search_decisions"), determinisations dealt
+        with beliefs ("belief_deals") and those in which no deal within the cap gave every contract, so the deal
+        kept only the voids ("belief_fallbacks")."""
+        counts = {}
+        self._play(rules, players, lineup, seed, n, 0, False, counts)
+        return counts
 
     def traces(self, rules, players, lineup, seed, n):
         tables, trace, _ = self._play(rules, players, lineup, seed, n, n, True)

@@ -89,6 +89,7 @@ from sim.games.drarkane.kernel_score import (
     finish_game, record_round,
 )
 from sim.games.drarkane.kernel_round import next_first, play_round, play_solo, solo_rank
+from sim.games.drarkane import kernel_search as ks
 from sim.games.drarkane.kernel_search import SS_DECISIONS, SS_SIZE, scratch_size, search_seed, searched_round
 
 
@@ -131,22 +132,25 @@ def borrow(typingctx, arr):
 
 # the games' int8, int16 and int32 blocks and the rounds' int8 and int16 blocks (records.GAME_BLOCKS, ROUND_BLOCKS):
 # any layout (the caller's are column-major; a one-row table is C-contiguous as well, and numba types it as such);
-# then the playouts' functions, parameters and codes (the search player's, kernel_search)
+# then the playouts' functions, parameters and codes (the search player's, kernel_search), the informed playouts'
+# (a search seat's `informed` = 1: the line-up's), and the search's counts (written: kernel_search.SS_*)
 KERNEL_SIG = types.int64(
     types.int64, types.int64, types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1],
     types.int64[::1], types.int64[:, ::1], types.int64[:, ::1], SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS,
     types.float64[:, ::1], types.int64[:, ::1], types.int8[:, :], types.int16[:, :], types.int32[:, :],
     types.int8[:, :], types.int16[:, :], types.int16[:, :, ::1],
-    SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, types.float64[:, ::1], types.int64[:, ::1])
+    SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, types.float64[:, ::1], types.int64[:, ::1],
+    SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, types.float64[:, ::1], types.int64[:, ::1], types.int64[::1])
 
 
 @njit(cache=True, _nrt=False)
 def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob, bid_fns, play_fns,
               place_fns, give_fns, draft_fns, params, codes, g8, g16, g32, r8, r16, trace, row, hand, hand_n, hx, zone, gs,
-              ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played, play, sc, ss):
+              ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played, plays, sc, ss):
     """The batch's games. A game's row is summed in `row` (records.G), then written to the games table's blocks
-    g8, g16 and g32. `play`, sc and ss are the search player's (kernel_search.search_choice); sc has one word
-    when no seat searches, and the games are then played by play_round's plain path."""
+    g8, g16 and g32. `plays` (the playouts' and the informed playouts'), sc and ss are the search player's
+    (kernel_search.searched_round); sc has one word when no seat searches, and the games are then played by
+    play_round's plain path."""
     mode = cf[CF_MODE]
     players = cf[CF_PLAYERS]
     n_rounds = cf[CF_ROUNDS]
@@ -163,7 +167,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
             search_seed(ss, seed, g)
         if mode == MODE_SOLO:
             if searching:
-                searched_round(cf, tables, work, fns, params, codes, trace, play, sc, ss)
+                searched_round(cf, tables, work, fns, params, codes, trace, plays, sc, ss)
             else:
                 play_solo(cf, tables, work, fns, params, codes, trace, False)
             rank = solo_rank(cf, ps[0, PS_SCORE])
@@ -181,7 +185,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
             for r in range(n_rounds):
                 gs[GS_ROUND] = r
                 if searching:
-                    searched_round(cf, tables, work, fns, params, codes, trace, play, sc, ss)
+                    searched_round(cf, tables, work, fns, params, codes, trace, plays, sc, ss)
                 else:
                     play_round(cf, tables, work, fns, params, codes, trace, False)
                 for s in range(players):
@@ -292,9 +296,8 @@ def searching(codes):
 
 
 @njit(cache=True)
-def search_arrays(cf, tables, work, pparams, pcodes, search):
-    """The playouts' configuration (no invariant checks) and tables (their worths and ranks from the playouts'
-    parameters), the search's scratch and state; one-word scratch when no seat searches."""
+def playout_tables(cf, tables, pparams, pcodes, search):
+    """A playout line-up's configuration (no invariant checks), worths and ranks (from its parameters)."""
     kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob = tables
     pcf = cf.copy()
     pcf[CF_CHECK] = 0
@@ -304,6 +307,15 @@ def search_arrays(cf, tables, work, pparams, pcodes, search):
         build_worths(kind, colour, value, cf, pparams, pcodes, pworths)
         if ranks.size > 0:
             build_ranks(dr, cf[CF_N_DRAGONS], pparams, pranks)
+    return pcf, pworths, pranks
+
+
+@njit(cache=True)
+def search_arrays(cf, tables, work, pparams, pcodes, search):
+    """The playouts' configuration (no invariant checks) and tables (their worths and ranks from the playouts'
+    parameters), the search's scratch and state; one-word scratch when no seat searches."""
+    pcf, pworths, pranks = playout_tables(cf, tables, pparams, pcodes, search)
+    kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob = tables
     sc = np.zeros(scratch_size(work) if search else 1, np.int64)
     ss = np.zeros(SS_SIZE, np.int64)
     return pcf, (kind, colour, value, keys, ptab, follows, pworths, pranks, deck_cards, dr, ob), sc, ss
@@ -312,8 +324,9 @@ def search_arrays(cf, tables, work, pparams, pcodes, search):
 @njit(KERNEL_SIG, cache=True)
 def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
                    draft_fns, params, codes, g8, g16, g32, r8, r16, trace, pbid, pplay, pplace, pgive, pdraft, pparams,
-                   pcodes):
-    """play_batch's kernel; returns the decisions the search player searched."""
+                   pcodes, ibid, iplay, iplace, igive, idraft, iparams, icodes, counts):
+    """play_batch's kernel; returns the decisions the search player searched, and leaves the search state's counts
+    in `counts` (kernel_search.SS_*)."""
     np.random.seed(seed)      # for user strategies that draw from np.random
     work = new_work()
     (hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard,
@@ -321,22 +334,29 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     row = np.zeros(N_GAME_COLS, np.int64)
     tables = new_tables(cf, kind, colour, value, deck_cards, dr, ob, params, codes, hx)
     flat_keys, ptab, follows, worths, ranks = tables[3], tables[4], tables[5], tables[6], tables[7]
-    pcf, pt, sc, ss = search_arrays(cf, tables, work, pparams, pcodes, searching(codes))
+    search = searching(codes)
+    pcf, pt, sc, ss = search_arrays(cf, tables, work, pparams, pcodes, search)
     ptables = (borrow(kind), borrow(colour), borrow(value), borrow(flat_keys), borrow(ptab), borrow(follows),
                borrow(pt[6]), borrow(pt[7]), borrow(deck_cards), borrow(dr), borrow(ob))
     play = (borrow(pcf), ptables, (pbid, pplay, pplace, pgive, pdraft), borrow(pparams), borrow(pcodes))
+    icf, iworths, iranks = playout_tables(cf, tables, iparams, icodes, search)
+    itables = (borrow(kind), borrow(colour), borrow(value), borrow(flat_keys), borrow(ptab), borrow(follows),
+               borrow(iworths), borrow(iranks), borrow(deck_cards), borrow(dr), borrow(ob))
+    iplayout = (borrow(icf), itables, (ibid, iplay, iplace, igive, idraft), borrow(iparams), borrow(icodes))
     run_batch(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(flat_keys), borrow(ptab),
               borrow(follows), borrow(worths), borrow(ranks), borrow(deck_cards), borrow(dr), borrow(ob), bid_fns, play_fns, place_fns,
               give_fns, draft_fns, borrow(params), borrow(codes), borrow(g8), borrow(g16), borrow(g32), borrow(r8),
               borrow(r16), borrow(trace), borrow(row), borrow(hand), borrow(hand_n), borrow(hx), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
               borrow(objopt), borrow(state), borrow(deck), borrow(ddeck), borrow(odeck), borrow(zobj),
-              borrow(card_loc), borrow(discard), borrow(played), play, borrow(sc), borrow(ss))
+              borrow(card_loc), borrow(discard), borrow(played), (play, iplayout), borrow(sc), borrow(ss))
     # the owners stay alive until here: the borrowed views above hold no reference
     keep = (hand[0, 0] + hand_n[0] + zone[0, 0] + gs[0] + ps[0, 0] + tr[0, 0] + moves[0, 0] + pairs[0, 0]
             + objopt[0, 0] + state[0] + deck[0] + ddeck[0] + odeck[0] + zobj[0, 0] + card_loc[0] + discard[0]
             + played[0] + flat_keys[0] + ptab[0, 0] + follows[0, 0] + worths[0, 0] + hx[0]
-            + ranks.size + pcf[0] + pt[6][0, 0] + pt[7].size + sc[0] + row[0])
+            + ranks.size + pcf[0] + pt[6][0, 0] + pt[7].size + sc[0] + row[0] + icf[0] + iworths[0, 0] + iranks.size)
     gs[1] = keep
+    for k in range(min(counts.shape[0], ss.shape[0])):
+        counts[k] = ss[k]
     return ss[SS_DECISIONS]
 
 
@@ -378,19 +398,50 @@ def playout_lineup(seats):
     return pfns, pparams, seat_codes(*pfns[:3], pparams, seats)
 
 
+def informed_lineup(fns, params, seats):
+    """The informed playouts' functions, parameters and codes (a search seat's `informed` = 1): every seat plays its
+    line-up strategy with its parameters, a searching seat (the searcher's own later moves included) the playouts'
+    default (the seeker at its default weights, as playout_lineup), so a playout never searches."""
+    pfns, pparams, _ = playout_lineup(seats)
+    width = max(pparams.shape[1], params.shape[1])
+    iparams = np.zeros((MAX_SEATS, width), np.float64)
+    ifns = [list(f) for f in fns]
+    for s in range(MAX_SEATS):
+        if fns[D_PLAY][s] is builtin.search_play:
+            iparams[s, :pparams.shape[1]] = pparams[s]
+            for d in range(len(ifns)):
+                ifns[d][s] = pfns[d][s]
+        else:
+            iparams[s, :params.shape[1]] = params[s]
+    ifns = [tuple(f) for f in ifns]
+    return ifns, iparams, seat_codes(*ifns[:3], iparams, seats)
+
+
 def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
-               draft_fns, params, g8, g16, g32, r8, r16, trace):
+               draft_fns, params, g8, g16, g32, r8, r16, trace, counts: dict | None = None):
     """Play n games from `seed` into the games table's blocks g8, g16, g32 and the rounds table's r8, r16
     (records.GAME_BLOCKS, ROUND_BLOCKS; zeros or not) and the first trace.shape[0] traces; returns the decisions the
-    search player searched."""
+    search player searched. `counts`, if given, receives them ("search_decisions"), the determinisations dealt with
+    beliefs ("belief_deals") and those of them that fell back to the voids alone ("belief_fallbacks")."""
     fns = (bid_fns, play_fns, place_fns, give_fns, draft_fns)
-    codes = seat_codes(bid_fns, play_fns, place_fns, params, int(cf[CF_SEATS]))
+    seats = int(cf[CF_SEATS])
+    codes = seat_codes(bid_fns, play_fns, place_fns, params, seats)
     if (codes[:len(DECISIONS)] == SEARCH).any():
-        pfns, pparams, pcodes = playout_lineup(int(cf[CF_SEATS]))
+        pfns, pparams, pcodes = playout_lineup(seats)
+        informed = params.shape[1] > ks.INFORMED and any(
+            play_fns[s] is builtin.search_play and params[s, ks.INFORMED] > 0.5 for s in range(MAX_SEATS))
+        ifns, iparams, icodes = informed_lineup(fns, params, seats) if informed else (pfns, pparams, pcodes)
     else:
         pfns, pparams, pcodes = fns, params, codes
-    return call(play_batch_jit, seed, n, cf, kind, colour, value, deck_cards, dr, ob, *fns, params, codes, g8, g16,
-                g32, r8, r16, trace, *pfns, pparams, pcodes)
+        ifns, iparams, icodes = pfns, pparams, pcodes
+    out = np.zeros(ks.SS_SIZE, np.int64)
+    searched = call(play_batch_jit, seed, n, cf, kind, colour, value, deck_cards, dr, ob, *fns, params, codes, g8, g16,
+                    g32, r8, r16, trace, *pfns, pparams, pcodes, *ifns, iparams, icodes, out)
+    if counts is not None:
+        counts["search_decisions"] = int(out[ks.SS_DECISIONS])
+        counts["belief_deals"] = int(out[ks.SS_BELIEF_DEALS])
+        counts["belief_fallbacks"] = int(out[ks.SS_FALLBACKS])
+    return searched
 
 
 def search_setup(rules, players: int, me: int, check: bool = False):

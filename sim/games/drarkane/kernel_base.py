@@ -75,7 +75,14 @@ GS_QN = 47
 GS_QROWS = 48
 GS_VOID = 49       # gs[GS_VOID + s]: colours (bit mask) seat s showed it lacks this round (not following suit)
 GS_F0 = GS_VOID + MAX_SEATS     # rule counters (records.FIRED): gs[GS_F0 + F[name]], copied to the fired_* columns
-GS_SIZE = GS_F0 + len(FIRED)
+# what the search reads of the teams' exchanges and of the cards played (kept only by the round machine: kernel_search)
+GS_GAVE = GS_F0 + len(FIRED)    # gs[GS_GAVE + s]: the cards (bit mask) seat s gave its partner this round
+GS_XIN = GS_GAVE + MAX_SEATS    # the cards seat s received from its partner after the contracts, net of those
+                                # given back
+GS_XOUT = GS_XIN + MAX_SEATS    # the cards seat s gave its partner after the contracts, net of cards given back
+GS_XN = GS_XOUT + MAX_SEATS     # the swaps seat s took part in after the contracts (public: a count, not the cards)
+GS_BY = GS_XN + MAX_SEATS       # the cards (bit mask) seat s played this round
+GS_SIZE = GS_BY + MAX_SEATS
 
 # gs slots of the rule counters
 FD_KNIGHT = GS_F0 + F["knight"]     # knight, queen, king follow (strength 11, 12, 13)

@@ -18,14 +18,14 @@ from sim.games.drarkane.records import (
 from sim.games.drarkane.kernel_base import (
     BID_ESTIMATE, BID_RANDOM, CALL, D_BID, D_GIVE, D_PLAY, FD_EXCH_RETURN, FD_FK, FD_FK_LEAD, FD_OPEN_EXCHANGE,
     FD_RESHUFFLE, FD_SOLO_80, FD_SOLO_EVERY, FD_SOLO_PILE, FD_TEAMS, FD_TRICK_EXCHANGE, FD_TRICK_SWAP, GS_ANSWER,
-    GS_AUTO_DEF, GS_AUTO_PTR, GS_AUTO_TERROR, GS_AUTO_TRICKS, GS_BAD, GS_BIDS_SUM, GS_DEF_TRICK, GS_DISC, GS_DPILE,
-    GS_DPILE_N, GS_DPTR, GS_FIRST, GS_LAST_WINNER, GS_LEADER, GS_LOST, GS_N_BIDS, GS_PHASE, GS_PILE, GS_PILE_N,
-    GS_PLAYED, GS_POOL, GS_Q, GS_ROUND, GS_STALEMATE, GS_STEP, GS_T, GS_TG, GS_TN, GS_TRICK, GS_TSTEP, GS_TWIN,
-    GS_TWPOS, GS_VIOL, GS_VOID, GS_XSLOT, GS_XSTEP, GS_ZOBJ_N, GS_ZONE_N, GS_ZSLOTS, ID_MASK, ON_DRAGON, PH_BID,
-    PH_DEAL, PH_DRAFT_AFTER, PH_DRAFT_FIRST, PH_EXCHANGE, PH_TRICKS, PS_BID, PS_EXACT, PS_OBJ, PS_SCORE, PS_SIZE,
-    PS_STREAK, PS_TERROR, PS_TOTAL, PS_TRICKS, PS_WON_LAST, SEARCH, TS_EXCHANGE, TS_PLACE, TS_PLAY, TS_REVEAL, T_SEAT,
-    Z_DMG, Z_ID, answer, ask, by_question, checked, deal_card, deal_hand, fill_state, hand_rows, partner_of, put_slot,
-    rec, shuffle, shuffled_ids, take_slot,
+    GS_AUTO_DEF, GS_AUTO_PTR, GS_AUTO_TERROR, GS_AUTO_TRICKS, GS_BAD, GS_BIDS_SUM, GS_BY, GS_DEF_TRICK, GS_DISC,
+    GS_DPILE, GS_DPILE_N, GS_DPTR, GS_FIRST, GS_GAVE, GS_LAST_WINNER, GS_LEADER, GS_LOST, GS_N_BIDS, GS_PHASE, GS_PILE,
+    GS_PILE_N, GS_PLAYED, GS_POOL, GS_Q, GS_ROUND, GS_STALEMATE, GS_STEP, GS_T, GS_TG, GS_TN, GS_TRICK, GS_TSTEP,
+    GS_TWIN, GS_TWPOS, GS_VIOL, GS_VOID, GS_XIN, GS_XN, GS_XOUT, GS_XSLOT, GS_XSTEP, GS_ZOBJ_N, GS_ZONE_N, GS_ZSLOTS,
+    ID_MASK, ON_DRAGON, PH_BID, PH_DEAL, PH_DRAFT_AFTER, PH_DRAFT_FIRST, PH_EXCHANGE, PH_TRICKS, PS_BID, PS_EXACT,
+    PS_OBJ, PS_SCORE, PS_SIZE, PS_STREAK, PS_TERROR, PS_TOTAL, PS_TRICKS, PS_WON_LAST, SEARCH, TS_EXCHANGE, TS_PLACE,
+    TS_PLAY, TS_REVEAL, T_SEAT, Z_DMG, Z_ID, answer, ask, by_question, card_bit, checked, deal_card, deal_hand,
+    fill_state, hand_rows, partner_of, put_slot, rec, shuffle, shuffled_ids, take_slot,
 )
 from sim.games.drarkane.kernel_zone import place_trick, reveal, zone_full
 from sim.games.drarkane.kernel_trick import choose_card, count_trick, play_card, play_trick, trick_eval
@@ -71,11 +71,27 @@ def opening_exchange(cf, kind, colour, value, hand, hand_n, hx, gs, ps, moves, s
         c = hand[giver, i]
         take_slot(hand, hand_n, hx, giver, i)
         deal_card(hand, hand_n, hx, taker, c)
+        gs[GS_GAVE + giver] |= card_bit(c)      # (read by the search only: the giver knows where the card went)
         rec(trace, gs, EV_GIVE, giver, taker, c, 0)
     return -1
 
 
 ASKED = -2      # give_slot: the searching seat was asked
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def passed(gs, a, b, c):
+    """Seat a gave card c to its partner b after the contracts: the masks the search reads (kernel_base.GS_GAVE...),
+    the flows after the contracts kept net (a card given back leaves both masks)."""
+    bit = card_bit(c)
+    gs[GS_GAVE + a] |= bit
+    back = gs[GS_XIN + a] & bit
+    gs[GS_XIN + a] &= ~bit
+    gs[GS_XOUT + a] |= bit & ~back
+    back = gs[GS_XOUT + b] & bit
+    gs[GS_XOUT + b] &= ~bit
+    gs[GS_XIN + b] |= bit & ~back
+    gs[GS_XN + a] += 1
 
 
 @njit(cache=True, _nrt=False)
@@ -124,6 +140,8 @@ def trick_exchange(w, cf, kind, colour, value, hand, hand_n, hx, gs, ps, moves, 
     back = hand[p, j]
     put_slot(hand, hx, p, j, c)
     put_slot(hand, hx, w, i, back)
+    passed(gs, w, p, c)             # what the search reads of the swap (GS_GAVE, GS_XIN, GS_XOUT, GS_XN)
+    passed(gs, p, w, back)
     gs[GS_VOID + p] = 0         # each may now hold a colour it showed it lacked
     gs[GS_VOID + w] = 0
     return -1
@@ -208,6 +226,11 @@ def play_round(cf, tables, work, fns, params, codes, trace, search):
             ps[s, PS_OBJ] = -1
             if search:
                 gs[GS_VOID + s] = 0
+                gs[GS_GAVE + s] = 0
+                gs[GS_XIN + s] = 0
+                gs[GS_XOUT + s] = 0
+                gs[GS_XN + s] = 0
+                gs[GS_BY + s] = 0
         if search:
             gs[GS_TN] = 0           # no trick yet (kernel_search reads the trick's cards as seen)
         start_round(zone, gs, ddeck, dr, cf, state, trace)

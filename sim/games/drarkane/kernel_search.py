@@ -4,7 +4,7 @@ At each of its decisions with more than one option (a contract, a card, a placem
 partner, an objective), the searching seat plays each option on to the end of the game many times and keeps
 the one that wins most. A playout starts from a copy of the true state in which everything the seat cannot see
 is dealt afresh (`determinise`), then every seat plays the default heuristics (the seeker at its default
-weights) to the end of the game, and scores the searching seat's share of the win (1/k when k players tie at
+weights; with `informed`, below, the line-up's strategies) to the end of the game, and scores the searching seat's share of the win (1/k when k players tie at
 the top; solo: reaching Scale Slayer), with the final score margin as a small tie-break. Options are compared on
 common random numbers by the shared driver (sim.engine.search.choose): within a round of its sequential halving,
 playout j deals the same hidden cards and the same later rounds for every option; then a guard on fresh playouts
@@ -28,7 +28,20 @@ What the seat sees and what is dealt afresh:
 - solo: the order of the draw pile and the Demon's deck (the discard pile is public);
 - the game's random stream, which deals the later rounds: each playout draws its own.
 Everything is dealt from counts and sets the seat can see, listed in a fixed order before the shuffle, so the
-result does not depend on where the hidden cards really are.
+result does not depend on where the hidden cards really are. The cards the seat gave its partner this round (the
+teams' exchanges, kernel_base.GS_GAVE) and has not seen played or given back stay in the partner's hand: that is
+what it saw, not a belief.
+
+The seat's parameters (strategies.drarkane.SEARCH): the budget; `informed` 1: the playouts play every other seat
+with the strategy and weights it really plays in this line-up (a searching seat, and the searcher's own later
+moves, as the seeker at its default weights: kernel.informed_lineup), 0 (the default) every seat as the seeker;
+`beliefs` 1: whole deals are drawn until each other player that has bid this round would have bid its contract
+with the hand it is dealt (as that hand was at bidding time: with the cards it played since, a partner's less and
+plus the cards swapped with the seat since) under the playouts' model of it (the seeker's estimate with the
+model's weights; a seat whose model bids at random or by a function not inlined is not read, nor one whose hand
+another team's swap changed). That is rejection sampling, exact for a deterministic bid; after BELIEF_TRIES deals
+the last one stands (it keeps the voids and the passed cards) and is counted in ss[SS_FALLBACKS], which a run
+reports (DrarkaneGame.search_counts: "belief_fallbacks" of "belief_deals").
 
 The search has a random stream of its own (`ss`), seeded per game: a search seat leaves the game's deals and the
 other strategies' draws as they would be without it. The incumbent's draws (the seeker makes none) come from it too:
@@ -41,21 +54,26 @@ from sim.engine import search
 from sim.engine.rng import mix, shuffle
 
 from sim.games.drarkane.records import (
-    CF_DECK_N, CF_MODE, CF_N_DRAGONS, CF_N_OBJECTIVES, CF_PLAYERS, CF_RANK_1, CF_ROUNDS, CF_SEATS, CF_SOLO_SPLIT,
+    CF_CONTRACT_MAX, CF_DECK_N, CF_MODE, CF_N_DRAGONS, CF_N_OBJECTIVES, CF_PLAYERS, CF_RANK_1, CF_ROUNDS, CF_SEATS, CF_SOLO_SPLIT,
     CF_TREASURES, MAX_CARDS, MAX_HAND, MAX_OBJECTIVES, MAX_PAIRS, MAX_SEATS, MODE_FALLEN_KING, MODE_SOLO, SEAT_FNS,
     S_RNG,
 )
 from sim.games.drarkane.kernel_base import (
-    D_BID, D_DRAFT, D_GIVE, D_PLACE, D_PLAY, GS_ANSWER, GS_AUTO_PTR, GS_DDEALT, GS_DPILE, GS_DPILE_N, GS_DPTR, GS_FIRST,
-    GS_PILE, GS_PILE_N, GS_QN, GS_QROWS, GS_ROUND, GS_TG, GS_TN, GS_VOID, GS_ZOBJ_N, HX_BITS, PS_OBJ, PS_OBJ_COND,
-    PS_OBJ_DONE, PS_OBJ_PARAM, PS_TOTAL, T_CARD, card_bit, deal_card, new_game, partner_of,
+    BID_ESTIMATE, D_BID, D_DRAFT, D_GIVE, D_PLACE, D_PLAY, GS_ANSWER, GS_AUTO_PTR, GS_BY, GS_DDEALT, GS_DPILE,
+    GS_DPILE_N, GS_DPTR, GS_FIRST, GS_GAVE, GS_N_BIDS, GS_PILE, GS_PILE_N, GS_QN, GS_QROWS, GS_ROUND, GS_TG, GS_TN,
+    GS_VOID, GS_XIN, GS_XN, GS_XOUT, GS_ZOBJ_N, HX_BITS, PS_BID, PS_OBJ, PS_OBJ_COND, PS_OBJ_DONE, PS_OBJ_PARAM,
+    PS_TOTAL, T_CARD, card_bit, deal_card, new_game, partner_of,
 )
+from strategies.drarkane import estimate_contract
 from sim.games.drarkane.kernel_round import next_first, round_on
 
 SEARCH_SEED = 0x5EA2C5      # mixed into the batch seed: the search stream differs from the game's
-SS_RNG, SS_DECISIONS = 0, 1     # the search state `ss`: its stream, decisions searched in the batch
-SS_SIZE = 2
+# the search state `ss`: its stream, decisions searched in the batch, determinisations dealt with beliefs and those
+# of them that fell back to the hard constraints (no deal within BELIEF_TRIES gave every contract)
+SS_RNG, SS_DECISIONS, SS_BELIEF_DEALS, SS_FALLBACKS = 0, 1, 2, 3
+SS_SIZE = 4
 TRIES = 20          # determinisations tried with the voids before one that ignores them
+BELIEF_TRIES = 64   # beliefs: whole deals tried for one whose modelled contracts are the real ones
 TIE = 60            # a point of the final score margin (a tie-break); every count of tied winners divides it
 WIN = 1000 * TIE    # a win's reward (the driver's rewards are integers: a win shared by k is WIN // k)
 assert all(TIE % k == 0 for k in range(1, MAX_SEATS + 1))
@@ -65,7 +83,9 @@ assert all(TIE % k == 0 for k in range(1, MAX_SEATS + 1))
 MAX_OPTS = MAX_PAIRS
 DRIVER_WORDS = search.words(MAX_OPTS)
 MAX_PILE = MAX_CARDS + MAX_OBJECTIVES
-BUDGET = 0          # the search seat's parameter: playouts per decision
+BUDGET, INFORMED, BELIEFS = 0, 1, 2     # the search seat's parameters (strategies.drarkane.SEARCH)
+# `deal` (search_choice): 1 the search, 3 the search with beliefs; the tests' 0 a cheat (the true deal), 2 a leak
+DEAL_CHEAT, DEAL, DEAL_LEAK, DEAL_BELIEFS = 0, 1, 2, 3
 
 
 @njit(cache=True, _nrt=False)
@@ -161,12 +181,13 @@ def unknown_ids(known, n, sc, at, ss):
 
 
 @njit(cache=True, _nrt=False)
-def hidden_cards(me, cf, tables, work, sc, at):
+def hidden_cards(me, cf, tables, work, sc, at, known):
     """Lay out in sc[at:] the round's cards seat `me` has not seen, in the fixed order of the game's deck: not in
-    its hand, not in the trick, not on a dragon or discarded. Returns how many."""
+    its hand, not in the trick, not on a dragon or discarded, nor in the bit mask `known` (cards whose holder it
+    knows). Returns how many."""
     deck_cards = tables[8]
     hand, hand_n, gs, tr, card_loc = work[0], work[1], work[4], work[6], work[15]
-    seen = np.int64(0)
+    seen = known
     for i in range(hand_n[me]):
         seen |= card_bit(hand[me, i])
     for i in range(gs[GS_TN]):
@@ -181,17 +202,76 @@ def hidden_cards(me, cf, tables, work, sc, at):
 
 
 @njit(cache=True, _nrt=False)
-def deal_hidden(me, cf, tables, work, sc, ss, pile, dealt, leak):
-    """The other players' hands and the Fallen King's deck, from the cards `me` has not seen, shuffled; a seat that
-    showed a colour void is dealt none of it (the seats with voids are dealt first; after TRIES failed shuffles the
-    voids are ignored, which never happens with real void sets but keeps the deal total). `leak` (the tests' leaky
-    determinisation) leaves each hand's card mask holding its true cards too: the playouts' seeker then follows
-    suit with cards the seat does not hold."""
+def given_cards(me, cf, tables, work):
+    """The cards `me` gave its partner this round that it has not seen since (not back in its hand, not in the trick,
+    not played): the partner holds them (teams; 0 otherwise). What `me` did, not a belief."""
+    deck_cards = tables[8]
+    hand, hand_n, gs, tr, card_loc = work[0], work[1], work[4], work[6], work[15]
+    gave = gs[GS_GAVE + me] if partner_of(cf, me) >= 0 else np.int64(0)
+    if gave == 0:
+        return gave
+    for i in range(hand_n[me]):
+        gave &= ~card_bit(hand[me, i])
+    for i in range(gs[GS_TN]):
+        gave &= ~card_bit(tr[i, T_CARD])
+    for i in range(cf[CF_DECK_N]):
+        c = deck_cards[i]
+        if card_loc[c] != -1:
+            gave &= ~card_bit(c)
+    return gave
+
+
+@njit(cache=True, _nrt=False)
+def bid_fits(me, cf, work, sc, dealt, model):
+    """Whether each other player that has bid this round would have bid its contract with the hand it is dealt (in
+    sc[dealt:]), as that hand was at bidding time (with the cards it played since; a partner's also less the cards
+    `me` gave it and plus those it gave `me` after the contracts), under its modelled bid: bid_estimate with the
+    model's weights (the model's worths and parameters). A seat that does not bid so is not read (bid_random: every
+    contract as likely; another function: not modelled), nor one whose hand an exchange `me` did not see changed
+    after the contracts (another team's swap)."""
+    mcodes, mparams, worths = model
+    hand_n, gs, ps = work[1], work[4], work[5]
+    seats = cf[CF_SEATS]
+    players = cf[CF_PLAYERS]
+    partner = partner_of(cf, me)
+    bids = gs[GS_N_BIDS]
+    k = 0
+    for j in range(seats):
+        s = (gs[GS_FIRST] + j) % seats
+        if s >= players:
+            continue
+        if k >= bids:
+            break
+        before = k
+        k += 1
+        if s == me or mcodes[D_BID, s] != BID_ESTIMATE:
+            continue
+        held = gs[GS_BY + s]
+        if s == partner:
+            held = (held | gs[GS_XOUT + s]) & ~gs[GS_XIN + s]
+        elif gs[GS_XN + s] != 0:
+            continue
+        for i in range(hand_n[s]):
+            held |= card_bit(sc[dealt + s * MAX_HAND + i])
+        total = 0.0
+        for c in range(MAX_CARDS):
+            if (held >> c) & 1:
+                total += worths[s, c]
+        if estimate_contract(total, worths[s, -1], cf[CF_CONTRACT_MAX], mparams[s], before, seats) != ps[s, PS_BID]:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def deal_once(me, cf, tables, work, sc, ss, pile, dealt, k, partner, kn):
+    """One deal of the k cards in sc[pile:] to the other hands (sc[dealt + s * MAX_HAND:]), the partner's first kn
+    cards (those `me` gave it) already there; a seat that showed a colour void is dealt none of it (the seats with
+    voids are dealt first; after TRIES failed shuffles the voids are ignored, which never happens with real void
+    sets but keeps the deal total)."""
     colour = tables[1]
-    hand, hand_n, hx, gs = work[0], work[1], work[2], work[4]
+    hand_n, gs = work[1], work[4]
     seats = cf[CF_SEATS]
     auto = 2 if cf[CF_MODE] == MODE_FALLEN_KING else -1
-    k = hidden_cards(me, cf, tables, work, sc, pile)
     for attempt in range(TRIES + 1):
         shuffled(ss, sc, pile, k)
         taken = np.int64(0)
@@ -201,7 +281,7 @@ def deal_hidden(me, cf, tables, work, sc, ss, pile, dealt, leak):
                 vm = gs[GS_VOID + s] if s != auto and attempt < TRIES else 0
                 if s == me or (vm != 0) != (voids == 0):
                     continue
-                got = 0
+                got = kn if s == partner else 0
                 i = 0
                 while got < hand_n[s] and i < k:
                     c = sc[pile + i]
@@ -213,7 +293,40 @@ def deal_hidden(me, cf, tables, work, sc, ss, pile, dealt, leak):
                     got += 1
                 ok = ok and got == hand_n[s]
         if ok:
-            break
+            return
+
+
+@njit(cache=True, _nrt=False)
+def deal_hidden(me, cf, tables, work, sc, ss, pile, dealt, leak, beliefs, model):
+    """The other players' hands and the Fallen King's deck, from the cards `me` has not seen, shuffled (deal_once);
+    the cards `me` gave its partner stay in the partner's hand. With `beliefs`, whole deals are tried until one gives
+    every contract bid so far under the model (bid_fits: rejection sampling, exact for a deterministic bid); after
+    BELIEF_TRIES the last deal stands, which keeps only the voids, and is counted (ss[SS_FALLBACKS]). `leak` (the
+    tests' leaky determinisation) leaves each hand's card mask holding its true cards too: the playouts' seeker then
+    follows suit with cards the seat does not hold."""
+    hand, hand_n, hx, gs = work[0], work[1], work[2], work[4]
+    seats = cf[CF_SEATS]
+    auto = 2 if cf[CF_MODE] == MODE_FALLEN_KING else -1
+    partner = partner_of(cf, me)
+    known = given_cards(me, cf, tables, work)
+    kn = 0
+    if known != 0:
+        for c in range(MAX_CARDS):
+            if (known >> c) & 1 and kn < hand_n[partner]:
+                sc[dealt + partner * MAX_HAND + kn] = c
+                kn += 1
+    k = hidden_cards(me, cf, tables, work, sc, pile, known)
+    if beliefs:
+        ss[SS_BELIEF_DEALS] += 1
+        fits = False
+        for _ in range(BELIEF_TRIES):
+            deal_once(me, cf, tables, work, sc, ss, pile, dealt, k, partner, kn)
+            if bid_fits(me, cf, work, sc, dealt, model):
+                fits = True
+                break
+        ss[SS_FALLBACKS] += not fits
+    else:
+        deal_once(me, cf, tables, work, sc, ss, pile, dealt, k, partner, kn)
     for s in range(seats):
         if s == me:
             continue
@@ -280,7 +393,7 @@ def deal_solo(cf, tables, work, sc, ss, pile):
     """Solo: the draw pile and the Demon's deck in a new order (the cards not in the hand, the trick, on a dragon
     or discarded)."""
     deck, played, gs = work[11], work[17], work[4]
-    k = hidden_cards(0, cf, tables, work, sc, pile)
+    k = hidden_cards(0, cf, tables, work, sc, pile, np.int64(0))
     shuffled(ss, sc, pile, k)
     i = 0
     for j in range(gs[GS_PILE], gs[GS_PILE_N]):
@@ -295,13 +408,14 @@ def deal_solo(cf, tables, work, sc, ss, pile):
 
 
 @njit(cache=True, _nrt=False)
-def determinise(me, drafting, cf, tables, work, sc, ss, pile, dealt, leak):
+def determinise(me, drafting, cf, tables, work, sc, ss, pile, dealt, leak, beliefs, model):
     """Deal afresh everything seat `me` cannot see (the module's docstring), on the search stream, and give the
-    game's stream (which deals the later rounds) a new state. `leak`: the tests' leaky version (deal_hidden)."""
+    game's stream (which deals the later rounds) a new state. `leak`: the tests' leaky version; `beliefs` and
+    `model` (the modelled seats' bid codes, parameters and worths): deals that give the contracts (deal_hidden)."""
     if cf[CF_MODE] == MODE_SOLO:
         deal_solo(cf, tables, work, sc, ss, pile)
     else:
-        deal_hidden(me, cf, tables, work, sc, ss, pile, dealt, leak)
+        deal_hidden(me, cf, tables, work, sc, ss, pile, dealt, leak, beliefs, model)
         if cf[CF_TREASURES] != 0:
             deal_objectives(me, drafting, cf, tables, work, sc, ss, pile)
     deal_dragons(cf, work, sc, ss, pile)
@@ -380,12 +494,14 @@ def reward(me, cf, ps):
 def play_option(ctx, o, stream):
     """The driver's playout (sim.engine.search.choose): the root restored, what the seat cannot see dealt from
     `stream` (deal 1; the tests' 0 keeps the true deal, a cheat, and 2 deals leakily), option o answered, the game
-    played to its end by the playouts' heuristics; returns the seat's reward."""
+    played to its end by the playouts' heuristics; returns the seat's reward. Deal 3: with beliefs, the playouts'
+    seats (their bid codes, parameters and worths) the model of how the others bid."""
     me, drafting, pcf, ptables, work, pfns, pparams, pcodes, trace, sc, ss, pile, dealt, deal = ctx
     keep(work, sc, True)
     ss[SS_RNG] = stream
-    if deal != 0:
-        determinise(me, drafting, pcf, ptables, work, sc, ss, pile, dealt, deal == 2)
+    if deal != DEAL_CHEAT:
+        determinise(me, drafting, pcf, ptables, work, sc, ss, pile, dealt, deal == DEAL_LEAK, deal == DEAL_BELIEFS,
+                    (pcodes, pparams, ptables[6]))
     else:
         work[10][S_RNG] = search.next_stream(search_stream(ss))
     work[4][GS_ANSWER] = o + 1
@@ -408,8 +524,8 @@ def own_choice(q, work, sc, ss, pfns, pparams):
 def search_choice(q, budget, work, trace, play, sc, ss, deal):
     """The option the asking seat takes at question q (see the module's docstring): `play` holds the playouts'
     configuration, tables, functions, parameters and codes; sc is scratch (scratch_size words), ss the search
-    state. The game's state is as it was when the search returns. `deal` 1 is the search; the tests' 0 plays out
-    from the true hidden cards (a cheat), 2 from a leaky determinisation (deal_hidden)."""
+    state. The game's state is as it was when the search returns. `deal` 1 is the search, 3 the search with beliefs
+    (deal_hidden); the tests' 0 plays out from the true hidden cards (a cheat), 2 from a leaky determinisation."""
     pcf, ptables, pfns, pparams, pcodes = play
     gs = work[4]
     me = q % MAX_SEATS
@@ -431,15 +547,23 @@ def search_choice(q, budget, work, trace, play, sc, ss, deal):
 
 
 @njit(cache=True, _nrt=False)
-def searched_round(cf, tables, work, fns, params, codes, trace, play, sc, ss):
-    """A round (solo: the game) of a game with a searching seat: every question the machine asks is searched."""
+def searched_round(cf, tables, work, fns, params, codes, trace, plays, sc, ss):
+    """A round (solo: the game) of a game with a searching seat: every question the machine asks is searched, with
+    the playouts of plays[0] (every seat the seeker at its default weights) or, for a seat whose `informed` is 1,
+    of plays[1] (the line-up's strategies; a searching seat's, the seeker's); `beliefs` 1: deals that give the
+    others' contracts under the same model."""
     gs = work[4]
     while True:
         q = round_on(cf, tables, work, fns, params, codes, trace)
         if q < 0:
             return
-        budget = np.int64(params[q % MAX_SEATS, BUDGET])
-        gs[GS_ANSWER] = search_choice(q, budget, work, trace, play, sc, ss, 1) + 1
+        s = q % MAX_SEATS
+        budget = np.int64(params[s, BUDGET])
+        deal = DEAL_BELIEFS if params.shape[1] > BELIEFS and params[s, BELIEFS] > 0.5 else DEAL
+        if params.shape[1] > INFORMED and params[s, INFORMED] > 0.5:
+            gs[GS_ANSWER] = search_choice(q, budget, work, trace, plays[1], sc, ss, deal) + 1
+        else:
+            gs[GS_ANSWER] = search_choice(q, budget, work, trace, plays[0], sc, ss, deal) + 1
 
 
 # ---- entries for the tests and the benchmark (the types run_batch passes: compiled once, shared) ---------------
@@ -465,11 +589,14 @@ def decide(q, budget, work, trace, play, sc, ss, deal):
     return search_choice(q, budget, work, trace, play, sc, ss, deal)
 
 
-@njit(types.void(types.int64, types.boolean, I1, TABLES, WORK, I1, I1, types.boolean), cache=True)
-def redeal(me, drafting, cf, tables, work, sc, ss, leak):
-    """determinise, callable with arrays made in Python (sc: scratch_size words)."""
+@njit(types.void(types.int64, types.boolean, WORK, I1, I1, PLAY, types.int64), cache=True)
+def redeal(me, drafting, work, sc, ss, play, deal):
+    """determinise, callable with arrays made in Python (sc: scratch_size words; `play` as search_choice's, its
+    seats the model of beliefs; `deal` as search_choice's: 1, 2 leaky, 3 with beliefs)."""
+    pcf, ptables, pfns, pparams, pcodes = play
     pile = sc.shape[0] - MAX_PILE - MAX_SEATS * MAX_HAND
-    determinise(me, drafting, cf, tables, work, sc, ss, pile, pile + MAX_PILE, leak)
+    determinise(me, drafting, pcf, ptables, work, sc, ss, pile, pile + MAX_PILE, deal == DEAL_LEAK,
+                deal == DEAL_BELIEFS, (pcodes, pparams, ptables[6]))
 
 
 @njit(types.void(types.int64, I1, TABLES, WORK, FNS, F2, I2, TRACE, I2), cache=True)

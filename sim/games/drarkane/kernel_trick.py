@@ -17,9 +17,9 @@ from sim.games.drarkane.records import (
 )
 from sim.games.drarkane.kernel_base import (
     C_CHEAP, C_LEAD_TL, D_PLAY, FAR, FD_AUTO_MERC, FD_EGG, FD_EGG_LOW, FD_KNIGHT, FD_MERC, FD_WIZ_CANCEL, FD_WIZ_HIGH,
-    FD_WIZ_LOW, GS_ANSWER, GS_AUTO_PTR, GS_PLAYED, GS_SINK, GS_TN, GS_VIOL, GS_VOID, HX_BITS, HX_COLOUR, HX_MERC,
+    FD_WIZ_LOW, GS_ANSWER, GS_AUTO_PTR, GS_PLAYED, GS_SINK, GS_TN, GS_VIOL, GS_VOID, GS_BY, HX_BITS, HX_COLOUR, HX_MERC,
     HX_NONE, HX_SLOT, ID_MASK, NO_KEY, PLAY_RANDOM, PLAY_SEEKER, PS_BID, PS_TRICKS, SEARCH, SEAT_MASK, T_CARD, T_MODE,
-    T_SEAT, answer, ask, by_question, card_key, checked, fill_seat, fill_state, fill_table, imax, imin, option_row,
+    T_SEAT, answer, ask, by_question, card_bit, card_key, checked, fill_seat, fill_state, fill_table, imax, imin, option_row,
     rec, regime_of, remove_slot, take_slot,
 )
 
@@ -394,6 +394,8 @@ def play_trick(leader, auto, cf, kind, colour, value, keys, ptab, follows, hand,
         # the card joins the trick (a seat that does not follow the led colour shows it has none)
         if search and s != auto and kind[c] == ARCANA and led >= 0 and colour[c] != led:
             gs[GS_VOID + s] |= 1 << led
+        if search:
+            gs[GS_BY + s] |= card_bit(c)       # the cards each seat played (the search's beliefs)
         tr[tn, T_CARD] = c
         tr[tn, T_MODE] = m
         tr[tn, T_SEAT] = s
