@@ -125,6 +125,18 @@ def test_each_side_is_reported_apart_when_the_mean_hides_two_results(tmp_path):
     assert "## Each side apart" in text and "row as cultist" in text
 
 
+def test_the_other_entrant_of_a_pair_holds_the_other_side():
+    """A pair played as (rock, paper) with rock's heroes winning 90% and its cultists 20%: read from paper's
+    side, paper as hero scores 80% (against rock's cultists) and as cultist 10%."""
+    from sim.report.tournament import side_rows
+    rng = np.random.default_rng(8)
+    deals = 4000
+    s = standings(NAMES[:2], {(0, 1): np.vstack([rng.random(deals) < 0.9, rng.random(deals) < 0.2]).astype(float)},
+                  held=["hero", "cultist"])
+    paper = {held: v for held, v, _, _ in side_rows(s, NAMES[1], NAMES[0])}
+    assert abs(paper["hero"] - 0.8) < 0.03 and abs(paper["cultist"] - 0.1) < 0.03
+
+
 def test_a_search_finding_says_whether_the_search_knew_its_opponent():
     rng = np.random.default_rng(4)
     s = standings(["search", "defaults"], scores_for(rng, {(0, 1): 0.8}))

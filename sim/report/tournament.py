@@ -108,14 +108,19 @@ def tournament_findings(s: Standings, specs: dict[str, str] | None = None) -> li
 
 
 def side_rows(s: Standings, a: str, b: str) -> list[tuple[str, float, float, float]]:
-    """(what a holds, a's score, lo, hi) in each rotation against b, from whichever order the pair was played."""
+    """(what a holds, a's score, lo, hi) in each rotation against b, from whichever order the pair was played.
+    Played as (b, a), the rotation in which b held one side is the one in which a held the other (the rotations
+    are complementary: two of them)."""
     out = []
-    for r in s.sides:
-        if (r["a"], r["b"]) == (a, b):
+    played = [r for r in s.sides if {r["a"], r["b"]} == {a, b}]
+    held = [r["a_holds"] for r in played]
+    for r in played:
+        if r["a"] == a:
             out.append((r["a_holds"], r["score_a"], r["lo"], r["hi"]))
-        elif (r["a"], r["b"]) == (b, a):
-            out.append((r["a_holds"], 1 - r["score_a"], 1 - r["hi"], 1 - r["lo"]))
-    return out
+        else:
+            other = next(h for h in held if h != r["a_holds"])
+            out.append((other, 1 - r["score_a"], 1 - r["hi"], 1 - r["lo"]))
+    return sorted(out, key=lambda row: held.index(row[0]))
 
 
 def per_side_text(s: Standings, a: str, b: str) -> str:
