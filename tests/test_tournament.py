@@ -145,3 +145,22 @@ def test_a_search_finding_says_whether_the_search_knew_its_opponent():
     said = " ".join(tournament_findings(s, {"search": "search:budget=50:informed=1", "defaults": "default"}))
     assert "the search knew its opponent" in said and "did not know" not in said
     assert "knew" not in " ".join(tournament_findings(s, {"search": "kiter", "defaults": "default"}))
+
+
+def test_an_uninformed_search_knew_an_opponent_that_plays_the_defaults():
+    """Its playouts assume the default heuristics: against them it knew its opponent, against tuned ones not."""
+    from sim.analysis.tournament import plays_defaults
+    defaults = {"dragon": "brawler", "dwarves": "coordinated"}
+    assert plays_defaults("default", defaults) and plays_defaults("dragon=brawler/dwarves=coordinated", defaults)
+    assert not plays_defaults("dragon=brawler:flee=2/dwarves=coordinated", defaults)
+    assert not plays_defaults("dragon=kiter/dwarves=coordinated", defaults)
+    assert plays_defaults("seeker", {"seat0": "seeker", "seat1": "seeker"})
+    assert not plays_defaults("seeker:bias=1", {"seat0": "seeker", "seat1": "seeker"})
+    rng = np.random.default_rng(4)
+    s = standings(["search", "defaults", "tuned"], scores_for(rng, {(0, 1): 0.8, (0, 2): 0.7, (1, 2): 0.5}))
+    specs = {"search": "search", "defaults": "dragon=brawler/dwarves=coordinated", "tuned": "dragon=kiter/dwarves=net"}
+    said = tournament_findings(s, specs, defaults)
+    against_defaults = next(f for f in said if "defaults" in f and "search" in f)
+    against_tuned = next(f for f in said if "tuned" in f and "search" in f)
+    assert "which defaults plays (the search knew its opponent)" in against_defaults
+    assert "did not know its opponent" in against_tuned

@@ -72,6 +72,17 @@ def search_knowledge(spec: str) -> str | None:
     return "informed" if all(informed) else "uninformed"
 
 
+def plays_defaults(spec: str, defaults: dict[str, str]) -> bool:
+    """Whether an entrant plays the game's default heuristic in every role, unchanged: what an uninformed
+    search's playouts assume, so such a search knew this opponent without being told."""
+    if spec.strip() == "default":
+        return True
+    if "=" not in spec.split(":")[0]:
+        return ":" not in spec and all(spec.strip() == d for d in defaults.values())
+    parts = dict(p.split("=", 1) for p in spec.split("/"))
+    return all(":" not in s and defaults.get(role.strip()) == s.strip() for role, s in parts.items())
+
+
 def play_pair(game: Game, base: RunSpec, a: str, b: str, out: Path, jobs: int) -> np.ndarray:
     """A's per-game scores against B: one row per rotation, one column per deal (every rotation plays the same
     seeds, so column d is the same deal, game id d, in every row)."""

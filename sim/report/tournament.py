@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from sim.analysis.stats import Z95  # noqa: E402
-from sim.analysis.tournament import Standings, Tournament, search_knowledge  # noqa: E402
+from sim.analysis.tournament import Standings, Tournament, plays_defaults, search_knowledge  # noqa: E402
 from sim.report import layout, numbers  # noqa: E402
 from sim.report.charts import ChartSaver, heat_colours, label_cells  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
@@ -31,7 +31,7 @@ def write(t: Tournament, to: Path) -> Path:
     chart = ChartSaver(to, f"tournament_{game.name}")
     fits = s.fit.fits is not False
     lines = [f"# {game.title}: tournament", "", "## Findings", "",
-             *[f"- {f}" for f in tournament_findings(s, t.specs)], "",
+             *[f"- {f}" for f in tournament_findings(s, t.specs, game.default_strategies(base.rules))], "",
              "## Head to head" + ("" if fits else " (the result: one strength per strategy does not fit)"), "",
              f"{base.n:,} deals per pair, {base.players} players, seed {base.seed}; each pair plays every "
              "seat/side rotation on the same deals. Cell = the row's score against the column: the share of the "
@@ -76,7 +76,8 @@ def fit_summary(s: Standings) -> dict:
             "deals as the unit", "x2": f.x2, "df": f.df, "p": f.p_fit if f.df > 0 else None, "fits": f.fits}
 
 
-def tournament_findings(s: Standings, specs: dict[str, str] | None = None) -> list[str]:
+def tournament_findings(s: Standings, specs: dict[str, str] | None = None,
+                        defaults: dict[str, str] | None = None) -> list[str]:
     """Whether one strength per entrant fits, then the strongest entrant (only when it does), then every
     pairing, decided or not, strongest first, each with its score per side and whether a search knew its
     opponent."""
@@ -103,7 +104,7 @@ def tournament_findings(s: Standings, specs: dict[str, str] | None = None) -> li
             else:
                 said = f"{names[i]} and {names[j]} cannot be told apart: {cell}"
             out.append(said + per_side_text(s, names[i], names[j]) + "." + knowledge_text(specs or {}, names[i],
-                                                                                           names[j]))
+                                                                                           names[j], defaults))
     return out
 
 
@@ -131,13 +132,17 @@ def per_side_text(s: Standings, a: str, b: str) -> str:
                             for held, v, lo, hi in rows) + ")"
 
 
-def knowledge_text(specs: dict[str, str], a: str, b: str) -> str:
-    """Whether a searching entrant of the pair knew the other: "search beats X" means little without it."""
+def knowledge_text(specs: dict[str, str], a: str, b: str, defaults: dict[str, str] | None = None) -> str:
+    """Whether a searching entrant of the pair knew the other: "search beats X" means little without it. An
+    uninformed search knew an opponent that plays the default heuristics: its playouts assume exactly them."""
     out = []
     for me, other in ((a, b), (b, a)):
         knows = search_knowledge(specs.get(me, ""))
         if knows == "informed":
             out.append(f" {me}'s playouts played {other} (the search knew its opponent).")
+        elif knows == "uninformed" and defaults and plays_defaults(specs.get(other, ""), defaults):
+            out.append(f" {me}'s playouts assumed the default heuristics, which {other} plays (the search knew "
+                       "its opponent).")
         elif knows == "uninformed":
             out.append(f" {me}'s playouts assumed the default heuristics, not {other} (the search did not know "
                        "its opponent).")

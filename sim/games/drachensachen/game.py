@@ -8,6 +8,7 @@ import polars as pl
 from sim.engine.dispatch import call
 from sim.engine.frames import collect, columns, first, lazy
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules
+from sim.engine.playouts import informed_playouts
 from sim.engine.sections import Histogram, Measure, Series, Table
 from sim.engine.strategy import Seat
 from sim.games.drachensachen import referee
@@ -64,19 +65,10 @@ def playout_functions(rules: Rules, players: int):
 
 def informed_functions(lineup: dict, players: int, pfns, pparams):
     """The informed playouts' functions and params (a search seat's `informed` = 1): each seat plays its line-up
-    strategy with its parameters, a searching seat (the searcher's own later moves included) the playouts' default
-    heuristic (pfns, pparams), so a playout never searches."""
+    strategy with its parameters, a searching seat the playouts' default heuristic (pfns, pparams)."""
     seats = [lineup[f"seat{i}"] for i in range(players)]
-    params = np.zeros((MAX_PLAYERS, max([pparams.shape[1]] + [len(s.params) for s in seats])), np.float64)
-    params[:, :pparams.shape[1]] = pparams
-    fns = [list(f) for f in pfns]
-    for i, s in enumerate(seats):
-        if s.strategy.functions[0] is not search_play:
-            params[i] = 0.0
-            params[i, :len(s.params)] = s.params
-            for d in range(3):
-                fns[d][i] = s.strategy.functions[d]
-    return [tuple(f) for f in fns], params
+    own = [None if s.strategy.functions[0] is search_play else (s.strategy.functions, s.params) for s in seats]
+    return informed_playouts(own + [None] * (MAX_PLAYERS - players), pfns, pparams)
 
 
 def play(rules: Rules, players: int, lineup: dict, seed: int, n: int, n_traced: int = 0, check: bool = False,

@@ -66,6 +66,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 from sim.engine.dispatch import call
+from sim.engine.playouts import informed_playouts
 from sim.engine.strategy import compile_pending
 from strategies import drarkane as builtin
 from strategies.drarkane import FOLLOW_CHEAP, LEAD_TRUMPS_LAST, SHORT_FROM, card_worth, rivals_factor
@@ -400,20 +401,11 @@ def playout_lineup(seats):
 
 def informed_lineup(fns, params, seats):
     """The informed playouts' functions, parameters and codes (a search seat's `informed` = 1): every seat plays its
-    line-up strategy with its parameters, a searching seat (the searcher's own later moves included) the playouts'
-    default (the seeker at its default weights, as playout_lineup), so a playout never searches."""
+    line-up strategy with its parameters, a searching seat the playouts' default (playout_lineup)."""
     pfns, pparams, _ = playout_lineup(seats)
-    width = max(pparams.shape[1], params.shape[1])
-    iparams = np.zeros((MAX_SEATS, width), np.float64)
-    ifns = [list(f) for f in fns]
-    for s in range(MAX_SEATS):
-        if fns[D_PLAY][s] is builtin.search_play:
-            iparams[s, :pparams.shape[1]] = pparams[s]
-            for d in range(len(ifns)):
-                ifns[d][s] = pfns[d][s]
-        else:
-            iparams[s, :params.shape[1]] = params[s]
-    ifns = [tuple(f) for f in ifns]
+    own = [None if fns[D_PLAY][s] is builtin.search_play else (tuple(f[s] for f in fns), params[s])
+           for s in range(MAX_SEATS)]
+    ifns, iparams = informed_playouts(own, pfns, pparams)
     return ifns, iparams, seat_codes(*ifns[:3], iparams, seats)
 
 
