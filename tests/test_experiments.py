@@ -67,7 +67,7 @@ def test_compare_json_carries_each_change_with_its_verdict(tmp_path, capsys):
                  "--n", "2000", "--out", str(tmp_path), "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     rows = out["changes"]
-    assert rows and out["interval"] == f"Holm-compatible simultaneous 95% over {len(rows)} changes"
+    assert rows and out["interval"] == f"simultaneous 95% over {len(rows)} changes"
     changes = [r["change"] for r in rows]
     assert all({"value", "low", "high", "verdict", "p_adjusted", "detected", "unit"} <= set(c) for c in changes)
     assert all((c["verdict"] == "no change detected") == (c["low"] <= 0 <= c["high"] and not (c["low_open"] or

@@ -6,13 +6,16 @@ Restricted play in the sense of Jaffe et al. (AIIDE 2012): an element is taken o
 the default strategies. Each study has its own bootstrap interval; a change's standard error adds the two
 studies' variances as if independent. Both studies deal their cells from the same seeds, which makes them
 positively correlated, so this overstates the noise: a change that is called is called conservatively. The
-elements are one family (Holm-compatible simultaneous intervals, `intervals_paired.simultaneous`).
+elements are one family (simultaneous intervals, `intervals_paired.simultaneous`, correlated through the
+shared solve of the rules as given).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+
+import numpy as np
 
 from sim.analysis.ablate import arms
 from sim.analysis.equilibrium import Search, Study, equilibrium
@@ -53,7 +56,11 @@ def ablate_at_equilibrium(game: Game, base: RunSpec, budget: Budget, search: Sea
     b = studies["as given"]
     changes = [(s.value.value - b.value.value, (se_of(s) ** 2 + se_of(b) ** 2) ** 0.5)
                for k, s in studies.items() if k != "as given"]
-    family = simultaneous([c for c, _ in changes], [se for _, se in changes], n=len(changes))
+    # every change subtracts the same solve of the rules as given: their errors share its variance
+    ses = np.array([se for _, se in changes])
+    shared = se_of(b) ** 2 / np.outer(ses, ses) if len(ses) else np.zeros((0, 0))
+    corr = np.where(np.eye(len(ses), dtype=bool), 1.0, np.nan_to_num(shared))
+    family = simultaneous([c for c, _ in changes], ses, n=len(changes), corr=corr)
     return EquilibriumAblation(game, base, mode, studies, family)
 
 

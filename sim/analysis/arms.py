@@ -2,8 +2,8 @@
 outcomes, judged as a family and ranked. `dsim sensitivity` and `dsim ablate` are built on this (their tornado
 charts are drawn by `sim.report.arms`).
 
-Per headline outcome every arm is one family (`intervals_family.element_family`): detection is Holm-controlled,
-so twenty arms that change nothing are called "changed" in 5% of studies rather than in half of them, and the
+Per headline outcome every arm is one family (`intervals_family.element_family`): detection is controlled over
+the family (simultaneous intervals, single-step max-|t|), so twenty arms that change nothing are called "changed" in 5% of studies rather than in half of them, and the
 ranking carries bootstrap rank intervals and says which neighbours the data tell apart.
 """
 

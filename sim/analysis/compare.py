@@ -4,7 +4,7 @@ Common random numbers: every variant's chunk i is seeded from the same child of 
 deals and shuffles are the same until the rules make the games diverge. Each outcome's change is a paired
 change (`intervals_paired.paired_change`: a difference of ratios of totals over every paired game, so an
 outcome that applies only to some games is compared on what each arm's report shows), and every outcome of
-every variant is one family (`family_of_changes`: Holm-compatible simultaneous intervals), whose interval is
+every variant is one family (`family_of_changes`: simultaneous intervals, single-step max-|t|), whose interval is
 the one shown and whose verdict is read off it. docs/STATISTICS.md says why.
 """
 
@@ -140,7 +140,7 @@ class Change(Judged):
 
 def judge(results: dict[str, list[tuple]], alpha: float = 0.05) -> tuple[dict[str, list[Change]], str]:
     """Every outcome of every variant as one family: each change with its simultaneous interval, verdict and
-    adjusted p, and the family's name ("Holm-compatible simultaneous 95% over K changes")."""
+    adjusted p, and the family's name ("simultaneous 95% over K changes")."""
     flat = [(v, row) for v, rows in results.items() for row in rows]
     fam = family_of_changes([row[2] for _, row in flat], alpha)
     out: dict[str, list[Change]] = {v: [] for v in results}
@@ -151,7 +151,7 @@ def judge(results: dict[str, list[tuple]], alpha: float = 0.05) -> tuple[dict[st
 
 
 def family_name(k: int, alpha: float = 0.05) -> str:
-    return f"Holm-compatible simultaneous {100 * (1 - alpha):.0f}% over {k} change{'s' if k != 1 else ''}"
+    return f"simultaneous {100 * (1 - alpha):.0f}% over {k} change{'s' if k != 1 else ''}"
 
 
 def change_rows(changes: dict[str, list[Change]], family: str) -> list[dict]:

@@ -28,7 +28,7 @@ def z_of(conf: float) -> float:
 @dataclass(frozen=True)
 class Interval:
     """An estimate with its interval. An open end (`lo_open`/`hi_open`) means the bound itself is excluded:
-    (0, 7.4] says "more than 0, at most 7.4" (the Holm-compatible bound of a detected change)."""
+    (0, 7.4] says "more than 0, at most 7.4" (the Holm-compatible bound of a detected change, method="holm")."""
 
     value: float
     lo: float

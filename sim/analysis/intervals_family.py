@@ -2,7 +2,7 @@
 played against one base on the same seeds: which effects are detected once the family is controlled, and
 how sure the ranking is.
 
-Detection is `simultaneous` (Holm with compatible intervals) over every element's paired change. Ranks come
+Detection is `simultaneous` (single-step max-|t|) over every element's paired change. Ranks come
 from a paired bootstrap over games: every resample recomputes every element's effect on the same resampled
 games, ranks them, and each element's rank interval is the percentile interval of its rank. Two neighbours
 in the ranking are "resolved" when the difference of their ranking keys is detected (bootstrap standard
@@ -84,7 +84,7 @@ def adjacent_resolved(point_keys: np.ndarray, boot_keys: np.ndarray, alpha: floa
 
 
 def element_family(base: np.ndarray, arms, names: list[str], groups: list[str] | None = None,
-                   alpha: float = 0.05, method: str = "holm", n_boot: int = 1000, seed: int = 0,
+                   alpha: float = 0.05, method: str = "maxt", n_boot: int = 1000, seed: int = 0,
                    rank_by: str = "abs", conf: float = 0.95) -> ElementFamily:
     """Every element's paired change against the base (per-game arrays, NaN where the outcome does not apply),
     detected under family-wise control, and ranked with bootstrap rank intervals.

@@ -3,15 +3,17 @@
 `paired_change` estimates the change of an outcome between two arms as a difference of two ratios of
 totals over every paired game, so an outcome that applies only to some games (NaN elsewhere: "wins by the
 clock, among dragon wins") is compared on what each arm's report shows, not on the games where both arms
-happen to apply. `simultaneous` turns K such changes into intervals that agree exactly with the multiple
-test, and `verdict` reads the verdict off the shown interval, so the two cannot disagree.
+happen to apply. `simultaneous` turns K such changes into intervals that hold together (single-step max-|t|
+over their correlation) and agree exactly with the multiple test, and `verdict` reads the verdict off the shown
+interval, so the two cannot disagree.
 """
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import stats as st
@@ -48,6 +50,9 @@ class PairedChange:
     changed: int
     n_unpaired: int          # games per arm independent runs would need for the same precision
     cc: float = 0.0
+    # the change's per-unit influence (a game, or a deal's games), on at most CORR_UNITS units picked by position:
+    # what a family's max-|t| reads the correlation between its changes from
+    influence: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def identical(self) -> bool:
@@ -169,7 +174,22 @@ def paired_change(a: np.ndarray, b: np.ndarray, conf: float = 0.95, n_boot: int 
         lo, hi = (float(q) for q in np.quantile(dd, [(1 - conf) / 2, (1 + conf) / 2]))
         method = f"paired bootstrap over games ({n_boot:,} resamples, percentile)"
     p = _p_two(value, se, cc)
-    return PairedChange(ea, eb, Interval(value, lo, hi, n, method, share_of), se, p, n, changed, n_unpaired, cc)
+    return PairedChange(ea, eb, Interval(value, lo, hi, n, method, share_of), se, p, n, changed, n_unpaired, cc,
+                        unit_influence(d, deal))
+
+
+CORR_UNITS = 20_000     # units a family's correlation is read from: enough for ±0.01 on each coefficient
+
+
+def unit_influence(d: np.ndarray, deal: np.ndarray | None) -> np.ndarray:
+    """The per-unit influence of a change (a game's; with `deal`, each deal's total, deals in sorted order), at
+    most CORR_UNITS of them evenly spaced by position, so that every change of one family picks the same units."""
+    if deal is not None:
+        keys, inverse = np.unique(deal, return_inverse=True)
+        d = np.bincount(inverse, weights=d, minlength=len(keys))
+    if len(d) > CORR_UNITS:
+        d = d[np.linspace(0, len(d) - 1, CORR_UNITS).astype(np.int64)]
+    return d.astype(np.float32)
 
 
 def _unpaired_games(ia: np.ndarray, ib: np.ndarray, se: float, deal: np.ndarray | None) -> int:
@@ -218,7 +238,68 @@ def _zero_interval(n, conf, binary, span, always, r, share, share_of) -> Interva
     return Interval(0.0, -width, width, n, f"no game changed in {n:,}: exact bound (≈ 3/n of games)", share_of)
 
 
-# -- families of changes: Holm with compatible simultaneous intervals ---------------------------------------
+# -- families of changes: single-step max-|t| (and Holm, Bonferroni) ----------------------------------------
+
+MAXT_DRAWS = 200_000    # draws of the family's max |Z|: its 95% point to about ±0.01
+
+
+def max_abs_normal(corr: np.ndarray, draws: int = MAXT_DRAWS, seed: int = 0) -> np.ndarray:
+    """Sorted draws of max_i |Z_i| for Z ~ N(0, corr), from a fixed seed (the same family gets the same
+    intervals). A singular corr (two changes that are one) is fine: Z = V sqrt(w) e over its eigenpairs."""
+    w, v = np.linalg.eigh(np.asarray(corr, dtype=np.float64))
+    root = v * np.sqrt(np.clip(w, 0.0, None))
+    rng = np.random.default_rng(seed)
+    out = np.empty(draws)
+    step = max(1, 4_000_000 // max(len(w), 1))
+    for start in range(0, draws, step):
+        m = min(step, draws - start)
+        out[start:start + m] = np.abs(rng.standard_normal((m, len(w))) @ root.T).max(axis=1)
+    return np.sort(out)
+
+
+@functools.lru_cache(maxsize=32)
+def _max_abs_draws(corr_bytes: bytes, k: int) -> np.ndarray:
+    """max_abs_normal for a correlation given as bytes (cached: a family is often judged more than once)."""
+    return max_abs_normal(np.frombuffer(corr_bytes, dtype=np.float64).reshape(k, k))
+
+
+def max_t_critical(corr: np.ndarray, alpha: float = 0.05) -> tuple[float, Callable[[np.ndarray], np.ndarray]]:
+    """The single-step max-|t| critical value c (P(max |Z_i| <= c) = 1 - alpha, Z ~ N(0, corr)) and the adjusted
+    p-value of a |z|: P(max |Z_i| >= |z|). Independent changes have the exact Šidák point; correlated ones a
+    simulated one (the method of R's multcomp, with a normal reference: these families have thousands of
+    games)."""
+    k = len(corr)
+    if k == 0:
+        return NAN, lambda z: np.full(np.shape(z), NAN)
+    if np.allclose(corr, np.eye(k)):
+        c = float(st.norm.isf((1 - (1 - alpha) ** (1 / k)) / 2))
+        return c, lambda z: 1 - (1 - 2 * st.norm.sf(np.abs(z))) ** k
+    draws = _max_abs_draws(np.round(np.asarray(corr, dtype=np.float64), 6).tobytes(), k)
+    # c is the draw above which at most alpha of the draws lie: |z| > c exactly when the p-value is <= alpha
+    c = float(draws[len(draws) - int(math.floor(alpha * len(draws))) - 1])
+    return c, lambda z: 1 - np.searchsorted(draws, np.abs(z), side="left") / len(draws)
+
+
+def influence_correlation(changes: list) -> np.ndarray:
+    """The correlation between the changes' test statistics, from their per-unit influences (changes measured on
+    other units, or with no game changed, are taken as independent of the rest: Šidák's inequality keeps the
+    two-sided family's level then)."""
+    k = len(changes)
+    corr = np.eye(k)
+    rows = [i for i, c in enumerate(changes) if c.influence is not None and not c.identical and c.se > 0]
+    if not rows:
+        return corr
+    size = len(changes[rows[0]].influence)
+    rows = [i for i in rows if len(changes[i].influence) == size]
+    if len(rows) < 2 or size < 3:
+        return corr
+    x = np.vstack([changes[i].influence.astype(np.float64) for i in rows])
+    sub = np.corrcoef(x)
+    sub = np.where(np.isfinite(sub), sub, 0.0)
+    np.fill_diagonal(sub, 1.0)
+    corr[np.ix_(rows, rows)] = sub
+    return corr
+
 
 def holm(pvalues) -> np.ndarray:
     """Holm's step-down adjusted p-values (family-wise error controlled under any dependence). NaN is left out."""
@@ -254,10 +335,16 @@ def verdict(interval: Interval) -> str:
     return UP if interval.lo >= 0 else DOWN
 
 
-def simultaneous(values, ses, alpha: float = 0.05, method: str = "holm", n: int = 0, cc=0.0) -> Family:
+def simultaneous(values, ses, alpha: float = 0.05, method: str = "maxt", n: int = 0, cc=0.0,
+                 corr: np.ndarray | None = None) -> Family:
     """Intervals for K changes (estimates with standard errors) that hold together with probability ≥ 1 - alpha
     and agree exactly with the family's test.
 
+    method="maxt" (the default): single-step max-|t| (Hothorn, Bretz & Westfall 2008, R's multcomp): estimate ±
+    c × se for every change, c the 1 - alpha point of max |Z_i| over the family with the changes' correlation
+    `corr` (None: independent, Šidák's c), p adjusted = P(max |Z_i| ≥ |z|). Both ends are informative (a
+    detected change of -29 points known to ±1 gets about [-30, -28], not [-30, 0)), and with correlated
+    changes c is smaller than Bonferroni's.
     method="holm": Holm's step-down over the 2K one-sided hypotheses (each change: not up, not down), which
     also controls calling a change in the wrong direction, with the compatible simultaneous bounds of
     Strassburger & Bretz (2008) / Guilbaud (2008): with J the hypotheses not rejected, a bound not rejected is
@@ -277,7 +364,15 @@ def simultaneous(values, ses, alpha: float = 0.05, method: str = "holm", n: int 
     p_raw = np.where(ok, np.minimum(1.0, 2 * np.minimum(p_up, p_down)), NAN)
     lo_open = np.zeros(len(v), bool)
     hi_open = np.zeros(len(v), bool)
-    if method == "bonferroni":
+    if method == "maxt":
+        keep = np.flatnonzero(ok)
+        r = np.eye(k) if corr is None else np.asarray(corr, dtype=np.float64)[np.ix_(keep, keep)]
+        c, adjust = max_t_critical(r, alpha)
+        lo, hi = v - c * s - cc, v + c * s + cc
+        p_adj = np.full(len(v), NAN)
+        p_adj[keep] = adjust(zstat[keep])
+        label = f"simultaneous {100 * (1 - alpha):.0f}% over {k} changes"
+    elif method == "bonferroni":
         c = float(st.norm.isf(alpha / (2 * max(k, 1))))
         lo, hi = v - c * s - cc, v + c * s + cc
         p_adj = np.where(ok, np.minimum(1.0, k * p_raw), NAN)
@@ -294,7 +389,7 @@ def simultaneous(values, ses, alpha: float = 0.05, method: str = "holm", n: int 
         p_adj = np.where(ok, np.minimum(adj_up, adj_down), NAN)
         label = f"Holm-compatible simultaneous {100 * (1 - alpha):.0f}% over {k} changes"
     else:
-        raise ValueError(f"unknown method {method!r} (holm or bonferroni)")
+        raise ValueError(f"unknown method {method!r} (maxt, holm or bonferroni)")
     intervals, verdicts = [], []
     for i in range(len(v)):
         if not ok[i]:
@@ -307,10 +402,12 @@ def simultaneous(values, ses, alpha: float = 0.05, method: str = "holm", n: int 
     return Family(intervals, p_raw, p_adj, verdicts, method, alpha)
 
 
-def family_of_changes(changes: list[PairedChange], alpha: float = 0.05, method: str = "holm") -> Family:
-    """`simultaneous` over paired changes. A change where no game changed keeps its exact zero-change bound
-    (it is in the family, with p = 1, and its verdict is "no change detected")."""
+def family_of_changes(changes: list[PairedChange], alpha: float = 0.05, method: str = "maxt") -> Family:
+    """`simultaneous` over paired changes, max-|t| with the correlation their per-game influences show. A change
+    where no game changed keeps its exact zero-change bound (it is in the family, with p = 1, and its verdict is
+    "no change detected")."""
     fam = simultaneous([c.diff.value for c in changes], [c.se for c in changes], alpha, method,
-                       changes[0].n if changes else 0, [c.cc for c in changes])
+                       changes[0].n if changes else 0, [c.cc for c in changes],
+                       influence_correlation(changes) if method == "maxt" else None)
     shown = [c.diff if c.identical else e for c, e in zip(changes, fam.intervals)]
     return Family(shown, fam.p_raw, fam.p_adjusted, [verdict(e) for e in shown], fam.method, alpha)

@@ -1,6 +1,6 @@
 """What the arms played against the rules as given changed (`sim.analysis.arms`), in words and as a tornado
 chart: the shared pieces of the sensitivity and ablation reports. Every interval shown is the family's
-(Holm-compatible simultaneous, per headline outcome), and every verdict and colour is read off it."""
+(simultaneous over the arms of each headline outcome), and every verdict and colour is read off it."""
 
 from __future__ import annotations
 
@@ -50,14 +50,14 @@ def outcome_family(effects: list[Effect], outcome: str) -> str:
 
 def reading(members: str) -> str:
     """The intervals' meaning, once per report (each headline outcome is its own family)."""
-    return family_reading("Holm-compatible simultaneous 95% over the arms of its outcome", members)
+    return family_reading("simultaneous 95% over the arms of its outcome", members)
 
 
 def detected_text(effects: list[Effect], outcome: str, what: str) -> str:
-    """"3 of 12 alternatives change it detectably after Holm's control over the family"."""
+    """"3 of 12 alternatives change it detectably (the family's simultaneous intervals)"."""
     es = [e for e in effects if e.outcome == outcome]
     return (f"{sum(e.detected for e in es)} of {len(es)} {what} change it detectably "
-            "after Holm's control over the family")
+            "(the family's simultaneous intervals)")
 
 
 def ranking_text(fam: ElementFamily | None) -> str:

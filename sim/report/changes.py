@@ -56,7 +56,7 @@ def zero_text(r: PairedChange, shown: Interval, kind: str) -> str:
 def family_reading(family: str, members: str) -> str:
     """What the shown intervals are, and what an open end means, once per report."""
     return (f"Every interval is {family}: {members} are one family, so all intervals hold together with "
-            "probability at least 95%, and a change is called detected exactly when its interval leaves out 0 "
-            "(Holm's step-down test). A detected change's near end is open: (0, +7.4] means \"more than 0, at "
-            "most +7.4\" — the test shows the change is there but buys no lower bound above 0. When no paired "
-            "game differs, the exact bound says how large a change could hide in that many games.")
+            "probability at least 95% (each is the change ± the family's critical value times its standard error, "
+            "the critical value taken from the largest of the family's correlated errors), and a change is called "
+            "detected exactly when its interval leaves out 0. Both ends say how large the change can be. When no "
+            "paired game differs, the exact bound says how large a change could hide in that many games.")

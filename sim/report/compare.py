@@ -50,7 +50,7 @@ def figures(c: Comparison) -> dict:
 def change(c: Change, pct: bool | None = None) -> str:
     """The change as shown: the family's interval (points for a rate or a mean of shares), or, when no paired
     game differs, the exact bound in words."""
-    return change_text(c.paired, c.shown, "rate" if (c.kind == "rate" if pct is None else pct) else "mean", digits=1)
+    return change_text(c.paired, c.shown, "rate" if (c.kind == "rate" if pct is None else pct) else "mean")
 
 
 def value(c: Change, arm: str, pct: bool) -> str:
