@@ -65,7 +65,7 @@ def test_the_determinisation_keeps_the_voids_and_deals_each_card_once(name):
 
 @pytest.mark.parametrize("name", [t[0] for t in TABLES])
 def test_a_decision_leaves_the_game_as_it_was(name):
-    """The search (its playouts, the incumbent's heuristic) restores every array it keeps, the game's random stream
+    """The search (its playouts) restores every array it keeps, the game's random stream
     among them; only the option rows of a play or placement (rebuilt when the machine goes on) may differ."""
     for pos in POSITIONS[name]:
         play, sc, ss = pos.arrays[6:]
