@@ -29,13 +29,19 @@ def interval_text(e: Interval, kind: str, digits: int | None = None) -> str:
 
 def point_digits(e: Interval, most: int = 3, scale: float = 100) -> int:
     """Decimals of a change in points (or, with scale 1, of a mean in its unit): one, or more while the interval's
-    width would round to 0.0, or, for an interval that leaves out 0, an end or the change itself would (a change
-    known to lie in (0, +0.04] is not "+0.0 points (0, +0.0]")."""
+    width would round to 0.0 or its two ends would print alike, or, for an interval that leaves out 0, an end or the
+    change itself would round to 0 (a change known to lie in [+0.01, +0.04] is not "+0.0 points [+0.0, +0.0]")."""
     digits = 1
     shown = (e.hi - e.lo, e.lo, e.hi, e.value) if e.excludes(0) else (e.hi - e.lo,)
-    while digits < most and any(0 < abs(scale * x) < 0.5 * 10 ** -digits for x in shown if x == x):
+    while digits < most and (any(0 < abs(scale * x) < 0.5 * 10 ** -digits for x in shown if x == x)
+                             or same_when_rounded(scale * e.lo, scale * e.hi, digits)):
         digits += 1
     return digits
+
+
+def same_when_rounded(lo: float, hi: float, digits: int) -> bool:
+    """Two different ends that would print alike ("-0.1 [-0.1, -0.1]" for an interval 0.06 wide)."""
+    return lo == lo and hi == hi and lo != hi and f"{lo:.{digits}f}" == f"{hi:.{digits}f}"
 
 
 def change_text(r: PairedChange, shown: Interval, kind: str, digits: int | None = None) -> str:
