@@ -1,17 +1,21 @@
-"""Rewrite an experiment's report from the results it already played, after a change to the report code only.
+"""Rewrite an experiment's report from the results it already played, or finish an interrupted one, after
+changes that do not touch the code that plays its game.
 
     python -m sim.tooling.rereport experiments/X.toml
 
 Resuming keeps a run only when its recorded code version is the running one; this tool takes the version the
-results were played with (every run of the experiment must share one) as the running one, so nothing is
-replayed and the report states the code that played the games. A developer's tool: use it only when no code
-that plays a game has changed since (the report's figures would otherwise describe other code).
+results were played with (every committed run of the experiment must share one) as the running one, so the runs
+played are kept, the missing ones played, and the report states the code that played the games. It refuses when
+the code that plays the game (sim/engine, the game's package, the strategies) differs between that version's
+commit and the checkout, or the version was played from modified code.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 from sim.engine import version
@@ -26,10 +30,23 @@ def played_with(results: Path) -> str:
     return versions.pop()
 
 
+def check_same_play(recorded: str, game: str) -> None:
+    """Refuse unless the code that plays `game` is the same at the recorded commit as in the checkout."""
+    commit = recorded.partition("+")[2]
+    if not commit or commit.endswith(".dirty"):
+        raise SystemExit(f"the results were played from modified or unversioned code ({recorded}); rerun")
+    paths = ["sim/engine", f"sim/games/{game}", "strategies", "pyproject.toml"]
+    changed = subprocess.run(["git", "diff", "--name-only", commit, "--", *paths], capture_output=True, text=True)
+    if changed.returncode != 0 or changed.stdout.strip():
+        raise SystemExit(f"the code that plays {game} changed since {commit}: "
+                         f"{' '.join(changed.stdout.split()) or changed.stderr.strip()}; rerun the experiment")
+
+
 def main(argv: list[str] | None = None) -> None:
     spec = Path((argv or sys.argv[1:])[0])
     results = Path("results") / "experiments" / spec.stem
     recorded = played_with(results)
+    check_same_play(recorded, tomllib.loads(spec.read_text())["experiment"]["game"])
     version.code_version = lambda: recorded
     from sim.engine import spec as run_spec          # it imported code_version by name
     run_spec.code_version = version.code_version
