@@ -184,7 +184,7 @@ def test_a_deck_is_called_not_worth_choosing_only_when_every_weight_interval_wit
     options = [option("ember", "search"), option("tide", "search"), option("tide", "value"), option("gloom", "value")]
     weights = np.array([1.0, 0.0, 0.0, 0.0])
     hi = np.array([1.0, 0.61, 0.0, 0.0])                 # tide's search player may still be played; gloom is not
-    s = SimpleNamespace(options={"seat0": options}, weights={"seat0": weights},
+    s = SimpleNamespace(options={"seat0": options}, weights={"seat0": weights}, untuned_decks=lambda side: [],
                         weight_intervals={"seat0": SimpleNamespace(lo=np.array([0.4, 0, 0, 0]), hi=hi)})
     decks = deck_text(s, "seat0")
     assert "never gloom — against best play they are not worth choosing" in decks
@@ -192,6 +192,21 @@ def test_a_deck_is_called_not_worth_choosing_only_when_every_weight_interval_wit
     assert "never tide" not in decks and "do not rule it out" in decks
     mix = mixture_text(s, "seat0")
     assert "never the other 3, though the interval of 1 of them reaches up (tide/search [0, 61])" in mix
+    # a deck no best-response search tuned a strategy with is untested, not ruled out
+    s.untuned_decks = lambda side: ["gloom"]
+    decks = deck_text(s, "seat0")
+    assert "not worth choosing" not in decks.split("untested")[0] and "not gloom, untested at tuned weights" in decks
+
+
+def test_a_study_knows_which_decks_a_best_response_search_tuned():
+    from types import SimpleNamespace
+    from sim.analysis.equilibrium import Study
+    option = lambda deck: SimpleNamespace(deck=deck)
+    s = SimpleNamespace(options={"seat0": [option("ember"), option("tide"), option("gloom"), option(None)]},
+                        tuned={"seat0": {("value", "tide"), ("aggressive", "ember")}})
+    assert Study.untuned_decks(s, "seat0") == ["gloom"]
+    s.tuned = {}
+    assert Study.untuned_decks(s, "seat0") == ["ember", "tide", "gloom"]
 
 
 def bracket_study(value, fresh, kind="two-sided", tol=0.01):

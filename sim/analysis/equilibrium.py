@@ -84,6 +84,13 @@ class Study:
     counts_games: np.ndarray | None = None       # games behind each cell
     fresh: dict[str, Interval] = field(default_factory=dict)   # side -> a fresh best response's gain, fresh seeds
     search_fresh: dict[str, Interval] = field(default_factory=dict)   # side -> the informed search player's gain
+    tuned: dict[str, set] = field(default_factory=dict)   # side -> the (strategy, deck) families a search tuned
+
+    def untuned_decks(self, side: str) -> list[str]:
+        """The decks no best-response search tuned any strategy with: nothing is known of them at tuned weights."""
+        decks = dict.fromkeys(c.deck for c in self.options[side] if c.deck is not None)
+        tuned = {deck for _, deck in self.tuned.get(side, set())}
+        return [d for d in decks if d not in tuned]
 
     def bracket(self) -> Interval:
         """Where the game's value lies once non-convergence counts: the table's value interval widened by what a
@@ -241,7 +248,8 @@ def _two_sided(game, base, roles, budget, search, player, decks, boot, with_sear
                  {roles[0]: sol.row, roles[1]: sol.col}, b.value, b.extra["default"],
                  {r: b.extra[r] for r in roles}, {roles[0]: b.weights["row"], roles[1]: b.weights["col"]},
                  rounds, converged, 0, 0.0, search, budget, counts_games=table.games(), fresh=fresh,
-                 search_fresh=searched)
+                 search_fresh=searched, tuned={roles[0]: player.tuned.get(id(rows), set()),
+                                               roles[1]: player.tuned.get(id(cols), set())})
 
 
 REPLAY = 2_750_159   # seed offset of the final table's replay: neither the table's, training nor fresh-check seeds
@@ -319,6 +327,7 @@ def best_response(player: Player, search: Search, plan, mine: list[Candidate], o
         c = mine[i]
         if own_mix[i] < SUPPORT or not c.strategy.bounds:
             continue
+        player.tuned.setdefault(id(mine), set()).add((c.strategy.name, c.deck))
         theta, score = _evolve(player, search, lambda t, c=c: plan(dataclasses.replace(c, params=t)), c, round_,
                                games)
         if score > best_score:
@@ -514,7 +523,8 @@ def _symmetric(game, base, roles, budget, search, player, decks, boot, with_sear
                  {"every seat": b.solution.x}, b.extra["seat0"], b.extra["default"],
                  {"every seat": b.extra["every seat"]}, {"every seat": b.weights["x"]}, rounds, converged, 0, 0.0,
                  search, budget, lineups, np.array([len(table.cells[lu][0]) for lu in lineups]),
-                 {} if gain is None else {"every seat": gain}, {} if searched is None else {"every seat": searched})
+                 {} if gain is None else {"every seat": gain}, {} if searched is None else {"every seat": searched},
+                 {"every seat": player.tuned.get(id(options), set())})
 
 
 def symmetric_plan(roles, options: list[Candidate], x: np.ndarray):

@@ -97,6 +97,8 @@ class Player:
     rest: dict = field(default_factory=dict)    # role -> Seat for the roles no candidate takes (idle seats)
     games_played: int = 0
     decked: dict = field(default_factory=dict)  # the rules for each choice of decks, built once
+    # id of a side's candidate list -> the (strategy, deck) families a best-response search tuned for that side
+    tuned: dict = field(default_factory=dict)
 
     def task(self, seats: dict[str, Candidate], chunk: int, n: int, seed: int | None = None) -> tuple:
         lineup = {r: (seat.strategy.name, seat.params.tolist()) for r, seat in self.rest.items()}

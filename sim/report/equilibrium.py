@@ -188,11 +188,17 @@ def deck_text(s: Study, side: str) -> str:
     total = {d: float(sum(x for c, x in zip(options, w) if c.deck == d)) for d in decks}
     reach = {d: max(float(h) for c, h in zip(options, hi) if c.deck == d) for d in decks}
     played = [f"{d} {100 * total[d]:.0f}%" for d in sorted(decks, key=lambda d: -total[d]) if total[d] >= SHOWN]
-    out = [d for d in decks if total[d] < SHOWN and reach[d] < SHOWN]
+    untuned = set(s.untuned_decks(side))
+    out = [d for d in decks if total[d] < SHOWN and reach[d] < SHOWN and d not in untuned]
+    never_tuned = [d for d in decks if total[d] < SHOWN and reach[d] < SHOWN and d in untuned]
     open_ = [d for d in decks if total[d] < SHOWN and reach[d] >= SHOWN]
     text = f"Decks {side} brings at equilibrium: {', '.join(played)}"
     if out:
         text += f"; never {', '.join(out)} — against best play they are not worth choosing"
+    if never_tuned:
+        text += (f"; not {', '.join(never_tuned)}, untested at tuned weights: no best-response search tuned a "
+                 f"strategy with {'it' if len(never_tuned) == 1 else 'them'}, so the study cannot say "
+                 f"{'it is' if len(never_tuned) == 1 else 'they are'} not worth choosing")
     if open_:
         text += ("; " + ", ".join(f"{d} not in this solution, though a weight's interval with it reaches "
                                   f"{100 * reach[d]:.0f}%" for d in open_)
