@@ -32,9 +32,9 @@ from sim.engine.spec import RunSpec
 def strategy_for(entrant: str, role: str) -> str:
     """An entrant is one strategy name, or per-role names joined by '/': `hero=honest/cultist=liar`; either may
     carry parameters as in a line-up (`search:budget=50`)."""
-    if "=" not in entrant.split(":")[0]:
+    parts = dict(entrant_parts(entrant))
+    if None in parts:
         return entrant
-    parts = dict(p.split("=", 1) for p in entrant.split("/"))
     if role not in parts:
         raise DsimError(f"entrant '{entrant}' names no strategy for role '{role}'")
     return parts[role]
@@ -57,13 +57,20 @@ def rotation_names(roles: tuple[str, ...]) -> list[str]:
     return names
 
 
+def entrant_parts(spec: str) -> list[tuple[str | None, str]]:
+    """(role, strategy with its parameters) for each part of an entrant: one part with role None for a bare
+    strategy (`search:budget=50`), one per role for a per-role entrant (`hero=honest/cultist=liar`)."""
+    if "=" not in spec.split(":")[0]:
+        return [(None, spec.strip())]
+    return [(role.strip(), strategy.strip()) for role, strategy in (p.split("=", 1) for p in spec.split("/"))]
+
+
 def search_knowledge(spec: str) -> str | None:
     """Whether a search entrant knew its opponent: "informed" when its playouts play the strategies it meets
     (`informed=1`), "uninformed" when they assume the default heuristics, None for an entrant that does not
     search. Read per role of a per-role entrant: any searching role counts."""
     informed = []
-    for part in spec.split("/"):
-        strategy = part.split("=", 1)[1] if "=" in part.split(":")[0] else part
+    for _, strategy in entrant_parts(spec):
         name, *params = strategy.split(":")
         if name.strip() == "search":
             informed.append(any(p.strip() in ("informed=1", "informed=1.0") for p in params))
@@ -77,10 +84,9 @@ def plays_defaults(spec: str, defaults: dict[str, str]) -> bool:
     search's playouts assume, so such a search knew this opponent without being told."""
     if spec.strip() == "default":
         return True
-    if "=" not in spec.split(":")[0]:
-        return ":" not in spec and all(spec.strip() == d for d in defaults.values())
-    parts = dict(p.split("=", 1) for p in spec.split("/"))
-    return all(":" not in s and defaults.get(role.strip()) == s.strip() for role, s in parts.items())
+    return all(":" not in strategy and (strategy == defaults.get(role) if role else
+                                        all(strategy == d for d in defaults.values()))
+               for role, strategy in entrant_parts(spec))
 
 
 def play_pair(game: Game, base: RunSpec, a: str, b: str, out: Path, jobs: int) -> np.ndarray:
