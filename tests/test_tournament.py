@@ -145,6 +145,9 @@ def test_a_search_finding_says_whether_the_search_knew_its_opponent():
     said = " ".join(tournament_findings(s, {"search": "search:budget=50:informed=1", "defaults": "default"}))
     assert "the search knew its opponent" in said and "did not know" not in said
     assert "knew" not in " ".join(tournament_findings(s, {"search": "kiter", "defaults": "default"}))
+    # informed playouts play a searching opponent as its defaults: that search did not know it
+    said = " ".join(tournament_findings(s, {"search": "search:informed=1", "defaults": "search:budget=50"}))
+    assert "played the default heuristics for defaults, which searches (the search did not know" in said
 
 
 def test_an_uninformed_search_knew_an_opponent_that_plays_the_defaults():

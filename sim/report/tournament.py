@@ -138,7 +138,11 @@ def knowledge_text(specs: dict[str, str], a: str, b: str, defaults: dict[str, st
     out = []
     for me, other in ((a, b), (b, a)):
         knows = search_knowledge(specs.get(me, ""))
-        if knows == "informed":
+        if knows == "informed" and search_knowledge(specs.get(other, "")):
+            # informed playouts stand the default heuristics in for a searching seat (the searcher's stated policy)
+            out.append(f" {me}'s playouts played the default heuristics for {other}, which searches (the search "
+                       "did not know its opponent).")
+        elif knows == "informed":
             out.append(f" {me}'s playouts played {other} (the search knew its opponent).")
         elif knows == "uninformed" and defaults and plays_defaults(specs.get(other, ""), defaults):
             out.append(f" {me}'s playouts assumed the default heuristics, which {other} plays (the search knew "
