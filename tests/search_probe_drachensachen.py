@@ -29,6 +29,7 @@ from sim.games.drachensachen.records import (
 warnings.simplefilter("ignore")   # numba's first-class functions are marked experimental
 
 GAME = get_game("drachensachen")
+GAME.kernels(search=True)        # the search's entries below call its compiled parts
 PLAYERS = 4
 TRACE = np.zeros((0, TRACE_WIDTH), np.int16)
 # (name, variants): the base game, and everything on (abilities with their choices, curses, house rules)

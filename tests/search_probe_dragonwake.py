@@ -17,6 +17,7 @@ from sim.games.dragonwake.kernel_base import (
     R_EVENTS, R_HERO_CARDS, R_N_EVENTS, R_PER_PLAYER, R_POWER_CARDS, R_REPLACEMENT, W_ASIDE, W_DECK, W_EVENTS,
     W_POWERS, W_ROLE, W_ROLE_DECK,
 )
+from sim.games.dragonwake.kernel_machine import machine
 from sim.games.dragonwake.records import (
     BOARD0, B_FATE, CARDS0, DOWN0, ECLIPSE, HERO, K_PEEKS, MAX_HAND, MAX_POWERS, PUB_ROW, PV_NPEEK, PV_PEEK0,
     PV_POWER0, P_EVENT, P_RNG, TRACE_WIDTH, known_card,
@@ -25,6 +26,7 @@ from strategies.dragonwake import P_CULTIST, P_CULTIST_END, P_HERO, search_param
 
 GAME = get_game("dragonwake")
 GAME.kernels()
+machine(True)          # play_on and the search, which a plain run does not compile
 BASIC = GAME.load_rules()
 ADVANCED = GAME.load_rules(variants=["advanced"])
 DFNS = default_functions()

@@ -59,8 +59,61 @@ def test_a_cold_game_is_announced_once(tmp_path, monkeypatch, capsys):
     assert not _numba_cache.is_warm("drako")
     _numba_cache.announce("drako")
     _numba_cache.announce("drako")
-    assert capsys.readouterr().err == "compiling the Drako kernels (about 3 minutes, once per machine)…\n"
+    minutes = round(_numba_cache.COMPILE_SECONDS["drako", "kernels"] / 60)
+    assert capsys.readouterr().err == f"compiling the Drako kernels (about {minutes} minutes, once per machine)…\n"
     _numba_cache.mark_warm("drako")
     monkeypatch.setattr(_numba_cache, "_ANNOUNCED", set())
     _numba_cache.announce("drako")
     assert _numba_cache.is_warm("drako") and capsys.readouterr().err == ""
+    # the search player is a part of its own: compiled, and said, only when a run first searches
+    assert not _numba_cache.is_warm("drako", "search")
+    _numba_cache.announce("drako", "search")
+    assert "compiling the Drako search player (about" in capsys.readouterr().err
+
+
+# After one run of a line-up: the functions of the game's search modules and its kernel's SEARCH_PARTS that
+# were compiled or loaded, and the strategy functions still waiting to compile.
+COMPILED = """
+import json, sys
+from numba.core.registry import CPUDispatcher
+from sim.engine import strategy
+from sim.games import get_game
+game = get_game({name!r})
+rules = game.load_rules()
+game.simulate(rules, game.default_players, game.lineup({lineup!r}, rules), 1, 20)
+kernel = sys.modules["sim.games.{name}.kernel"]
+search = [sys.modules[m] for m in sys.modules if m.startswith("sim.games.{name}.kernel_")
+          and m.rpartition(".")[2] in ("kernel_search", "kernel_machine")]
+functions = [f for m in search for f in vars(m).values()
+             if isinstance(f, CPUDispatcher) and f.py_func.__module__ == m.__name__]
+compiled = sorted({{f.py_func.__qualname__ for f in functions + list(getattr(kernel, "SEARCH_PARTS", ()))
+                   if f.overloads}})
+pending = sorted(d.py_func.__name__ for m, entries in strategy._PENDING.items() if m.startswith("strategies.")
+                 for d, _ in entries)
+print(json.dumps({{"compiled": compiled, "pending": pending}}), file=sys.stderr)
+"""
+
+
+def compiled_after(name: str, lineup: str) -> dict:
+    proc = subprocess.run([sys.executable, "-c", COMPILED.format(name=name, lineup=lineup)], capture_output=True,
+                          text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stderr.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_plain_run_leaves_the_search_player_out(name):
+    """A run where no side searches neither compiles nor loads the search player's code; one that searches
+    does (so the check can fail)."""
+    assert compiled_after(name, "default")["compiled"] == []
+    from sim.tooling.bench_compile import search_lineup
+    from sim.games import get_game
+    assert compiled_after(name, search_lineup(get_game(name)))["compiled"] != []
+
+
+def test_a_dragonwake_run_compiles_only_the_strategies_it_plays():
+    """The demo's line-up under the default rules: the other strategies, and the powers (the default rules deal
+    none), are left waiting."""
+    pending = compiled_after("dragonwake", "hero=bayes,cultist=liar")["pending"]
+    assert {"trust_power", "honest_declare", "bayes_power", "dragon_power"} <= set(pending)
+    assert not {"role_declare", "bayes_pick", "liar_declare", "dragon_pick"} & set(pending)

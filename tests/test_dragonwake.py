@@ -777,7 +777,7 @@ def test_a_batch_writes_every_column_it_does_not_report_unwritten(lineup, varian
     """The record arrives uninitialised: what it held before survives only in the columns the batch reports
     unwritten (the table gives zeros there), and those are the plain batch's PLAIN_UNWRITTEN (with the early
     dragon's counts when min_reveals is 0)."""
-    from sim.games.dragonwake.game import default_functions, kernel_params, power_function, rule_args
+    from sim.games.dragonwake.game import kernel_params, rule_args
     from sim.games.dragonwake.kernel_base import EARLY_SUMS, N_COLS, PLAIN_UNWRITTEN
     rules, n = GAME.load_rules(variants=variants), 3000
     seats = GAME.lineup(lineup)
@@ -786,11 +786,11 @@ def test_a_batch_writes_every_column_it_does_not_report_unwritten(lineup, varian
     def batch(fill):
         out = np.full((N_COLS, n), fill, np.int16).T
         written = np.ones(N_COLS, np.bool_)
-        GAME.kernels().play_batch(np.uint32(3), n, *rule_args(rules.typed, 5), *hero.functions[:2],
-                                  *cultist.functions[:2], power_function(hero), power_function(cultist),
-                                  kernel_params(seats["hero"]), kernel_params(seats["cultist"]), hero.builtin,
-                                  cultist.builtin, out, np.zeros((0, 1, 5), np.int64), True, np.zeros(1, np.int64),
-                                  written, default_functions())
+        args = rule_args(rules.typed, 5)
+        play, functions, playouts = GAME.batch(args, seats)
+        play(np.uint32(3), n, *args, *functions, kernel_params(seats["hero"]), kernel_params(seats["cultist"]),
+             hero.builtin, cultist.builtin, out, np.zeros((0, 1, 5), np.int64), True, np.zeros(1, np.int64), written,
+             playouts)
         return out, written
 
     (junk, written), (zero, written0) = batch(12345), batch(0)

@@ -26,7 +26,7 @@ import polars as pl
 
 from sim.engine.errors import DsimError
 from sim.engine.rules import RuleSet, build_typed, load_ruleset, parse_set
-from sim.engine.strategy import Lineup, StrategyRegistry, compile_pending, parse_lineup
+from sim.engine.strategy import Lineup, StrategyRegistry, compile_now, compile_part, compile_pending, parse_lineup
 from sim.tooling import _numba_cache
 
 
@@ -92,7 +92,7 @@ class BenchCase:
     label: str
     players: int
     lineup: str
-    target: float              # games/s per core the issue asks for
+    target: float              # `unit`s per second per core the issue asks for
     unit: str = "games"
     n: int = 200_000
 
@@ -265,20 +265,27 @@ class Game:
         return True
 
     # ---- engine (each game overrides) ---------------------------------------------------------
-    def kernels(self):
+    def kernels(self, search: bool = False, functions=None):
         """The game's `kernel` module, imported on first play rather than with the game, so listing the games or
         reading `--help` compiles nothing. A cold numba cache is announced on stderr first (compiling takes
-        minutes); the strategies compile before the kernels, which may call them."""
+        minutes). The strategies compile first, as the kernels may call them: every strategy module's, or only
+        `functions` (those a run plays: the game then compiles them itself, compile_now). The search player's
+        part of the kernel (`njit_later` functions: the modules of those in the kernel's SEARCH_PARTS) compiles
+        only when `search` asks for it: a plain run never compiles it."""
         name = f"{self.module.rpartition('.')[0]}.kernel"
-        functions = [f for s in self.strategies.items.values() for f in s.functions]
+        if functions is None:
+            functions = [f for s in self.strategies.items.values() for f in s.functions]
+            compile_pending(functions)         # (a plugin's strategies too, registered since the last call)
+        else:
+            compile_now(functions)
         if name not in sys.modules and importlib.util.find_spec(name) is not None:
             _numba_cache.announce(self.name)
-            compile_pending(functions)
             importlib.import_module(name)
             _numba_cache.mark_warm(self.name)
-        else:
-            compile_pending(functions)         # a plugin's strategies, registered since
-        return sys.modules.get(name)
+        module = sys.modules.get(name)
+        if search:
+            compile_part(getattr(module, "SEARCH_PARTS", ()), "search")
+        return module
 
     def simulate(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> dict[str, dict[str, np.ndarray]]:
         """Play `n` games from `seed` (a uint32); return {table: {column: array}}, `games` first."""

@@ -70,7 +70,9 @@ def iter_chunks(spec: RunSpec, jobs: int = 1, start: int = 0):
             yield ci, cn, play_chunk(*args, ci, cn, ci * size)
         return
     from joblib import Parallel, delayed
-    spec.game.kernels()      # compiled (and announced) here once, rather than by every worker at the same time
+    # one game here first: what the run plays is compiled (and announced) once, and only that, rather than by
+    # every worker at the same time
+    play_chunk(*args, 0, 1, 0)
     # a run that stops at its precision, or on Ctrl-C, closes this generator on purpose: the chunks in flight
     # are not wanted, and joblib's warning about them would bury the one line the user needs
     warnings.filterwarnings("ignore", message=r"\d+ tasks (have been successfully executed|which were still being "

@@ -48,15 +48,53 @@ def compile_pending(functions) -> None:
     """Compile the `njit_later` functions of the modules defining `functions`, every one of a module in the order
     written (as importing it with eager signatures would: one may call another), then fix each to its signature."""
     modules = {getattr(getattr(f, "py_func", f), "__module__", None) for f in functions}
-    for module in sorted(m for m in modules if m in _PENDING):
-        game = _numba_cache.game_of(sys.modules[module].__file__)
-        if game:
-            _numba_cache.announce(game)
-        from numba.core import typeinfer
+    for module in [m for m in _PENDING if m in modules]:      # as imported: a callee's module first
         for dispatcher, signature in _PENDING.pop(module):
-            with typeinfer.register_dispatcher(dispatcher):
-                dispatcher.compile(signature)
-            dispatcher.disable_compile()
+            _compile(module, dispatcher, signature)
+
+
+def compile_now(functions) -> None:
+    """Compile these `njit_later` functions alone, in the order given (a callee before its callers), leaving the
+    rest of their modules pending: a kernel's part that only some runs play (the search player's batch, an
+    optional rules module) compiles when a run first plays it, not with the game."""
+    for fn in functions:
+        for module, pending in _PENDING.items():
+            match = [entry for entry in pending if entry[0] is fn]
+            if match:
+                pending.remove(match[0])
+                _compile(module, *match[0])
+                break
+
+
+def compile_part(functions, part: str, exact: bool = False) -> None:
+    """compile_pending (or, `exact`, compile_now) for a part of a game's kernels that only some runs play
+    (`part`: "search", ...), said on stderr first when the cache does not hold it yet, as the kernels are."""
+    waiting = {id(d) for entries in _PENDING.values() for d, _ in entries}
+    todo = [f for f in functions if id(f) in waiting]
+    if not todo:
+        return
+    game = _numba_cache.game_of(sys.modules[todo[0].py_func.__module__].__file__)
+    if game:
+        _numba_cache.announce(game, part)
+    (compile_now if exact else compile_pending)(todo)
+    if game:
+        _numba_cache.mark_warm(game, part)
+
+
+def pending_in(package: str) -> list:
+    """The `njit_later` functions of `package`'s modules not compiled yet (what warming a cache compiles)."""
+    return [d for module, entries in _PENDING.items() if module == package or module.startswith(package + ".")
+            for d, _ in entries]
+
+
+def _compile(module: str, dispatcher, signature) -> None:
+    game = _numba_cache.game_of(sys.modules[module].__file__)
+    if game:
+        _numba_cache.announce(game)
+    from numba.core import typeinfer
+    with typeinfer.register_dispatcher(dispatcher):
+        dispatcher.compile(signature)
+    dispatcher.disable_compile()
 
 
 @dataclass(frozen=True)

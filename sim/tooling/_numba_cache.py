@@ -119,24 +119,31 @@ def install() -> None:
 # numba can only tell which by trying, so a marker file beside the cache records that a game's code was compiled
 # under the current stamp: no marker, and the game is about to compile. A cleared cache clears the marker with it.
 
-COMPILE_MINUTES = {"dragonwake": 3, "drako": 3, "drakerion": 3, "drarkane": 2, "drachensachen": 1}   # one core
-_ANNOUNCED: set[str] = set()
+# (game, part) -> seconds on one core, measured by `make bench` (reports/bench.md, "Cold compile"): the kernels
+# with the default line-up's strategies, and the search player on top of them
+COMPILE_SECONDS = {("dragonwake", "kernels"): 180, ("dragonwake", "search"): 150, ("drako", "kernels"): 180,
+                   ("drako", "search"): 60, ("drakerion", "kernels"): 120, ("drakerion", "search"): 60,
+                   ("drarkane", "kernels"): 120, ("drarkane", "search"): 120, ("drachensachen", "kernels"): 40,
+                   ("drachensachen", "search"): 40}
+PART_NAMES = {"kernels": "kernels", "search": "search player", "machine": "kernels for the advanced rules"}
+_ANNOUNCED: set[tuple[str, str]] = set()
 
 
-def _marker(game: str) -> Path:
+def _marker(game: str, part: str = "kernels") -> Path:
     import numba
     root = Path(os.environ.get("NUMBA_CACHE_DIR") or ROOT / "sim" / "games" / game / "__pycache__")
     key = hashlib.sha256(f"{stamp(game)}|{numba.__version__}|{sys.version}".encode()).hexdigest()[:16]
-    return root / "dsim-compiled" / f"{game}-{key}"
+    return root / "dsim-compiled" / (f"{game}-{key}" if part == "kernels" else f"{game}-{part}-{key}")
 
 
-def is_warm(game: str) -> bool:
-    """Whether the cache holds this game's kernels and strategies as they are on disk now."""
-    return _marker(game).exists()
+def is_warm(game: str, part: str = "kernels") -> bool:
+    """Whether the cache holds this part of the game's code (its kernels and strategies, its search player) as
+    it is on disk now."""
+    return _marker(game, part).exists()
 
 
-def mark_warm(game: str) -> None:
-    marker = _marker(game)
+def mark_warm(game: str, part: str = "kernels") -> None:
+    marker = _marker(game, part)
     try:
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.touch()
@@ -144,11 +151,12 @@ def mark_warm(game: str) -> None:
         pass
 
 
-def announce(game: str) -> None:
-    """One line on stderr, once per process, before a game's code is compiled rather than loaded."""
-    if game in _ANNOUNCED or is_warm(game):
+def announce(game: str, part: str = "kernels") -> None:
+    """One line on stderr, once per process, before a part of a game's code is compiled rather than loaded."""
+    if (game, part) in _ANNOUNCED or is_warm(game, part):
         return
-    _ANNOUNCED.add(game)
-    minutes = COMPILE_MINUTES.get(game, 2)
-    print(f"compiling the {game.capitalize()} kernels (about {minutes} minute{'s' * (minutes != 1)}, once per "
-          "machine)…", file=sys.stderr, flush=True)
+    _ANNOUNCED.add((game, part))
+    seconds = COMPILE_SECONDS.get((game, part), 120)
+    span = f"{round(seconds / 60)} minute{'s' * (round(seconds / 60) != 1)}" if seconds >= 90 else f"{seconds} s"
+    print(f"compiling the {game.capitalize()} {PART_NAMES.get(part, part)} (about {span}, once per machine)…",
+          file=sys.stderr, flush=True)

@@ -66,6 +66,7 @@ def main() -> None:
     ap.add_argument("--game", default=None)
     ap.add_argument("--no-scale", action="store_true", help="skip the peak-memory runs and the Dask overhead")
     ap.add_argument("--no-design", action="store_true", help="skip timing the design commands (tune, ...)")
+    ap.add_argument("--no-compile", action="store_true", help="skip the cold-compile table (a few minutes a game)")
     args = ap.parse_args()
     benches = [Bench(game, case) for game in all_games().values() if not args.game or game.name == args.game
                for case in game.bench_cases]
@@ -94,6 +95,9 @@ def main() -> None:
     if not args.no_scale:
         from sim.tooling.bench_scale import scale_section
         lines += scale_section([g for g in all_games() if not args.game or g == args.game])
+    if not args.no_compile:
+        from sim.tooling.bench_compile import compile_section
+        lines += compile_section([g for g in all_games() if not args.game or g == args.game])
     if not args.no_design:
         from sim.tooling.bench_design import design_section
         lines += design_section()

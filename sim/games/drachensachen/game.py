@@ -76,9 +76,10 @@ def play(rules: Rules, players: int, lineup: dict, seed: int, n: int, n_traced: 
     """Run the kernel; returns (games, players, rounds) arrays and the traces (rows, start offsets). `counts`, if
     given, receives the search player's decisions ("search_decisions") and the determinisations in which a seat's
     hand could not be dealt as its plays say ("belief_fallbacks": the search's `beliefs`)."""
-    kernel = GAME.kernels()
     r: DrachensachenRules = rules.typed
     fns, params, ask = seat_functions(lineup, players)
+    kernel = GAME.kernels(search=bool(ask))
+    batch = kernel.searched_batch if ask else kernel.play_batch
     pfns, pparams, lossc = playout_functions(rules, players) if ask else (fns, params, np.ones(1))
     ifns, iparams = informed_functions(lineup, players, pfns, pparams) if ask else (fns, params)
     rounds_cap = max(64, n * ROUNDS_PER_GAME_GUESS)
@@ -93,7 +94,7 @@ def play(rules: Rules, players: int, lineup: dict, seed: int, n: int, n_traced: 
         trace = np.empty((trace_cap, TRACE_WIDTH), np.int16)
         starts = np.zeros(n_traced + 1, np.int64)
         counters = np.zeros(4, np.int64)
-        call(kernel.play_batch, int(seed), n, players, r.ints(), r.counts(), r.coins(), preset, fns[0], fns[1],
+        call(batch, int(seed), n, players, r.ints(), r.counts(), r.coins(), preset, fns[0], fns[1],
              fns[2], params, games, seats, rounds, trace, starts, counters, bool(check), ask, *pfns, pparams, *ifns,
              iparams, lossc)
         # the buffers were guesses: play the same games again with room for all of them

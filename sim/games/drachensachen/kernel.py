@@ -16,11 +16,13 @@ when a seat searches; otherwise play_game runs it with `search` False, a constan
 the plain path is the kernel it was.
 
 Speed and compile time (both measured): helpers are compiled without reference counting (`_nrt=False`;
-only `play_batch` allocates), which removes the atomic increments that dominated a turn; every helper has
-an explicit signature, so numba compiles it once instead of once per combination of constant arguments;
+only `play_batch` allocates), which removes the atomic increments that dominated a turn; every helper called
+has an explicit signature, so numba compiles it once instead of once per combination of constant arguments;
 and only the four turn helpers (`phase_moves`, `settle_counts`, `act`, `apply_play`), `fill_view`, `take_pile`
 and the one-liners (`checked`, `note`) are inlined into their callers, which saves about 15% of a turn's
-instructions for a few seconds of compiling.
+instructions for a few seconds of compiling. An inlined helper has no signature: it is never compiled on its
+own. The search player's part (kernel_search, the machines, `searched_batch`) compiles only for a run with a
+searching seat (`njit_later`, Game.kernels(search=True)).
 
 A turn avoids what a profile (perf's cpu-clock samples, callgrind's counts) showed to cost (issue #28: the
 rule flags, fired_ counters and the new weighted strategy had made a round 12-19% slower; with these it is
@@ -35,12 +37,16 @@ as fast as before them):
 
 import numpy as np
 from numba import njit, types
+from sim.engine.strategy import njit_later
 
 from sim.games.drachensachen.records import (
     C_FALLBACKS, C_ROUNDS, C_SEARCHED, C_TRACE, MAX_MOVES, MAX_PLAYERS, MOVE_COLS, N_ROUND_COLS, SEAT_FNS, VIEW_LEN,
 )
 from sim.games.drachensachen.kernel_base import A1, A2, A3, B, F2, I, M2, ST, ST_LEN, S_RND, S_TPOS, S_TRACING, TR, U1
-from sim.games.drachensachen.kernel_game import MT_N, finish_game, game_on, seed_game, setup_state, start_game
+from sim.games.drachensachen.kernel_game import (
+    MT_N, finish_game, game_machine, game_on, seed_game, setup_state, start_game,
+)
+from sim.games.drachensachen.kernel_round import round_machine
 from sim.games.drachensachen.kernel_search import (
     MT_WORDS, SC_SIZE, SS_DECISIONS, SS_FALLBACKS, SS_SIZE, search_seed, searched_game,
 )
@@ -83,10 +89,12 @@ BATCH_SIG = types.void(
 )
 
 
-@njit(BATCH_SIG, cache=True)
-def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fns, choice_fns, params,
-               games_out, players_out, rounds_out, trace, trace_start, counters, check, ask, pplay, psetup, pchoice,
-               pparams, iplay, isetup, ichoice, iparams, lossc):
+@njit(cache=True, inline='always')
+def run_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fns, choice_fns, params,
+              games_out, players_out, rounds_out, trace, trace_start, counters, check, ask, pplay, psetup, pchoice,
+              pparams, iplay, isetup, ichoice, iparams, lossc, searching):
+    """Play n games into the tables; `searching` (a literal) compiles the search player in (play_batch's games
+    have no searching seat, searched_batch's have one or more: `ask`)."""
     state = np.zeros(1, np.uint64)      # the deal's fast stream (the starter and the shuffles)
     words = np.zeros(MT_N, np.uint32)   # np.random's (the strategies' and the rare kernel draws), both per game
     st = np.zeros(ST_LEN, np.int64)
@@ -96,7 +104,6 @@ def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fn
     n_traced = trace_start.shape[0] - 1
     counters[C_ROUNDS] = 0
     # the search's scratch, its streams, np.random states and the playouts' rounds table and counters
-    searching = ask != 0
     sc = np.zeros(SC_SIZE if searching else 1, np.int64)
     ss = np.zeros(SS_SIZE, np.uint64)
     mt = np.zeros(2 * MT_WORDS, np.int64)
@@ -121,3 +128,27 @@ def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fn
     counters[C_TRACE] = st[S_TPOS]
     counters[C_SEARCHED] = np.int64(ss[SS_DECISIONS])
     counters[C_FALLBACKS] = np.int64(ss[SS_FALLBACKS])
+
+
+@njit(BATCH_SIG, cache=True)
+def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fns, choice_fns, params, games_out,
+              players_out, rounds_out, trace, trace_start, counters, check, ask, pplay, psetup, pchoice, pparams, iplay,
+              isetup, ichoice, iparams, lossc):
+    """run_batch when no seat searches."""
+    run_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fns, choice_fns, params, games_out,
+              players_out, rounds_out, trace, trace_start, counters, check, ask, pplay, psetup, pchoice, pparams, iplay,
+              isetup, ichoice, iparams, lossc, False)
+
+
+@njit_later(BATCH_SIG, cache=True)
+def searched_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fns, choice_fns, params, games_out,
+              players_out, rounds_out, trace, trace_start, counters, check, ask, pplay, psetup, pchoice, pparams, iplay,
+              isetup, ichoice, iparams, lossc):
+    """run_batch with searching seats; compiled, with the search, when a run first has one (Game.kernels)."""
+    run_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fns, choice_fns, params, games_out,
+              players_out, rounds_out, trace, trace_start, counters, check, ask, pplay, psetup, pchoice, pparams, iplay,
+              isetup, ichoice, iparams, lossc, True)
+
+
+# What a run with a searching seat compiles besides the plain kernel (Game.kernels(search=True)).
+SEARCH_PARTS = (round_machine, game_machine, searched_game, searched_batch)

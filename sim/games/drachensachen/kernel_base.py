@@ -145,7 +145,7 @@ def flush(tr, st):
     st[S_QN] = 0
 
 
-@njit(I(I, I, ST), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def checked(k, n, st):
     """A strategy's answer, or 0 (counted as a violation) when it is not one of the n options."""
     if k < 0 or k >= n:
@@ -159,7 +159,7 @@ def cards_left(v, p):
     return v[p, V_HAND_N] + v[p, V_OPEN_N] + v[p, V_HIDDEN_N]
 
 
-@njit(B(ST, I), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def asks(st, p):
     """Seat p's decisions are asked (the machine stops at them: a searching seat)."""
     return (st[S_ASK] >> p) & 1 == 1
@@ -245,14 +245,14 @@ def set_held(v, st, p):
     st[ST_HELD + 2 * p + 1] = type_bits(v, p, V_OPEN, 1)
 
 
-@njit(types.void(M2, ST, I, I, I), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def note(v, st, p, part, t):
     """After p's count of type t in the hand (part 0) or the open row (part 1) went down: its bit follows."""
     i = ST_HELD + 2 * p + part
     st[i] = (st[i] & ~(1 << t)) | ((v[p, V_HAND + part * (V_OPEN - V_HAND) + t] > 0) << t)
 
 
-@njit(types.void(M2, ST, I), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def take_pile(v, st, p):
     held = 0
     for t in range(1, N_TYPES):
@@ -298,7 +298,7 @@ def round_view(v, st, p):
     v[p, V_MOST_LOST] = most
 
 
-@njit(types.void(M2, ST, I, I), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def fill_view(v, st, p, phase):
     """Write the public part of p's view that may change within a round, just before a decision (own cards
     are kept there already, the rest by `round_view`)."""

@@ -14,6 +14,7 @@ from numba.core import cgutils
 from numba.cpython.randomimpl import get_state_ptr
 from numba.extending import intrinsic
 from sim.engine.rng import mix, step
+from sim.engine.strategy import njit_later
 
 from sim.games.drachensachen.records import (
     C_ROUNDS, F_FROM_START, F_STALEMATE_SCORES, G_CHECK_FAILS, G_CURSES, G_FIRST_STARTER, G_LOSER, G_LOSER_LOST,
@@ -289,7 +290,7 @@ def game_on(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fn
         stage = STAGE_DEAL
 
 
-@njit(I(I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1, TR, B, U1), cache=True, _nrt=False)
+@njit_later(I(I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A2, A1, TR, B, U1), cache=True, _nrt=False)
 def game_machine(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out, counters,
                  tr, check, state):
     """`game_on` as a resumable machine: on to the game's end (DONE) or a searching seat's decision (ASKED)."""

@@ -28,7 +28,7 @@ from sim.games.drachensachen.kernel_base import (
 )
 
 
-@njit(I(M2, M2, ST, I, I), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def phase_moves(moves, v, st, p, phase):
     """The options of a decision in a turn (see records.PH_*) into moves; returns how many."""
     n = 0
@@ -114,7 +114,7 @@ def phase_moves(moves, v, st, p, phase):
     return n
 
 
-@njit(I(M2, I, M2, ST, I), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def settle_counts(moves, k, v, st, p):
     """Check the counts a strategy left in its play row; restore the largest play (returns 1) if illegal."""
     t = moves[k, 1]
@@ -174,7 +174,7 @@ def ability_moves(moves, v, st, p, phase):
 # ---- actions -------------------------------------------------------------------------------------
 
 
-@njit(I(M2, ST, I, I, I, I, I), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def apply_play(v, st, p, t, nh, no, nb):
     """Cards of type t leave p (nh from hand, no open, nb face-down already removed) onto the pile."""
     v[p, V_HAND + t] -= nh
@@ -270,7 +270,7 @@ def apply_play(v, st, p, t, nh, no, nb):
     return res
 
 
-@njit(types.void(M2, ST, I, I, I, I), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def pass_card(v, st, p, part, c, q):
     """One card of type c from p's hand (part 0) or open row (part 1) into q's hand, the type bits in step."""
     v[p, V_HAND + part * (V_OPEN - V_HAND) + c] -= 1
@@ -328,7 +328,7 @@ def fail_blind(v, st, p, c):
     take_pile(v, st, p)
 
 
-@njit(I(M2, I, M2, ST, I), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def act(moves, k, v, st, p):
     """Carry out option k of a turn's decision; returns what it leads to (R_MORE: decide again)."""
     kind = moves[k, 0]

@@ -7,6 +7,7 @@ the turn cap), the starter of the next round and the coins a player pays for the
 import numpy as np
 from numba import njit, types
 from sim.engine import rng as fastrng
+from sim.engine.strategy import njit_later
 
 from sim.games.drachensachen.records import (
     AB_GOLD, CURSE_CHAOS, CURSE_MANY, CURSE_UNKNOWING, F_CURSE_CHAOS, F_CURSE_MANY, F_CURSE_UNKNOWING, F_EXCHANGE,
@@ -220,7 +221,8 @@ def forget_seen(st):
         st[ST_NOT + q] = 0
 
 
-@njit(types.void(ST, I, I, I, I, I, I, I), cache=True, _nrt=False, inline='always')
+# search only (a called function: numba inlines before it prunes, and the plain rounds never stop)
+@njit_later(types.void(ST, I, I, I, I, I, I, I), cache=True, _nrt=False)
 def stop_at(st, at, p, turns, phase, pend, res, n):
     """Where the machine stops for a searching seat's decision, for the search and for going on (S_AT to S_NOPT)."""
     where = (at, p, turns, phase, pend, res, n)
@@ -349,7 +351,7 @@ def play_round(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
     return turns_on(starter, v, st, moves, play_fns, choice_fns, params, tr, check, False)
 
 
-@njit(PAIR(I, M2, ST, M2, SEAT_FNS, SEAT_FNS, F2, TR, B), cache=True, _nrt=False)
+@njit_later(PAIR(I, M2, ST, M2, SEAT_FNS, SEAT_FNS, F2, TR, B), cache=True, _nrt=False)
 def round_machine(starter, v, st, moves, play_fns, choice_fns, params, tr, check):
     """A round's turns (`turns_on`) as a resumable machine: stops at a searching seat's decision."""
     return turns_on(starter, v, st, moves, play_fns, choice_fns, params, tr, check, True)

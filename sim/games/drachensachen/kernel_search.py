@@ -54,6 +54,7 @@ from numba.core import cgutils
 from numba.cpython.randomimpl import get_state_ptr, rnd_state_t
 from numba.extending import intrinsic
 from sim.engine import search
+from sim.engine.strategy import njit_later
 from sim.engine.rng import below, mix, next_u64, shuffle, uniform
 
 from sim.games.drachensachen.records import (
@@ -114,7 +115,7 @@ def np_random_state(typingctx, buf, back):
     return types.void(buf, back), codegen
 
 
-@njit(types.void(U2, I, I), cache=True, _nrt=False)
+@njit_later(types.void(U2, I, I), cache=True, _nrt=False)
 def search_seed(ss, seed, game):
     """The search stream of game `game` of a batch from `seed`."""
     ss[SS_RNG] = mix(seed ^ SEARCH_SEED, game)
@@ -123,7 +124,7 @@ def search_seed(ss, seed, game):
 # ---- the root's copy -----------------------------------------------------------------------------
 
 
-@njit(types.void(M2, I, A1, I, types.boolean), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def keep_rows(a, rows, sc, at, back):
     """Copy the first rows of a into sc[at:] (or `back` from it)."""
     width = a.shape[1]
@@ -135,7 +136,7 @@ def keep_rows(a, rows, sc, at, back):
                 sc[at + i * width + j] = a[i, j]
 
 
-@njit(types.void(M2, ST, M2, A1, types.boolean), cache=True, _nrt=False)
+@njit_later(types.void(M2, ST, M2, A1, types.boolean), cache=True, _nrt=False)
 def keep(v, st, moves, sc, back):
     """Copy the state, the view rows and the option rows into the scratch (or `back` from it)."""
     for i in range(ST_LEN):
@@ -150,7 +151,7 @@ def keep(v, st, moves, sc, back):
 # ---- dealing what the seat cannot see --------------------------------------------------------------
 
 
-@njit(types.void(I, I, I, I, A1, U2), cache=True, _nrt=False)
+@njit_later(types.void(I, I, I, I, A1, U2), cache=True, _nrt=False)
 def believe(absent, i, left, end, sc, ss):
     """The pile sc[i:end] with its first `left` cards of types not in the bits `absent` (each the first such card
     on, swapped in), the rest reshuffled; counted in ss[SS_FALLBACKS] when there are too few."""
@@ -168,7 +169,7 @@ def believe(absent, i, left, end, sc, ss):
     shuffle(ss[SS_DEAL:SS_DEAL + 1], sc[i + left:end], end - i - left)
 
 
-@njit(types.void(I, M2, ST, A1, U2, types.boolean, types.boolean), cache=True, _nrt=False)
+@njit_later(types.void(I, M2, ST, A1, U2, types.boolean, types.boolean), cache=True, _nrt=False)
 def determinise(me, v, st, sc, ss, leak, beliefs):
     """Deal afresh everything seat `me` cannot see (the module's docstring) on the stream ss[SS_DEAL]: the
     unseen cards by type, in type order, shuffled, then dealt to the other hands (besides the cards each is seen
@@ -231,7 +232,7 @@ def determinise(me, v, st, sc, ss, leak, beliefs):
 # ---- options and playouts ----------------------------------------------------------------------------
 
 
-@njit(I(I, I, M2, A1), cache=True, _nrt=False)
+@njit_later(I(I, I, M2, A1), cache=True, _nrt=False)
 def list_options(at, n, moves, sc):
     """The options of the decision (row, hand cards, open cards): every row; a play row at its largest size and,
     when that is more than one card, as a single card. Returns how many."""
@@ -251,7 +252,7 @@ def list_options(at, n, moves, sc):
     return m
 
 
-@njit(types.void(I, ST, M2, A1), cache=True, _nrt=False)
+@njit_later(types.void(I, ST, M2, A1), cache=True, _nrt=False)
 def answer(o, st, moves, sc):
     """Option o as the machine's answer: its row, and a play row's counts."""
     row = sc[SC_OPT + 3 * o]
@@ -261,7 +262,7 @@ def answer(o, st, moves, sc):
         moves[row, 3] = sc[SC_OPT + 3 * o + 2]
 
 
-@njit(I(I, ST), cache=True, _nrt=False)
+@njit_later(I(I, ST), cache=True, _nrt=False)
 def reward(me, st):
     """WIN points when seat `me` won the game (the fewest coins lost; no winner after the round cap), plus the coins
     it lost fewer than the best other player."""
@@ -274,7 +275,7 @@ def reward(me, st):
     return won + margin
 
 
-@njit(I(I, ST, A1, F1, U1, I), cache=True, _nrt=False)
+@njit_later(I(I, ST, A1, F1, U1, I), cache=True, _nrt=False)
 def value(me, st, rint, lossc, pstate, samples):
     """Seat `me`'s chance to win from the coins lost so far (in WIN points), by `samples` games finished with round
     losses drawn at random: one player out (no loss), the others' losses from the cumulative table lossc (measured
@@ -319,7 +320,7 @@ PLAYOUT_SIG = I(I, I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, 
                 types.boolean)
 
 
-@njit(PLAYOUT_SIG, cache=True, _nrt=False)
+@njit_later(PLAYOUT_SIG, cache=True, _nrt=False)
 def playout(me, o, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out, counters,
             tr, sc, ss, mt, pstate, lossc, samples, deal, beliefs):
     """From the root's copy with what `me` cannot see dealt afresh on the stream in ss[SS_DEAL] (`deal` 1; the
@@ -343,7 +344,7 @@ def playout(me, o, v, st, moves, rint, coins, preset, play_fns, setup_fns, choic
     return value(me, st, rint, lossc, pstate, samples)
 
 
-@njit(I(I, I, M2, ST, M2, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A1), cache=True, _nrt=False)
+@njit_later(I(I, I, M2, ST, M2, SEAT_FNS, SEAT_FNS, SEAT_FNS, F2, A1), cache=True, _nrt=False)
 def incumbent(me, m, v, st, moves, play_fns, setup_fns, choice_fns, params, sc):
     """The option the default heuristics take here (added to the options when it is not among them: a play of
     another size). Their draws come from the np.random state the caller set; the option rows are restored."""
@@ -395,7 +396,7 @@ SEARCH_SIG = types.void(I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS,
                         I, types.boolean)
 
 
-@njit(SEARCH_SIG, cache=True, _nrt=False)
+@njit_later(SEARCH_SIG, cache=True, _nrt=False)
 def search_choice(budget, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, rounds_out,
                   counters, tr, sc, ss, mt, pstate, lossc, samples, deal, beliefs):
     """Answer the decision the machine stopped at (S_AT, seat S_P, options in moves) for the searching seat: the
@@ -423,7 +424,7 @@ GAME_SIG = types.void(I, M2, ST, M2, A1, A1, A1, SEAT_FNS, SEAT_FNS, SEAT_FNS, F
                       A1, U2, A1, U1, F1)
 
 
-@njit(GAME_SIG, cache=True, _nrt=False)
+@njit_later(GAME_SIG, cache=True, _nrt=False)
 def searched_game(g, v, st, moves, rint, coins, preset, play_fns, setup_fns, choice_fns, params, games_out,
                   players_out, rounds_out, counters, tr, check, state, pplay, psetup, pchoice, pparams, iplay, isetup,
                   ichoice, iparams, prounds, pcounters, sc, ss, mt, pstate, lossc):

@@ -9,6 +9,7 @@ from sim.engine.columns import table_columns, zeros
 from sim.engine.frames import columns, first
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
 from sim.engine.sections import Measure, Series, Table
+from sim.engine.strategy import compile_now
 from sim.games.dragonwake import referee
 from sim.games.dragonwake.records import END_NAMES, GAME_COLUMNS, N_KERNEL_COLUMNS, TRACE_WIDTH, trace_steps
 from sim.games.dragonwake.rules import DragonwakeRules
@@ -80,13 +81,10 @@ class DragonwakeGame(Game):
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int64)
         hero, cultist = lineup["hero"], lineup["cultist"]
         searched = np.zeros(3, np.int64)
-        self.kernels().play_batch(np.uint32(seed), n, *rule_args(r, players),
-                                  hero.strategy.functions[0], hero.strategy.functions[1],
-                                  cultist.strategy.functions[0], cultist.strategy.functions[1],
-                                  power_function(hero.strategy), power_function(cultist.strategy),
-                                  kernel_params(hero, lineup), kernel_params(cultist, lineup), hero.strategy.builtin,
-                                  cultist.strategy.builtin, out, trace, check, searched, written,
-                                  playout_functions(lineup))
+        args = rule_args(r, players)
+        batch, functions, playouts = self.batch(args, lineup)
+        batch(np.uint32(seed), n, *args, *functions, kernel_params(hero, lineup), kernel_params(cultist, lineup),
+              hero.strategy.builtin, cultist.strategy.builtin, out, trace, check, searched, written, playouts)
         types = list(GAME_COLUMNS.items())[:N_KERNEL_COLUMNS]
         columns = table_columns(out, types, {name for (name, _), w in zip(types, written) if not w})
         if counts is not None:
@@ -97,6 +95,25 @@ class DragonwakeGame(Game):
         columns["fired_allow_formula_counts"] = (np.full(n, 1, np.int32) if players not in r.chart_players
                                                  else zeros(n, np.int32))
         return columns, trace
+
+    def batch(self, args, lineup):
+        """The kernel batch these rules (rule_args) and sides need, the sides' six decision functions (hero
+        declare, pick, cultist declare, pick, hero power, cultist power) and the playouts' six, as play_batch takes
+        them, each compiled on first use. The plain batch (the rules with every module off, no side searching)
+        calls no power and plays no playout: it gets `no_power` and the sides' own functions in their places, so
+        that a run compiles only the strategies it plays. Otherwise the machine's batch (kernel_machine)."""
+        hero, cultist = lineup["hero"].strategy, lineup["cultist"].strategy
+        kernel = self.kernels(functions=())
+        searching = SEARCH_ID in (hero.builtin, cultist.builtin)
+        plain = not searching and kernel.rule_ints(*args[:10], len(args[10]), *args[11:13])[kernel.R_FULL] == 0
+        powers = (no_power, no_power) if plain else (power_function(hero), power_function(cultist))
+        functions = (*hero.functions[:2], *cultist.functions[:2], *powers)
+        playouts = playout_functions(lineup) if searching else (*functions[:2], powers[0], *functions[2:4], powers[1])
+        compile_now(functions + playouts)
+        if plain:
+            return kernel.play_batch, functions, playouts
+        from sim.games.dragonwake.kernel_machine import machine
+        return machine(searching), functions, playouts
 
     def simulate(self, rules, players, lineup, seed, n, check=False):
         columns, _ = self._play(rules, players, lineup, seed, n, 0, check)

@@ -7,16 +7,16 @@ from numba import njit, types
 
 from sim.engine.rng import mix
 from sim.games.dragonwake.kernel_base import (
-    CALL, EARLY_SUMS, IN_RANDOM, IN_SEARCH, PLAIN_SUMS, PLAIN_UNWRITTEN, PR_FORCED, PR_SIZE, PR_STOPPED, R_CANDLES,
+    CALL, EARLY_SUMS, IN_RANDOM, IN_SEARCH, PLAIN_SUMS, PLAIN_UNWRITTEN, PR_SIZE, R_CANDLES,
     R_CARDS_PER_PLAYER, R_CULTIST_CARDS, R_DRAGONS, R_EVENTS,
     R_FATES, R_GLUTTONY, R_HERO_CARDS, R_HUNTER_FLIPS, R_KTH, R_MENTOR_PEEKS, R_MIN_REVEALS, R_N_EVENTS,
     R_PER_PLAYER, R_PLAYERS, R_POWER_CARDS, R_POWERS, R_REAL_EVENTS, R_RELICS_TOTAL, R_REPLACEMENT, R_ROUNDS,
-    R_FULL, R_RUNESTONE, R_SELF_REVEAL, R_SIZE, R_SKIP_ROUND, R_SLOTS, R_WAKE_FROM, W_EVENTS, W_POWERS, W_ROLE,
+    R_FULL, R_RUNESTONE, R_SELF_REVEAL, R_SIZE, R_SKIP_ROUND, R_SLOTS, R_WAKE_FROM, W_EVENTS, W_POWERS,
     W_ROWS,
 )
-from sim.games.dragonwake.kernel_game import finish_game, play_on, play_rounds, start_game
-from sim.games.dragonwake.kernel_search import SC_DEALS, SC_FALLBACKS, SC_NSEARCH, scratch_size, search, search_seed
-from sim.games.dragonwake.records import HERO, MAX_HAND, MAX_PLAYERS, MEMORY, PUB_ROW, P_RNG, STATE_WIDTH, STRATEGY_FN
+from sim.games.dragonwake.kernel_game import finish_game, play_rounds, start_game
+from sim.games.dragonwake.kernel_search import SC_DEALS, SC_FALLBACKS, SC_NSEARCH, SC_WORK
+from sim.games.dragonwake.records import MAX_HAND, MAX_PLAYERS, MEMORY, PUB_ROW, P_RNG, STATE_WIDTH, STRATEGY_FN
 from strategies.dragonwake import RANDOM_ID, SEARCH_ID
 
 
@@ -91,34 +91,12 @@ def plain_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare
 def play_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
                cultist_pick, hero_power, cultist_power, hero_params, cultist_params, out, trace, check, state, memory,
                work, prog, sc, o_play, dfns):
-    """Play n games, each dealt by start_game, played by its rounds (by play_on when a side searches, asking
-    kernel_search at that side's decisions) and recorded by finish_game."""
-    all_random = hero_code == IN_RANDOM and cultist_code == IN_RANDOM
-    searching = hero_code == IN_SEARCH or cultist_code == IN_SEARCH
-    if plays_plain(rint, hero_code, cultist_code):
-        # the rules without events, artifacts, powers and self_reveal (the default): the whole game inlined in
-        # one loop, compiled without those modules (their setup, counters and branches cost a tenth of a
-        # random game). Other rules are played by play_on, one call per game (and per search decision).
-        plain_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
-                    cultist_pick, hero_power, cultist_power, hero_params, cultist_params, out, trace, check, state,
-                    memory, work, prog, all_random)
-        return
-    for g in range(n):
-        state[PUB_ROW, P_RNG] = mix(seed, g)
-        if searching:
-            search_seed(sc, seed, g)
-        o = out[g]
-        start_game(g, rint, o, trace, state, memory, work, prog, all_random, True)
-        while True:
-            play_on(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
-                    cultist_pick, hero_power, cultist_power, hero_params, cultist_params, o, trace, check, state,
-                    memory, work, prog)
-            me = prog[PR_STOPPED]
-            if me < 0:
-                break
-            params = hero_params if work[W_ROLE, me] == HERO else cultist_params
-            prog[PR_FORCED] = search(me, rint, hand_sizes, state, memory, work, prog, params, trace, sc, o_play, dfns)
-        finish_game(g, rint, o, trace, check, state, work, prog, True)
+    """Play n games of the plain rules (events, artifacts, powers and self_reveal off: the default), no side
+    searching: the whole game inlined in one loop, compiled without those modules (their setup, counters and
+    branches cost a tenth of a random game) and without the search. The other batches are kernel_machine's."""
+    plain_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
+                cultist_pick, hero_power, cultist_power, hero_params, cultist_params, out, trace, check, state,
+                memory, work, prog, hero_code == IN_RANDOM and cultist_code == IN_RANDOM)
 
 
 @njit(cache=True)
@@ -174,24 +152,29 @@ def new_arrays(players, hero_cards, cultist_cards, relics_per_player, dragons, c
     work[W_POWERS, :len(power_cards)] = power_cards
     rint = rule_ints(players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player, hand_sizes,
                      min_reveals, self_reveal, events, len(event_cards), gluttony_cards, mods)
-    sc = np.zeros(scratch_size(work) if searching else 1, np.int64)
+    sc = np.zeros(SC_WORK + work.size if searching else 1, np.int64)     # kernel_search.scratch_size
     return rint, state, memory, work, np.zeros(PR_SIZE, np.int64), sc
 
 
-@njit(PLAY_BATCH_SIG, cache=True)
-def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
-               hand_sizes, min_reveals, self_reveal, events, event_cards, gluttony_cards, mods, power_cards,
-               hero_declare, hero_pick, cultist_declare, cultist_pick, hero_power, cultist_power,
-               hero_params, cultist_params, hero_builtin, cultist_builtin, out, trace, check, searched, written,
-               dfns):
-    """Play n games: allocate the working arrays, then play them without reference counting. searched (three
-    words when a side plays `search`) receives the search player's decisions, determinisations and belief
-    fallbacks (kernel_search.determinise); dfns: the functions its playouts use (hero declare, pick, power; cultist declare, pick, power). out may arrive
-    uninitialised; written (all True on the way in) says which of its columns the batch left unwritten
-    (False: zeros in every game).
+@njit(cache=True, inline='always')
+def run_batch(games, rules, functions, sides, outputs):
+    """Play n games: allocate the working arrays, then play them by `games` (play_games, or one of
+    kernel_machine's when the rules need the machine or a side searches) without reference counting. The
+    arguments are play_batch's in its order, packed in tuples (numba inlines no call of 30 arguments or more):
+    rules (seed, n, players, ..., power_cards), the sides' six functions, sides (hero_params, cultist_params,
+    hero_builtin, cultist_builtin) and outputs (out, trace, check, searched, written, dfns).
 
-    mods: Candle cards, Figure of Fate cards, powers on (0/1), powers per player, power cards, Hunter
-    flips, ... (M_*); power_cards: the power deck (one dummy card when empty)."""
+    searched (three words when a side plays `search`) receives the search player's decisions, determinisations
+    and belief fallbacks (kernel_search.determinise); dfns: the functions its playouts use (hero declare, pick,
+    power; cultist declare, pick, power). out may arrive uninitialised; written (all True on the way in) says
+    which of its columns the batch left unwritten (False: zeros in every game). mods: Candle cards, Figure of Fate
+    cards, powers on (0/1), powers per player, power cards, Hunter flips, ... (M_*); power_cards: the power deck
+    (one dummy card when empty)."""
+    (seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player, hand_sizes,
+     min_reveals, self_reveal, events, event_cards, gluttony_cards, mods, power_cards) = rules
+    hero_declare, hero_pick, cultist_declare, cultist_pick, hero_power, cultist_power = functions
+    hero_params, cultist_params, hero_builtin, cultist_builtin = sides
+    out, trace, check, searched, written, dfns = outputs
     np.random.seed(seed)      # for user strategies that draw from np.random
     rint, state, memory, work, prog, sc = new_arrays(
         players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player, hand_sizes, min_reveals,
@@ -203,9 +186,9 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
     plain = plays_plain(rint, hero_code, cultist_code)
     if not plain:
         out[:, :] = 0          # play_on may count into any column (+=)
-    play_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare,
-               cultist_pick, hero_power, cultist_power, hero_params, cultist_params, out, trace, check, state, memory,
-               work, prog, sc, o_play, dfns)
+    games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare, cultist_pick,
+          hero_power, cultist_power, hero_params, cultist_params, out, trace, check, state, memory, work, prog, sc,
+          o_play, dfns)
     if plain:                  # columns of modules compiled out of plain_games
         for j in PLAIN_UNWRITTEN:
             written[j] = False
@@ -216,3 +199,18 @@ def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
         searched[0] = sc[SC_NSEARCH]
         searched[1] = sc[SC_DEALS]
         searched[2] = sc[SC_FALLBACKS]
+
+
+@njit(PLAY_BATCH_SIG, cache=True)
+def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
+               hand_sizes, min_reveals, self_reveal, events, event_cards, gluttony_cards, mods, power_cards,
+               hero_declare, hero_pick, cultist_declare, cultist_pick, hero_power, cultist_power,
+               hero_params, cultist_params, hero_builtin, cultist_builtin, out, trace, check, searched, written,
+               dfns):
+    """run_batch for the plain rules when no side searches (game.py asks kernel_machine otherwise)."""
+    run_batch(play_games, (seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
+                           hand_sizes, min_reveals, self_reveal, events, event_cards, gluttony_cards, mods,
+                           power_cards),
+              (hero_declare, hero_pick, cultist_declare, cultist_pick, hero_power, cultist_power),
+              (hero_params, cultist_params, hero_builtin, cultist_builtin),
+              (out, trace, check, searched, written, dfns))

@@ -32,7 +32,7 @@ PLAIN_UNWRITTEN = (C_ARTIFACTS, C_POWERS, C_PEEKS, C_UNDOS) + tuple(
     j for j in range(F0, N_COLS) if j not in EARLY_SUMS)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def record(trace, g, step, code, a, b, c, d):
     """Append an event to game g's trace when it is traced; returns the next step."""
     if g < trace.shape[0] and step < trace.shape[1]:
@@ -46,14 +46,14 @@ def record(trace, g, step, code, a, b, c, d):
     return step
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def is_legal_target(p, s, rb, players, state, self_reveal):
     if p < 0 or p >= players or s < 0 or s >= MAX_HAND:
         return False
     return state[p, DOWN0 + s] == 1 and (p != rb or self_reveal)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def kth_face_down(state, players, a, b, k):
     """The k-th face-down card (from 0, seat by seat and slot by slot) of the players other than a and b, as
     p * MAX_HAND + s; -1 past the last."""
@@ -67,7 +67,7 @@ def kth_face_down(state, players, a, b, k):
     return -1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def random_target(rng, rb, players, state, self_reveal):
     """Uniform over the face-down cards the runebearer may reveal (replaces an illegal choice)."""
     skip = -1 if self_reveal else rb
@@ -79,7 +79,7 @@ def random_target(rng, rb, players, state, self_reveal):
     return kth_face_down(state, players, skip, skip, below(rng, count))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def random_card_except(rng, a, b, players, state):
     """Uniform over face-down cards of players other than a and b, -1 when none."""
     count = 0
@@ -91,7 +91,7 @@ def random_card_except(rng, a, b, players, state):
     return kth_face_down(state, players, a, b, below(rng, count))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def legal_or_random(target, rng, q, players, state, own_ok, o):
     """(player, slot) of `target`, a face-down card q may act on (its own only when own_ok); an illegal choice
     is counted and replaced by a random legal card."""
@@ -105,7 +105,7 @@ def legal_or_random(target, rng, q, players, state, own_ok, o):
     return p, s
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def show(state, p, s):
     """Everybody sees p's face-down card in slot s."""
     if state[p, SHOWN0 + s] == 0:
@@ -113,7 +113,7 @@ def show(state, p, s):
     state[p, SHOWN0 + s] = state[p, CARDS0 + s] + 1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def claim_contradicted(state, p, hand):
     """Whether what has been revealed of p's cards proves p's claim false."""
     cr = state[p, BOARD0 + B_CLAIM_RELICS]
@@ -124,7 +124,7 @@ def claim_contradicted(state, p, hand):
             or state[p, BOARD0 + B_SHOWN_GOLD] > hand - cr - cd)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def count_violations(state, players, hand, reveals_round, relics_total, relics_found,
                      dragons, dragon_gone, aside, n_aside):
     """Cards conserved: face down plus set aside plus found equals the deck's contents."""
@@ -149,7 +149,7 @@ def count_violations(state, players, hand, reveals_round, relics_total, relics_f
     return bad
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def tally_claim(o, state, p, hand, role, claim):
     """Count true and false claims (a claim is true when it states the hand exactly)."""
     relics = 0

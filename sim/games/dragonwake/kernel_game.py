@@ -7,6 +7,7 @@ and play it on under other strategies."""
 from numba import njit, types
 
 from sim.engine.rng import below, shuffle
+from sim.engine.strategy import njit_later
 from sim.games.dragonwake.kernel_base import (
     C_ARTIFACTS, C_CULTIST_MASK, C_EARLY, C_END_MODE, C_FINDER, C_FINDER_ROLE, C_FIRST_RB, C_LAST_ROUND,
     C_N_CULTISTS, C_PEEKS, C_POWERS, C_RELICS_FOUND, C_REVEALS, C_ROUNDS, C_SIDE_MASK, C_SILENT, C_UNDOS,
@@ -48,7 +49,11 @@ PLAY_ON_SIG = types.void(
 # start_game and finish_game are inlined into the batch loop (their one caller): a call passes every array as
 # five to nine machine words, and a random game is short enough for two such calls to cost several per cent.
 # `full` (a literal at every call): False when the rules switch off every module rint[R_FULL] names, so that
-# the plain batch compiles without them (kernel.play_games).
+# the plain batch compiles without them (kernel.play_games). Only functions with such a flag are inlined by
+# numba (`inline='always'`): numba inlines every such call, dead branches included, before it prunes them, and
+# its inlining is slow. A whole game inlined that way took 5 minutes to compile, the flagged parts alone 30 s;
+# the small helpers (kernel_base's, stop_at) are plain calls that LLVM inlines, the advanced game's
+# (powers_before, after_reveal) calls the plain batch prunes before they are ever compiled.
 @njit(cache=True, inline='always')
 def start_game(g, rint, o, trace, state, memory, work, prog, all_random, full):
     """Deal game g (its stream already seeded in state's public row): roles, the search deck, the first
@@ -139,7 +144,7 @@ def start_game(g, rint, o, trace, state, memory, work, prog, all_random, full):
     prog[PR_FORCED] = NO_FORCE
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def stop_at(prog, phase, rnd, i, hunted, n_aside, n_silent, dragon_out, rounds_played, n_drawn, step):
     """Write where the game stands into prog, before the search copies it."""
     prog[PR_PHASE] = phase
@@ -241,7 +246,7 @@ def start_round(g, rnd, rint, hand_sizes, o, trace, step, state, work, n_aside, 
     return step, n_aside, dragon_out, n_drawn
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def powers_before(g, rint, rb, role, state, memory, hero_power, cultist_power, hero_params, cultist_params, o,
                   trace, step):
     """Before the runebearer lets go: each player may use a power (Hunter only the runebearer); these resolve
@@ -283,7 +288,7 @@ def powers_before(g, rint, rb, role, state, memory, hero_power, cultist_power, h
     return hunted, step
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def after_reveal(g, rint, rb, p, s, card, newly_caught, hand, n_aside, dragon_out, role, state, memory, work,
                  hero_power, cultist_power, hero_params, cultist_params, o, trace, step, check):
     """The advanced game after a reveal of p's slot s: the artifact acts on the runebearer who revealed it, then
@@ -559,7 +564,8 @@ def play_rounds(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero
     prog[PR_STEP] = step
 
 
-@njit(PLAY_ON_SIG, cache=True, _nrt=False)
+# compiled by kernel_machine when a run first needs it (a plain run never does)
+@njit_later(PLAY_ON_SIG, cache=True, _nrt=False)
 def play_on(g, rint, hand_sizes, hero_code, cultist_code, hero_declare, hero_pick, cultist_declare, cultist_pick,
             hero_power, cultist_power, hero_params, cultist_params, o, trace, check, state, memory, work, prog):
     """Play game g on from where prog stands, to its end (prog[PR_STOPPED] -1; prog then holds the winner, the

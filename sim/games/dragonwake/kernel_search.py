@@ -62,7 +62,8 @@ MAX_OPTS = MAX_PLAYERS * MAX_HAND + 2
 
 # scratch (int64): the search stream, its decisions, determinisations and fallbacks (deals kept after MAX_TRIES
 # without one the claims accept), then the saved prog, the options, the driver's words (sim.engine.search), a
-# pile to deal from, the hidden places, the saved state; the saved work at the end
+# pile to deal from, the hidden places, the saved state; the saved work at the end (SC_WORK + the work array's size
+# in all)
 SC_SRNG, SC_NSEARCH, SC_DEALS, SC_FALLBACKS = 0, 1, 2, 3
 SC_PROG = 4
 SC_OPTS = SC_PROG + PR_SIZE
@@ -75,12 +76,6 @@ SC_BEST = SC_PLACE + PILE             # the deal the claims fit best so far: rol
 BEST_ROLES = 3 * MAX_PLAYERS
 SC_STATE = SC_BEST + BEST_ROLES + PILE
 SC_WORK = SC_STATE + (MAX_PLAYERS + 1) * STATE_WIDTH
-
-
-@njit(cache=True)
-def scratch_size(work):
-    """Scratch words the search needs for a batch with this work array."""
-    return SC_WORK + work.size
 
 
 @njit(cache=True)
