@@ -32,9 +32,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from sim.engine.kernel_rows import start_trace
-from sim.engine.strategy import compile_part, njit_later
 from strategies import drako as builtin
+from sim.engine.kernel_rows import start_trace
 # start_game, next_question, place, hand_add, take_row and PH_TURN are imported for the tests too
 from sim.games.drako.records import (
     C_FIRE_RANGE, DECISION_FN, MAX_HEX, MAX_OPTS, N_STATE, OPT_WIDTH, OUT_SLOTS, R_NOPTS, T_BAD_CHOICES, TRACE_WIDTH,
@@ -51,12 +50,12 @@ from sim.games.drako.kernel_search import (
 
 
 @njit(inline="always", **FAST)
-def advance(w, tr, sc, st, opts, geo, fns, codes, pd, pw, searching):
+def advance(w, tr, sc, st, opts, geo, fns, codes, pd, pw):
     """Play the game in `w` on to its end. st, opts and geo are w's blocks as arrays (views);
     fns are the eight decision functions (the dragon's act, target, react, setup, then the
     dwarves'), codes[slot] the built-in run inline there, IN_SEARCH or CALL; pd and pw the sides'
-    parameters; sc the search's scratch, used when `searching` (a literal: the plain batch compiles without
-    the search). A choice out of range counts as a bad choice and takes the first row."""
+    parameters; sc the search's scratch. A choice out of range counts as a bad choice and takes the
+    first row."""
     while True:
         q = next_question(w, tr)
         if q < 0:
@@ -66,7 +65,7 @@ def advance(w, tr, sc, st, opts, geo, fns, codes, pd, pw, searching):
         k = st[R_NOPTS]
         p = pd if who < 4 else pw
         code = codes[who]
-        if searching and code == IN_SEARCH:
+        if code == IN_SEARCH:
             i = search_choice(w, sc, tr, st, opts, geo, q, p, fns, codes, pd, pw)
         elif code != CALL:
             i = inline_choice(code, kind, opts, k, st, geo, p, 0)
@@ -120,25 +119,22 @@ def play_batch(seed, n, w, d_act, d_target, d_react, d_setup,
     """
     fns = (d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup)
     codes = inline_codes(fns)
-    if (codes == IN_SEARCH).any():
-        compile_part(SEARCH_PARTS, "search")
-        return searched_batch_jit(seed, n, w, *fns, pd, pw, out, trace, trace_start, n_traced, codes,
-                                  np.zeros(N_SCRATCH, dtype=np.int64))
-    return play_batch_jit(seed, n, w, *fns, pd, pw, out, trace, trace_start, n_traced, codes, np.zeros(1, np.int64))
+    scratch = np.zeros(N_SCRATCH if (codes == IN_SEARCH).any() else 1, dtype=np.int64)
+    return play_batch_jit(seed, n, w, *fns, pd, pw, out, trace, trace_start, n_traced, codes, scratch)
 
 
-@njit(inline="always", **FAST)
-def batch(seed, n, w, d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup, pd, pw, out, trace,
-          trace_start, n_traced, codes, sc, searching):
+@njit(BATCH_SIG, **FAST)
+def play_batch_jit(seed, n, w, d_act, d_target, d_react, d_setup,
+                   w_act, w_target, w_react, w_setup, pd, pw, out, trace, trace_start, n_traced, codes, sc):
     """`play_batch` (Python) with codes[slot]: the built-in strategy a decision slot runs inline, or
-    IN_SEARCH; sc: the search's scratch (kernel_search.N_SCRATCH words when a side searches), used when
-    `searching` (a literal)."""
+    IN_SEARCH; sc: the search's scratch (kernel_search.N_SCRATCH words when a side searches)."""
     np.random.seed(seed)
     # the blocks strategies see, as arrays of their own (made once: reshaping is not free)
     st = w[W_ST:W_ST + N_STATE]
     opts = w[W_OPTS:W_OPTS + MAX_OPTS * OPT_WIDTH].reshape((MAX_OPTS, OPT_WIDTH))
     geo = w[W_GEO:W_GEO + w[W_GEO_ROWS] * w[W_GEO_COLS]].reshape((w[W_GEO_ROWS], w[W_GEO_COLS]))
     fns = (d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup)
+    searching = sc.shape[0] > 1
     w[W_TROW] = 0
     w[W_TOVER] = 0
     w[W_NSEARCH] = 0
@@ -147,7 +143,7 @@ def batch(seed, n, w, d_act, d_target, d_react, d_setup, w_act, w_target, w_reac
         start_game(w, trace, seed, g)
         if searching:
             search_seed(w, seed, g)
-        advance(w, trace, sc, st, opts, geo, fns, codes, pd, pw, searching)
+        advance(w, trace, sc, st, opts, geo, fns, codes, pd, pw)
         for k in range(OUT_SLOTS.shape[0]):
             out[k, g] = st[OUT_SLOTS[k]]
     if n_traced > 0:
@@ -155,28 +151,12 @@ def batch(seed, n, w, d_act, d_target, d_react, d_setup, w_act, w_target, w_reac
     return w[W_TOVER]
 
 
-@njit(BATCH_SIG, **FAST)
-def play_batch_jit(seed, n, w, d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup, pd, pw, out, trace,
-          trace_start, n_traced, codes, sc):
-    """`batch` when no side searches."""
-    return batch(seed, n, w, d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup, pd, pw, out, trace,
-          trace_start, n_traced, codes, sc, False)
-
-
-@njit_later(BATCH_SIG, **FAST)
-def searched_batch_jit(seed, n, w, d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup, pd, pw, out, trace,
-          trace_start, n_traced, codes, sc):
-    """`batch` when a side searches: compiled, with the search, when a run first has one."""
-    return batch(seed, n, w, d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup, pd, pw, out, trace,
-          trace_start, n_traced, codes, sc, True)
-
-
 SEARCH_AT_SIG = types.int64(
     types.int64[::1], types.int64[::1], types.int16[:, ::1], types.int64, types.float64[::1],
     FN, FN, FN, FN, FN, FN, FN, FN, types.int64[::1], types.float64[::1], types.float64[::1], types.int64)
 
 
-@njit_later(SEARCH_AT_SIG, **FAST)
+@njit(SEARCH_AT_SIG, **FAST)
 def search_at_jit(w, sc, tr, q, p, d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup,
                   codes, pd, pw, deal):
     """The search's choice at question q, pending in `w`, the line-up's functions and weights
@@ -188,15 +168,10 @@ def search_at_jit(w, sc, tr, q, p, d_act, d_target, d_react, d_setup, w_act, w_t
     return search_choice(w, sc, tr, st, opts, geo, q, p, fns, codes, pd, pw, deal)
 
 
-# What a run with a searching side compiles besides the plain kernel (the search's entry for the tests with it).
-SEARCH_PARTS = (searched_batch_jit, search_at_jit)
-
-
 def search_at(w, q, p, functions, pd, pw, deal=1) -> int:
     """search_at_jit from Python at question q (as play_to_decision returns it): `functions` are the dragon's
     four decision functions, then the dwarves'."""
     fns = tuple(functions)
-    compile_part(SEARCH_PARTS, "search")
     sc = np.zeros(N_SCRATCH, dtype=np.int64)
     tr = np.zeros((1, TRACE_WIDTH), dtype=np.int16)
     return int(search_at_jit(w, sc, tr, q, np.ascontiguousarray(p, dtype=np.float64), *fns, inline_codes(fns),

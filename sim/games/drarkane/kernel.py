@@ -67,7 +67,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from sim.engine.dispatch import call
 from sim.engine.playouts import informed_playouts
-from sim.engine.strategy import compile_part, compile_pending, njit_later
+from sim.engine.strategy import compile_pending
 from strategies import drarkane as builtin
 from strategies.drarkane import FOLLOW_CHEAP, LEAD_TRUMPS_LAST, SHORT_FROM, card_worth, rivals_factor
 
@@ -144,19 +144,23 @@ KERNEL_SIG = types.int64(
     SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, SEAT_FNS, types.float64[:, ::1], types.int64[:, ::1], types.int64[::1])
 
 
-@njit(cache=True, inline='always', _nrt=False)
-def batch_games(seed, n, cf, tables, fns, params, codes, blocks, trace, row, work, plays, sc, ss, searching):
+@njit(cache=True, _nrt=False)
+def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob, bid_fns, play_fns,
+              place_fns, give_fns, draft_fns, params, codes, g8, g16, g32, r8, r16, trace, row, hand, hand_n, hx, zone, gs,
+              ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played, plays, sc, ss):
     """The batch's games. A game's row is summed in `row` (records.G), then written to the games table's blocks
     g8, g16 and g32. `plays` (the playouts' and the informed playouts'), sc and ss are the search player's
-    (kernel_search.searched_round), used when `searching` (a literal: the plain games compile without the
-    search); sc has one word when no seat searches. tables, fns and work as play_round takes them; blocks: the
-    games' g8, g16, g32 and the rounds' r8, r16 (numba inlines no call of 30 arguments or more)."""
-    g8, g16, g32, r8, r16 = blocks
-    gs, ps, state = work[4], work[5], work[10]
+    (kernel_search.searched_round); sc has one word when no seat searches, and the games are then played by
+    play_round's plain path."""
     mode = cf[CF_MODE]
     players = cf[CF_PLAYERS]
     n_rounds = cf[CF_ROUNDS]
     n_traced = trace.shape[0]
+    searching = sc.shape[0] > 1
+    tables = (kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob)
+    work = (hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard,
+            played)
+    fns = (bid_fns, play_fns, place_fns, give_fns, draft_fns)
     for g in range(n):
         new_game(seed, g, g < n_traced, state, gs, ps)
         row[:] = 0
@@ -211,29 +215,6 @@ def batch_games(seed, n, cf, tables, fns, params, codes, blocks, trace, row, wor
         for k in range(N_FIRED):
             row[G_F0 + k] = gs[GS_F0 + k]
         write_game(g, row, g8, g16, g32)
-
-
-# The games loops, compiled without reference counting (see `borrow`): one per literal `searching`.
-@njit(cache=True, _nrt=False)
-def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob, bid_fns,
-              play_fns, place_fns, give_fns, draft_fns, params, codes, g8, g16, g32, r8, r16, trace, row, hand,
-              hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc,
-              discard, played, plays, sc, ss):
-    batch_games(seed, n, cf, (kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob),
-                (bid_fns, play_fns, place_fns, give_fns, draft_fns), params, codes, (g8, g16, g32, r8, r16), trace, row,
-                (hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc,
-                 discard, played), plays, sc, ss, False)
-
-
-@njit(cache=True, _nrt=False)
-def run_searched_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob, bid_fns,
-                       play_fns, place_fns, give_fns, draft_fns, params, codes, g8, g16, g32, r8, r16, trace, row, hand,
-                       hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc,
-                       discard, played, plays, sc, ss):
-    batch_games(seed, n, cf, (kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob),
-                (bid_fns, play_fns, place_fns, give_fns, draft_fns), params, codes, (g8, g16, g32, r8, r16), trace, row,
-                (hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc,
-                 discard, played), plays, sc, ss, True)
 
 
 @njit(cache=True, inline='always', _nrt=False)
@@ -305,7 +286,17 @@ def new_tables(cf, kind, colour, value, deck_cards, dr, ob, params, codes, hx):
     return kind, colour, value, flat_keys, ptab, follows, worths, ranks, deck_cards, dr, ob
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
+def searching(codes):
+    """Whether a seat searches (kernel_search) at some decision."""
+    for d in range(len(DECISIONS)):
+        for s in range(MAX_SEATS):
+            if codes[d, s] == SEARCH:
+                return True
+    return False
+
+
+@njit(cache=True)
 def playout_tables(cf, tables, pparams, pcodes, search):
     """A playout line-up's configuration (no invariant checks), worths and ranks (from its parameters)."""
     kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob = tables
@@ -320,7 +311,7 @@ def playout_tables(cf, tables, pparams, pcodes, search):
     return pcf, pworths, pranks
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def search_arrays(cf, tables, work, pparams, pcodes, search):
     """The playouts' configuration (no invariant checks) and tables (their worths and ranks from the playouts'
     parameters), the search's scratch and state; one-word scratch when no seat searches."""
@@ -331,19 +322,12 @@ def search_arrays(cf, tables, work, pparams, pcodes, search):
     return pcf, (kind, colour, value, keys, ptab, follows, pworths, pranks, deck_cards, dr, ob), sc, ss
 
 
-@njit(cache=True, inline='always')
-def batch(games, search, seed, n, cf, cards, fns, params, codes, blocks, trace, playouts, informed, counts):
-    """play_batch's kernel, its games played by `games` (run_batch, or run_searched_batch with `search`, a
-    literal that compiles the search's arrays in); returns the decisions the search player searched, and leaves
-    the search state's counts in `counts` (kernel_search.SS_*). KERNEL_SIG's arguments in its order, packed in
-    tuples (numba inlines no call of 30 arguments or more): cards (kind, colour, value, deck_cards, dr, ob), the
-    five decisions' functions, blocks (g8, g16, g32, r8, r16), the playouts' five functions with their parameters
-    and codes, and the informed playouts' likewise."""
-    kind, colour, value, deck_cards, dr, ob = cards
-    bid_fns, play_fns, place_fns, give_fns, draft_fns = fns
-    g8, g16, g32, r8, r16 = blocks
-    pbid, pplay, pplace, pgive, pdraft, pparams, pcodes = playouts
-    ibid, iplay, iplace, igive, idraft, iparams, icodes = informed
+@njit(KERNEL_SIG, cache=True)
+def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
+                   draft_fns, params, codes, g8, g16, g32, r8, r16, trace, pbid, pplay, pplace, pgive, pdraft, pparams,
+                   pcodes, ibid, iplay, iplace, igive, idraft, iparams, icodes, counts):
+    """play_batch's kernel; returns the decisions the search player searched, and leaves the search state's counts
+    in `counts` (kernel_search.SS_*)."""
     np.random.seed(seed)      # for user strategies that draw from np.random
     work = new_work()
     (hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard,
@@ -351,6 +335,7 @@ def batch(games, search, seed, n, cf, cards, fns, params, codes, blocks, trace, 
     row = np.zeros(N_GAME_COLS, np.int64)
     tables = new_tables(cf, kind, colour, value, deck_cards, dr, ob, params, codes, hx)
     flat_keys, ptab, follows, worths, ranks = tables[3], tables[4], tables[5], tables[6], tables[7]
+    search = searching(codes)
     pcf, pt, sc, ss = search_arrays(cf, tables, work, pparams, pcodes, search)
     ptables = (borrow(kind), borrow(colour), borrow(value), borrow(flat_keys), borrow(ptab), borrow(follows),
                borrow(pt[6]), borrow(pt[7]), borrow(deck_cards), borrow(dr), borrow(ob))
@@ -359,7 +344,7 @@ def batch(games, search, seed, n, cf, cards, fns, params, codes, blocks, trace, 
     itables = (borrow(kind), borrow(colour), borrow(value), borrow(flat_keys), borrow(ptab), borrow(follows),
                borrow(iworths), borrow(iranks), borrow(deck_cards), borrow(dr), borrow(ob))
     iplayout = (borrow(icf), itables, (ibid, iplay, iplace, igive, idraft), borrow(iparams), borrow(icodes))
-    games(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(flat_keys), borrow(ptab),
+    run_batch(seed, n, borrow(cf), borrow(kind), borrow(colour), borrow(value), borrow(flat_keys), borrow(ptab),
               borrow(follows), borrow(worths), borrow(ranks), borrow(deck_cards), borrow(dr), borrow(ob), bid_fns, play_fns, place_fns,
               give_fns, draft_fns, borrow(params), borrow(codes), borrow(g8), borrow(g16), borrow(g32), borrow(r8),
               borrow(r16), borrow(trace), borrow(row), borrow(hand), borrow(hand_n), borrow(hx), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
@@ -374,33 +359,6 @@ def batch(games, search, seed, n, cf, cards, fns, params, codes, blocks, trace, 
     for k in range(min(counts.shape[0], ss.shape[0])):
         counts[k] = ss[k]
     return ss[SS_DECISIONS]
-
-
-@njit(KERNEL_SIG, cache=True)
-def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
-                   draft_fns, params, codes, g8, g16, g32, r8, r16, trace, pbid, pplay, pplace, pgive, pdraft, pparams,
-                   pcodes, ibid, iplay, iplace, igive, idraft, iparams, icodes, counts):
-    """`batch` when no seat searches."""
-    return batch(run_batch, False, seed, n, cf, (kind, colour, value, deck_cards, dr, ob),
-                 (bid_fns, play_fns, place_fns, give_fns, draft_fns), params, codes, (g8, g16, g32, r8, r16), trace,
-                 (pbid, pplay, pplace, pgive, pdraft, pparams, pcodes), (ibid, iplay, iplace, igive, idraft, iparams,
-                 icodes), counts)
-
-
-@njit_later(KERNEL_SIG, cache=True)
-def searched_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
-                       draft_fns, params, codes, g8, g16, g32, r8, r16, trace, pbid, pplay, pplace, pgive, pdraft,
-                       pparams, pcodes, ibid, iplay, iplace, igive, idraft, iparams, icodes, counts):
-    """`batch` with searching seats, compiled when a run first has one (play_batch)."""
-    return batch(run_searched_batch, True, seed, n, cf, (kind, colour, value, deck_cards, dr, ob),
-                 (bid_fns, play_fns, place_fns, give_fns, draft_fns), params, codes, (g8, g16, g32, r8, r16), trace,
-                 (pbid, pplay, pplace, pgive, pdraft, pparams, pcodes), (ibid, iplay, iplace, igive, idraft, iparams,
-                 icodes), counts)
-
-
-# What a run with a searching seat compiles besides the plain kernel (play_batch, search_setup), with the
-# search's entries for the tests and the benchmark (kernel_search.to_question and the others).
-SEARCH_PARTS = (ks.to_question, searched_batch_jit)
 
 
 def inline_codes(bid_fns, play_fns, place_fns):
@@ -469,11 +427,7 @@ def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, pl
         pfns, pparams, pcodes = fns, params, codes
         ifns, iparams, icodes = pfns, pparams, pcodes
     out = np.zeros(ks.SS_SIZE, np.int64)
-    jit = play_batch_jit
-    if (codes[:len(DECISIONS)] == SEARCH).any():
-        compile_part(SEARCH_PARTS, "search")
-        jit = searched_batch_jit
-    searched = call(jit, seed, n, cf, kind, colour, value, deck_cards, dr, ob, *fns, params, codes, g8, g16,
+    searched = call(play_batch_jit, seed, n, cf, kind, colour, value, deck_cards, dr, ob, *fns, params, codes, g8, g16,
                     g32, r8, r16, trace, *pfns, pparams, pcodes, *ifns, iparams, icodes, out)
     if counts is not None:
         counts["search_decisions"] = int(out[ks.SS_DECISIONS])
@@ -491,7 +445,6 @@ def search_setup(rules, players: int, me: int, check: bool = False):
     seats = int(cf[CF_SEATS])
     pfns, pparams, pcodes = playout_lineup(seats)
     compile_pending([f for fns in pfns for f in fns])
-    compile_part(SEARCH_PARTS, "search")
     codes = pcodes.copy()
     if me >= 0:
         codes[:len(DECISIONS), me] = SEARCH

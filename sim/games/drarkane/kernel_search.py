@@ -54,7 +54,6 @@ see.
 import numpy as np
 from numba import literal_unroll, njit, types
 from sim.engine import search
-from sim.engine.strategy import njit_later
 from sim.engine.rng import mix, shuffle
 
 from sim.games.drarkane.records import (
@@ -568,7 +567,7 @@ PLAY = types.Tuple((I1, TABLES, FNS, F2, I2))
 TRACE = types.int16[:, :, ::1]
 
 
-@njit_later(types.int64(types.int64, types.int64, types.int64, types.int64, I1, TABLES, WORK, FNS, F2, I2, TRACE), cache=True)
+@njit(types.int64(types.int64, types.int64, types.int64, types.int64, I1, TABLES, WORK, FNS, F2, I2, TRACE), cache=True)
 def to_question(seed, g, me, k, cf, tables, work, fns, params, codes, trace):
     """Game g of a batch from `seed`, played up to seat me's k-th question with more than one option: 1 there, 0 if
     the game ended first. Seats coded SEARCH are asked; the others' questions answered by their functions."""
@@ -576,13 +575,13 @@ def to_question(seed, g, me, k, cf, tables, work, fns, params, codes, trace):
     return play_out(cf, tables, work, fns, params, codes, trace, me, k)
 
 
-@njit_later(types.int64(types.int64, types.int64, WORK, TRACE, PLAY, I1, I1, types.int64), cache=True)
+@njit(types.int64(types.int64, types.int64, WORK, TRACE, PLAY, I1, I1, types.int64), cache=True)
 def decide(q, budget, work, trace, play, sc, ss, deal):
     """search_choice, callable with arrays made in Python."""
     return search_choice(q, budget, work, trace, play, sc, ss, deal)
 
 
-@njit_later(types.void(types.int64, types.boolean, WORK, I1, I1, PLAY, types.int64), cache=True)
+@njit(types.void(types.int64, types.boolean, WORK, I1, I1, PLAY, types.int64), cache=True)
 def redeal(me, drafting, work, sc, ss, play, deal):
     """determinise, callable with arrays made in Python (sc: scratch_size words; `play` as search_choice's, its
     seats the model of beliefs; `deal` as search_choice's: 1, 2 leaky, 3 with beliefs)."""
@@ -592,7 +591,7 @@ def redeal(me, drafting, work, sc, ss, play, deal):
                 deal == DEAL_BELIEFS, (pcodes, pparams, ptables[6]))
 
 
-@njit_later(types.void(types.int64, I1, TABLES, WORK, FNS, F2, I2, TRACE, I2), cache=True)
+@njit(types.void(types.int64, I1, TABLES, WORK, FNS, F2, I2, TRACE, I2), cache=True)
 def machine_games(seed, cf, tables, work, fns, params, codes, trace, totals):
     """Games 0, 1, ... of a batch from `seed` through the round machine (questions answered by the seats'
     functions), each game's final totals in totals[g] (the tests: the machine plays the plain kernel's games)."""
