@@ -26,7 +26,7 @@ import polars as pl
 
 from sim.engine.errors import DsimError
 from sim.engine.rules import RuleSet, build_typed, load_ruleset, parse_set
-from sim.engine.strategy import Lineup, StrategyRegistry, compile_now, compile_part, compile_pending, parse_lineup
+from sim.engine.strategy import Lineup, StrategyRegistry, compile_part, compile_pending, parse_lineup
 from sim.tooling import _numba_cache
 
 
@@ -265,19 +265,16 @@ class Game:
         return True
 
     # ---- engine (each game overrides) ---------------------------------------------------------
-    def kernels(self, search: bool = False, functions=None):
+    def kernels(self, search: bool = False, strategies: bool = True):
         """The game's `kernel` module, imported on first play rather than with the game, so listing the games or
         reading `--help` compiles nothing. A cold numba cache is announced on stderr first (compiling takes
-        minutes). The strategies compile first, as the kernels may call them: every strategy module's, or only
-        `functions` (those a run plays: the game then compiles them itself, compile_now). The search player's
-        part of the kernel (`njit_later` functions: the modules of those in the kernel's SEARCH_PARTS) compiles
-        only when `search` asks for it: a plain run never compiles it."""
+        minutes). Every strategy module compiles first, as the kernels may call them, unless `strategies` is
+        False: the game then compiles those a run plays itself (compile_now). The search player's part of the
+        kernel (`njit_later` functions: the modules of those in the kernel's SEARCH_PARTS) compiles only when
+        `search` asks for it: a plain run never compiles it."""
         name = f"{self.module.rpartition('.')[0]}.kernel"
-        if functions is None:
-            functions = [f for s in self.strategies.items.values() for f in s.functions]
-            compile_pending(functions)         # (a plugin's strategies too, registered since the last call)
-        else:
-            compile_now(functions)
+        if strategies:              # (a plugin's too, registered since the last call)
+            compile_pending([f for s in self.strategies.items.values() for f in s.functions])
         if name not in sys.modules and importlib.util.find_spec(name) is not None:
             _numba_cache.announce(self.name)
             importlib.import_module(name)

@@ -119,10 +119,11 @@ def install() -> None:
 # numba can only tell which by trying, so a marker file beside the cache records that a game's code was compiled
 # under the current stamp: no marker, and the game is about to compile. A cleared cache clears the marker with it.
 
-# (game, part) -> seconds on one core, measured with sim.tooling.compile_profile (a fresh cache) on this
-# project's 2-core machine while it ran other work (November 2026): the kernels with the default line-up's
-# strategies, and what a first searching run adds. Drako and Drarkane still compile their search player with
-# the kernels. `make bench` ("Cold compile") measures them again.
+# (game, part) -> seconds on one core: the kernels with the default line-up's strategies, and what a first searching
+# run adds. From this project's 2-core machine while it ran other work (November 2026): Dragonwake's and
+# Drachensachen's kernels by sim.tooling.compile_profile in a fresh cache, their search as a whole warm-up less that;
+# Drako's by a warm-up (its search compiles with its kernels, as Drarkane's does); Drakerion's and Drarkane's kernels
+# as measured on a fresh clone before the split. `make bench` ("Cold compile") measures them again.
 COMPILE_SECONDS = {("dragonwake", "kernels"): 80, ("dragonwake", "search"): 220, ("drako", "kernels"): 200,
                    ("drako", "search"): 30, ("drakerion", "kernels"): 130, ("drakerion", "search"): 200,
                    ("drarkane", "kernels"): 320, ("drarkane", "search"): 30, ("drachensachen", "kernels"): 90,

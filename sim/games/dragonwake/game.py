@@ -103,7 +103,7 @@ class DragonwakeGame(Game):
         calls no power and plays no playout: it gets `no_power` and the sides' own functions in their places, so
         that a run compiles only the strategies it plays. Otherwise the machine's batch (kernel_machine)."""
         hero, cultist = lineup["hero"].strategy, lineup["cultist"].strategy
-        kernel = self.kernels(functions=())
+        kernel = self.kernels(strategies=False)
         searching = SEARCH_ID in (hero.builtin, cultist.builtin)
         plain = not searching and kernel.rule_ints(*args[:10], len(args[10]), *args[11:13])[kernel.R_FULL] == 0
         powers = (no_power, no_power) if plain else (power_function(hero), power_function(cultist))
