@@ -40,7 +40,7 @@ bench: $(STAMP)
 # This code against another commit, interleaved in one run (ratios with their spread): make bench-compare REF=c0ee031
 REF ?= c0ee031
 bench-compare: $(STAMP)
-	$(BIN)/python sim/tooling/bench_compare.py $(REF) --mem-n 1e6 --out reports/bench.md
+	$(BIN)/python sim/tooling/bench_compare.py $(REF) --mem-n 1e6 --jobs 2 --out reports/bench.md
 
 # The design studies first: each game's balance report quotes its sensitivity and skill-ladder findings.
 DESIGN := $(wildcard experiments/*_equilibrium.toml experiments/*_sensitivity.toml experiments/*_ladder.toml experiments/*_ablate.toml experiments/*_tune.toml)

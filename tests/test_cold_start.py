@@ -2,6 +2,7 @@
 says so once, before it starts."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -119,3 +120,21 @@ def test_a_dragonwake_run_compiles_only_the_strategies_it_plays():
     pending = compiled_after("dragonwake", "hero=bayes,cultist=liar")["pending"]
     assert {"trust_power", "honest_declare", "bayes_power", "dragon_power"} <= set(pending)
     assert not {"role_declare", "bayes_pick", "liar_declare", "dragon_pick"} & set(pending)
+
+
+def test_a_run_times_its_phases(tmp_path):
+    """DSIM_PHASES (make bench's per-phase table): a run writes the phases it went through, each timed, and
+    stops its idle workers before its report."""
+    record = tmp_path / "phases.json"
+    env = dict(os.environ, DSIM_PHASES=str(record))
+    proc = subprocess.run([sys.executable, "-m", "sim.cli.main", "run", "--game", "drako", "--n", "400", "--jobs",
+                           "2", "--out", str(tmp_path / "r"), "--no-progress"], capture_output=True, text=True,
+                          cwd=ROOT, env=env)
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(record.read_text())
+    phases = got["phases"]
+    for name in ("import the command", "compile or load the kernels", "first chunk (workers start)",
+                 "write Parquet", "stop the workers", "report"):
+        assert phases[name] > 0, name
+    assert got["start"] <= got["end"]
+    assert sum(phases.values()) <= got["end"] - got["start"] + 0.01

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from typer.exceptions import TyperException
 
+from sim.engine import phases
 from sim.engine.errors import DsimError, RunInterrupted
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -60,9 +61,11 @@ QUIET_TRACKER = "ignore::UserWarning:joblib.externals.loky.backend.resource_trac
 
 
 def main(argv: list[str] | None = None) -> int:
+    phases.begin()
     if QUIET_TRACKER not in os.environ.get("PYTHONWARNINGS", ""):
         os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [os.environ.get("PYTHONWARNINGS"), QUIET_TRACKER]))
-    _register(argv)
+    with phases.phase("import the command"):
+        _register(argv)
     before = os.environ.get("DSIM_SCHEDULER")
     try:
         app(args=argv, standalone_mode=False)

@@ -10,7 +10,7 @@ from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, 
                             RulesOpt, SeedOpt, SetOpt, StrategyOpt, VariantOpt)
 from sim.analysis.precision import run_to_precision
 from sim.cli.output import FormatOpt, show
-from sim.engine import runner
+from sim.engine import phases, runner
 from sim.report.balance import figures, game_report, outcome_list
 
 
@@ -25,13 +25,17 @@ def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = N
     """Play N games of one configuration and print their findings.
 
     The games go to --out as Parquet, their report (Markdown, HTML and charts) to OUT/report."""
-    spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_, resume=resume)
+    with phases.phase("read the rules and line-up"):
+        spec, set_ = game_spec(game, n, players, strategy, variant, seed, rules, set_, deck, plugin, format_,
+                               resume=resume)
     console = Console(stderr=True)
     if precision is not None:
         result = run_to_precision(spec, out, precision, jobs=jobs, progress=progress)
         console.print(f"stopped after {result['n']:,} games: {result['reason']}")
     else:
         result = runner.run(spec, out, jobs=jobs, progress=progress)
+    with phases.phase("stop the workers"):
+        runner.stop_workers()
     kept = result.get("resumed_chunks", 0)
     if kept:
         console.print("resumed: the run was already complete" if kept < 0 else
@@ -40,11 +44,13 @@ def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = N
                   f"→ {out}")
     to = Path(out) / "report"
     to.mkdir(parents=True, exist_ok=True)
-    path = game_report(spec.game.name, Path(out), to, only=spec.partition())
-    if format_ == "json":
-        show(path, format_, {"configurations": figures(spec.game.name, Path(out), spec.partition())})
-    else:
-        show(path, table=outcome_list(spec.game.name, Path(out), spec.partition()))
+    with phases.phase("report"):
+        path = game_report(spec.game.name, Path(out), to, only=spec.partition())
+    with phases.phase("print the findings"):
+        if format_ == "json":
+            show(path, format_, {"configurations": figures(spec.game.name, Path(out), spec.partition())})
+        else:
+            show(path, table=outcome_list(spec.game.name, Path(out), spec.partition()))
 
 def register(app: typer.Typer) -> None:
     app.command("run")(run)

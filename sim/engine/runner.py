@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.engine import seeding, store
+from sim.engine import phases, seeding, store
 from sim.engine.errors import DsimError
 from sim.engine.game import Rules
 from sim.engine.resume import finished, keeping_chunks, open_writer
@@ -137,20 +137,28 @@ def run(spec: RunSpec, out: Path, jobs: int = 1, progress: bool = True) -> dict:
                 "games_per_s": 0.0, "resumed_chunks": -1}
     writer = open_writer(spec, out)
     kept = writer.done
-    warm_up(spec)
+    with phases.phase("compile or load the kernels"):
+        warm_up(spec)
     start = time.perf_counter()
     bar = _progress(progress, spec)
     try:
         with keeping_chunks([writer], out):
             if bar and kept:
                 bar[0].update(bar[1], advance=min(spec.n, kept * spec.size()))
+            waited = time.perf_counter()
             for ci, cn, tables in iter_chunks(spec, jobs, start=kept):
-                writer.write_chunk(ci, tables)
+                phases.add("first chunk (workers start)" if ci == kept else "play (waiting for chunks)",
+                           time.perf_counter() - waited)
+                with phases.phase("write Parquet"):
+                    writer.write_chunk(ci, tables)
                 if bar:
                     played = (ci + 1 - kept) * spec.size()
                     rate = f"{min(played, spec.n) / (time.perf_counter() - start):,.0f} games/s"
                     bar[0].update(bar[1], advance=cn, rate=rate)
-            path = writer.commit()
+                waited = time.perf_counter()
+            phases.add("play (waiting for chunks)", time.perf_counter() - waited)     # the workers' last chunks end
+            with phases.phase("write Parquet"):
+                path = writer.commit()
     finally:
         if bar:
             bar[0].stop()
@@ -158,6 +166,17 @@ def run(spec: RunSpec, out: Path, jobs: int = 1, progress: bool = True) -> dict:
     played = spec.n - min(spec.n, kept * spec.size())
     return {"path": path, "n": spec.n, "seconds": elapsed, "games_per_s": played / max(elapsed, 1e-9),
             "resumed_chunks": kept}
+
+
+def stop_workers() -> None:
+    """Stop the idle joblib workers, which loky keeps for the next Parallel call: a command that plays one run and
+    then writes its report need not hold every worker's kernels in memory meanwhile."""
+    import sys
+    if "joblib" not in sys.modules:
+        return
+    from joblib.externals.loky import reusable_executor
+    if reusable_executor._executor is not None:
+        reusable_executor._executor.shutdown(wait=True)
 
 
 def _progress(enabled: bool, spec: RunSpec):

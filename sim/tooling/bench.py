@@ -93,7 +93,9 @@ def main() -> None:
     from sim.tooling.bench_search import search_section
     lines += search_section([g for g in all_games() if not args.game or g == args.game])
     if not args.no_scale:
+        from sim.tooling.bench_phases import phases_section
         from sim.tooling.bench_scale import scale_section
+        lines += phases_section(args.game or "drako")
         lines += scale_section([g for g in all_games() if not args.game or g == args.game])
     if not args.no_compile:
         from sim.tooling.bench_compile import compile_section

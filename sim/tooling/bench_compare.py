@@ -91,16 +91,17 @@ def env_for(tree: Path) -> dict:
     return env
 
 
-def peak_rss(tree: Path, game: str, n: float, jobs: int) -> int:
-    """Peak RSS of `dsim run` (its whole process tree, sampled every 20 ms) in checkout `tree`."""
+def whole_run(tree: Path, game: str, n: float, jobs: int) -> tuple[float, int]:
+    """Wall seconds and peak RSS of the whole `dsim run` command (its process tree, sampled every 20 ms) in
+    checkout `tree`."""
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, "-c", "import sys; sys.path.insert(0, '.'); from sim.cli.main import main; main()",
                "run", "--game", game, "--n", f"{n:g}", "--jobs", str(jobs), "--out", str(Path(tmp) / "r"),
                "--no-progress"]
-        code, err, _, peak = sampled_run(cmd, cwd=tree, env=env_for(tree))
+        code, err, seconds, peak = sampled_run(cmd, cwd=tree, env=env_for(tree))
         if code:
             sys.exit(f"bench-compare: dsim run --game {game} failed in {tree}: {err.strip()[-300:]}")
-        return peak
+        return seconds, peak
 
 
 def speed_round(tree: Path, cases: list[dict], repeats: int, games: list[str]) -> dict:
@@ -135,15 +136,21 @@ def compare_speed(ref: Path, head: Path, rounds: int, repeats: int, games: list[
 
 
 def compare_memory(ref: Path, head: Path, games: list[str], sizes: list[float], jobs: int, rounds: int) -> list[dict]:
+    """Each game's whole `dsim run` at each size, A B A B: peak memory (medians) and wall time (the ratio round by
+    round, as for speed: median (min-max))."""
     rows = []
     for game in games:
         for n in sizes:
+            whole_run(ref, game, 1e3, jobs), whole_run(head, game, 1e3, jobs)     # kernels into each cache
             got = {"ref": [], "head": []}
             for _ in range(rounds):
                 for name, tree in (("ref", ref), ("head", head)):
-                    got[name].append(peak_rss(tree, game, n, jobs))
-            rows.append({"game": game, "n": n, "ref": statistics.median(got["ref"]),
-                         "head": statistics.median(got["head"])})
+                    got[name].append(whole_run(tree, game, n, jobs))
+            rows.append({"game": game, "n": n, "ref": statistics.median(p for _, p in got["ref"]),
+                         "head": statistics.median(p for _, p in got["head"]),
+                         "ref_s": statistics.median(s for s, _ in got["ref"]),
+                         "head_s": statistics.median(s for s, _ in got["head"]),
+                         "ratio": spread([a / b for (a, _), (b, _) in zip(got["ref"], got["head"])])})
             print(f"  memory {game} {n:g} done", file=sys.stderr, flush=True)
     return rows
 
@@ -163,10 +170,15 @@ def markdown(ref_name: str, head_name: str, speed: list[dict], memory: list[dict
         lines.append(f"| {r['case']} | {r['ref'][0]:,.0f} {r['unit']}/s | {r['head'][0]:,.0f} {r['unit']}/s | "
                      f"{med:.2f} ({lo:.2f}-{hi:.2f}) | {verdict} |")
     if memory:
-        lines += ["", "Peak resident memory of `dsim run` (the whole process tree), median of the rounds:", "",
-                  "| game | games | old | this code |", "|---|---|---|---|"]
+        lines += ["", "The whole `dsim run` command (the process tree: start, compile or load, play, Parquet, report): "
+                  "peak resident memory, median of the rounds, and wall time, old over this code round by round "
+                  "(above 1: this code is quicker):", "",
+                  "| game | games | peak, old | peak, this code | seconds, old | seconds, this code | old / this code |",
+                  "|---|---|---|---|---|---|---|"]
         for m in memory:
-            lines.append(f"| {m['game']} | {m['n']:,.0f} | {m['ref'] / 2**20:,.0f} MiB | {m['head'] / 2**20:,.0f} MiB |")
+            med, lo, hi = m["ratio"]
+            lines.append(f"| {m['game']} | {m['n']:,.0f} | {m['ref'] / 2**20:,.0f} MiB | {m['head'] / 2**20:,.0f} MiB | "
+                         f"{m['ref_s']:.1f} | {m['head_s']:.1f} | {med:.2f} ({lo:.2f}-{hi:.2f}) |")
     return lines + [""]
 
 
@@ -188,8 +200,8 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3, help="timed repeats per case inside a round's process")
     ap.add_argument("--game", action="append", default=[], help="only this game (repeatable)")
     ap.add_argument("--mem-n", default="1e6", help="comma-separated --n values for the memory runs ('' for none)")
-    ap.add_argument("--mem-rounds", type=int, default=1, help="memory rounds (0 skips the memory runs)")
-    ap.add_argument("--jobs", type=int, default=1, help="--jobs of the memory runs")
+    ap.add_argument("--mem-rounds", type=int, default=3, help="whole-command rounds (0 skips them)")
+    ap.add_argument("--jobs", type=int, default=2, help="--jobs of the whole-command runs")
     ap.add_argument("--out", default=None, help="append the Markdown table to this file")
     args = ap.parse_args()
     if args.rounds < 1 or args.repeats < 1 or args.mem_rounds < 0:

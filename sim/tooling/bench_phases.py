@@ -1,0 +1,74 @@
+"""`make bench`, the per-phase part: where the wall time of a plain `dsim run` goes, and its peak memory.
+
+    python -m sim.tooling.bench_phases [--game drako] [--n 1e6] [--jobs 2]
+
+Runs the command in a child process with DSIM_PHASES set (sim.engine.phases), sampling its whole process tree's
+resident memory every 20 ms. Python's start and the imports are the time from launching the process to the
+command's first line, and the exit is from the command's last exit handler to the process's end; "other" is what
+the named phases leave of the rest (typer, the summary line, loky's exit handlers). Issue #48's
+targets: peak memory at most 600 MiB with 2 workers; the whole command no slower than 1.05x c0ee031's (that ratio
+is `make bench-compare`'s, measured A B A B in one run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from sim.tooling.bench_scale import sampled_run
+
+MEMORY_TARGET_MIB = 600
+
+
+def measure(game: str, n: float, jobs: int) -> dict:
+    """One `dsim run` with its phases: {"wall", "peak_rss", "phases": [(name, seconds)]}."""
+    with tempfile.TemporaryDirectory() as tmp:
+        record = Path(tmp) / "phases.json"
+        cmd = [sys.executable, "-m", "sim.cli.main", "run", "--game", game, "--n", f"{n:g}", "--jobs", str(jobs),
+               "--out", str(Path(tmp) / "res"), "--no-progress"]
+        launched = time.time()
+        code, err, wall, peak = sampled_run(cmd, env=dict(os.environ, DSIM_PHASES=str(record)))
+        if code:
+            raise RuntimeError(f"{' '.join(cmd)} failed: {err.strip()[-300:]}")
+        got = json.loads(record.read_text())
+    start = max(0.0, got["start"] - launched)
+    exit_ = max(0.0, launched + wall - got["end"])
+    named = list(got["phases"].items())
+    other = max(0.0, wall - start - exit_ - sum(s for _, s in named))
+    return {"game": game, "n": n, "jobs": jobs, "wall": wall, "peak_rss": peak,
+            "phases": [("start Python, import dsim", start), *named, ("other", other),
+                       ("exit (workers stop, Python ends)", exit_)]}
+
+
+def phases_section(game: str = "drako", n: float = 1e6, jobs: int = 2) -> list[str]:
+    """The per-phase table of a plain run (kernels already in numba's cache: a second run's view)."""
+    measure(game, 1e3, jobs)                          # load or compile the kernels into the cache first
+    r = measure(game, n, jobs)
+    mib = r["peak_rss"] / 2**20
+    lines = ["", f"## Where a plain run's time goes ({game}, {n:,.0f} games, {jobs} workers)", "",
+             f"`dsim run --game {game} --n {n:g} --jobs {jobs}` with numba's cache warm "
+             f"(`sim/tooling/bench_phases.py`): {r['wall']:.1f} s in all, peak memory of the whole process tree "
+             f"{mib:,.0f} MiB (target {MEMORY_TARGET_MIB} MiB: {'met' if mib <= MEMORY_TARGET_MIB else 'NOT met'}).",
+             "", "| phase | seconds | share |", "|---|---|---|"]
+    for name, seconds in r["phases"]:
+        lines.append(f"| {name} | {seconds:.2f} | {seconds / r['wall']:.0%} |")
+    print("\n".join(lines), flush=True)
+    return lines
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="drako")
+    ap.add_argument("--n", type=float, default=1e6)
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    phases_section(args.game, args.n, args.jobs)
+
+
+if __name__ == "__main__":
+    main()
