@@ -25,6 +25,10 @@ demo: $(STAMP)
 # Compile every game's kernels into numba's cache in parallel first (sim/tooling/warm.py), then test on every core.
 # The tests' cache (tests/conftest.py) is the one the warm-up fills.
 test soak: export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
+# One BLAS thread per test worker: pytest already runs one worker per core, and a second BLAS thread each only
+# contends (numpy-heavy tests ran at half speed).
+test soak: export OPENBLAS_NUM_THREADS := 1
+test soak: export OMP_NUM_THREADS := 1
 
 test: $(STAMP)
 	$(BIN)/python -m sim.tooling.warm

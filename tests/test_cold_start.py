@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.games import game_names
+from sim.games import game_names, get_game
 from sim.tooling import _numba_cache
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -102,9 +102,7 @@ def compiled_after(name: str, lineup: str) -> dict:
     return json.loads(proc.stderr.strip().splitlines()[-1])
 
 
-# Drako's and Drarkane's plain batches still compile their search player (the literal-flag split nested numba's
-# inlining and took 20 minutes to compile: to be redone without nesting)
-@pytest.mark.parametrize("name", ["dragonwake", "drachensachen", "drakerion"])
+@pytest.mark.parametrize("name", game_names())
 def test_a_plain_run_leaves_the_search_player_out(name):
     """A run where no side searches neither compiles nor loads the search player's code; one that searches
     does (so the check can fail)."""
@@ -112,6 +110,18 @@ def test_a_plain_run_leaves_the_search_player_out(name):
     from sim.tooling.bench_compile import search_lineup
     from sim.games import get_game
     assert compiled_after(name, search_lineup(get_game(name)))["compiled"] != []
+
+
+@pytest.mark.parametrize("name, unplayed", [("drako", {"patient_choice", "aggressive_choice", "kiter_choice"}),
+                                            ("drarkane", {"give_team", "draft_points", "give_random"}),
+                                            ("drachensachen", {"aggressive_play", "low_play", "keep_strong_setup"}),
+                                            ("drakerion", {"aggressive_choice", "random_choice"})])
+def test_a_run_compiles_only_the_strategies_it_plays(name, unplayed):
+    """A default run leaves the strategies it does not play waiting to compile (these are not in the line-up)."""
+    lineup = get_game(name).lineup(None)
+    played = {f.py_func.__name__ for seat in lineup.values() for f in seat.strategy.functions}
+    assert not unplayed & played
+    assert unplayed <= set(compiled_after(name, "default")["pending"])
 
 
 def test_a_dragonwake_run_compiles_only_the_strategies_it_plays():
@@ -138,3 +148,27 @@ def test_a_run_times_its_phases(tmp_path):
         assert phases[name] > 0, name
     assert got["start"] <= got["end"]
     assert sum(phases.values()) <= got["end"] - got["start"] + 0.01
+
+
+# What a joblib or Dask worker imports to play a chunk (play_chunk in a fresh process).
+WORKER = """
+import json, sys
+from sim.engine.runner import play_chunk
+from sim.engine.spec import RunSpec
+from sim.games import get_game
+game = get_game({name!r})
+spec = RunSpec(game, game.load_rules(), game.default_players, game.lineup(None), 20, 3)
+tables = play_chunk(game.module, spec.rules, spec.players, spec.lineup_spec(), spec.plugins, spec.seed, 0, 20, 0)
+heavy = [m for m in ("polars", "matplotlib", "scipy.stats", "typer", "rich") if m in sys.modules]
+print(json.dumps({{"heavy": heavy, "games": len(tables["games"]["game_id"])}}), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("name", ["drako", "drarkane"])
+def test_a_worker_imports_no_table_or_chart_library(name):
+    """A worker only plays: polars (about 24 MiB and a quarter of a second a worker), matplotlib, scipy.stats and
+    the CLI's libraries stay out of it."""
+    proc = subprocess.run([sys.executable, "-c", WORKER.format(name=name)], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert got == {"heavy": [], "games": 20}

@@ -8,10 +8,8 @@ from rich.console import Console
 
 from sim.cli.common import (DeckOpt, game_spec, GameOpt, JobsOpt, NOpt, OutOpt, PlayersOpt, PluginOpt, ResumeOpt,
                             RulesOpt, SeedOpt, SetOpt, StrategyOpt, VariantOpt)
-from sim.analysis.precision import run_to_precision
 from sim.cli.output import FormatOpt, show
 from sim.engine import phases, runner
-from sim.report.balance import figures, game_report, outcome_list
 
 
 def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = None, strategy: StrategyOpt = None,
@@ -30,6 +28,7 @@ def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = N
                                resume=resume)
     console = Console(stderr=True)
     if precision is not None:
+        from sim.analysis.precision import run_to_precision
         result = run_to_precision(spec, out, precision, jobs=jobs, progress=progress)
         console.print(f"stopped after {result['n']:,} games: {result['reason']}")
     else:
@@ -45,12 +44,15 @@ def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = N
     to = Path(out) / "report"
     to.mkdir(parents=True, exist_ok=True)
     with phases.phase("report"):
+        # imported only now: while the workers play, this process holds no report libraries (matplotlib, scipy)
+        from sim.report.balance import figures, game_report, outcome_list
         path = game_report(spec.game.name, Path(out), to, only=spec.partition())
     with phases.phase("print the findings"):
         if format_ == "json":
             show(path, format_, {"configurations": figures(spec.game.name, Path(out), spec.partition())})
         else:
             show(path, table=outcome_list(spec.game.name, Path(out), spec.partition()))
+
 
 def register(app: typer.Typer) -> None:
     app.command("run")(run)

@@ -3,7 +3,7 @@ engine, so memory stays flat however many games there are."""
 
 from __future__ import annotations
 
-import polars as pl
+from sim.engine.lazy_polars import pl
 
 
 def lazy(frame: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:

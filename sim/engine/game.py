@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import polars as pl
 
 from sim.engine.errors import DsimError
+from sim.engine.lazy_polars import pl
 from sim.engine.rules import RuleSet, build_typed, load_ruleset, parse_set
 from sim.engine.strategy import Lineup, StrategyRegistry, compile_part, compile_pending, parse_lineup
 from sim.tooling import _numba_cache
@@ -283,6 +283,17 @@ class Game:
         if search:
             compile_part(getattr(module, "SEARCH_PARTS", ()), "search")
         return module
+
+    def parts(self, rules: Rules, lineup: Lineup) -> tuple[str, ...]:
+        """The parts of the game's compiled code (sim.tooling._numba_cache.PART_NAMES) a run of this line-up may
+        play: the kernels, and the search player's when a seat searches."""
+        searching = any(seat.strategy.name == "search" for seat in lineup.values())
+        return ("kernels", "search") if searching else ("kernels",)
+
+    def cached(self, rules: Rules, lineup: Lineup) -> bool:
+        """Whether numba's cache holds every part a run of this line-up may play (a strategy function not compiled
+        yet still compiles where it is first played)."""
+        return all(_numba_cache.is_warm(self.name, part) for part in self.parts(rules, lineup))
 
     def simulate(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> dict[str, dict[str, np.ndarray]]:
         """Play `n` games from `seed` (a uint32); return {table: {column: array}}, `games` first."""

@@ -72,7 +72,8 @@ def iter_chunks(spec: RunSpec, jobs: int = 1, start: int = 0):
     from joblib import Parallel, delayed
     # one game here first: what the run plays is compiled (and announced) once, and only that, rather than by
     # every worker at the same time
-    play_chunk(*args, 0, 1, 0)
+    if not spec.game.cached(spec.rules, spec.lineup):
+        play_chunk(*args, 0, 1, 0)
     # a run that stops at its precision, or on Ctrl-C, closes this generator on purpose: the chunks in flight
     # are not wanted, and joblib's warning about them would bury the one line the user needs
     warnings.filterwarnings("ignore", message=r"\d+ tasks (have been successfully executed|which were still being "
@@ -118,11 +119,12 @@ def _dask_chunks(plan, args, size: int, address: str, jobs: int):
             cluster.close()
 
 
-def warm_up(spec: RunSpec) -> None:
+def warm_up(spec: RunSpec, jobs: int = 1) -> None:
     """Play one game before the clock starts, so a cold numba cache compiles here and the games/s a run reports
     is the speed of play, not of the compiler. Chunks are seeded by index, so this changes no result. Not for a
-    Dask cluster: its workers compile, and the machine that submits need not play at all."""
-    if scheduler():
+    Dask cluster: its workers compile, and the machine that submits need not play at all; nor for workers that
+    will load every part of it from the cache (this process would hold the kernels for nothing)."""
+    if scheduler() or (jobs > 1 and spec.game.cached(spec.rules, spec.lineup)):
         return
     spec.game.simulate(spec.rules, spec.players, spec.lineup, seeding.chunk_seed(spec.seed, 0), 1)
 
@@ -138,7 +140,7 @@ def run(spec: RunSpec, out: Path, jobs: int = 1, progress: bool = True) -> dict:
     writer = open_writer(spec, out)
     kept = writer.done
     with phases.phase("compile or load the kernels"):
-        warm_up(spec)
+        warm_up(spec, jobs)
     start = time.perf_counter()
     bar = _progress(progress, spec)
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-import polars as pl
+from sim.engine.lazy_polars import pl
 
 
 @dataclass(frozen=True)

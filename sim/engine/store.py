@@ -21,9 +21,9 @@ import shutil
 from pathlib import Path
 
 import numpy as np
-import polars as pl
 
 from sim.engine.errors import DsimError
+from sim.engine.lazy_polars import pl
 
 PARTITION_KEYS = ("game", "players", "rules", "lineup", "seed")
 PARTIAL = ".partial"

@@ -1,16 +1,18 @@
 """Drachensachen's thin API over its rules, kernel and referee, with its outcomes and report."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
-import polars as pl
 
 from sim.engine.dispatch import call
 from sim.engine.frames import collect, columns, first, lazy
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules
+from sim.engine.lazy_polars import pl
 from sim.engine.playouts import informed_playouts
 from sim.engine.sections import Histogram, Measure, Series, Table
-from sim.engine.strategy import Seat
+from sim.engine.strategy import Seat, compile_now
 from sim.games.drachensachen import referee
 from sim.games.drachensachen.records import (
     C_FALLBACKS, C_ROUNDS, C_SEARCHED, C_TRACE, FIRED_ALIASES, GAME_COLUMNS, MAX_PLAYERS, N_GAME_COLS, N_PLAYER_COLS, N_ROUND_COLS, PLAYER_COLUMNS,
@@ -78,10 +80,11 @@ def play(rules: Rules, players: int, lineup: dict, seed: int, n: int, n_traced: 
     hand could not be dealt as its plays say ("belief_fallbacks": the search's `beliefs`)."""
     r: DrachensachenRules = rules.typed
     fns, params, ask = seat_functions(lineup, players)
-    kernel = GAME.kernels(search=bool(ask))
+    kernel = GAME.kernels(search=bool(ask), strategies=False)       # then only the line-up's strategies compile
     batch = kernel.searched_batch if ask else kernel.play_batch
     pfns, pparams, lossc = playout_functions(rules, players) if ask else (fns, params, np.ones(1))
     ifns, iparams = informed_functions(lineup, players, pfns, pparams) if ask else (fns, params)
+    compile_now([f for group in (*fns, *pfns, *ifns) for f in group])
     rounds_cap = max(64, n * ROUNDS_PER_GAME_GUESS)
     trace_cap = n_traced * TRACE_ROWS_PER_GAME_GUESS
     preset = np.zeros(0, np.int64) if preset is None else np.asarray(preset, np.int64)

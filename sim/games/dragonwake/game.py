@@ -1,13 +1,15 @@
 """Dragonwake's thin API over its rules, kernel and referee."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
-import polars as pl
 
 from sim.engine.columns import table_columns, zeros
 from sim.engine.frames import columns, first
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
+from sim.engine.lazy_polars import pl
 from sim.engine.sections import Measure, Series, Table
 from sim.engine.strategy import compile_now
 from sim.games.dragonwake import referee
@@ -95,6 +97,9 @@ class DragonwakeGame(Game):
         columns["fired_allow_formula_counts"] = (np.full(n, 1, np.int32) if players not in r.chart_players
                                                  else zeros(n, np.int32))
         return columns, trace
+
+    def parts(self, rules, lineup):
+        return (*super().parts(rules, lineup), "machine")      # (whether these rules need it is the kernel's call)
 
     def batch(self, args, lineup):
         """The kernel batch these rules (rule_args) and sides need, the sides' six decision functions (hero

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import polars as pl
 
 from sim.engine.errors import DsimError
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace, Tunable
+from sim.engine.lazy_polars import pl
 from sim.engine.rules import build_typed
-from sim.engine.strategy import Lineup
+from sim.engine.strategy import Lineup, compile_now
 from sim.games.drakerion import records as R
 from sim.games.drakerion import rules as pools
 from sim.games.drakerion.rules import DrakerionRules, pool_names
@@ -49,7 +49,7 @@ def play(rules: DrakerionRules, lineup: Lineup, seed: int, n: int, n_traced: int
     hidden cards (a cheat, for the tests). A field of decks plays game g at pairing g mod their number."""
     if rules.fielded():
         return play_field(rules, lineup, seed, n, n_traced, check, counts, deal)
-    kernel = GAME.kernels()
+    kernel = GAME.kernels(strategies=False)           # then only the line-up's strategies compile
     t = rules.arrays()
     config = t.config.copy()
     config[R.C_CHECK] = int(check)
@@ -58,6 +58,8 @@ def play(rules: DrakerionRules, lineup: Lineup, seed: int, n: int, n_traced: int
     if budgets.any():
         from sim.games.drakerion import kernel_search
         pf, pp = playout_policy()
+        compile_now([pf])
+    compile_now([s0.strategy.functions[0], s1.strategy.functions[0]])
     out = np.zeros((R.N_STATE, n), np.int64)
     played = np.zeros((R.N_INST, n), np.int64)
     rows = max(1, n_traced) * TRACE_ROWS_PER_GAME

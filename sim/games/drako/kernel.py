@@ -1,9 +1,10 @@
 """Drako's numba kernel: plays whole batches of games and keeps each game's final state.
 
 The rules run as a resumable state machine: `next_question` plays on until some side has to choose,
-leaves the choices as rows in `opts` and returns who must answer; `advance` (here) calls that side's
+leaves the choices as rows in `opts` and returns who must answer; `play_games` (here) calls that side's
 strategy function, or runs a built-in inline, or searches (kernel_search), writes the chosen row back
-into the state and goes on to the game's end. Only `advance` ever calls the strategy functions.
+into the state and goes on to the game's end. Only `play_games` (and the search's playouts) call the
+strategy functions.
 
 The kernel is in parts, each importing only those before it: kernel_base (primitives, phases, the
 random stream, the trace), kernel_board (figures, walks, fire lines), kernel_cards (hands, decks and
@@ -34,51 +35,72 @@ from numba import njit, types
 
 from strategies import drako as builtin
 from sim.engine.kernel_rows import start_trace
+from sim.engine.strategy import compile_part, njit_later
 # start_game, next_question, place, hand_add, take_row and PH_TURN are imported for the tests too
 from sim.games.drako.records import (
     C_FIRE_RANGE, DECISION_FN, MAX_HEX, MAX_OPTS, N_STATE, OPT_WIDTH, OUT_SLOTS, R_NOPTS, T_BAD_CHOICES, TRACE_WIDTH,
     W_BOARD, W_CARDS, W_GEO, W_GEO_COLS, W_GEO_ROWS, W_NSEARCH, W_OPTS, W_RAY_AT, W_RING2, W_ST, W_TOVER,
     W_TRACING, W_TROW,
 )
-from sim.games.drako.kernel_base import FAST, PH_TURN, take_row
+from sim.games.drako.kernel_base import FAST, PH_TURN, search_seed, take_row
 from sim.games.drako.kernel_board import place, ray_table, ring2_table
 from sim.games.drako.kernel_cards import hand_add
 from sim.games.drako.kernel_game import next_question, start_game
 from sim.games.drako.kernel_search import (
-    CALL, IN_BRAWLER, IN_COORDINATED, IN_RANDOM, IN_SEARCH, N_SCRATCH, inline_choice, search_choice, search_seed,
+    CALL, IN_BRAWLER, IN_COORDINATED, IN_RANDOM, IN_SEARCH, N_SCRATCH, inline_choice, search_choice,
 )
 
 
 @njit(inline="always", **FAST)
-def advance(w, tr, sc, st, opts, geo, fns, codes, pd, pw):
-    """Play the game in `w` on to its end. st, opts and geo are w's blocks as arrays (views);
-    fns are the eight decision functions (the dragon's act, target, react, setup, then the
-    dwarves'), codes[slot] the built-in run inline there, IN_SEARCH or CALL; pd and pw the sides'
-    parameters; sc the search's scratch. A choice out of range counts as a bad choice and takes the
-    first row."""
-    while True:
-        q = next_question(w, tr)
-        if q < 0:
-            return
-        who = q >> 4
-        kind = q & 15
-        k = st[R_NOPTS]
-        p = pd if who < 4 else pw
-        code = codes[who]
-        if code == IN_SEARCH:
-            i = search_choice(w, sc, tr, st, opts, geo, q, p, fns, codes, pd, pw)
-        elif code != CALL:
-            i = inline_choice(code, kind, opts, k, st, geo, p, 0)
-        else:
-            i = fns[who](kind, opts, k, st, geo, p)
-        if i < 0 or i >= k:
-            st[T_BAD_CHOICES] += 1
-            i = 0
-        take_row(w, i)
+def play_games(seed, n, w, fns, pd, pw, out, trace, trace_start, n_traced, codes, sc, search):
+    """Play n games from `seed` into `out` (play_batch's arguments; fns the eight decision functions, the
+    dragon's act, target, react, setup, then the dwarves'). codes[slot] is the built-in run inline at a decision
+    slot, IN_SEARCH or CALL. `search` answers an IN_SEARCH slot, a first-class function (SEARCH_AT_SIG):
+    search_at_jit when a seat searches, `no_search` otherwise, so that a plain run never compiles the search
+    player and one kernel serves both. A choice out of range counts as a bad choice and takes the first row."""
+    np.random.seed(seed)
+    # the blocks strategies see, as arrays of their own (made once: reshaping is not free)
+    st = w[W_ST:W_ST + N_STATE]
+    opts = w[W_OPTS:W_OPTS + MAX_OPTS * OPT_WIDTH].reshape((MAX_OPTS, OPT_WIDTH))
+    geo = w[W_GEO:W_GEO + w[W_GEO_ROWS] * w[W_GEO_COLS]].reshape((w[W_GEO_ROWS], w[W_GEO_COLS]))
+    searching = sc.shape[0] > 1
+    w[W_TROW] = 0
+    w[W_TOVER] = 0
+    w[W_NSEARCH] = 0
+    for g in range(n):
+        start_trace(w, g, n_traced, trace_start, W_TRACING, W_TROW)
+        start_game(w, trace, seed, g)
+        if searching:
+            search_seed(w, seed, g)
+        while True:
+            q = next_question(w, trace)
+            if q < 0:
+                break
+            who = q >> 4
+            kind = q & 15
+            k = st[R_NOPTS]
+            p = pd if who < 4 else pw
+            code = codes[who]
+            if code == IN_SEARCH:
+                i = search(w, sc, trace, q, p, fns[0], fns[1], fns[2], fns[3], fns[4], fns[5], fns[6], fns[7], codes,
+                           pd, pw, 1)
+            elif code != CALL:
+                i = inline_choice(code, kind, opts, k, st, geo, p, 0)
+            else:
+                i = fns[who](kind, opts, k, st, geo, p)
+            if i < 0 or i >= k:
+                st[T_BAD_CHOICES] += 1
+                i = 0
+            take_row(w, i)
+        for k in range(OUT_SLOTS.shape[0]):
+            out[k, g] = st[OUT_SLOTS[k]]
+    if n_traced > 0:
+        trace_start[n_traced] = w[W_TROW]
+    return w[W_TOVER]
 
 
 # ---- the batch --------------------------------------------------------------------------------
-# A decision slot whose function is one of the built-ins below runs that strategy inlined into `advance`
+# A decision slot whose function is one of the built-ins below runs that strategy inlined into `play_games`
 # instead of an indirect call (recognised by identity): a call passes the option rows, state, geometry and
 # parameters as some thirty words and the callee reloads them, about a tenth of a default game. Same code,
 # same answers, same draws from the game's stream. INLINE_BUILTINS = False calls every function (to check
@@ -89,10 +111,22 @@ INLINE = ((builtin.brawler2_choice, IN_BRAWLER), (builtin.coordinated_choice, IN
 INLINE_BUILTINS = True
 
 FN = DECISION_FN
+# the search's choice at a question (search_at_jit), and what the plain batch passes in its place
+SEARCH_AT_SIG = types.int64(
+    types.int64[::1], types.int64[::1], types.int16[:, ::1], types.int64, types.float64[::1],
+    FN, FN, FN, FN, FN, FN, FN, FN, types.int64[::1], types.float64[::1], types.float64[::1], types.int64)
 BATCH_SIG = types.int64(
     types.int64, types.int64, types.int64[::1], FN, FN, FN, FN, FN, FN, FN, FN,
     types.float64[::1], types.float64[::1],
-    types.int32[:, ::1], types.int16[:, ::1], types.int64[::1], types.int64, types.int64[::1], types.int64[::1])
+    types.int32[:, ::1], types.int16[:, ::1], types.int64[::1], types.int64, types.int64[::1], types.int64[::1],
+    types.FunctionType(SEARCH_AT_SIG))
+
+
+@njit(SEARCH_AT_SIG, **FAST)
+def no_search(w, sc, tr, q, p, d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup, codes, pd, pw,
+              deal):
+    """What the plain batch passes for the search: never called (no seat searches)."""
+    return 0
 
 
 def inline_codes(functions) -> np.ndarray:
@@ -115,52 +149,34 @@ def play_batch(seed, n, w, d_act, d_target, d_react, d_setup,
     row per slot, so the games table's columns come out contiguous).
 
     The first n_traced games write their events into `trace`, game i's rows starting at
-    trace_start[i] (trace_start[n_traced] is the end). Returns 1 if `trace` was too small.
+    trace_start[i] (trace_start[n_traced] is the end). Returns 1 if `trace` was too small. The search player
+    compiles when a line-up with a search seat first plays.
     """
     fns = (d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup)
     codes = inline_codes(fns)
-    scratch = np.zeros(N_SCRATCH if (codes == IN_SEARCH).any() else 1, dtype=np.int64)
-    return play_batch_jit(seed, n, w, *fns, pd, pw, out, trace, trace_start, n_traced, codes, scratch)
+    if (codes == IN_SEARCH).any():
+        compile_part(SEARCH_PARTS, "search")
+        return play_batch_jit(seed, n, w, *fns, pd, pw, out, trace, trace_start, n_traced, codes,
+                              np.zeros(N_SCRATCH, dtype=np.int64), search_at_jit)
+    return play_batch_jit(seed, n, w, *fns, pd, pw, out, trace, trace_start, n_traced, codes,
+                          np.zeros(1, dtype=np.int64), no_search)
 
 
 @njit(BATCH_SIG, **FAST)
 def play_batch_jit(seed, n, w, d_act, d_target, d_react, d_setup,
-                   w_act, w_target, w_react, w_setup, pd, pw, out, trace, trace_start, n_traced, codes, sc):
-    """`play_batch` (Python) with codes[slot]: the built-in strategy a decision slot runs inline, or
-    IN_SEARCH; sc: the search's scratch (kernel_search.N_SCRATCH words when a side searches)."""
-    np.random.seed(seed)
-    # the blocks strategies see, as arrays of their own (made once: reshaping is not free)
-    st = w[W_ST:W_ST + N_STATE]
-    opts = w[W_OPTS:W_OPTS + MAX_OPTS * OPT_WIDTH].reshape((MAX_OPTS, OPT_WIDTH))
-    geo = w[W_GEO:W_GEO + w[W_GEO_ROWS] * w[W_GEO_COLS]].reshape((w[W_GEO_ROWS], w[W_GEO_COLS]))
+                   w_act, w_target, w_react, w_setup, pd, pw, out, trace, trace_start, n_traced, codes, sc, search):
+    """`play_batch` (Python) with codes[slot]: the built-in strategy a decision slot runs inline, or IN_SEARCH;
+    sc: the search's scratch (kernel_search.N_SCRATCH words when a side searches); search: search_at_jit or
+    no_search."""
     fns = (d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup)
-    searching = sc.shape[0] > 1
-    w[W_TROW] = 0
-    w[W_TOVER] = 0
-    w[W_NSEARCH] = 0
-    for g in range(n):
-        start_trace(w, g, n_traced, trace_start, W_TRACING, W_TROW)
-        start_game(w, trace, seed, g)
-        if searching:
-            search_seed(w, seed, g)
-        advance(w, trace, sc, st, opts, geo, fns, codes, pd, pw)
-        for k in range(OUT_SLOTS.shape[0]):
-            out[k, g] = st[OUT_SLOTS[k]]
-    if n_traced > 0:
-        trace_start[n_traced] = w[W_TROW]
-    return w[W_TOVER]
+    return play_games(seed, n, w, fns, pd, pw, out, trace, trace_start, n_traced, codes, sc, search)
 
 
-SEARCH_AT_SIG = types.int64(
-    types.int64[::1], types.int64[::1], types.int16[:, ::1], types.int64, types.float64[::1],
-    FN, FN, FN, FN, FN, FN, FN, FN, types.int64[::1], types.float64[::1], types.float64[::1], types.int64)
-
-
-@njit(SEARCH_AT_SIG, **FAST)
+@njit_later(SEARCH_AT_SIG, **FAST)
 def search_at_jit(w, sc, tr, q, p, d_act, d_target, d_react, d_setup, w_act, w_target, w_react, w_setup,
                   codes, pd, pw, deal):
     """The search's choice at question q, pending in `w`, the line-up's functions and weights
-    given as `play_batch_jit` takes them (the tests' and the benchmark's entry)."""
+    given as `play_batch_jit` takes them (the batch's search, and the tests' and the benchmark's entry)."""
     st = w[W_ST:W_ST + N_STATE]
     opts = w[W_OPTS:W_OPTS + MAX_OPTS * OPT_WIDTH].reshape((MAX_OPTS, OPT_WIDTH))
     geo = w[W_GEO:W_GEO + w[W_GEO_ROWS] * w[W_GEO_COLS]].reshape((w[W_GEO_ROWS], w[W_GEO_COLS]))
@@ -172,11 +188,16 @@ def search_at(w, q, p, functions, pd, pw, deal=1) -> int:
     """search_at_jit from Python at question q (as play_to_decision returns it): `functions` are the dragon's
     four decision functions, then the dwarves'."""
     fns = tuple(functions)
+    compile_part(SEARCH_PARTS, "search")
     sc = np.zeros(N_SCRATCH, dtype=np.int64)
     tr = np.zeros((1, TRACE_WIDTH), dtype=np.int16)
     return int(search_at_jit(w, sc, tr, q, np.ascontiguousarray(p, dtype=np.float64), *fns, inline_codes(fns),
                              np.ascontiguousarray(pd, dtype=np.float64), np.ascontiguousarray(pw, dtype=np.float64),
                              deal))
+
+
+# What a run with a searching seat compiles besides the plain kernel (Game.kernels(search=True), compile_part).
+SEARCH_PARTS = (search_at_jit,)
 
 
 # ---- Python helpers ---------------------------------------------------------------------------

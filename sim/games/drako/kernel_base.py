@@ -20,7 +20,7 @@ from sim.games.drako.records import (
     END_OUT_OF_CARDS, EV_PLAY, FIG_DRAGON, MAX_TYPES, N_SYM, OPT_WIDTH, R_CARD, R_NOPTS, R_OPT, R_PHASE,
     R_ROW, S_ACAP, S_AREA, S_CAP, S_DECK_LEN, S_DECK_N, S_DECK_TOP, S_END, S_GONE, S_HAND, S_HAND_N,
     S_OVER, S_POS, S_RNG, S_SIDE, S_SYM, S_WINNER, S_WOUND, W_BOARD, W_CARDS, W_GEO, W_GEO_COLS, W_GONE,
-    W_OPTS, W_ST, W_TOVER, W_TRACING, W_TROW, WIN_DRAGON,
+    W_OPTS, W_SRNG, W_ST, W_TOVER, W_TRACING, W_TROW, WIN_DRAGON,
 )
 
 FAST = dict(cache=True, _nrt=False)
@@ -76,6 +76,16 @@ RNG_MUL = np.uint64(0x2545F4914F6CDD1D)
 @njit(**FAST)
 def deal_seed(w, seed, game):
     w[W_ST + S_RNG] = np.int64(mix(seed, game))
+
+
+SEARCH_SEED = 0x5EA2C4  # mixed into the batch seed: the search player's stream (kernel_search) differs from the game's
+
+
+@njit(**FAST)
+def search_seed(w, seed, game):
+    """The search player's stream of game `game` of a batch from `seed` (here, not in kernel_search: the plain
+    batch types this call, which it never makes, and kernel_search compiles only when a run searches)."""
+    w[W_SRNG] = np.int64(mix(seed ^ SEARCH_SEED, game))
 
 
 @njit(**FAST)

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from sim.engine import search
-from sim.engine.rng import mix, shuffle
+from sim.engine.rng import shuffle
 from sim.games.drako.kernel_base import FAST, take_row
 from sim.games.drako.kernel_cards import hand_add
 from sim.games.drako.kernel_game import next_question
@@ -40,7 +40,6 @@ from sim.games.drako.records import (
 )
 from strategies import drako as builtin
 
-SEARCH_SEED = 0x5EA2C4  # mixed into the batch seed: the search stream differs from the game's
 
 # scratch (int64): the saved root state, a card pile, then the driver's words (sim.engine.search)
 SAVE_FIXED = W_CARDS - W_BOARD                 # board, deck orders, cards gone
@@ -54,11 +53,6 @@ P_BUDGET, P_INFORMED, P_DRAGON, P_DWARVES = builtin.P_BUDGET, builtin.P_INFORMED
 
 # how a decision slot is answered (kernel.inline_codes): its function called, a built-in inlined, or the search
 CALL, IN_BRAWLER, IN_COORDINATED, IN_RANDOM, IN_SEARCH = 0, 1, 2, 3, 4
-
-@njit(**FAST)
-def search_seed(w, seed, game):
-    w[W_SRNG] = np.int64(mix(seed ^ SEARCH_SEED, game))
-
 
 @njit(inline="always", **FAST)
 def search_stream(w):
@@ -225,7 +219,7 @@ def own_choice(q, st, opts, geo, p):
 def search_choice(w, sc, tr, st, opts, geo, q, p, fns, codes, pd, pw, deal=1):
     """The option the side asked question q takes (see the module docstring). `st`, `opts` and `geo` are the
     batch's views of `w`; `sc` is scratch of N_SCRATCH words; fns, codes, pd and pw are the line-up's decision
-    functions, how each slot is answered and the sides' weights (kernel.advance)."""
+    functions, how each slot is answered and the sides' weights (kernel.play_games)."""
     nopts = w[W_ST + R_NOPTS]
     if nopts <= 1:
         return 0

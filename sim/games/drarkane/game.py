@@ -1,13 +1,16 @@
 """Drarkane's thin API over its rules, kernel and referee, with its outcomes and report sections."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
-import polars as pl
 
 from sim.engine.frames import collect, columns, first, lazy
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
+from sim.engine.lazy_polars import pl
 from sim.engine.sections import Histogram, Measure, Series, Table
+from sim.engine.strategy import compile_now
 from sim.games.drarkane import referee
 from sim.games.drarkane.records import (
     DECISIONS, GAME_BLOCKS, GAME_COLUMNS, MAX_SEATS, MODE_SOLO, ROUND_BLOCKS, ROUND_COLUMNS, TRACE_WIDTH, block_columns,
@@ -40,9 +43,11 @@ class DrarkaneGame(Game):
         rounds = {t: np.empty((n * rows_per_game, len(names)), t, order="F") for t, names in ROUND_BLOCKS.items()}
         steps = trace_steps(mode, seats, hand, r.solo_trick_cap) if n_traced else 1
         trace = np.zeros((n_traced, steps, TRACE_WIDTH), np.int16)
-        searched = self.kernels().play_batch(int(seed) & 0xFFFFFFFF, n, cf, kind, colour, value, r.deck(players),
-                                             r.dragon_array(), r.objective_array(), *fns, params,
-                                             *games.values(), *rounds.values(), trace, counts=counts)
+        kernel = self.kernels(strategies=False)          # then only the line-up's strategies compile
+        compile_now([f for seat_fns in fns for f in seat_fns])
+        searched = kernel.play_batch(int(seed) & 0xFFFFFFFF, n, cf, kind, colour, value, r.deck(players),
+                                  r.dragon_array(), r.objective_array(), *fns, params,
+                                  *games.values(), *rounds.values(), trace, counts=counts)
         game_cols = block_columns(games, GAME_COLUMNS)
         game_cols["first_win_share"] = first_win_share(game_cols, players)
         round_cols = {"game": np.repeat(np.arange(n, dtype=np.int64), rows_per_game)}

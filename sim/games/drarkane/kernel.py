@@ -62,12 +62,13 @@ loop still reloads spilled values from the stack on every card (play_round is on
 """
 
 import numpy as np
-from numba import njit, types
+from numba import literal_unroll, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 from sim.engine.dispatch import call
 from sim.engine.playouts import informed_playouts
-from sim.engine.strategy import compile_pending
+from sim.engine.rng import mix
+from sim.engine.strategy import compile_now, compile_part, compile_pending
 from strategies import drarkane as builtin
 from strategies.drarkane import FOLLOW_CHEAP, LEAD_TRUMPS_LAST, SHORT_FROM, card_worth, rivals_factor
 
@@ -91,7 +92,9 @@ from sim.games.drarkane.kernel_score import (
 )
 from sim.games.drarkane.kernel_round import next_first, play_round, play_solo, solo_rank
 from sim.games.drarkane import kernel_search as ks
-from sim.games.drarkane.kernel_search import SS_DECISIONS, SS_SIZE, scratch_size, search_seed, searched_round
+from sim.games.drarkane.kernel_search import (
+    DRIVER_WORDS, MAX_PILE, SEARCH_SEED, SS_DECISIONS, SS_RNG, SS_SIZE, searched_round,
+)
 
 
 INLINE = (
@@ -147,11 +150,13 @@ KERNEL_SIG = types.int64(
 @njit(cache=True, _nrt=False)
 def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob, bid_fns, play_fns,
               place_fns, give_fns, draft_fns, params, codes, g8, g16, g32, r8, r16, trace, row, hand, hand_n, hx, zone, gs,
-              ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played, plays, sc, ss):
+              ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played, plays, sc, ss,
+              searched):
     """The batch's games. A game's row is summed in `row` (records.G), then written to the games table's blocks
     g8, g16 and g32. `plays` (the playouts' and the informed playouts'), sc and ss are the search player's
-    (kernel_search.searched_round); sc has one word when no seat searches, and the games are then played by
-    play_round's plain path."""
+    (kernel_search.searched_round, passed as `searched`, a first-class function: a plain run passes
+    `no_search_round` and never compiles the search player); sc has one word when no seat searches, and the games
+    are then played by play_round's plain path."""
     mode = cf[CF_MODE]
     players = cf[CF_PLAYERS]
     n_rounds = cf[CF_ROUNDS]
@@ -168,7 +173,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
             search_seed(ss, seed, g)
         if mode == MODE_SOLO:
             if searching:
-                searched_round(cf, tables, work, fns, params, codes, trace, plays, sc, ss)
+                searched(cf, tables, work, fns, params, codes, trace, plays, sc, ss)
             else:
                 play_solo(cf, tables, work, fns, params, codes, trace, False)
             rank = solo_rank(cf, ps[0, PS_SCORE])
@@ -186,7 +191,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
             for r in range(n_rounds):
                 gs[GS_ROUND] = r
                 if searching:
-                    searched_round(cf, tables, work, fns, params, codes, trace, plays, sc, ss)
+                    searched(cf, tables, work, fns, params, codes, trace, plays, sc, ss)
                 else:
                     play_round(cf, tables, work, fns, params, codes, trace, False)
                 for s in range(players):
@@ -286,6 +291,23 @@ def new_tables(cf, kind, colour, value, deck_cards, dr, ob, params, codes, hx):
     return kind, colour, value, flat_keys, ptab, follows, worths, ranks, deck_cards, dr, ob
 
 
+# The search's setup, which the plain batch types too (it never runs it): here, so that kernel_search compiles only
+# when a run searches.
+@njit(cache=True, _nrt=False)
+def search_seed(ss, seed, game):
+    """The search stream of game `game` of a batch from `seed`."""
+    ss[SS_RNG] = np.int64(mix(seed ^ SEARCH_SEED, game))
+
+
+@njit(cache=True)
+def scratch_size(work):
+    """Words of scratch the search needs: the root's arrays (`keep`), the driver's, a pile, the cards dealt."""
+    n = DRIVER_WORDS + MAX_PILE + MAX_SEATS * MAX_HAND - work[7].size - work[8].size      # (moves, pairs: not kept)
+    for a in literal_unroll(work):
+        n += a.size
+    return n
+
+
 @njit(cache=True)
 def searching(codes):
     """Whether a seat searches (kernel_search) at some decision."""
@@ -322,12 +344,19 @@ def search_arrays(cf, tables, work, pparams, pcodes, search):
     return pcf, (kind, colour, value, keys, ptab, follows, pworths, pranks, deck_cards, dr, ob), sc, ss
 
 
-@njit(KERNEL_SIG, cache=True)
+@njit(ks.ROUND_SIG, cache=True, _nrt=False)
+def no_search_round(cf, tables, work, fns, params, codes, trace, plays, sc, ss):
+    """What the plain batch passes for a round with a searching seat: never called (no seat searches)."""
+    return
+
+
+@njit(types.int64(*KERNEL_SIG.args, types.FunctionType(ks.ROUND_SIG)), cache=True)
 def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
                    draft_fns, params, codes, g8, g16, g32, r8, r16, trace, pbid, pplay, pplace, pgive, pdraft, pparams,
-                   pcodes, ibid, iplay, iplace, igive, idraft, iparams, icodes, counts):
+                   pcodes, ibid, iplay, iplace, igive, idraft, iparams, icodes, counts, searched):
     """play_batch's kernel; returns the decisions the search player searched, and leaves the search state's counts
-    in `counts` (kernel_search.SS_*)."""
+    in `counts` (kernel_search.SS_*). `searched` plays a round with a searching seat: kernel_search.searched_round,
+    compiled when a run first searches, or no_search_round (a first-class function: one kernel for both)."""
     np.random.seed(seed)      # for user strategies that draw from np.random
     work = new_work()
     (hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard,
@@ -349,7 +378,7 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
               give_fns, draft_fns, borrow(params), borrow(codes), borrow(g8), borrow(g16), borrow(g32), borrow(r8),
               borrow(r16), borrow(trace), borrow(row), borrow(hand), borrow(hand_n), borrow(hx), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
               borrow(objopt), borrow(state), borrow(deck), borrow(ddeck), borrow(odeck), borrow(zobj),
-              borrow(card_loc), borrow(discard), borrow(played), (play, iplayout), borrow(sc), borrow(ss))
+              borrow(card_loc), borrow(discard), borrow(played), (play, iplayout), borrow(sc), borrow(ss), searched)
     # the owners stay alive until here: the borrowed views above hold no reference
     keep = (hand[0, 0] + hand_n[0] + zone[0, 0] + gs[0] + ps[0, 0] + tr[0, 0] + moves[0, 0] + pairs[0, 0]
             + objopt[0, 0] + state[0] + deck[0] + ddeck[0] + odeck[0] + zobj[0, 0] + card_loc[0] + discard[0]
@@ -359,6 +388,10 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
     for k in range(min(counts.shape[0], ss.shape[0])):
         counts[k] = ss[k]
     return ss[SS_DECISIONS]
+
+
+# What a run with a searching seat compiles besides the plain kernel (compile_part): its round and the tests' entries.
+SEARCH_PARTS = (searched_round, ks.to_question, ks.decide, ks.redeal, ks.machine_games)
 
 
 def inline_codes(bid_fns, play_fns, place_fns):
@@ -423,12 +456,16 @@ def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, pl
         informed = params.shape[1] > ks.INFORMED and any(
             play_fns[s] is builtin.search_play and params[s, ks.INFORMED] > 0.5 for s in range(MAX_SEATS))
         ifns, iparams, icodes = informed_lineup(fns, params, seats) if informed else (pfns, pparams, pcodes)
+        compile_now([f for seat_fns in (*pfns, *ifns) for f in seat_fns])
+        compile_part(SEARCH_PARTS, "search")
+        rounds = searched_round
     else:
         pfns, pparams, pcodes = fns, params, codes
         ifns, iparams, icodes = pfns, pparams, pcodes
+        rounds = no_search_round
     out = np.zeros(ks.SS_SIZE, np.int64)
     searched = call(play_batch_jit, seed, n, cf, kind, colour, value, deck_cards, dr, ob, *fns, params, codes, g8, g16,
-                    g32, r8, r16, trace, *pfns, pparams, pcodes, *ifns, iparams, icodes, out)
+                    g32, r8, r16, trace, *pfns, pparams, pcodes, *ifns, iparams, icodes, out, rounds)
     if counts is not None:
         counts["search_decisions"] = int(out[ks.SS_DECISIONS])
         counts["belief_deals"] = int(out[ks.SS_BELIEF_DEALS])
@@ -445,6 +482,7 @@ def search_setup(rules, players: int, me: int, check: bool = False):
     seats = int(cf[CF_SEATS])
     pfns, pparams, pcodes = playout_lineup(seats)
     compile_pending([f for fns in pfns for f in fns])
+    compile_part(SEARCH_PARTS, "search")
     codes = pcodes.copy()
     if me >= 0:
         codes[:len(DECISIONS), me] = SEARCH

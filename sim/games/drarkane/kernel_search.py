@@ -52,9 +52,11 @@ see.
 """
 
 import numpy as np
-from numba import literal_unroll, njit, types
+from numba import njit, types
+
 from sim.engine import search
-from sim.engine.rng import mix, shuffle
+from sim.engine.rng import shuffle
+from sim.engine.strategy import njit_later
 
 from sim.games.drarkane.records import (
     CF_CONTRACT_MAX, CF_DECK_N, CF_MODE, CF_N_DRAGONS, CF_N_OBJECTIVES, CF_PLAYERS, CF_RANK_1, CF_ROUNDS, CF_SEATS, CF_SOLO_SPLIT,
@@ -89,12 +91,6 @@ MAX_PILE = MAX_CARDS + MAX_OBJECTIVES
 BUDGET, INFORMED, BELIEFS = 0, 1, 2     # the search seat's parameters (strategies.drarkane.SEARCH)
 # `deal` (search_choice): 1 the search, 3 the search with beliefs; the tests' 0 a cheat (the true deal), 2 a leak
 DEAL_CHEAT, DEAL, DEAL_LEAK, DEAL_BELIEFS = 0, 1, 2, 3
-
-
-@njit(cache=True, _nrt=False)
-def search_seed(ss, seed, game):
-    """The search stream of game `game` of a batch from `seed`."""
-    ss[SS_RNG] = np.int64(mix(seed ^ SEARCH_SEED, game))
 
 
 @njit(cache=True, inline='always', _nrt=False)
@@ -150,15 +146,6 @@ def keep(work, sc, back):
     at = put1(card_loc, sc, at, back)
     at = put1(discard, sc, at, back)
     return put1(played, sc, at, back)
-
-
-@njit(cache=True)
-def scratch_size(work):
-    """Words of scratch the search needs: the root's arrays (`keep`), the driver's, a pile, the cards dealt."""
-    n = DRIVER_WORDS + MAX_PILE + MAX_SEATS * MAX_HAND - work[7].size - work[8].size      # (moves, pairs: not kept)
-    for a in literal_unroll(work):
-        n += a.size
-    return n
 
 
 # ---- dealing what the seat cannot see ------------------------------------------------------------------
@@ -538,7 +525,19 @@ def search_choice(q, budget, work, trace, play, sc, ss, deal):
     return best
 
 
-@njit(cache=True, _nrt=False)
+# ---- the types run_batch passes (compiled once, shared by searched_round and the tests' entries) ------------------
+I1, I2, F2 = types.int64[::1], types.int64[:, ::1], types.float64[:, ::1]
+TABLES = types.Tuple((I1, I1, I1, I1, I2, I2, F2, types.int32[::1], I1, I2, I2))
+WORK = types.Tuple((I2, I1, I1, I2, I1, I2, I2, I2, I2, I2, I1, I1, I1, I1, I2, I1, I1, I1))
+FNS = types.UniTuple(SEAT_FNS, 5)
+PLAY = types.Tuple((I1, TABLES, FNS, F2, I2))
+TRACE = types.int16[:, :, ::1]
+# a round with a searching seat, as run_batch calls it (through a first-class function: the plain batch passes
+# kernel.no_search_round, and run_batch compiles once for both)
+ROUND_SIG = types.void(I1, TABLES, WORK, FNS, F2, I2, TRACE, types.UniTuple(PLAY, 2), I1, I1)
+
+
+@njit_later(ROUND_SIG, cache=True, _nrt=False)
 def searched_round(cf, tables, work, fns, params, codes, trace, plays, sc, ss):
     """A round (solo: the game) of a game with a searching seat: every question the machine asks is searched, with
     the playouts of plays[0] (every seat the seeker at its default weights) or, for a seat whose `informed` is 1,
@@ -558,16 +557,8 @@ def searched_round(cf, tables, work, fns, params, codes, trace, plays, sc, ss):
             gs[GS_ANSWER] = search_choice(q, budget, work, trace, plays[0], sc, ss, deal) + 1
 
 
-# ---- entries for the tests and the benchmark (the types run_batch passes: compiled once, shared) ---------------
-I1, I2, F2 = types.int64[::1], types.int64[:, ::1], types.float64[:, ::1]
-TABLES = types.Tuple((I1, I1, I1, I1, I2, I2, F2, types.int32[::1], I1, I2, I2))
-WORK = types.Tuple((I2, I1, I1, I2, I1, I2, I2, I2, I2, I2, I1, I1, I1, I1, I2, I1, I1, I1))
-FNS = types.UniTuple(SEAT_FNS, 5)
-PLAY = types.Tuple((I1, TABLES, FNS, F2, I2))
-TRACE = types.int16[:, :, ::1]
-
-
-@njit(types.int64(types.int64, types.int64, types.int64, types.int64, I1, TABLES, WORK, FNS, F2, I2, TRACE), cache=True)
+# ---- entries for the tests and the benchmark -----------------------------------------------------------------------
+@njit_later(types.int64(types.int64, types.int64, types.int64, types.int64, I1, TABLES, WORK, FNS, F2, I2, TRACE), cache=True)
 def to_question(seed, g, me, k, cf, tables, work, fns, params, codes, trace):
     """Game g of a batch from `seed`, played up to seat me's k-th question with more than one option: 1 there, 0 if
     the game ended first. Seats coded SEARCH are asked; the others' questions answered by their functions."""
@@ -575,13 +566,13 @@ def to_question(seed, g, me, k, cf, tables, work, fns, params, codes, trace):
     return play_out(cf, tables, work, fns, params, codes, trace, me, k)
 
 
-@njit(types.int64(types.int64, types.int64, WORK, TRACE, PLAY, I1, I1, types.int64), cache=True)
+@njit_later(types.int64(types.int64, types.int64, WORK, TRACE, PLAY, I1, I1, types.int64), cache=True)
 def decide(q, budget, work, trace, play, sc, ss, deal):
     """search_choice, callable with arrays made in Python."""
     return search_choice(q, budget, work, trace, play, sc, ss, deal)
 
 
-@njit(types.void(types.int64, types.boolean, WORK, I1, I1, PLAY, types.int64), cache=True)
+@njit_later(types.void(types.int64, types.boolean, WORK, I1, I1, PLAY, types.int64), cache=True)
 def redeal(me, drafting, work, sc, ss, play, deal):
     """determinise, callable with arrays made in Python (sc: scratch_size words; `play` as search_choice's, its
     seats the model of beliefs; `deal` as search_choice's: 1, 2 leaky, 3 with beliefs)."""
@@ -591,7 +582,7 @@ def redeal(me, drafting, work, sc, ss, play, deal):
                 deal == DEAL_BELIEFS, (pcodes, pparams, ptables[6]))
 
 
-@njit(types.void(types.int64, I1, TABLES, WORK, FNS, F2, I2, TRACE, I2), cache=True)
+@njit_later(types.void(types.int64, I1, TABLES, WORK, FNS, F2, I2, TRACE, I2), cache=True)
 def machine_games(seed, cf, tables, work, fns, params, codes, trace, totals):
     """Games 0, 1, ... of a batch from `seed` through the round machine (questions answered by the seats'
     functions), each game's final totals in totals[g] (the tests: the machine plays the plain kernel's games)."""
