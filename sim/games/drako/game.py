@@ -10,7 +10,7 @@ from sim.engine.errors import DsimError
 from sim.engine.game import BenchCase, Claim, CoverageRun, Game, Outcome, Rules, Trace
 from sim.engine.lazy_polars import pl
 from sim.engine.sections import Histogram, Measure, Table
-from sim.engine.strategy import Lineup, Seat, compile_now
+from sim.engine.strategy import Lineup, Seat
 from sim.games.drako import referee
 from sim.games.drako import records as R
 from sim.games.drako.rules import DrakoRules
@@ -30,9 +30,8 @@ def play(rules: DrakoRules, dragon: Seat, dwarves: Seat, seed: int, n: int, n_tr
     """Play n games; returns (final states, one int32 row per slot of records.OUT_SLOTS — read
     them with `field` — and [trace rows per traced game]). `counts`, if given, receives the search
     player's decisions ("search_decisions")."""
-    kernel = GAME.kernels(strategies=False)           # then only the line-up's strategies compile
+    kernel = GAME.kernels(strategies=False)           # play_batch compiles the line-up's functions it calls
     fd, fw = dragon.strategy.functions, dwarves.strategy.functions
-    compile_now(fd + fw)
     w = kernel.new_work(rules, check)
     out = np.zeros((len(R.OUT_SLOTS), n), dtype=np.int32)
     pd, pw = kernel_params(dragon), kernel_params(dwarves)
