@@ -2,8 +2,8 @@
 
 With DSIM_PHASES=FILE set, a command writes {"start": unix time its code began, "end": unix time of writing,
 "phases": {name: seconds}} to FILE as it exits (registered on import, so late in the exit: loky's handlers,
-registered later, run before it); otherwise `phase` only times (a perf_counter call, nothing stored on disk). The time before
-"start" (interpreter start and imports), and after "end", are what the caller measures from outside.
+registered later, run before it); otherwise `phase` only times. The time before "start" (interpreter start and
+imports), and after "end", are what the caller measures from outside.
 """
 
 from __future__ import annotations

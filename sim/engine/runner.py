@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import os
+import sys
 import time
 import warnings
 from collections import deque
@@ -70,9 +71,7 @@ def iter_chunks(spec: RunSpec, jobs: int = 1, start: int = 0):
             yield ci, cn, play_chunk(*args, ci, cn, ci * size)
         return
     from joblib import Parallel, delayed
-    # one game here first: what the run plays is compiled (and announced) once, and only that, rather than by
-    # every worker at the same time
-    if not spec.game.cached(spec.rules, spec.lineup):
+    if plays_first(spec, jobs):
         play_chunk(*args, 0, 1, 0)
     # a run that stops at its precision, or on Ctrl-C, closes this generator on purpose: the chunks in flight
     # are not wanted, and joblib's warning about them would bury the one line the user needs
@@ -119,12 +118,19 @@ def _dask_chunks(plan, args, size: int, address: str, jobs: int):
             cluster.close()
 
 
+def plays_first(spec: RunSpec, jobs: int) -> bool:
+    """Whether this process plays one game before the workers start: so that what the run plays is compiled (and
+    announced) once, here, rather than by every worker at the same time. Not when the workers will load every part
+    of it from the cache: this process would hold the kernels for nothing."""
+    return jobs == 1 or not spec.game.cached(spec.rules, spec.lineup)
+
+
 def warm_up(spec: RunSpec, jobs: int = 1) -> None:
     """Play one game before the clock starts, so a cold numba cache compiles here and the games/s a run reports
     is the speed of play, not of the compiler. Chunks are seeded by index, so this changes no result. Not for a
-    Dask cluster: its workers compile, and the machine that submits need not play at all; nor for workers that
-    will load every part of it from the cache (this process would hold the kernels for nothing)."""
-    if scheduler() or (jobs > 1 and spec.game.cached(spec.rules, spec.lineup)):
+    Dask cluster: its workers compile, and the machine that submits need not play at all; nor when `plays_first`
+    says no."""
+    if scheduler() or not plays_first(spec, jobs):
         return
     spec.game.simulate(spec.rules, spec.players, spec.lineup, seeding.chunk_seed(spec.seed, 0), 1)
 
@@ -173,7 +179,6 @@ def run(spec: RunSpec, out: Path, jobs: int = 1, progress: bool = True) -> dict:
 def stop_workers() -> None:
     """Stop the idle joblib workers, which loky keeps for the next Parallel call: a command that plays one run and
     then writes its report need not hold every worker's kernels in memory meanwhile."""
-    import sys
     if "joblib" not in sys.modules:
         return
     from joblib.externals.loky import reusable_executor

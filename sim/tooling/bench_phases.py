@@ -15,12 +15,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from sim.tooling.bench_scale import sampled_run
+from sim.tooling.bench_scale import peak_rss_run
 
 MEMORY_TARGET_MIB = 600
 
@@ -29,18 +28,15 @@ def measure(game: str, n: float, jobs: int) -> dict:
     """One `dsim run` with its phases: {"wall", "peak_rss", "phases": [(name, seconds)]}."""
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "phases.json"
-        cmd = [sys.executable, "-m", "sim.cli.main", "run", "--game", game, "--n", f"{n:g}", "--jobs", str(jobs),
-               "--out", str(Path(tmp) / "res"), "--no-progress"]
         launched = time.time()
-        code, err, wall, peak = sampled_run(cmd, env=dict(os.environ, DSIM_PHASES=str(record)))
-        if code:
-            raise RuntimeError(f"{' '.join(cmd)} failed: {err.strip()[-300:]}")
+        run = peak_rss_run(game, n, jobs, env=dict(os.environ, DSIM_PHASES=str(record)))
         got = json.loads(record.read_text())
+    wall = run["seconds"]
     start = max(0.0, got["start"] - launched)
     exit_ = max(0.0, launched + wall - got["end"])
     named = list(got["phases"].items())
     other = max(0.0, wall - start - exit_ - sum(s for _, s in named))
-    return {"game": game, "n": n, "jobs": jobs, "wall": wall, "peak_rss": peak,
+    return {"game": game, "n": n, "jobs": jobs, "wall": wall, "peak_rss": run["peak_rss"],
             "phases": [("start Python, import dsim", start), *named, ("other", other),
                        ("exit (workers stop, Python ends)", exit_)]}
 

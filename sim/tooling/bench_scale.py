@@ -49,12 +49,13 @@ def sampled_run(cmd: list[str], cwd=None, env=None) -> tuple[int, str, float, in
     return proc.returncode, err, time.perf_counter() - start, peak[0]
 
 
-def peak_rss_run(game: str, n: float, jobs: int = 2) -> dict:
-    """Run `dsim run` in a child process, sampling the tree's RSS; returns seconds and peak bytes."""
+def peak_rss_run(game: str, n: float, jobs: int = 2, env: dict | None = None) -> dict:
+    """Run `dsim run` in a child process (with `env`, if given), sampling the tree's RSS; returns seconds and peak
+    bytes."""
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, "-m", "sim.cli.main", "run", "--game", game, "--n", f"{n:g}", "--jobs", str(jobs),
                "--out", str(Path(tmp) / "res"), "--no-progress"]
-        code, err, seconds, peak = sampled_run(cmd)
+        code, err, seconds, peak = sampled_run(cmd, env=env)
         if code:
             raise RuntimeError(f"{' '.join(cmd)} failed: {err.strip()[-300:]}")
         return {"game": game, "n": n, "jobs": jobs, "seconds": seconds, "peak_rss": peak}
