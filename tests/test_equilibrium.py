@@ -11,7 +11,9 @@ import pytest
 
 from sim.analysis.equilibrium import Search, equilibrium
 from sim.analysis.gametheory import SymmetricGame, regret, solve_zero_sum
-from sim.analysis.payoffs import Budget, Player, SymmetricTable, candidates, option_scores, rotations
+from sim.analysis.equilibrium import SeatCells, seat_figures
+from sim.analysis.gametheory import distinct_equilibria, solve_symmetric
+from sim.analysis.payoffs import Budget, Player, SymmetricTable, candidates, option_scores, rotations, seatings
 from sim.cli.main import main
 from sim.engine.spec import RunSpec
 from sim.games import get_game
@@ -30,16 +32,60 @@ def test_rotations_put_every_option_in_every_seat():
     assert rotations((0, 0, 1)) == [(0, 0, 1), (0, 1, 0), (1, 0, 0)]
 
 
+def test_seatings_are_every_distinct_arrangement():
+    """Two pairs meet side by side and alternating (aabb and abab), which rotations alone never play."""
+    two_pairs = seatings((0, 0, 1, 1))
+    assert len(two_pairs) == 6 and (0, 1, 0, 1) in two_pairs and (0, 1, 0, 1) not in rotations((0, 0, 1, 1))
+    assert len(seatings((0, 1, 2))) == 6 and seatings((2, 2, 2)) == [(2, 2, 2)]
+
+
 def test_symmetric_cells_share_out_every_game():
     """A seat's share of the wins, summed over the seats of a line-up, is 1 in every game: Drarkane's shares
-    (ties split) add up, and averaging over rotations keeps it — so no cell leaks or double-counts a win."""
+    (ties split) add up, and averaging over seatings keeps it — so no cell leaks or double-counts a win."""
     s = spec("drarkane", 3)
     table = SymmetricTable(s.game.active_roles(3), candidates(s.game, "seat0")[:3])
     table.fill(Player(s.game, s.rules, 3, s.seed, rest=dict(s.lineup)), Budget(0.5, 300, 300))
     assert len(table.cells) == 10                       # 3 options over 3 seats: C(5, 3) line-ups
-    for lineup, seats in table.cells.items():
-        per_game = sum(lineup.count(o) * x for o, x in option_scores(lineup, seats).items())
+    for lineup, cell in table.cells.items():
+        per_game = sum(lineup.count(o) * x for o, x in option_scores(lineup, cell).items())
         np.testing.assert_allclose(per_game, 1.0, atol=1e-12)
+
+
+def test_a_seat_that_gains_alone_shows_its_regret():
+    """Three seats, options a and b. Averaged over the seats b is worse (everyone playing a is the symmetric
+    equilibrium), but seat 0 alone does better with b while the others play a: its regret is 0.5 - 1/3, the
+    other seats' 0. The shares of the seats add up to 1."""
+    table = SymmetricTable(("seat0", "seat1", "seat2"), ["a", "b"])
+    games = 10
+    table.cells[(0, 0, 0)] = np.full((games, 3, 1), 1 / 3)
+    mixed = np.full((games, 3, 2), 0.25)
+    mixed[:, :, 1] = [0.5, 0.1, 0.1]                  # the seat holding b: 0.5 in seat 0, 0.1 elsewhere
+    table.cells[(0, 0, 1)] = mixed
+    table.cells[(0, 1, 1)] = np.stack([np.full((games, 3), 0.5), np.full((games, 3), 0.25)], axis=2)
+    table.cells[(1, 1, 1)] = np.full((games, 3, 1), 1 / 3)
+    cells, samples = SeatCells.of(table)
+    t = np.array([x.mean() for x in samples])
+    x = solve_symmetric(cells.game(t)).x
+    np.testing.assert_allclose(x, [1.0, 0.0], atol=1e-6)
+    seats = seat_figures(cells, t, x)
+    assert seats["regret 0"] == pytest.approx(0.5 - 1 / 3)
+    assert seats["regret 1"] == pytest.approx(0.0, abs=1e-9) and seats["regret 2"] == pytest.approx(0.0, abs=1e-9)
+    assert sum(seats[f"share {s}"] for s in range(3)) == pytest.approx(1.0)
+
+
+def test_several_starts_find_each_equilibrium_of_a_coordination_game():
+    """Two seats rewarded for choosing alike: every seat on a, every seat on b and the half-and-half mixture are
+    all symmetric equilibria; random starts find the pure ones, which the uniform start alone never leaves. A game
+    with one equilibrium (hawk-dove) gives one however many starts."""
+    one_start = solve_symmetric(SymmetricGame.from_matrix(np.array([[1.0, 0.0], [0.0, 1.0]])))
+    assert len(distinct_equilibria(one_start, 1e-6)) == 1
+    found = distinct_equilibria(solve_symmetric(SymmetricGame.from_matrix(np.array([[1.0, 0.0], [0.0, 1.0]])),
+                                                starts=8, seed=3), 1e-6)
+    mixtures = sorted(tuple(np.round(f.x, 3)) for f in found)
+    assert mixtures == [(0.0, 1.0), (0.5, 0.5), (1.0, 0.0)]
+    hawk_dove = np.array([[0.0, 3.0], [1.0, 2.0]])
+    assert len(distinct_equilibria(solve_symmetric(SymmetricGame.from_matrix(hawk_dove), starts=8, seed=3),
+                                   1e-6)) == 1
 
 
 def test_two_sided_solution_is_the_table_the_report_writes(tmp_path):
@@ -83,6 +129,11 @@ def test_symmetric_seats_give_one_mixture_with_no_regret():
     game = SymmetricGame.from_hpt(counts, study.means)
     assert regret(game, x) <= 1e-6
     assert 0 <= study.value.lo <= study.value.value <= study.value.hi <= 1
+    assert list(study.seats) == list(study.sides)          # each seat's share and regret, every seat
+    assert sum(share.value for share, _ in study.seats.values()) == pytest.approx(1.0)
+    assert study.seats["seat0"][0].value == pytest.approx(study.value.value)
+    assert all(g.value >= -1e-9 and g.lo <= g.value <= g.hi for _, g in study.seats.values())
+    assert len(study.equilibria) >= 1 and study.solver
 
 
 def test_converged_study_holds_on_fresh_seeds():

@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize as opt
 
-from sim.analysis.gametheory import (BootstrapResult, SymmetricGame, bootstrap_solution, side_exploitability,
-                                     solve_symmetric, solve_zero_sum, strategy_payoffs)
+from sim.analysis.gametheory import (BootstrapResult, SymmetricGame, bootstrap_solution, distinct_equilibria,
+                                     side_exploitability, solve_symmetric, solve_zero_sum, strategy_payoffs)
 from sim.analysis.gametheory._util import Interval
 from sim.analysis.intervals import half_width
 from sim.analysis.payoffs import (Budget, Candidate, Player, SymmetricTable, TwoSidedTable, candidates, narrow,
-                                  option_scores, rotations, seat0_scores)
+                                  seat_scores, seatings)
 from sim.engine.errors import DsimError
 from sim.engine.game import Game
 from sim.engine.spec import RunSpec
@@ -85,6 +85,10 @@ class Study:
     fresh: dict[str, Interval] = field(default_factory=dict)   # side -> a fresh best response's gain, fresh seeds
     search_fresh: dict[str, Interval] = field(default_factory=dict)   # side -> the informed search player's gain
     tuned: dict[str, set] = field(default_factory=dict)   # side -> the (strategy, deck) families a search tuned
+    # symmetric: role -> (that seat's share at equilibrium, its regret: what it alone gains by deviating)
+    seats: dict[str, tuple[Interval, Interval]] = field(default_factory=dict)
+    solver: str = ""                             # how the point solution was found
+    equilibria: list[np.ndarray] = field(default_factory=list)   # symmetric: the distinct equilibria found
 
     def untuned_decks(self, side: str) -> list[str]:
         """The decks no best-response search tuned any strategy with: nothing is known of them at tuned weights."""
@@ -127,7 +131,7 @@ class Study:
 
 def _mixture_lineups(s: "Study", rest: dict, floor: float) -> list[tuple[dict, float]]:
     """Two sides: every pair of strategies with probability ≥ floor; seats: every seating of a line-up drawn from
-    the mixture (its rotations share its probability). Probabilities renormalised over what is kept."""
+    the mixture (its distinct seatings share its probability). Probabilities renormalised over what is kept."""
     out = []
     if s.kind == "two-sided":
         (a, b), (x, y) = (s.options[r] for r in s.sides), (s.weights[r] for r in s.sides)
@@ -140,8 +144,9 @@ def _mixture_lineups(s: "Study", rest: dict, floor: float) -> list[tuple[dict, f
         for lu in itertools.combinations_with_replacement(range(len(options)), n):
             p = _multinomial(np.bincount(lu, minlength=len(x)), x, n)
             if p >= floor:
-                out += [(rest | {r: options[o].seat() for r, o in zip(s.sides, seating)}, p / n)
-                        for seating in rotations(lu)]
+                ways = seatings(lu)
+                out += [(rest | {r: options[o].seat() for r, o in zip(s.sides, seating)}, p / len(ways))
+                        for seating in ways]
     total = sum(w for _, w in out)
     return [(lineup, w / total) for lineup, w in out]
 
@@ -467,15 +472,62 @@ def _symmetric_round(table: SymmetricTable, sol, player: Player, budget: Budget,
     return Round((len(options),), sol.value, {"every seat": cand.label()}, {"every seat": gain}, added)
 
 
-def seat0_share(seat0: dict[tuple[int, ...], float], x: np.ndarray) -> float:
-    """Seat 0's expected share when every seat plays mixture x (line-ups drawn from x, seats in rotation), from
-    seat 0's mean score in each line-up."""
-    return sum(_multinomial(np.bincount(lu, minlength=len(x)), x, len(lu)) * s for lu, s in seat0.items())
-
-
 def _multinomial(counts: np.ndarray, x: np.ndarray, n: int) -> float:
     coef = factorial(n) / prod(factorial(int(c)) for c in counts)
     return float(coef * np.prod(np.asarray(x, dtype=np.float64) ** counts))
+
+
+@dataclass
+class SeatCells:
+    """A symmetric table's cells as one flat list (the bootstrap's table): each line-up's per-game score of each
+    seat with each option it holds. From a vector of their means it reads the game every seat plays (an
+    option's payoff: its mean over the seats) and each seat's own game (that seat's payoffs alone)."""
+
+    lineups: list[tuple[int, ...]]
+    k: int
+    n: int
+    index: dict[tuple[int, int, int], int]        # (line-up, seat, option) -> position in the flat list
+
+    @classmethod
+    def of(cls, table: SymmetricTable) -> tuple["SeatCells", np.ndarray]:
+        lineups, n = list(table.cells), len(table.roles)
+        index, samples = {}, []
+        for li, lu in enumerate(lineups):
+            for s in range(n):
+                for o, x in seat_scores(lu, table.cells[lu], s).items():
+                    index[li, s, o] = len(samples)
+                    samples.append(x)
+        flat = np.empty(len(samples), dtype=object)
+        flat[:] = samples
+        return cls(lineups, len(table.options), n, index), flat
+
+    def counts(self) -> np.ndarray:
+        return np.array([np.bincount(lu, minlength=self.k) for lu in self.lineups])
+
+    def payoffs(self, t: np.ndarray, seat: int | None = None) -> np.ndarray:
+        """(line-ups, k) payoffs in full-profile form, NaN where an option is absent: one seat's, or (None) the
+        mean over the seats."""
+        pay = np.full((len(self.lineups), self.k, self.n), np.nan)
+        for (li, s, o), i in self.index.items():
+            pay[li, o, s] = t[i]
+        return pay.mean(axis=2) if seat is None else pay[:, :, seat]
+
+    def game(self, t: np.ndarray, seat: int | None = None) -> SymmetricGame:
+        return SymmetricGame.from_hpt(self.counts(), self.payoffs(t, seat))
+
+
+def seat_figures(cells: SeatCells, t: np.ndarray, x: np.ndarray) -> dict[str, float]:
+    """Each seat's share when every seat plays x, and its regret: what that seat alone gains by switching to its
+    best measured option while the others keep x."""
+    out = {}
+    for s in range(cells.n):
+        u = strategy_payoffs(cells.game(t, s), x)
+        out[f"share {s}"] = float(x @ u)
+        out[f"regret {s}"] = float(u.max() - x @ u)
+    return out
+
+
+STARTS = 8           # random starts of the final solve, to find more than one equilibrium where there are
 
 
 def _symmetric(game, base, roles, budget, search, player, decks, boot, with_search) -> Study:
@@ -488,43 +540,33 @@ def _symmetric(game, base, roles, budget, search, player, decks, boot, with_sear
     rounds, converged = grow(table, lambda: solve_symmetric(SymmetricGame.from_hpt(*table.hpt())), _symmetric_round,
                              player, budget, search)
     table = replayed(SymmetricTable(table.roles, table.options), player, budget)
-    lineups = list(table.cells)
-    k = len(options)
-    samples = np.empty((len(lineups), k + 1), dtype=object)
-    present = np.zeros((len(lineups), k), bool)
-    for li, lu in enumerate(lineups):
-        seats = table.cells[lu]
-        by_option = option_scores(lu, seats)
-        for o in range(k):
-            samples[li, o] = by_option.get(o, np.zeros(1))
-            present[li, o] = o in by_option
-        samples[li, k] = seat0_scores(seats)
-    counts = np.array([np.bincount(lu, minlength=k) for lu in lineups])
-
-    def solve(t):
-        pay = np.where(present, t[:, :k], np.nan)
-        return solve_symmetric(SymmetricGame.from_hpt(counts, pay), methods=("regret_matching",))
+    cells, samples = SeatCells.of(table)
+    k, everyone_default = len(options), _pure(d, len(options))
 
     def extra(s, t):
-        pay = np.where(present, t[:, :k], np.nan)
-        g = SymmetricGame.from_hpt(counts, pay)
-        s0 = dict(zip(lineups, t[:, k]))
-        everyone_default = _pure(d, k)
-        return {"seat0": seat0_share(s0, s.x), "default": seat0_share(s0, everyone_default),
-                "every seat": float(strategy_payoffs(g, everyone_default).max()
-                                    - strategy_payoffs(g, everyone_default)[d])}
+        g = cells.game(t)
+        u = strategy_payoffs(g, everyone_default)
+        seats = seat_figures(cells, t, s.x)
+        return {"seat0": seats["share 0"], "default": seat_figures(cells, t, everyone_default)["share 0"],
+                "every seat": float(u.max() - u[d])} | seats
 
-    b: BootstrapResult = bootstrap_solution(samples, solve, B=boot, rng=base.seed, paired=True, extra=extra)
+    b: BootstrapResult = bootstrap_solution(
+        samples, lambda t: solve_symmetric(cells.game(t), methods=("regret_matching",)), B=boot, rng=base.seed,
+        paired=True, extra=extra, point_solver=lambda t: solve_symmetric(cells.game(t), starts=STARTS,
+                                                                         seed=base.seed))
     x = b.solution.x
     plan = symmetric_plan(roles, options, x)
     gain = fresh_gain(player, search, budget, plan, options, x, max(200, search.games // len(roles)))
     searched = search_gain(game, roles[0], player, search, plan, options, x)
-    return Study(game, base, "symmetric", roles, {"every seat": options}, np.array(table.hpt()[1]),
-                 {"every seat": b.solution.x}, b.extra["seat0"], b.extra["default"],
+    seats = {r: (b.extra[f"share {s}"], b.extra[f"regret {s}"]) for s, r in enumerate(roles)}
+    found = distinct_equilibria(b.solution, max(search.tol / 10, 1e-6))
+    return Study(game, base, "symmetric", roles, {"every seat": options}, cells.payoffs(b.table),
+                 {"every seat": x}, b.extra["seat0"], b.extra["default"],
                  {"every seat": b.extra["every seat"]}, {"every seat": b.weights["x"]}, rounds, converged, 0, 0.0,
-                 search, budget, lineups, np.array([len(table.cells[lu][0]) for lu in lineups]),
+                 search, budget, cells.lineups, np.array([len(table.cells[lu]) for lu in cells.lineups]),
                  {} if gain is None else {"every seat": gain}, {} if searched is None else {"every seat": searched},
-                 {"every seat": player.tuned.get(id(options), set())})
+                 {"every seat": player.tuned.get(id(options), set())}, seats=seats,
+                 solver=b.solution.method, equilibria=[f.x for f in found])
 
 
 def symmetric_plan(roles, options: list[Candidate], x: np.ndarray):

@@ -12,8 +12,10 @@ Two kinds of table:
   against the cultists, the two seats of a two-player game); the payoff is the row side's score, the two
   sides' scores add up to 1.
 - `SymmetricTable`: n seats choosing from one set of candidates (Drarkane, Drachensachen with 3+ players).
-  Each line-up (multiset of candidates) is played in every cyclic rotation of one seating, so a candidate's
-  payoff does not depend on which seat it got; seat 0's own share is kept to read the seat advantage.
+  Each line-up (multiset of candidates) is played in every distinct seating, so a candidate's payoff is its
+  payoff when seats are drawn at random, and each seat meets every arrangement of the others (two pairs aabb
+  also meet as abab, which cyclic rotations never play). What is kept is each seat's score with each
+  candidate of the line-up, so one seat's own payoffs (its regret, its share) can be read as well.
 """
 
 from __future__ import annotations
@@ -186,66 +188,87 @@ def rotations(lineup: tuple[int, ...]) -> list[tuple[int, ...]]:
     return [tuple(lineup[(s + r) % n] for s in range(n)) for r in range(n)]
 
 
+def seatings(lineup: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every distinct seating of a line-up (seat s gets seating[s]), in a fixed order. Drawn uniformly, they are
+    the seatings of a line-up whose seats are drawn at random; each seat holds each candidate equally often."""
+    return sorted(set(itertools.permutations(lineup)))
+
+
 @dataclass
 class SymmetricTable:
-    """n seats choosing from `options`. For each line-up (a sorted tuple of option indices) and rotation r,
-    `cells[lineup][r]` holds (games × n) per-seat scores of that seating."""
+    """n seats choosing from `options`. For each line-up (a sorted tuple of option indices), `cells[lineup]` is a
+    (games, seats, distinct options of the line-up) array: seat s's per-game score while it holds option o,
+    averaged over the seatings that put o in seat s (game g of every seating is the same deal)."""
 
     roles: tuple[str, ...]
     options: list[Candidate]
-    cells: dict[tuple[int, ...], list[np.ndarray]] = field(default_factory=dict)
+    cells: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict)
 
     def lineups(self) -> list[tuple[int, ...]]:
         return list(itertools.combinations_with_replacement(range(len(self.options)), len(self.roles)))
 
     def fill(self, player: Player, budget: Budget) -> None:
-        """Play every missing line-up in all its rotations, one chunk at a time, until each option's payoff in
-        it is within the budget's precision."""
-        open_cells = {lu: [[] for _ in lu] for lu in self.lineups() if lu not in self.cells}
+        """Play every missing line-up in all its seatings, one chunk at a time, until each option's payoff in
+        it and seat 0's share are within the budget's precision."""
+        open_cells = {lu: [] for lu in self.lineups() if lu not in self.cells}
         for chunk in range(budget.chunks()):
             if not open_cells:
                 break
             n = min(budget.chunk, budget.cap - chunk * budget.chunk)
-            keys = [(lu, r, seating) for lu in open_cells for r, seating in enumerate(rotations(lu))]
+            keys = [(lu, seating) for lu in open_cells for seating in seatings(lu)]
             tasks = [player.task({role: self.options[o] for role, o in zip(self.roles, seating)}, chunk, n)
-                     for _, _, seating in keys]
-            for (lu, r, _), scores in zip(keys, player.play(tasks)):
-                open_cells[lu][r].append(np.stack([scores[role] for role in self.roles], axis=1))
-            for lu in list(open_cells):
-                seats = [np.concatenate(parts) for parts in open_cells[lu]]
-                watched = [*option_scores(lu, seats).values(), seat0_scores(seats)]
+                     for _, seating in keys]
+            played = {lu: [] for lu in open_cells}
+            for (lu, seating), scores in zip(keys, player.play(tasks)):
+                played[lu].append((seating, np.stack([scores[role] for role in self.roles], axis=1)))
+            for lu, parts in played.items():
+                open_cells[lu].append(by_seat(lu, parts))
+                cell = np.concatenate(open_cells[lu])
+                watched = [*option_scores(lu, cell).values(), seat0_scores(lu, cell)]
                 if chunk == budget.chunks() - 1 or all(narrow(x, budget.precision) for x in watched):
-                    self.cells[lu] = seats
+                    self.cells[lu] = cell
                     del open_cells[lu]
 
     def hpt(self) -> tuple[np.ndarray, np.ndarray]:
         """(counts, payoffs) in full-profile form (`SymmetricGame.from_hpt`)."""
         k = len(self.options)
         counts, pay = [], []
-        for lu, seats in self.cells.items():
+        for lu, cell in self.cells.items():
             row = np.full(k, np.nan)
-            for o, x in option_scores(lu, seats).items():
+            for o, x in option_scores(lu, cell).items():
                 row[o] = x.mean()
             counts.append(np.bincount(lu, minlength=k))
             pay.append(row)
         return np.array(counts), np.array(pay)
 
 
-def seat0_scores(seats: list[np.ndarray]) -> np.ndarray:
-    """Seat 0's per-game score in a line-up, averaged over its rotations (game g of each is the same deal). A
-    cell stops only when this too is narrow: it carries the seat-advantage figure, and where every seat plays
-    the same strategy the options' scores are exactly 1/n and would stop a cell at once."""
-    n = min(len(s) for s in seats)
-    return np.mean([s[:n, 0] for s in seats], axis=0)
+def by_seat(lineup: tuple[int, ...], played: list[tuple[tuple[int, ...], np.ndarray]]) -> np.ndarray:
+    """(games, seats, distinct options): from each seating's (games × seats) scores, seat s's score while it holds
+    option o, averaged over the seatings that put o there."""
+    present = sorted(set(lineup))
+    games, seats = played[0][1].shape
+    out = np.zeros((games, seats, len(present)))
+    held = np.zeros((seats, len(present)))
+    for seating, scores in played:
+        for s, o in enumerate(seating):
+            out[:, s, present.index(o)] += scores[:, s]
+            held[s, present.index(o)] += 1
+    return out / held
 
 
-def option_scores(lineup: tuple[int, ...], seats: list[np.ndarray]) -> dict[int, np.ndarray]:
-    """Each option's per-game score in a line-up: its seats' mean over rotations, game by game (rotations are
-    dealt alike, so game g of every rotation is the same deal)."""
-    n = min(len(s) for s in seats)
-    out = {}
-    for o in sorted(set(lineup)):
-        parts = [s[:n, seat] for r, s in enumerate(seats) for seat, opt in enumerate(rotations(lineup)[r])
-                 if opt == o]
-        out[o] = np.mean(parts, axis=0)
-    return out
+def option_scores(lineup: tuple[int, ...], cell: np.ndarray) -> dict[int, np.ndarray]:
+    """Each option's per-game score in a line-up: its mean over the seats (every seat holds it equally often)."""
+    return {o: cell[:, :, i].mean(axis=1) for i, o in enumerate(sorted(set(lineup)))}
+
+
+def seat_scores(lineup: tuple[int, ...], cell: np.ndarray, seat: int) -> dict[int, np.ndarray]:
+    """One seat's per-game score with each option of the line-up."""
+    return {o: cell[:, seat, i] for i, o in enumerate(sorted(set(lineup)))}
+
+
+def seat0_scores(lineup: tuple[int, ...], cell: np.ndarray) -> np.ndarray:
+    """Seat 0's per-game score in a line-up whose seats are drawn at random: it holds option o with probability
+    (o's count) / seats. A cell stops only when this too is narrow: it carries the seat-advantage figure, and
+    where every seat plays the same strategy the options' scores are exactly 1/n and would stop a cell at once."""
+    counts = [lineup.count(o) for o in sorted(set(lineup))]
+    return cell[:, 0, :] @ np.asarray(counts, dtype=np.float64) / len(lineup)

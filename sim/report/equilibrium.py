@@ -15,7 +15,7 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
 from sim.analysis.calibration import verdict as claim_verdict  # noqa: E402
-from sim.analysis.equilibrium import Study  # noqa: E402
+from sim.analysis.equilibrium import STARTS, Study  # noqa: E402
 from sim.analysis.gametheory._util import Interval  # noqa: E402
 from sim.report import numbers  # noqa: E402
 from sim.report.charts import ChartSaver, heat_colours, label_cells  # noqa: E402
@@ -59,7 +59,7 @@ def write(s: Study, to: Path) -> Path:
             lines.append(f"| {options[i].label()} | {100 * w[i]:.1f}% [{100 * wi.lo[i]:.1f}, {100 * wi.hi[i]:.1f}] "
                          f"| {options[i].origin} |")
         lines.append("")
-    lines += ["## Payoff table", "", heat_map(s, chart), "", *oracle_lines(s), *tuned_lines(s)]
+    lines += [*seat_lines(s), "## Payoff table", "", heat_map(s, chart), "", *oracle_lines(s), *tuned_lines(s)]
     return write_report(to, stem, "\n".join(lines), s.game.title)
 
 
@@ -70,6 +70,7 @@ def summary(s: Study) -> dict:
     return {"figure": figure_name(s), "players": s.base.players, "equilibrium": [s.value.value, s.value.lo, s.value.hi],
             "bracket": [br.lo, br.hi], "fresh_converged": s.fresh_converged(),
             "default": [s.default.value, s.default.lo, s.default.hi], "converged": s.converged,
+            "seat_regret": {r: [g.value, g.lo, g.hi] for r, (_, g) in s.seats.items()},
             "finding": f"{figure_name(s)} at equilibrium is {headline(s)}; {pct(s.default)} with the default "
                        f"strategies ({defaults_text(s)})",
             "seconds": s.seconds}
@@ -101,7 +102,10 @@ def figures(s: Study) -> dict:
                          for side, options in s.options.items() for i, c in enumerate(options)],
             "exploitability": {side: numbers.change(e, True) for side, e in s.exploit.items()},
             "fresh_gain": {side: numbers.change(g, True) for side, g in s.fresh.items()},
-            "search_gain": {side: numbers.change(g, True) for side, g in s.search_fresh.items()}}
+            "search_gain": {side: numbers.change(g, True) for side, g in s.search_fresh.items()},
+            "seats": {r: {"share": numbers.estimate(share, True), "regret": numbers.change(regret, True)}
+                      for r, (share, regret) in s.seats.items()},
+            "equilibria_found": len(s.equilibria) if s.kind == "symmetric" else 1}
 
 
 def findings(s: Study) -> list[str]:
@@ -120,6 +124,7 @@ def findings(s: Study) -> list[str]:
         n = len(s.sides)
         fair = "above" if br.lo > 1 / n else "below" if br.hi < 1 / n else "indistinguishable from"
         out.append(f"Seat 0's share at equilibrium is {fair} an even 1/{n} ({100 / n:.1f}%).")
+        out += seat_findings(s)
     for side in s.options:
         out.append(f"Equilibrium mixture for {side}: {mixture_text(s, side)}.")
         decks = deck_text(s, side)
@@ -145,6 +150,47 @@ def findings(s: Study) -> list[str]:
                    f"plays (informed): it gains {points(g)} over the equilibrium's own mixture on the same "
                    f"{s.search.check_games:,} fresh games{fresh_verdict(g, s.search.tol)}")
     return out
+
+
+def seat_name(role: str) -> str:
+    return role.replace("seat", "seat ") if role[4:].isdigit() else role
+
+
+def seat_findings(s: Study) -> list[str]:
+    """Symmetric: whether one seat alone gains by deviating from the mixture every seat plays, and whether the
+    solver found more than one equilibrium."""
+    out = []
+    if s.seats:
+        gaining = [r for r, (_, g) in s.seats.items() if g.lo > s.search.tol]
+        worst = max(s.seats, key=lambda r: s.seats[r][1].value)
+        if gaining:
+            out.append(f"One seat alone gains by deviating: {', '.join(map(seat_name, gaining))} would do better "
+                       "with another measured strategy while the others keep the mixture (the interval of its "
+                       f"regret lies above {100 * s.search.tol:.1f} points), so the mixture is not an equilibrium "
+                       "once seats are told apart (table under \"Each seat\").")
+        else:
+            out.append(f"No seat alone gains beyond doubt by deviating: the largest regret is "
+                       f"{seat_name(worst)}'s, {points(s.seats[worst][1])} (every seat in the table under \"Each "
+                       "seat\").")
+    if len(s.equilibria) > 1:
+        options = s.options["every seat"]
+        mixes = ["; ".join(f"{options[i].label()} {100 * x[i]:.0f}%" for i in np.argsort(-x) if x[i] >= SHOWN)
+                 for x in s.equilibria]
+        out.append(f"The solver found {len(mixes)} different equilibria of the measured table ("
+                   + " | ".join(mixes) + "): the figures above are the first one's (the lowest regret).")
+    return out
+
+
+def seat_lines(s: Study) -> list[str]:
+    if not s.seats:
+        return []
+    lines = ["## Each seat", "", "Each seat's share when every seat plays the equilibrium mixture, and its regret: "
+             "what that seat alone gains by switching to its best measured strategy while the others keep the "
+             "mixture (measured from its own games in every seating of every line-up).", "",
+             "| seat | share [95%] | regret [95%] |", "|---|---|---|"]
+    for r, (share, regret) in s.seats.items():
+        lines.append(f"| {seat_name(r)} | {pct(share)} | {points(regret)} |")
+    return lines + [""]
 
 
 def fresh_verdict(g, tol: float) -> str:
@@ -239,9 +285,18 @@ def rests_on(s: Study) -> list[str]:
         f"Best responses: differential evolution over a played strategy's weights ({q.iters} generations, "
         f"population {q.popsize} per weight, {q.games:,} training games per opposing line-up, on seeds the table "
         f"never uses), kept only if it gains more than {100 * q.tol:.1f} points on the table's seeds.",
-        "Intervals: paired bootstrap over the games behind every cell, re-solving each resample "
-        f"(95%). Solver: {'maximin by linear programming' if s.kind == 'two-sided' else 'symmetric equilibrium by regret matching and replicator dynamics (lowest regret)'}.",
+        "Intervals: paired bootstrap over the games behind every cell, re-solving each resample (95%). "
+        + solver_text(s),
     ]
+
+
+def solver_text(s: Study) -> str:
+    if s.kind == "two-sided":
+        return "Solver: maximin by linear programming."
+    return (f"Solver: the symmetric equilibrium of lowest regret among replicator dynamics and regret matching+ from "
+            f"the uniform mixture and replicator dynamics from {STARTS} random mixtures, each polished (this one: "
+            f"{s.solver or 'not recorded'}); each resample re-solved by regret matching+. Every line-up was played "
+            "in each of its distinct seatings.")
 
 
 def oracle_lines(s: Study) -> list[str]:

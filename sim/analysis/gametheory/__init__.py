@@ -15,7 +15,7 @@ from ._util import Interval, clean, pure
 from .alpharank import AlphaRankResult, alpha_rank, stationary
 from .bootstrap import BootstrapResult, CellSummary, bootstrap_solution
 from .oracle import DoubleOracleResult, OracleStep, double_oracle
-from .symmetric import (SymmetricGame, SymmetricSolution, best_response, is_constant_sum, mixture_payoff, polish,
+from .symmetric import (SymmetricGame, SymmetricSolution, best_response, distinct_equilibria, is_constant_sum, mixture_payoff, polish,
                         nash_conv, opponent_profiles, profile_probabilities, regret, regret_matching, replicator,
                         solve_symmetric, solve_symmetric_matrix, strategy_payoffs)
 from .zerosum import (Exploitability, FictitiousPlayResult, ZeroSumSolution, exploitability, fictitious_play,
@@ -24,7 +24,7 @@ from .zerosum import (Exploitability, FictitiousPlayResult, ZeroSumSolution, exp
 __all__ = [
     "AlphaRankResult", "BootstrapResult", "CellSummary", "DoubleOracleResult", "Exploitability",
     "FictitiousPlayResult", "Interval", "OracleStep", "SymmetricGame", "SymmetricSolution", "ZeroSumSolution",
-    "alpha_rank", "best_response", "bootstrap_solution", "clean", "double_oracle", "exploitability",
+    "alpha_rank", "best_response", "bootstrap_solution", "clean", "distinct_equilibria", "double_oracle", "exploitability",
     "fictitious_play", "is_constant_sum", "mixture_payoff", "nash_conv", "opponent_profiles", "polish",
     "profile_probabilities", "pure", "regret", "regret_matching", "replicator", "side_exploitability",
     "solve_symmetric", "solve_symmetric_matrix", "solve_zero_sum", "stationary", "strategy_payoffs",

@@ -178,7 +178,8 @@ def bootstrap_solution(cell_samples, solver: Callable[[np.ndarray], Any], B: int
                        rng: np.random.Generator | int | None = None, *, paired: bool = False,
                        level: float = 0.95,
                        extra: Callable[[Any, np.ndarray], Mapping[str, float]] | None = None,
-                       method: str = "basic") -> BootstrapResult:
+                       method: str = "basic", point_solver: Callable[[np.ndarray], Any] | None = None
+                       ) -> BootstrapResult:
     """Bootstrap intervals for a solved table: the value's by `method` ("basic" or "percentile", the module's
     docstring says why basic), the weights' and extras' by percentile.
 
@@ -193,6 +194,8 @@ def bootstrap_solution(cell_samples, solver: Callable[[np.ndarray], Any], B: int
       creates. Not available for a CellSummary.
     extra: called as extra(solution, table) for the mean table and for each resample; returns named scalars
       (e.g. the exploitability of the default strategies) that get intervals too.
+    point_solver: solves the mean table instead of `solver`, where the answer reported deserves a more thorough
+      solve (several methods and starts) than each resample.
     """
     if not 0 < level < 1:
         raise ValueError(f"level must be in (0, 1), got {level}")
@@ -214,12 +217,12 @@ def bootstrap_solution(cell_samples, solver: Callable[[np.ndarray], Any], B: int
         mean = np.array([c.mean() for c in cells]).reshape(shape)
         means = (_resampled_means_paired if paired else _resampled_means_unpaired)(cells, B, rng)
 
-    def solve(table):
+    def solve(table, solver=solver):
         sol = solver(table)
         value, weights = _value_and_weights(sol)
         return sol, value, weights, ({k: float(v) for k, v in extra(sol, table).items()} if extra else {})
 
-    point_sol, point_value, point_w, point_x = solve(mean)
+    point_sol, point_value, point_w, point_x = solve(mean, point_solver or solver)
     values = np.empty(B)
     reps_w = {k: np.empty((B,) + v.shape) for k, v in point_w.items()}
     reps_x = {k: np.empty(B) for k in point_x}

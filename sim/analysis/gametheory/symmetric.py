@@ -402,16 +402,17 @@ def polish(game: GameLike, x, *, support: float = 1e-4, method: str = "polished"
 
 
 def solve_symmetric(game: GameLike, *, tol: float = 1e-9, max_steps: int = 100_000,
-                    methods: tuple[str, ...] = ("replicator", "regret_matching")) -> SymmetricSolution:
+                    methods: tuple[str, ...] = ("replicator", "regret_matching"), starts: int = 0,
+                    seed: int = 0) -> SymmetricSolution:
     """A symmetric equilibrium of a symmetric game.
 
     2-player constant-sum (M + M^T constant): the row side's maximin mixture by LP, which is a symmetric
     equilibrium, exact. Otherwise replicator dynamics from the uniform mixture and regret matching+ both run
     (each stops at regret tol * payoff range), and each result is polished (`polish`: exact indifference on
-    its support, kept only if the regret drops). The lowest-regret answer is returned, the others are kept
-    in `alternatives`. Several answers with a low regret that differ mean the game has more than one
-    symmetric equilibrium. `methods` picks the dynamics (e.g. only "replicator" inside a bootstrap, where
-    the second opinion costs more than it tells).
+    its support, kept only if the regret drops). `starts` more replicator runs begin at random interior
+    mixtures (seeded): a game with several symmetric equilibria shows them (`distinct_equilibria`). The
+    lowest-regret answer is returned, the others are kept in `alternatives`. `methods` picks the dynamics (e.g.
+    only "regret_matching" inside a bootstrap, where the second opinion costs more than it tells).
     """
     game = _as_game(game)
     from .zerosum import solve_zero_sum                    # local: zerosum does not depend on this module
@@ -424,12 +425,25 @@ def solve_symmetric(game: GameLike, *, tol: float = 1e-9, max_steps: int = 100_0
     if not methods or any(m not in run for m in methods):
         raise ValueError(f"methods must be some of {tuple(run)}, got {methods}")
     found = [run[m]() for m in methods]
+    rng = np.random.default_rng(seed)
+    for _ in range(starts):
+        found.append(replicator(game, rng.dirichlet(np.ones(game.k)), tol=tol, max_steps=max_steps))
     polished = [polish(game, f.x, method=f"{f.method} + polish") for f in found]
     found += [p for p in polished if p.method != "unpolished"]
     found.sort(key=lambda f: f.regret)
     best = found[0]
     return SymmetricSolution(best.x, best.value, best.regret, best.method, best.iterations, best.converged,
                              tuple(found[1:]))
+
+
+def distinct_equilibria(sol: SymmetricSolution, max_regret: float, apart: float = 0.05) -> list[SymmetricSolution]:
+    """The solution and its alternatives whose regret is at most `max_regret`, one per mixture: two mixtures
+    more than `apart` apart in total variation count as different equilibria."""
+    out: list[SymmetricSolution] = []
+    for f in (sol, *sol.alternatives):
+        if f.regret <= max_regret and all(0.5 * np.abs(f.x - g.x).sum() > apart for g in out):
+            out.append(f)
+    return out
 
 
 def solve_symmetric_matrix(M, **kw) -> SymmetricSolution:
