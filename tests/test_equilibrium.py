@@ -20,7 +20,7 @@ from sim.games import get_game
 from sim.report.equilibrium import write
 
 SMALL = Budget(precision=0.05, chunk=400, cap=800)
-QUICK = Search(iters=1, popsize=1, games=150, rounds=1, tol=0.02, check_games=20)
+QUICK = Search(iters=1, popsize=1, refine=1, games=150, rounds=1, tol=0.02, check_games=20)
 
 
 def spec(name: str, players: int | None = None, seed: int = 5) -> RunSpec:
@@ -121,7 +121,7 @@ def test_symmetric_seats_give_one_mixture_with_no_regret():
     9 minutes here.)"""
     s = spec("drarkane", 3)
     study = equilibrium(s.game, s, Budget(0.1, 300, 300),
-                        Search(iters=1, popsize=1, games=150, rounds=0, check_games=0), boot=20)
+                        Search(iters=1, popsize=1, refine=1, games=150, rounds=0, check_games=0), boot=20)
     x = study.weights["every seat"]
     assert list(study.weights) == ["every seat"] and x.sum() == pytest.approx(1.0)
     k = len(study.options["every seat"])
@@ -140,8 +140,8 @@ def test_converged_study_holds_on_fresh_seeds():
     """The exploitability a converged study claims (no best response gains more than the tolerance) is
     re-measured by a new search on fresh seeds: its gain's interval must reach down to the tolerance."""
     s = spec("drachensachen", 3)
-    study = equilibrium(s.game, s, Budget(0.05, 1000, 2000), Search(iters=1, popsize=1, games=300, rounds=2,
-                                                                        tol=0.02, check_games=0), boot=20)
+    study = equilibrium(s.game, s, Budget(0.05, 1000, 2000),
+                        Search(iters=1, popsize=1, refine=1, games=300, rounds=2, tol=0.02, check_games=0), boot=20)
     assert study.converged
     g = study.fresh["every seat"]
     assert g.lo <= study.search.tol
@@ -151,7 +151,7 @@ def test_converged_study_holds_on_fresh_seeds():
 def test_command_gives_numbers_in_json(tmp_path, capsys, game, extra):
     """Every game runs the command in the command matrix (tests/test_matrix.py); here its JSON, with decks."""
     code = main(["equilibrium", "--game", game, *extra, "--precision", "0.1", "--n", "300", "--rounds", "1",
-                 "--iters", "1", "--search-games", "100", "--check-games", "20", "--boot", "20",
+                 "--iters", "1", "--refine", "1", "--search-games", "100", "--check-games", "20", "--boot", "20",
                  "--out", str(tmp_path), "--format", "json"])
     out = capsys.readouterr().out
     assert code == 0, out

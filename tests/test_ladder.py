@@ -95,7 +95,8 @@ def test_the_equilibrium_is_the_top_rung(tmp_path, short_search):
     from sim.analysis.payoffs import Budget
     game = get_game("dragonwake")
     base = build_spec("dragonwake", 3000, 5, "hero=bayes,cultist=liar", None, 1, None, None, None)
-    study = equilibrium(game, base, Budget(0.05, 500, 1000), OracleSearch(iters=1, popsize=1, games=200, rounds=1),
+    study = equilibrium(game, base, Budget(0.05, 500, 1000),
+                        OracleSearch(iters=1, popsize=1, refine=1, games=200, rounds=1),
                         boot=20)
     result = ladder(game, base, "hero_win", 0.5, iters=1, study=study)
     heuristic = [s for s in result.steps if not s.searching]     # the search rungs, if any, follow

@@ -38,10 +38,12 @@ SUPPORT = 0.01       # a strategy with less weight is not searched around nor pl
 @dataclass(frozen=True)
 class Search:
     """The best-response search: differential evolution generations and population (scipy's popsize, a multiple
-    of the number of weights), games per opponent line-up per evaluation, oracle rounds and the tolerance."""
+    of the number of weights) of the screening run from every strategy family, generations of the refining run
+    from the best family's answer, games per opponent line-up per evaluation, oracle rounds and the tolerance."""
 
     iters: int = 3
     popsize: int = 2
+    refine: int = 12
     games: int = 1_000
     rounds: int = 4
     tol: float = 0.01
@@ -325,19 +327,40 @@ def two_sided_plan(roles, side: int, theirs: list[Candidate], their_mix):
 
 def best_response(player: Player, search: Search, plan, mine: list[Candidate], own_mix, round_: int,
                   games: int) -> Candidate | None:
-    """The best weights of each strategy the side plays (weight ≥ SUPPORT) against what `plan` sets it to
-    face, trained on seeds of their own; the best of them. None when no played strategy has weights."""
-    best, best_score = None, -np.inf
-    for i in np.argsort(-np.asarray(own_mix)):
-        c = mine[i]
-        if own_mix[i] < SUPPORT or not c.strategy.bounds:
-            continue
+    """The best weights the side can find against what `plan` sets it to face, trained on seeds of their own:
+    a short differential evolution from every strategy family it has (each strategy with weights, with each
+    deck), started from the family's most-played member, then a longer one (`search.refine` generations) from the
+    best family's answer. Every family, not only those the solution plays: a family the solution dropped at its
+    default weights may be the best at others. None when no strategy of the side has weights."""
+    scored = []
+    for c in family_starts(mine, own_mix):
         player.tuned.setdefault(id(mine), set()).add((c.strategy.name, c.deck))
-        theta, score = _evolve(player, search, lambda t, c=c: plan(dataclasses.replace(c, params=t)), c, round_,
-                               games)
-        if score > best_score:
-            best, best_score = _found(c, theta, round_), score
-    return best
+        theta, score = _evolve(player, search.iters, search.popsize, _lineups(plan, c), c, round_, games)
+        scored.append((score, c, theta))
+    if not scored:
+        return None
+    score, c, theta = max(scored, key=lambda t: t[0])
+    if search.refine > 0:
+        better, refined = _evolve(player, search.refine, search.popsize, _lineups(plan, c),
+                                  dataclasses.replace(c, params=theta), round_, games)
+        if refined > score:
+            theta = better
+    return _found(c, theta, round_)
+
+
+def _lineups(plan, c: Candidate):
+    return lambda theta: plan(dataclasses.replace(c, params=theta))
+
+
+def family_starts(mine: list[Candidate], own_mix) -> list[Candidate]:
+    """One start per strategy family (strategy and deck) with weights to search: the family's member the mixture
+    plays most (the first listed among equals), families the mixture plays first."""
+    best: dict[tuple, int] = {}
+    for i, c in enumerate(mine):
+        family = (c.strategy.name, c.deck)
+        if c.strategy.bounds and (family not in best or own_mix[i] > own_mix[best[family]]):
+            best[family] = i
+    return [mine[i] for i in sorted(best.values(), key=lambda i: -own_mix[i])]
 
 
 FRESH = 1_000        # the fresh check's search uses the training seeds of this round, never used by the study
@@ -428,10 +451,10 @@ def _found(c: Candidate, theta: np.ndarray, round_: int) -> Candidate:
                                tag=f"{c.strategy.name}+{round_ + 1}")
 
 
-def _evolve(player: Player, search: Search, lineups, start: Candidate, round_: int, games: int):
-    """Differential evolution of one strategy's weights. `lineups(theta)` gives (seats, weight, the searched
-    role) to play; every evaluation plays the same training seeds, and a whole generation is played in one batch
-    (in parallel with --jobs)."""
+def _evolve(player: Player, iters: int, popsize: int, lineups, start: Candidate, round_: int, games: int):
+    """Differential evolution of one strategy's weights from `start`'s. `lineups(theta)` gives (seats, weight, the
+    searched role) to play; every evaluation plays the same training seeds, and a whole generation is played in one
+    batch (in parallel with --jobs)."""
     seed = player.seed + 7919 * (round_ + 1)           # training seeds: never the table's
 
     def scores(thetas):
@@ -443,8 +466,8 @@ def _evolve(player: Player, search: Search, lineups, start: Candidate, round_: i
         return out
 
     lo, hi = np.array(start.strategy.bounds, dtype=np.float64).T
-    res = opt.differential_evolution(lambda t: -scores([t])[0], start.strategy.bounds, maxiter=search.iters,
-                                     popsize=search.popsize, seed=seed, polish=False, tol=0, init="latinhypercube",
+    res = opt.differential_evolution(lambda t: -scores([t])[0], start.strategy.bounds, maxiter=iters,
+                                     popsize=popsize, seed=seed, polish=False, tol=0, init="latinhypercube",
                                      x0=np.clip(start.params, lo, hi), updating="deferred",
                                      workers=lambda f, population: -scores(list(population)))
     return np.asarray(res.x, dtype=np.float64), -float(res.fun)

@@ -28,8 +28,10 @@ def equilibrium(game: GameOpt = "drako", players: PlayersOpt = None, variant: Va
                 tol: Annotated[float, typer.Option(
                     "--tol", metavar="SHARE", help="stop when no best response gains more than this (0.01 = 1 point)")] = 0.01,
                 rounds: Annotated[int, typer.Option(metavar="ROUNDS", help="most double-oracle rounds")] = 4,
-                iters: Annotated[int, typer.Option(metavar="GENERATIONS", help="best-response search: differential-evolution generations")]
-                = 3,
+                iters: Annotated[int, typer.Option(metavar="GENERATIONS", help="best-response search: generations of "
+                                                   "the short run from every strategy family")] = 3,
+                refine: Annotated[int, typer.Option(metavar="GENERATIONS", help="best-response search: generations of "
+                                                    "the longer run from the best family's answer (0: none)")] = 12,
                 search_games: Annotated[int, typer.Option(
                     "--search-games", metavar="N", help="best-response search: games per opposing line-up per evaluation")] = 1_000,
                 decks: Annotated[Optional[str], typer.Option(
@@ -53,10 +55,12 @@ def equilibrium(game: GameOpt = "drako", players: PlayersOpt = None, variant: Va
     spec, _ = game_spec(game, 1, players, None, variant, seed, rules, set_, None, plugin, format_)
     check_jobs(jobs)
     budget = check_budget(precision, check_n(n), tol, rounds, iters, search_games, boot)
+    if not 0 <= refine <= 200:
+        raise DsimError(f"--refine is out of range: {refine}")
     if not 0 <= check_games <= 10**6:
         raise DsimError(f"--check-games is out of range: {check_games}")
     chosen = deck_list(spec.game, spec.rules, decks)
-    search = Search(iters=iters, games=search_games, rounds=rounds, tol=tol, check_games=check_games)
+    search = Search(iters=iters, refine=refine, games=search_games, rounds=rounds, tol=tol, check_games=check_games)
     if with_search and "search" not in spec.game.strategies.items:
         raise DsimError(f"{spec.game.name} has no search player (`dsim games {spec.game.name}` lists its strategies)")
     searcher = search_player(spec.game, with_search, search_budget)

@@ -282,9 +282,10 @@ def rests_on(s: Study) -> list[str]:
         f"Rules: {rules_text(s.base.rules.ruleset.provenance())}; {s.base.players} players; seed {s.base.seed}.",
         f"Each cell played on common random numbers until its 95% interval was within ±{100 * b.precision:.1f} "
         f"points (at most {b.cap:,} games, chunks of {b.chunk:,}); {s.games:,} games in all, {s.seconds:.0f}s.",
-        f"Best responses: differential evolution over a played strategy's weights ({q.iters} generations, "
-        f"population {q.popsize} per weight, {q.games:,} training games per opposing line-up, on seeds the table "
-        f"never uses), kept only if it gains more than {100 * q.tol:.1f} points on the table's seeds.",
+        f"Best responses: differential evolution over a strategy's weights, from every strategy family the side "
+        f"has ({q.iters} generations each), then {q.refine} more from the best family's answer (population "
+        f"{q.popsize} per weight, {q.games:,} training games per opposing line-up, on seeds the table never uses); "
+        f"kept only if it gains more than {100 * q.tol:.1f} points on the table's seeds.",
         "Intervals: paired bootstrap over the games behind every cell, re-solving each resample (95%). "
         + solver_text(s),
     ]

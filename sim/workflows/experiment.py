@@ -71,7 +71,7 @@ from sim.report.html import write_report
 
 KINDS = ("run", "compare", "sweep", "tournament", "optimize", "tune", "sensitivity", "ablate", "ladder", "equilibrium")
 KEYS = {"kind", "game", "title", "n", "players", "strategy", "seed", "jobs", "variants", "variant", "params",
-        "strategies", "configs", "role", "field", "set", "report", "rules", "iters", "plugins", "precision",
+        "strategies", "configs", "role", "field", "set", "report", "rules", "iters", "refine", "plugins", "precision",
         "targets", "verify", "only", "mode", "outcome", "reference", "tol", "rounds", "search_games", "decks", "boot",
         "equilibrium", "at_equilibrium", "search_budgets", "with_search", "search_budget", "check_games"}
 
@@ -114,7 +114,8 @@ def run_equilibrium(spec: dict, base: RunSpec, jobs: int):
     """An equilibrium study from an experiment file (the command's defaults where a key is absent)."""
     precision = float(spec.get("precision", 0.01))
     budget = Budget(precision, min(2_000, base.n), base.n if "n" in spec else 200_000)
-    search = Search(iters=int(spec.get("iters", 3)), games=int(spec.get("search_games", 1_000)),
+    search = Search(iters=int(spec.get("iters", 3)), refine=int(spec.get("refine", Search.refine)),
+                    games=int(spec.get("search_games", 1_000)),
                     rounds=int(spec.get("rounds", 4)), tol=float(spec.get("tol", 0.01)),
                     check_games=int(spec.get("check_games", 400)))
     decks = spec.get("decks")
