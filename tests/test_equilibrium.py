@@ -3,6 +3,7 @@ seats, the fresh check, and the command on every game."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -20,7 +21,7 @@ from sim.games import get_game
 from sim.report.equilibrium import write
 
 SMALL = Budget(precision=0.05, chunk=400, cap=800)
-QUICK = Search(iters=1, popsize=1, refine=1, games=150, rounds=1, tol=0.02, check_games=20)
+QUICK = Search(iters=1, popsize=1, refine=1, games=150, rounds=1, tol=0.02, check_games=20, search_joins=False)
 
 
 def spec(name: str, players: int | None = None, seed: int = 5) -> RunSpec:
@@ -91,7 +92,7 @@ def test_several_starts_find_each_equilibrium_of_a_coordination_game():
 def test_two_sided_solution_is_the_table_the_report_writes(tmp_path):
     """The value reported is the LP value of the payoff table written beside it; weights sum to 1 per side."""
     s = spec("drako")
-    study = equilibrium(s.game, s, SMALL, QUICK, boot=30)
+    study = equilibrium(s.game, s, SMALL, dataclasses.replace(QUICK, search_joins=True), boot=30)
     write(study, tmp_path)
     table = pl.read_parquet(tmp_path / "equilibrium_drako_2p_table.parquet")
     rows = list(dict.fromkeys(table["row"]))
@@ -110,9 +111,18 @@ def test_two_sided_solution_is_the_table_the_report_writes(tmp_path):
     assert br.lo <= study.value.lo and br.hi >= study.value.hi
     assert json.loads((tmp_path / "equilibrium_drako_2p.json").read_text())["bracket"] == [br.lo, br.hi]
     assert set(study.search_fresh) == {"dragon", "dwarves"}       # Drako's search player can be informed
-    assert "Checked with the search player for dwarves" in text
+    assert ("Checked with the search player for dwarves" in text
+            or "The solution for dwarves is the search player itself" in text)
     for g in [*study.fresh.values(), *study.search_fresh.values()]:   # paired on the same games: never a bare +0.0
         assert g.lo <= g.value <= g.hi and (g.lo < g.hi or g.value == 0.0)
+    # each round checks the informed search player for both sides; it joins the dwarves, whom it lifts far above
+    # the weights' best (36 points in the published study), and its cells play --check-games games
+    assert set(study.rounds[0].searched) == {"dragon", "dwarves"}
+    assert "dwarves: the search player" in study.rounds[0].added
+    dwarves = study.options["dwarves"]
+    j = next(i for i, c in enumerate(dwarves) if c.searches())
+    assert (study.counts_games[:, j] == QUICK.check_games).all()
+    assert "the search player, playing out against the strategies it meets, joined dwarves in round 1" in text
 
 
 def test_symmetric_seats_give_one_mixture_with_no_regret():

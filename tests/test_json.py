@@ -24,7 +24,8 @@ COMMANDS = {
     "ladder": ["ladder", "--game", "dragonwake", "--iters", "1", "--no-equilibrium", *TINY],   # no search rungs
     "optimize": ["optimize", "--game", "drako", "--strategy", "brawler", "--role", "dragon", "--iters", "1", *TINY],
     "equilibrium": ["equilibrium", "--game", "drako", "--precision", "0.1", "--n", "300", "--rounds", "1",
-                    "--iters", "1", "--refine", "1", "--search-games", "100", "--boot", "20"],
+                    "--iters", "1", "--refine", "1", "--search-games", "100", "--boot", "20",
+                    "--check-games", "20", "--no-search-joins"],
     "balance --check": ["balance", "--check", "--target", "experiments/targets/drakerion.toml", "--n", "40",
                         "--seed", "3"],
     "decks": ["decks", "--deck", "gloom", "--n", "40", "--steps", "1", "--candidates", "2", "--seed", "3"],

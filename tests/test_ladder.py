@@ -96,7 +96,7 @@ def test_the_equilibrium_is_the_top_rung(tmp_path, short_search):
     game = get_game("dragonwake")
     base = build_spec("dragonwake", 3000, 5, "hero=bayes,cultist=liar", None, 1, None, None, None)
     study = equilibrium(game, base, Budget(0.05, 500, 1000),
-                        OracleSearch(iters=1, popsize=1, refine=1, games=200, rounds=1),
+                        OracleSearch(iters=1, popsize=1, refine=1, games=200, rounds=1, check_games=20),
                         boot=20)
     result = ladder(game, base, "hero_win", 0.5, iters=1, study=study)
     heuristic = [s for s in result.steps if not s.searching]     # the search rungs, if any, follow

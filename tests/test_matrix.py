@@ -152,8 +152,9 @@ def argv(command: str, case: Case, out: Path) -> list[str]:
         return ["ladder", *opts, *TINY, "--iters", "1", "--no-equilibrium", "--search-games", "10",
                 "--search-budgets", "4", *where]
     if command == "equilibrium":
-        return ["equilibrium", *opts, "--precision", "0.1", "--n", "300", "--rounds", "1", "--iters", "1", "--refine", "1",
-                "--search-games", "100", "--check-games", "20", "--boot", "20", *where]
+        return ["equilibrium", *opts, "--precision", "0.1", "--n", "300", "--rounds", "1", "--iters", "1",
+                "--refine", "1", "--search-games", "100", "--check-games", "20", "--no-search-joins", "--boot", "20",
+                *where]
     raise AssertionError(command)
 
 

@@ -47,7 +47,8 @@ class Search:
     games: int = 1_000
     rounds: int = 4
     tol: float = 0.01
-    check_games: int = 400       # games of the search player's fresh check per side (0: none)
+    check_games: int = 400       # games of the search player's fresh check per side, and of its cells (0: none)
+    search_joins: bool = True    # two sides: the search player joins a side whose fresh check it gains on
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class Round:
     found: dict[str, str]           # side -> label of the best response found
     gain: dict[str, float]          # side -> its gain against the solution, measured on the table's seeds
     added: list[str]
+    searched: dict[str, Interval] = field(default_factory=dict)   # side -> the search player's fresh gain
 
 
 @dataclass
@@ -217,12 +219,19 @@ def grow(table, solve, oracle_round, player: Player, budget: Budget, search: Sea
     none (converged) or `search.rounds` rounds have run. The table holds what was kept."""
     rounds = []
     for r in range(search.rounds):
-        table.fill(player, budget)
+        table.fill(player, budget, slow_budget(search, budget))
         rounds.append(oracle_round(table, solve(), player, budget, search, r))
         if not rounds[-1].added:
             return rounds, True
-    table.fill(player, budget)
+    table.fill(player, budget, slow_budget(search, budget))
     return rounds, False
+
+
+def slow_budget(search: Search, budget: Budget) -> Budget:
+    """What a cell or a check where the search player plays gets: one chunk of `check_games` games (a thousand
+    times a heuristic's cost each), the first games of the others' first chunk, so they pair with them."""
+    n = min(budget.chunk, search.check_games or budget.chunk)
+    return Budget(budget.precision, n, n)
 
 
 # -- two sides -----------------------------------------------------------------------------------------------
@@ -232,7 +241,7 @@ def _two_sided(game, base, roles, budget, search, player, decks, boot, with_sear
     d_row, d_col = default_index(rows, base.lineup[roles[0]]), default_index(cols, base.lineup[roles[1]])
     table = TwoSidedTable((roles[0], roles[1]), rows, cols)
     rounds, converged = grow(table, lambda: solve_zero_sum(table.means()), _oracle_round, player, budget, search)
-    table = replayed(TwoSidedTable(table.roles, table.rows, table.cols), player, budget)
+    table = replayed(TwoSidedTable(table.roles, table.rows, table.cols), player, budget, search)
     A = table.means()
 
     def extra(s, t):
@@ -262,26 +271,31 @@ def _two_sided(game, base, roles, budget, search, player, decks, boot, with_sear
 REPLAY = 2_750_159   # seed offset of the final table's replay: neither the table's, training nor fresh-check seeds
 
 
-def replayed(empty, player: Player, budget: Budget):
+def replayed(empty, player: Player, budget: Budget, search: Search):
     """The final table's candidates played again on fresh seeds, to solve and bootstrap. A best response was kept
     because it gained on the table's seeds, where a lucky candidate looks better than it is: solving on those same
     games would carry that selection into the value."""
     fresh = dataclasses.replace(player, seed=player.seed + REPLAY, games_played=0)
-    empty.fill(fresh, budget)
+    empty.fill(fresh, budget, slow_budget(search, budget))
     player.games_played += fresh.games_played
     return empty
 
 
 def _oracle_round(table: TwoSidedTable, sol, player: Player, budget: Budget, search: Search, r: int) -> Round:
-    """Each side's best response to the solution, measured on the table's seeds; kept if it gains > tol."""
+    """Each side's best response to the solution, measured on the table's seeds; kept if it gains > tol. Then
+    the search player, for a side that does not have it yet: it joins if, on fresh games against the solution,
+    it gains more than the tolerance over the side's own mixture."""
     roles, sides = table.roles, (table.rows, table.cols)
     mixes = (sol.row, sol.col)
-    found = {k: best_response(player, search, two_sided_plan(roles, k, sides[1 - k], mixes[1 - k]), sides[k],
-                              mixes[k], r, search.games) for k in (0, 1)}
+    plans = [two_sided_plan(roles, k, sides[1 - k], mixes[1 - k]) for k in (0, 1)]
+    found = {k: best_response(player, search, heuristic_only(plans[k]), sides[k], mixes[k], r, search.games)
+             for k in (0, 1)}
+    searched = {k: search_gain(player.game, roles[k], player, search, plans[k], sides[k], mixes[k], r)
+                for k in (0, 1) if search.search_joins and not any(c.searches() for c in sides[k])}
     new = {k: c for k, c in found.items() if c is not None and all(c.key() != o.key() for o in sides[k])}
     for k, c in new.items():
         sides[k].append(c)
-    table.fill(player, budget)
+    table.fill(player, budget, slow_budget(search, budget))
     A = table.means()
     gains = {}
     for k in new:          # row: its payoff against the column mixture above the value; column: the reverse
@@ -293,9 +307,29 @@ def _oracle_round(table: TwoSidedTable, sol, player: Player, budget: Budget, sea
             _drop_last(table, k)
         else:
             added.append(roles[k])
+    for k, g in searched.items():
+        if g is not None and g.value > search.tol and g.lo > 0:
+            sides[k].append(dataclasses.replace(
+                informed_search(player.game, roles[k]), tag="search, informed",
+                origin=f"the search player, playing out against the strategies it meets; joined in round {r + 1}"))
+            added.append(f"{roles[k]}: the search player")
+    table.fill(player, budget, slow_budget(search, budget))
     return Round((len(table.rows), len(table.cols)), sol.value,
                  {roles[k]: c.label() for k, c in found.items() if c is not None},
-                 {roles[k]: gains.get(k, 0.0) for k, c in found.items() if c is not None}, added)
+                 {roles[k]: gains.get(k, 0.0) for k, c in found.items() if c is not None}, added,
+                 {roles[k]: g for k, g in searched.items() if g is not None})
+
+
+def heuristic_only(plan):
+    """A plan without the line-ups where an opponent is the search player (the others' weights scaled up): a
+    weight search plays hundreds of candidates a thousand games each, which the search player's speed cannot
+    pay for. What it finds is still admitted on the whole table, the search player's cells included."""
+    def trimmed(me):
+        kept = [(seats, w, role) for seats, w, role in plan(me)
+                if not any(c.searches() for r, c in seats.items() if r != role)]
+        total = sum(w for _, w, _ in kept)
+        return [(seats, w / total, role) for seats, w, role in kept] if total > 0 else []
+    return trimmed
 
 
 def _pure(i: int, k: int) -> np.ndarray:
@@ -334,6 +368,8 @@ def best_response(player: Player, search: Search, plan, mine: list[Candidate], o
     default weights may be the best at others. None when no strategy of the side has weights."""
     scored = []
     for c in family_starts(mine, own_mix):
+        if not plan(c):
+            return None            # every opponent is the search player: no weight search against it
         player.tuned.setdefault(id(mine), set()).add((c.strategy.name, c.deck))
         theta, score = _evolve(player, search.iters, search.popsize, _lineups(plan, c), c, round_, games)
         scored.append((score, c, theta))
@@ -358,7 +394,7 @@ def family_starts(mine: list[Candidate], own_mix) -> list[Candidate]:
     best: dict[tuple, int] = {}
     for i, c in enumerate(mine):
         family = (c.strategy.name, c.deck)
-        if c.strategy.bounds and (family not in best or own_mix[i] > own_mix[best[family]]):
+        if c.strategy.bounds and not c.searches() and (family not in best or own_mix[i] > own_mix[best[family]]):
             best[family] = i
     return [mine[i] for i in sorted(best.values(), key=lambda i: -own_mix[i])]
 
@@ -377,13 +413,15 @@ def fresh_gain(player: Player, search: Search, budget: Budget, plan, mine: list[
     the same fresh seeds (neither the table's nor any training seeds): the candidate's gain over the mixture,
     paired game by game, with a 95% interval. Interval(0, 0, 0) when the search found nothing but a strategy the
     mixture already plays alone; None when the side plays no strategy with weights."""
-    cand = best_response(player, search, plan, mine, mix, FRESH, games or search.games)
+    cand = best_response(player, search, heuristic_only(plan), mine, mix, FRESH, games or search.games)
     if cand is None:
         return None
     support = support_of(mine, mix)
     if len(support) == 1 and support[0][0].key() == cand.key():
         return Interval(0.0, 0.0, 0.0)
     seed = player.seed + 104_729
+    if any(c.searches() for seats, _, _ in plan(cand) for c in seats.values()):
+        budget = slow_budget(search, budget)
     return paired_gain(player, plan, play_plan(player, plan(cand), seed, budget), support, seed, budget)
 
 
@@ -401,18 +439,19 @@ def informed_search(game: Game, role: str) -> Candidate | None:
     return Candidate(s, s.params({"informed": 1.0}), origin="the search player, playing out against the solution")
 
 
-def search_gain(game: Game, role: str, player: Player, search: Search, plan, mine: list[Candidate], mix
-                ) -> Interval | None:
+def search_gain(game: Game, role: str, player: Player, search: Search, plan, mine: list[Candidate], mix,
+                round_: int | None = None) -> Interval | None:
     """The informed search player as a best response (its playouts meet the strategies of the other side's
     solution): its gain over the side's own mixture, both played on the same `search.check_games` fresh games.
     A stronger oracle than a weight search where the solution has a weakness no weight setting finds; a
     playout knows which strategy of a mixture it meets, so against a mixed solution it may overstate the gain
-    slightly (docs/EQUILIBRIUM.md). None when the game has no informed search player or the check is off."""
+    slightly (docs/EQUILIBRIUM.md). None when the game has no informed search player or the check is off. An
+    oracle round (`round_`) plays games of its own; the final check (None) others again."""
     cand = informed_search(game, role)
     if cand is None or search.check_games <= 0:
         return None
     check = Budget(precision=0.0, chunk=search.check_games, cap=search.check_games)
-    seed = player.seed + SEARCH_CHECK
+    seed = player.seed + SEARCH_CHECK + (0 if round_ is None else 15_485_863 * (round_ + 1))
     x = play_plan(player, plan(cand), seed, check, games=search.check_games)
     return paired_gain(player, plan, x, support_of(mine, mix), seed, check)
 
@@ -480,11 +519,12 @@ def _symmetric_round(table: SymmetricTable, sol, player: Player, budget: Budget,
     """One seat's best response to everyone playing the solution, measured on the table's seeds."""
     options = table.options
     plan = symmetric_plan(table.roles, options, sol.x)
-    cand = best_response(player, search, plan, options, sol.x, r, max(200, search.games // len(table.roles)))
+    cand = best_response(player, search, heuristic_only(plan), options, sol.x, r,
+                         max(200, search.games // len(table.roles)))
     if cand is None or any(cand.key() == o.key() for o in options):
         return Round((len(options),), sol.value, {}, {}, [])
     options.append(cand)
-    table.fill(player, budget)
+    table.fill(player, budget, slow_budget(search, budget))
     gain = float(strategy_payoffs(SymmetricGame.from_hpt(*table.hpt()), np.append(sol.x, 0.0))[-1] - sol.value)
     added = []
     if gain <= search.tol:
@@ -562,7 +602,7 @@ def _symmetric(game, base, roles, budget, search, player, decks, boot, with_sear
     table = SymmetricTable(roles, options)
     rounds, converged = grow(table, lambda: solve_symmetric(SymmetricGame.from_hpt(*table.hpt())), _symmetric_round,
                              player, budget, search)
-    table = replayed(SymmetricTable(table.roles, table.options), player, budget)
+    table = replayed(SymmetricTable(table.roles, table.options), player, budget, search)
     cells, samples = SeatCells.of(table)
     k, everyone_default = len(options), _pure(d, len(options))
 

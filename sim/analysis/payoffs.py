@@ -54,6 +54,10 @@ class Candidate:
     def seat(self) -> Seat:
         return Seat(self.strategy, self.params)
 
+    def searches(self) -> bool:
+        """The game's search player: its games cost a thousand times a heuristic's."""
+        return self.strategy.name == "search"
+
     def key(self) -> tuple:
         return self.strategy.name, tuple(np.round(self.params, 12)), self.deck
 
@@ -151,10 +155,16 @@ class TwoSidedTable:
     cols: list[Candidate]
     cells: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
 
-    def fill(self, player: Player, budget: Budget) -> None:
-        """Play every missing cell to the budget, all open cells one chunk at a time."""
-        open_cells = {(i, j): [] for i in range(len(self.rows)) for j in range(len(self.cols))
-                      if (i, j) not in self.cells}
+    def fill(self, player: Player, budget: Budget, slow: Budget | None = None) -> None:
+        """Play every missing cell to the budget, all open cells one chunk at a time; a cell where the search player
+        plays, to `slow` (it plays at the search's speed). Its games are the others' first ones: the same deals."""
+        open_cells = [(i, j) for i in range(len(self.rows)) for j in range(len(self.cols)) if (i, j) not in self.cells]
+        searching = [key for key in open_cells if self.rows[key[0]].searches() or self.cols[key[1]].searches()]
+        for keys, cap in ((searching, slow or budget), ([k for k in open_cells if k not in searching], budget)):
+            self._fill(player, cap, keys)
+
+    def _fill(self, player: Player, budget: Budget, keys: list[tuple[int, int]]) -> None:
+        open_cells = {key: [] for key in keys}
         for chunk in range(budget.chunks()):
             if not open_cells:
                 break
@@ -207,10 +217,17 @@ class SymmetricTable:
     def lineups(self) -> list[tuple[int, ...]]:
         return list(itertools.combinations_with_replacement(range(len(self.options)), len(self.roles)))
 
-    def fill(self, player: Player, budget: Budget) -> None:
+    def fill(self, player: Player, budget: Budget, slow: Budget | None = None) -> None:
         """Play every missing line-up in all its seatings, one chunk at a time, until each option's payoff in
-        it and seat 0's share are within the budget's precision."""
-        open_cells = {lu: [] for lu in self.lineups() if lu not in self.cells}
+        it and seat 0's share are within the budget's precision; a line-up where the search player plays, to
+        `slow`."""
+        missing = [lu for lu in self.lineups() if lu not in self.cells]
+        searching = [lu for lu in missing if any(self.options[o].searches() for o in lu)]
+        for lineups, cap in ((searching, slow or budget), ([lu for lu in missing if lu not in searching], budget)):
+            self._fill(player, cap, lineups)
+
+    def _fill(self, player: Player, budget: Budget, lineups: list[tuple[int, ...]]) -> None:
+        open_cells = {lu: [] for lu in lineups}
         for chunk in range(budget.chunks()):
             if not open_cells:
                 break

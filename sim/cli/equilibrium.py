@@ -40,10 +40,14 @@ def equilibrium(game: GameOpt = "drako", players: PlayersOpt = None, variant: Va
                 boot: Annotated[int, typer.Option(metavar="RESAMPLES", help="bootstrap resamples for the intervals")] = 200,
                 check_games: Annotated[int, typer.Option(
                     "--check-games", metavar="N", help="games of the search player's fresh check per side (it plays "
-                                                       "out against the solution; 0: no check)")] = 400,
+                                                       "out against the solution; 0: no check), and of each cell "
+                                                       "it plays in")] = 400,
                 with_search: Annotated[bool, typer.Option(
                     "--with-search", help="add the game's search player to each side's strategies (its cells "
                                           "play at its speed: use a small --n)")] = False,
+                search_joins: Annotated[bool, typer.Option(
+                    "--search-joins/--no-search-joins", help="two sides: the search player joins a side when, checked "
+                                                             "each round, it gains on fresh games")] = True,
                 search_budget: Annotated[Optional[int], typer.Option(
                     "--search-budget", metavar="N", help="with --with-search: the search player's playouts per "
                                                          "decision (default: its own)")] = None,
@@ -60,7 +64,8 @@ def equilibrium(game: GameOpt = "drako", players: PlayersOpt = None, variant: Va
     if not 0 <= check_games <= 10**6:
         raise DsimError(f"--check-games is out of range: {check_games}")
     chosen = deck_list(spec.game, spec.rules, decks)
-    search = Search(iters=iters, refine=refine, games=search_games, rounds=rounds, tol=tol, check_games=check_games)
+    search = Search(iters=iters, refine=refine, games=search_games, rounds=rounds, tol=tol, check_games=check_games,
+                    search_joins=search_joins)
     if with_search and "search" not in spec.game.strategies.items:
         raise DsimError(f"{spec.game.name} has no search player (`dsim games {spec.game.name}` lists its strategies)")
     searcher = search_player(spec.game, with_search, search_budget)

@@ -145,11 +145,29 @@ def findings(s: Study) -> list[str]:
             continue
         out.append(f"Checked on fresh seeds: a new best-response search for {side} gains {points(g)} over the "
                    f"equilibrium's own mixture, both played on the same fresh games{fresh_verdict(g, s.search.tol)}")
+    for side in s.options:
+        if side not in s.fresh and s.kind == "two-sided" and plays_search_only(s, other_side(s, side)):
+            out.append(f"No weight search was checked for {side}: the other side's solution is the search player "
+                       "alone, too slow to train hundreds of weight settings against; the search player's check "
+                       "below stands for it.")
     for side, g in getattr(s, "search_fresh", {}).items():
+        if plays_search_only(s, side):
+            out.append(f"The solution for {side} is the search player itself, so checking it against the solution "
+                       "adds nothing.")
+            continue
         out.append(f"Checked with the search player for {side}, playing out against the strategies the solution "
                    f"plays (informed): it gains {points(g)} over the equilibrium's own mixture on the same "
                    f"{s.search.check_games:,} fresh games{fresh_verdict(g, s.search.tol)}")
     return out
+
+
+def other_side(s: Study, side: str) -> str:
+    return next(r for r in s.sides if r != side)
+
+
+def plays_search_only(s: Study, side: str) -> bool:
+    """The side's solution puts (almost) all its weight on the search player."""
+    return sum(w for c, w in zip(s.options[side], s.weights[side]) if c.searches()) >= 1 - SHOWN
 
 
 def seat_name(role: str) -> str:
@@ -272,23 +290,41 @@ def convergence_text(s: Study) -> str:
 def rests_on(s: Study) -> list[str]:
     b, q = s.budget, s.search
     k = {side: len(o) for side, o in s.options.items()}
-    searched = any(c.strategy.name == "search" for o in s.options.values() for c in o)
-    left_out = ("" if searched or "search" not in s.game.strategies.items else
-                " (but the search player: `--with-search` adds it)")
     return [
         f"Strategies: {', '.join(f'{n} for {side}' for side, n in k.items())} — every built-in strategy at its "
-        f"default weights{left_out}, plus the best responses the search added. Nothing here speaks for strategies "
-        "outside this family.",
+        f"default weights, plus the best responses the search added{search_words(s)}. Nothing here speaks for "
+        "strategies outside this family.",
         f"Rules: {rules_text(s.base.rules.ruleset.provenance())}; {s.base.players} players; seed {s.base.seed}.",
         f"Each cell played on common random numbers until its 95% interval was within ±{100 * b.precision:.1f} "
         f"points (at most {b.cap:,} games, chunks of {b.chunk:,}); {s.games:,} games in all, {s.seconds:.0f}s.",
         f"Best responses: differential evolution over a strategy's weights, from every strategy family the side "
         f"has ({q.iters} generations each), then {q.refine} more from the best family's answer (population "
-        f"{q.popsize} per weight, {q.games:,} training games per opposing line-up, on seeds the table never uses); "
-        f"kept only if it gains more than {100 * q.tol:.1f} points on the table's seeds.",
+        f"{q.popsize} per weight, {q.games:,} training games per opposing line-up, on seeds the table never uses, "
+        "against the other side's strategies but the search player); kept only if it gains more than "
+        f"{100 * q.tol:.1f} points on the table's seeds.",
         "Intervals: paired bootstrap over the games behind every cell, re-solving each resample (95%). "
         + solver_text(s),
     ]
+
+
+def search_words(s: Study) -> str:
+    """Whether the search player was in the population, how it got there, and why not when it was not."""
+    if "search" not in s.game.strategies.items:
+        return ""
+    joined = {side: i + 1 for i, r in enumerate(s.rounds) for side in s.sides if f"{side}: the search player" in r.added}
+    slow = min(s.budget.chunk, s.search.check_games or s.budget.chunk)
+    if any(c.searches() and not c.origin.startswith("the search player") for o in s.options.values() for c in o):
+        return f", and the search player from the start (`--with-search`; its cells play {slow:,} games)"
+    if joined:
+        return ("; the search player, playing out against the strategies it meets, joined "
+                + ", ".join(f"{side} in round {r}" for side, r in joined.items())
+                + f" when it gained more than the tolerance on fresh games (its cells play {slow:,} games)")
+    if s.kind == "symmetric":
+        return ("; not the search player: with three or more seats each of its line-ups would be played in every "
+                "seating at its speed, so it is checked against the final solution only (`--with-search` adds it)")
+    if not s.search.search_joins or not s.search.check_games:
+        return "; not the search player (its checks were turned off)"
+    return "; the search player was checked each round and never gained enough to join"
 
 
 def solver_text(s: Study) -> str:
@@ -303,13 +339,14 @@ def solver_text(s: Study) -> str:
 def oracle_lines(s: Study) -> list[str]:
     if not s.rounds:
         return []
-    lines = ["## Double oracle", "", "| round | strategies | value | best response found | its gain | kept |",
-             "|---|---|---|---|---|---|"]
+    lines = ["## Double oracle", "", "| round | strategies | value | best response found | its gain | "
+             "search player's gain (fresh games) | kept |", "|---|---|---|---|---|---|---|"]
     for i, r in enumerate(s.rounds, start=1):
         found = "; ".join(f"{side}: {label}" for side, label in r.found.items()) or "—"
         gains = "; ".join(f"{side}: {100 * g:+.1f} points" for side, g in r.gain.items()) or "—"
+        searched = "; ".join(f"{side}: {points(g)}" for side, g in getattr(r, "searched", {}).items()) or "—"
         lines.append(f"| {i} | {' × '.join(map(str, r.size))} | {100 * r.value:.1f}% | {found} | {gains} | "
-                     f"{', '.join(r.added) or 'none'} |")
+                     f"{searched} | {', '.join(r.added) or 'none'} |")
     return lines + [""]
 
 

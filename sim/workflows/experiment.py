@@ -73,7 +73,8 @@ KINDS = ("run", "compare", "sweep", "tournament", "optimize", "tune", "sensitivi
 KEYS = {"kind", "game", "title", "n", "players", "strategy", "seed", "jobs", "variants", "variant", "params",
         "strategies", "configs", "role", "field", "set", "report", "rules", "iters", "refine", "plugins", "precision",
         "targets", "verify", "only", "mode", "outcome", "reference", "tol", "rounds", "search_games", "decks", "boot",
-        "equilibrium", "at_equilibrium", "search_budgets", "with_search", "search_budget", "check_games"}
+        "equilibrium", "at_equilibrium", "search_budgets", "with_search", "search_budget", "check_games",
+        "search_joins"}
 
 
 def load_spec(path: Path) -> dict:
@@ -117,7 +118,8 @@ def run_equilibrium(spec: dict, base: RunSpec, jobs: int):
     search = Search(iters=int(spec.get("iters", 3)), refine=int(spec.get("refine", Search.refine)),
                     games=int(spec.get("search_games", 1_000)),
                     rounds=int(spec.get("rounds", 4)), tol=float(spec.get("tol", 0.01)),
-                    check_games=int(spec.get("check_games", 400)))
+                    check_games=int(spec.get("check_games", 400)),
+                    search_joins=bool(spec.get("search_joins", True)))
     decks = spec.get("decks")
     if decks == "all":
         decks = base.game.decks(base.rules)
