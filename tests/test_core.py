@@ -1,6 +1,7 @@
 """Shared machinery: rules files, seeding, runner determinism, statistics."""
 
 import json
+import re
 import time
 
 import numpy as np
@@ -65,6 +66,26 @@ def test_malformed_rules_files(tmp_path):
     bad.write_text(text)
     with pytest.raises(RulesError, match="hand_sizes"):
         DW.load_rules(bad)
+
+
+def test_levers_set_one_part_of_a_list_rule():
+    """`key[i]` sets one element, `key[CARD]` one card's count in a card list (0 takes the card out), each labelled
+    an override; a part that does not exist, or a count out of range, is refused in one line naming it."""
+    drako = get_game("drako")
+    rules = drako.load_rules(sets=["dwarf_spaces[0]=9", "dragon_deck[defense]=5"]).ruleset
+    assert rules.values["dwarf_spaces"] == [9, 5, 4]
+    assert rules.values["dragon_deck"][0] == "5 x defense" and len(rules.values["dragon_deck"]) == 7
+    assert rules.entries["dragon_deck"].source == "override"
+    assert not any("defense" == e.split(" x ")[1] for e in
+                   drako.load_rules(sets=["dragon_deck[defense]=0"]).ruleset.values["dragon_deck"])
+    for bad, message in (("dragon_deck[nope]=3", "no card 'nope' in dragon_deck"),
+                         ("dragon_deck[defense]=-1", "a whole number from 0 to 999"),
+                         ("dragon_deck[defense]=2.5", "a whole number from 0 to 999"),
+                         ("dwarf_spaces[3]=7", "has 3 elements"),
+                         ("opening_hand[0]=3", "is not a list"),
+                         ("dwarf_spaces[Fury]=3", "is not a card list")):
+        with pytest.raises(RulesError, match=re.escape(message)):
+            drako.load_rules(sets=[bad])
 
 
 def test_parse_set():

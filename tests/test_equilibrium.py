@@ -161,8 +161,8 @@ def test_converged_study_holds_on_fresh_seeds():
 def test_command_gives_numbers_in_json(tmp_path, capsys, game, extra):
     """Every game runs the command in the command matrix (tests/test_matrix.py); here its JSON, with decks."""
     code = main(["equilibrium", "--game", game, *extra, "--precision", "0.1", "--n", "300", "--rounds", "1",
-                 "--iters", "1", "--refine", "1", "--search-games", "100", "--check-games", "20", "--boot", "20",
-                 "--out", str(tmp_path), "--format", "json"])
+                 "--iters", "1", "--refine", "1", "--search-games", "100", "--check-games", "20", "--no-search-joins",
+                 "--boot", "20", "--out", str(tmp_path), "--format", "json"])
     out = capsys.readouterr().out
     assert code == 0, out
     data = json.loads(out)
@@ -192,15 +192,24 @@ def test_bad_input_is_one_line(tmp_path, capsys, args, message):
 
 def test_ablate_at_equilibrium_re_solves_each_element(tmp_path):
     """Restricted play: an element neutralised, the game re-solved. Neutralising the dragon's defense cards
-    must cost the dragon at equilibrium, and the verdict agrees with the shown interval."""
+    must cost the dragon at equilibrium, and the verdict agrees with the shown interval, which spans both studies'
+    brackets."""
     from sim.analysis.ablate_equilibrium import ablate_at_equilibrium, shown
+    from sim.analysis.arms_equilibrium import slack
     from sim.report.ablate_equilibrium import write as write_ablation
     s = spec("drako")
     a = ablate_at_equilibrium(s.game, s, SMALL, QUICK, only=("dragon defense",), boot=30)
     assert a.elements() == ["dragon defense"]
     change = shown(a, "dragon defense")
-    assert a.studies["dragon defense"].value.value < a.studies["as given"].value.value
-    assert (a.family.verdicts[0] == "down") == (change.hi < 0 or (change.hi == 0 and change.hi_open))
+    base, arm = a.studies["as given"], a.studies["dragon defense"]
+    assert arm.value.value < base.value.value
+    assert (a.arms.verdict("dragon defense") == "down") == (change.hi < 0)
+    sampling = a.arms.family.intervals[0]
+    assert change.lo == pytest.approx(sampling.lo - slack(arm)[0] - slack(base)[1])
+    assert change.hi == pytest.approx(sampling.hi + slack(arm)[1] + slack(base)[0])
+    # the element's study started from what the rules as given found (best responses kept)
+    found = {c.key() for side in base.options for c in base.options[side] if c.origin != "built-in"}
+    assert found <= {c.key() for side in arm.options for c in arm.options[side]}
     text = write_ablation(a, tmp_path).read_text()
     assert "at equilibrium" in text and "dragon defense" in text
 
@@ -301,3 +310,75 @@ def test_the_headline_is_the_bracket_when_a_fresh_best_response_still_gains():
     seats = bracket_study(Interval(0.25, 0.24, 0.26), {"every seat": Interval(0.02, 0.01, 0.03)}, kind="symmetric")
     assert (seats.bracket().lo, seats.bracket().hi) == pytest.approx((0.21, 0.29))
     assert "not converged" not in headline(seats)             # 1 to 3 points against a 1-point tolerance: unsettled
+
+
+def test_sweep_and_compare_at_equilibrium_solve_each_arm(tmp_path):
+    """Each point of a sweep is solved as a game, the later ones warm-started from the first's strategies. More
+    wound spaces for the Fury dwarf make the dwarves harder to beat at equilibrium too; the verdict is read off
+    the interval shown, which spans both studies' brackets. A compare of the same two settings is the same arms."""
+    from sim.analysis.arms_equilibrium import compare_at_equilibrium, sweep_at_equilibrium
+    from sim.report.arms_equilibrium import figures as arm_figures, write as write_arms
+    s = spec("drako")
+    a = sweep_at_equilibrium(s.game, s, ["dwarf_spaces[0]=3|9"], SMALL, QUICK, boot=30)
+    assert a.reference == "dwarf_spaces[0]=3" and a.arms() == ["dwarf_spaces[0]=9"]
+    few, many = a.studies["dwarf_spaces[0]=3"], a.studies["dwarf_spaces[0]=9"]
+    assert many.value.value < few.value.value
+    change = a.changes["dwarf_spaces[0]=9"]
+    br_few, br_many = few.bracket(), many.bracket()
+    assert change.lo <= br_many.hi - br_few.lo and change.lo <= many.value.value - few.value.value <= change.hi
+    assert (a.verdict("dwarf_spaces[0]=9") == "down") == (change.hi < 0)
+    text = write_arms(a, tmp_path, "sweep_drako_equilibrium", "Drako", "point").read_text()
+    assert "dwarf_spaces[0]=9" in text and "bracket" in text
+    assert json.loads((tmp_path / "sweep_drako_equilibrium.json").read_text()) == arm_figures(a)
+    c = compare_at_equilibrium(s.game, s, ["dwarf_spaces[0]=3", "dwarf_spaces[0]=9"], SMALL, QUICK, boot=30)
+    assert c.studies["dwarf_spaces[0]=9"].value.value == pytest.approx(many.value.value)
+
+
+def test_at_equilibrium_refuses_bad_input_in_one_line(capsys):
+    assert main(["sweep", "--game", "drako", "--param", "dwarf_spaces[0]=3|9", "--at-equilibrium",
+                 "--precision", "0.7"]) == 2
+    assert capsys.readouterr().err.strip().count("\n") == 0
+    assert main(["compare", "--game", "drako", "--variant", "base", "--at-equilibrium"]) == 2
+    assert "at least two --variant" in capsys.readouterr().err
+
+
+def test_tune_at_equilibrium_solves_each_setting_and_verifies_the_answer(tmp_path):
+    """tune --at-equilibrium: integer bisection on the figure at equilibrium, each setting a (light) solve on the
+    search seeds; the answer solved in full on fresh seeds, its interval the study's bracket. Either the target
+    lies between the two settings returned, or the report says the range cannot reach it."""
+    from sim.analysis.tune import EquilibriumEvaluator, tune
+    from sim.report.tune import write as write_tune
+    s = spec("drako")
+    t = tune(s.game, s, ["dwarf_spaces[0]=3:5"], ["equilibrium=75%"], at_equilibrium=(SMALL, QUICK))
+    ev = t.evaluator
+    assert isinstance(ev, EquilibriumEvaluator)
+    probes = {k[0][0]: e[0].value for k, e in ev.cache.items() if not k[1]}
+    assert set(probes) >= {3, 5}
+    target = 0.75
+    answer = [c[0] for c in t.result.candidates]
+    if "outside" in t.result.note:
+        assert all((v > target) == (probes[3] > target) for v in probes.values())
+    else:
+        assert len(answer) == 2 and (probes[answer[0]] - target) * (probes[answer[1]] - target) <= 0
+    for c in t.result.candidates:
+        study = ev.studies[(c, True)]
+        est = t.result.verified[c][0]
+        assert (est.lo, est.hi) == (study.bracket().lo, study.bracket().hi)
+        assert study.search.rounds == QUICK.rounds          # the answer's solve is the full one
+    text = write_tune(t, tmp_path).read_text()
+    assert "solved in full on fresh seeds" in text
+    assert (tmp_path / "equilibrium" / str(answer[0]) / "equilibrium_drako_2p.md").exists()
+    assert main(["tune", "--game", "drako", "--param", "dwarf_spaces[0]=3:5", "--target", "dragon_win=0.5",
+                 "--at-equilibrium"]) == 2
+
+
+def test_a_search_player_solution_is_checked_by_a_stronger_search():
+    """Where a side's solution is the search player, the fresh check is the search player with STRONGER times
+    its playouts (the same player cannot gain on itself)."""
+    from sim.analysis.equilibrium import STRONGER, informed_search, stronger
+    game = get_game("drako")
+    base = informed_search(game, "dwarves")
+    budget = game.strategies.get("search").param_names.index("budget")
+    strong = stronger(base)
+    assert strong.params[budget] == STRONGER * base.params[budget] and strong.searches()
+    assert np.delete(strong.params, budget).tolist() == np.delete(base.params, budget).tolist()

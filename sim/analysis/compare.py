@@ -178,17 +178,23 @@ class Comparison:
     family: str                     # the shown intervals' name
 
 
-def compare(game: Game, base: RunSpec, variants: list[str], out: Path, jobs: int = 1,
-            precision: float | None = None, rules_file=None, base_sets=()) -> Comparison:
+def variant_specs(game: Game, base: RunSpec, variants: list[str], rules_file=None, base_sets=()) -> list[RunSpec]:
+    """One run per variant, every one checked before any is played (a refusal writes nothing)."""
     if len(variants) < 2:
         raise DsimError("compare needs at least two --variant options (use 'base' for the rules as given)")
     specs = [dataclasses.replace(base, rules=variant_rules(game, v, rules_file, base_sets), extra={"arm": v})
              for v in variants]
-    for v, spec in zip(variants, specs):      # every arm checked before any is played: a refusal writes nothing
+    for v, spec in zip(variants, specs):
         try:
             game.check_players(spec.rules, spec.players)
         except DsimError as e:
             raise DsimError(f"variant '{v}' cannot be played here: {e}") from None
+    return specs
+
+
+def compare(game: Game, base: RunSpec, variants: list[str], out: Path, jobs: int = 1,
+            precision: float | None = None, rules_file=None, base_sets=()) -> Comparison:
+    specs = variant_specs(game, base, variants, rules_file, base_sets)
     n = run_arms(specs, out, jobs, precision)
     frames = [arm_games(out, s) for s in specs]
     results, family = judge({v: compare_frames(game, frames[0], f) for v, f in zip(variants[1:], frames[1:])})

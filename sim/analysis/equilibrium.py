@@ -190,19 +190,20 @@ def search_player(game: Game, with_search: bool, budget: int | None) -> bool | d
 
 
 def equilibrium(game: Game, base: RunSpec, budget: Budget, search: Search = Search(), jobs: int = 1,
-                decks: list[str] | None = None, boot: int = 200, with_search: bool | dict[str, float] = False
-                ) -> Study:
+                decks: list[str] | None = None, boot: int = 200, with_search: bool | dict[str, float] = False,
+                start: dict[str, list[Candidate]] | None = None) -> Study:
     """Measure, solve, grow with best responses, bootstrap. Two roles: two-sided; more seats: symmetric. The
-    game's search player joins each side's strategies only `with_search` (True, or its parameters by name)."""
-    start = time.perf_counter()
+    game's search player joins each side's strategies from the start only `with_search` (True, or its parameters
+    by name). `start` adds candidates per side (another study's best responses: a warm start)."""
+    began = time.perf_counter()
     roles = sides_of(game, base.players)
     if decks and not game.deck_rules:
         raise DsimError(f"{game.name} has no decks to choose")
     player = Player(game, base.rules, base.players, base.seed, base.plugins, jobs, dict(base.lineup))
     run = _two_sided if len(roles) == 2 else _symmetric
-    study = run(game, base, roles, budget, search, player, decks, boot, with_search)
+    study = run(game, base, roles, budget, search, player, decks, boot, with_search, start or {})
     study.games = player.games_played
-    study.seconds = time.perf_counter() - start
+    study.seconds = time.perf_counter() - began
     return study
 
 
@@ -236,8 +237,25 @@ def slow_budget(search: Search, budget: Budget) -> Budget:
 
 # -- two sides -----------------------------------------------------------------------------------------------
 
-def _two_sided(game, base, roles, budget, search, player, decks, boot, with_search) -> Study:
-    rows, cols = (candidates(game, r, decks, base.rules, with_search) for r in roles)
+def warm_start(study: Study) -> dict[str, list[Candidate]]:
+    """What a study found beyond the built-in strategies (best responses, the search player), per side: where
+    another study of nearby rules may start."""
+    return {side: [c for c in options if c.origin != "built-in"] for side, options in study.options.items()}
+
+
+def with_start(game: Game, rules, options: list[Candidate], more: list[Candidate]) -> list[Candidate]:
+    """The options, and each of `more` that is not among them and can play under the rules."""
+    decks = set(game.decks(rules)) if game.deck_rules else set()
+    for c in more:
+        if (all(c.key() != o.key() for o in options) and game.can_play(rules, c.strategy)
+                and (c.deck is None or c.deck in decks)):
+            options.append(c)
+    return options
+
+
+def _two_sided(game, base, roles, budget, search, player, decks, boot, with_search, start) -> Study:
+    rows, cols = (with_start(game, base.rules, candidates(game, r, decks, base.rules, with_search), start.get(r, []))
+                  for r in roles)
     d_row, d_col = default_index(rows, base.lineup[roles[0]]), default_index(cols, base.lineup[roles[1]])
     table = TwoSidedTable((roles[0], roles[1]), rows, cols)
     rounds, converged = grow(table, lambda: solve_zero_sum(table.means()), _oracle_round, player, budget, search)
@@ -445,15 +463,34 @@ def search_gain(game: Game, role: str, player: Player, search: Search, plan, min
     solution): its gain over the side's own mixture, both played on the same `search.check_games` fresh games.
     A stronger oracle than a weight search where the solution has a weakness no weight setting finds; a
     playout knows which strategy of a mixture it meets, so against a mixed solution it may overstate the gain
-    slightly (docs/EQUILIBRIUM.md). None when the game has no informed search player or the check is off. An
-    oracle round (`round_`) plays games of its own; the final check (None) others again."""
+    slightly (docs/EQUILIBRIUM.md). Where the side's solution is the search player already, the check is the
+    search player with `STRONGER` times its playouts (None if it has no budget to raise). None when the game has
+    no informed search player or the check is off. An oracle round (`round_`) plays games of its own; the final
+    check (None) others again."""
     cand = informed_search(game, role)
     if cand is None or search.check_games <= 0:
         return None
+    if all(c.searches() for c, _ in support_of(mine, mix)):
+        cand = stronger(cand)
+        if cand is None:
+            return None
     check = Budget(precision=0.0, chunk=search.check_games, cap=search.check_games)
     seed = player.seed + SEARCH_CHECK + (0 if round_ is None else 15_485_863 * (round_ + 1))
     x = play_plan(player, plan(cand), seed, check, games=search.check_games)
     return paired_gain(player, plan, x, support_of(mine, mix), seed, check)
+
+
+STRONGER = 4        # a solution that is the search player is checked by the search player with 4 times its playouts
+
+
+def stronger(search_player: Candidate) -> Candidate | None:
+    """The search player with `STRONGER` times its playouts per decision, if it has a budget."""
+    names = search_player.strategy.param_names
+    if "budget" not in names:
+        return None
+    params = search_player.params.copy()
+    params[names.index("budget")] *= STRONGER
+    return dataclasses.replace(search_player, params=params, tag=f"search, informed, {STRONGER}x playouts")
 
 
 def paired_gain(player: Player, plan, x: np.ndarray, support, seed: int, budget: Budget) -> Interval:
@@ -593,8 +630,9 @@ def seat_figures(cells: SeatCells, t: np.ndarray, x: np.ndarray) -> dict[str, fl
 STARTS = 8           # random starts of the final solve, to find more than one equilibrium where there are
 
 
-def _symmetric(game, base, roles, budget, search, player, decks, boot, with_search) -> Study:
-    options = candidates(game, roles[0], decks, base.rules, with_search)
+def _symmetric(game, base, roles, budget, search, player, decks, boot, with_search, start) -> Study:
+    options = with_start(game, base.rules, candidates(game, roles[0], decks, base.rules, with_search),
+                         start.get("every seat", []))
     d = default_index(options, base.lineup[roles[0]])
     if any(base.lineup[r].strategy is not base.lineup[roles[0]].strategy for r in roles):
         raise DsimError("a symmetric equilibrium starts from one default for every seat; give every seat the same "

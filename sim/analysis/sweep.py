@@ -74,8 +74,9 @@ class Sweep:
                               "n": r["estimate"].n} for r in self.rows])
 
 
-def sweep(game: Game, base: RunSpec, params: list[str], out: Path, jobs: int = 1,
-          rules_file=None, variants=(), base_sets=()) -> Sweep:
+def point_specs(game: Game, base: RunSpec, params: list[str], rules_file=None, variants=(), base_sets=()
+                ) -> tuple[list[str], list[tuple], list[RunSpec]]:
+    """The grid's keys, its points and one run per point, every point validated before any is played."""
     if not params:
         raise DsimError("sweep needs at least one --param")
     keys, points = grid(params)
@@ -88,6 +89,16 @@ def sweep(game: Game, base: RunSpec, params: list[str], out: Path, jobs: int = 1
             raise DsimError(f"players must be whole numbers, got {players!r}")
         game.check_players(rules, players)
         specs.append(dataclasses.replace(base, rules=rules, players=players, extra={"sweep": dict(zip(keys, point))}))
+    return keys, points, specs
+
+
+def point_label(keys: list[str], point: tuple) -> str:
+    return ", ".join(f"{k}={v}" for k, v in zip(keys, point))
+
+
+def sweep(game: Game, base: RunSpec, params: list[str], out: Path, jobs: int = 1,
+          rules_file=None, variants=(), base_sets=()) -> Sweep:
+    keys, points, specs = point_specs(game, base, params, rules_file, variants, base_sets)
     rows = []
     for point, spec in zip(points, specs):
         run(spec, out, jobs=jobs, progress=False)

@@ -23,8 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from sim.analysis.equilibrium import equilibrium, warm_start
 from sim.analysis.stats import Estimate, mean_from_moments, wilson
 from sim.engine.errors import DsimError
+from sim.engine.rules import card_counts
 from sim.engine.game import Game, Outcome
 from sim.engine.runner import iter_chunks
 from sim.engine.spec import RunSpec, check_jobs
@@ -35,7 +37,7 @@ FRESH = 7_919          # verification plays seed + FRESH: other chunk seeds than
 @dataclass(frozen=True)
 class Param:
     key: str               # a rule name, or "players"
-    index: int | None      # an element of a list rule
+    index: int | str | None   # an element of a list rule, or a card of a card list
     lo: float
     hi: float
     integer: bool
@@ -62,11 +64,13 @@ def miss_unit(t: Target) -> float:
 
 
 def parse_param(text: str, game: Game, base: RunSpec) -> Param:
-    """`key=lo:hi` or `key[i]=lo:hi`; the type (integer or real) is the rule's."""
-    m = re.fullmatch(r"\s*([A-Za-z_]\w*)(?:\[(\d+)\])?\s*(?:=\s*(\S+?)\s*:\s*(\S+)\s*)?", text)
+    """`key=lo:hi`, `key[i]=lo:hi` (an element of a list rule) or `key[CARD]=lo:hi` (a card's count in a card
+    list); the type (integer or real) is the rule's."""
+    m = re.fullmatch(r"\s*([A-Za-z_]\w*)(?:\[([^\]=]+)\])?\s*(?:=\s*(\S+?)\s*:\s*(\S+)\s*)?", text)
     if not m:
-        raise DsimError(f"--param expects key=lo:hi or key[i]=lo:hi, got '{text}'")
-    key, index, lo, hi = m[1], None if m[2] is None else int(m[2]), m[3], m[4]
+        raise DsimError(f"--param expects key=lo:hi, key[i]=lo:hi or key[CARD]=lo:hi, got '{text}'")
+    key, part, lo, hi = m[1], None if m[2] is None else m[2].strip(), m[3], m[4]
+    index = int(part) if part is not None and part.isdigit() else part
     if key == "players":
         current = base.players
     else:
@@ -75,9 +79,7 @@ def parse_param(text: str, game: Game, base: RunSpec) -> Param:
             raise DsimError(f"unknown rule '{key}' for {game.name} (see `dsim games {game.name}`)")
         current = entries[key].value
         if index is not None:
-            if not isinstance(current, list) or index >= len(current):
-                raise DsimError(f"rule '{key}' has no element [{index}]")
-            current = current[index]
+            current = part_value(key, current, index)
     if isinstance(current, bool) or not isinstance(current, (int, float)):
         raise DsimError(f"{text.split('=')[0]} is not a number ({current!r}); tune moves numeric rules")
     if lo is None:
@@ -94,11 +96,28 @@ def parse_param(text: str, game: Game, base: RunSpec) -> Param:
     return Param(key, index, low, high, integer, param_words(key, index, base))
 
 
-def param_words(key: str, index: int | None, base: RunSpec) -> str:
-    """`dwarf_spaces[0]` as "dwarf spaces of the Fury dwarf" (the rule's `items`), or "dwarf spaces, value 1"."""
+def part_value(key: str, whole, index: int | str):
+    """The current value of element `index` of a list rule, or of card `index`'s count in a card list."""
+    if not isinstance(whole, list):
+        raise DsimError(f"rule '{key}' is not a list: '{key}[{index}]' has nothing to tune")
+    if isinstance(index, int):
+        if index >= len(whole):
+            raise DsimError(f"rule '{key}' has no element [{index}]")
+        return whole[index]
+    cards = dict((card, count) for count, card in (card_counts(whole) or []))
+    if index not in cards:
+        raise DsimError(f"no card '{index}' in {key}" + (f" (cards: {', '.join(cards)})" if cards else ""))
+    return cards[index]
+
+
+def param_words(key: str, index: int | str | None, base: RunSpec) -> str:
+    """`dwarf_spaces[0]` as "dwarf spaces of the Fury dwarf" (the rule's `items`), or "dwarf spaces, value 1";
+    `dragon_deck[defense]` as "defense cards in the dragon deck"."""
     words = key.replace("_", " ")
     if index is None:
         return words
+    if isinstance(index, str):
+        return f"{index} cards in the {words}"
     items = base.rules.ruleset.entries[key].items
     return f"{words} of the {items[index]}" if items else f"{words}, value {index + 1}"
 
@@ -132,17 +151,12 @@ class Evaluator:
 
     def spec(self, point: tuple, n: int, seed: int) -> RunSpec:
         sets, players = list(self.base_sets), self.base.players
-        values = self.base.rules.ruleset.values
         for p, v in zip(self.params, point):
             v = int(round(v)) if p.integer else float(v)
             if p.key == "players":
                 players = v
-            elif p.index is None:
-                sets.append((p.key, v))
             else:
-                whole = list(values[p.key])
-                whole[p.index] = v
-                sets.append((p.key, whole))
+                sets.append((p.name, v))          # `key[i]` and `key[CARD]` are set as parts of the rule
         try:
             rules = self.game.load_rules(self.rules_file, self.variants, sets)
             self.game.check_players(rules, players)
@@ -184,6 +198,68 @@ class Evaluator:
     def miss(self, point) -> float:
         """Squared distance to the targets, in units of a point (rates) or a hundredth (means)."""
         return sum(((e.value - t.value) / miss_unit(t)) ** 2 for e, t in zip(self(point), self.targets))
+
+
+class EquilibriumEvaluator(Evaluator):
+    """Plays a setting by solving the game there (`sim.analysis.equilibrium`): its one target is the figure at
+    equilibrium. A probe of the search is a lighter solve (`probe_search`: one oracle round, no search player, cells
+    to ± `PROBE_PRECISION`), warm-started from every strategy the probes before it found; the answer is verified by
+    the full solve on fresh seeds, search player included, and its interval is the study's bracket (sampling and
+    what fresh best responses still gain)."""
+
+    def __init__(self, game: Game, base: RunSpec, params: list[Param], targets: list[Target], jobs: int,
+                 budget, search, boot: int = 200, rules_file=None, variants=(), base_sets=()):
+        super().__init__(game, base, params, targets, jobs, rules_file, variants, base_sets)
+        self.budget, self.search, self.boot = budget, search, boot
+        self.found: dict[str, list] = {}           # side -> strategies the solves found (the warm start)
+        self.studies: dict[tuple, object] = {}     # (setting, fresh) -> its study
+
+    def __call__(self, point, phase: str = "search", n: int | None = None) -> list[Estimate]:
+        self.point = tuple(int(round(v)) if p.integer else float(v) for p, v in zip(self.params, point))
+        return super().__call__(point, phase, n)
+
+    def _play(self, spec: RunSpec) -> list[Estimate]:
+        fresh = spec.seed != self.base.seed
+        budget = self.budget if fresh else dataclasses.replace(
+            self.budget, precision=max(self.budget.precision, PROBE_PRECISION))
+        study = equilibrium(self.game, spec, budget, self.search if fresh else probe_search(self.search), self.jobs,
+                            boot=self.boot, start=self.found)
+        for side, found in warm_start(study).items():
+            self.found.setdefault(side, []).extend(c for c in found if c.key() not in
+                                                   {o.key() for o in self.found.get(side, [])})
+        self.studies[(self.point, fresh)] = study
+        v = study.bracket() if fresh else study.value
+        return [Estimate(study.value.value, v.lo, v.hi, study.games)]
+
+
+PROBE_PRECISION = 0.02
+
+
+def probe_search(search):
+    """A probe's solve: one oracle round, a third of the refining run, no search player (its checks and cells cost
+    minutes each); the answer's solve is the full one."""
+    return dataclasses.replace(search, rounds=min(search.rounds, 1), refine=search.refine // 3, check_games=0,
+                               search_joins=False)
+
+
+def equilibrium_target(text: str, game: Game, base: RunSpec) -> Target:
+    """`equilibrium=VALUE`: the figure at equilibrium (the first side's score, win 1 and draw ½; with three or
+    more seats, seat 0's share of the wins)."""
+    name, _, raw = text.partition("=")
+    if name.strip() != "equilibrium" or not raw.strip():
+        raise DsimError(f"with --at-equilibrium the target is the figure at equilibrium: --target equilibrium=VALUE "
+                        f"(e.g. equilibrium=50%), got '{text}'")
+    roles = game.active_roles(base.players)
+    label = (f"{roles[0]}'s score at equilibrium" if len(roles) == 2 else "seat 0's share at equilibrium")
+    raw = raw.strip()
+    try:
+        value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+    except ValueError:
+        raise DsimError(f"--target value must be a number, got '{raw}'") from None
+    if not 0 <= value <= 1:
+        raise DsimError(f"the figure at equilibrium is a share: its target must be from 0 to 1 (or 0% to 100%), "
+                        f"got {raw}")
+    return Target(Outcome("equilibrium", "rate", pl.lit(0.0), label=label), value)
 
 
 def show_value(p: Param, v) -> str:
@@ -309,16 +385,28 @@ class Tuning:
 
 
 def tune(game: Game, base: RunSpec, params: list[str], targets: list[str], jobs: int = 1,
-         verify_n: int | None = None, rules_file=None, variants=(), base_sets=()) -> Tuning:
-    """Search, verify on fresh seeds, and play the response around the answer."""
+         verify_n: int | None = None, rules_file=None, variants=(), base_sets=(), at_equilibrium=None) -> Tuning:
+    """Search, verify on fresh seeds, and play the response around the answer. `at_equilibrium` (a (Budget,
+    Search) pair) tunes the figure at equilibrium instead: each setting solved as a game; the response is then
+    the settings the search solved, as each costs a solve."""
     if not params or not targets:
         raise DsimError("tune needs at least one --param and one --target")
     parsed = [parse_param(p, game, base) for p in params]
     if len({p.name for p in parsed}) != len(parsed):
         raise DsimError("each --param may appear once")
-    wanted = [parse_target(t, game) for t in targets]
-    ev = Evaluator(game, base, parsed, wanted, jobs, rules_file, variants, base_sets)
+    if at_equilibrium is None:
+        ev = Evaluator(game, base, parsed, [parse_target(t, game) for t in targets], jobs, rules_file, variants,
+                       base_sets)
+    else:
+        if len(parsed) != 1 or len(targets) != 1:
+            raise DsimError("tune --at-equilibrium takes one --param and one --target")
+        budget, oracle = at_equilibrium
+        ev = EquilibriumEvaluator(game, base, parsed, [equilibrium_target(targets[0], game, base)], jobs, budget,
+                                  oracle, rules_file=rules_file, variants=variants, base_sets=base_sets)
     result = verify(ev, search(ev), verify_n or 5 * base.n)
-    xs = curve_points(parsed[0], result.best[0])
+    if at_equilibrium is None:
+        xs = curve_points(parsed[0], result.best[0])
+    else:
+        xs = sorted({k[0][0] for k in ev.cache if not k[1]})
     curve = [(x, ev((x, *result.best[1:]))[0]) for x in xs]
     return Tuning(game, base, ev, result, curve)

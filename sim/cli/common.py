@@ -32,6 +32,9 @@ ResumeOpt = Annotated[bool, typer.Option(
     "--resume", help="after an interrupted run: keep its completed chunks and play only the rest "
                      "(same command, same options)")]
 ToOpt = Annotated[Optional[Path], typer.Option("--to", metavar="FOLDER", help="report folder (default OUT/report)")]
+AtEquilibriumOpt = Annotated[bool, typer.Option(
+    "--at-equilibrium", help="solve each arm as a game (`dsim equilibrium`): the change when both sides play their "
+                             "best; --n is then the most games per cell, --precision each cell's")]
 ChangePrecisionOpt = Annotated[Optional[float], typer.Option(
     "--precision", metavar="SHARE", help="play until every headline change is within ± this: 0.01 = ±1 point for rates; for means above 1, a fraction of the value (0.01 = ±1%); --n is the cap")]
 PluginOpt = Annotated[Optional[list[str]], typer.Option("--plugin", metavar="FILE", help="Python file registering strategies")]

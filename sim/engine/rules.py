@@ -15,7 +15,9 @@ File layout (every game uses it)::
     set = { min_reveals = 4 }
 
 Overrides (`--set key=value`, variants) keep the type of the value they replace and are labelled
-`override` / `variant:NAME` in the provenance.
+`override` / `variant:NAME` in the provenance. A key may also name a part of a list rule (a lever a designer
+moves): `key[i]` one element (`dwarf_spaces[0]=7`), and for a card list of "N x CARD" entries `key[CARD]` that
+card's count (`dragon_deck[defense]=4`; the deck's size moves with it).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 import tomllib
 import types
 import typing
@@ -105,11 +108,13 @@ class RuleSet:
     def with_overrides(self, sets: Mapping[str, Any], label: str = "override") -> "RuleSet":
         entries = dict(self.entries)
         for key, value in sets.items():
-            if key not in entries:
+            name, part = split_key(key)
+            if name not in entries:
                 known = ", ".join(sorted(entries))
-                raise RulesError(f"unknown rule '{key}' for {self.game} (known: {known})")
-            old = entries[key]
-            entries[key] = dataclasses.replace(old, value=_coerce_like(key, value, old.value), source=label)
+                raise RulesError(f"unknown rule '{name}' for {self.game} (known: {known})")
+            old = entries[name]
+            new = _coerce_like(key, value, old.value) if part is None else with_part(name, old.value, part, value)
+            entries[name] = dataclasses.replace(old, value=new, source=label)
         return dataclasses.replace(self, entries=entries)
 
     def with_variant(self, name: str) -> "RuleSet":
@@ -224,6 +229,49 @@ def parse_set(text: str) -> tuple[str, Any]:
     except tomllib.TOMLDecodeError:
         value = raw
     return key, value
+
+
+def split_key(key: str) -> tuple[str, str | None]:
+    """`name[part]` -> (name, part); a plain name -> (name, None)."""
+    m = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*(?:\[\s*([^\]]*?)\s*\])?\s*", key)
+    if not m:
+        raise RulesError(f"a rule key is a name, name[i] or name[CARD], got '{key}'")
+    return m[1], m[2]
+
+
+CARD = re.compile(r"\s*(\d+)\s*x\s*(.+?)\s*")
+
+
+def card_counts(value: Any) -> list[tuple[int, str]] | None:
+    """A card list's ("N x CARD" entries) counts and cards; None for any other value."""
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        return None
+    found = [CARD.fullmatch(v) for v in value]
+    return None if not all(found) else [(int(m[1]), m[2]) for m in found]
+
+
+def with_part(name: str, whole: Any, part: str, value: Any) -> list:
+    """The list rule `whole` with one part set: element i (`part` a whole number) or, in a card list, the count
+    of the card `part` (0 takes it out). Out of range, or of the wrong type: a one-line error naming the problem."""
+    if not isinstance(whole, list):
+        raise RulesError(f"rule '{name}' is not a list: '{name}[{part}]' has nothing to set")
+    out = list(whole)
+    if part.isdigit():
+        i = int(part)
+        if i >= len(whole):
+            raise RulesError(f"rule '{name}' has {len(whole)} elements: no element [{i}]")
+        out[i] = _coerce_like(f"{name}[{i}]", value, whole[i])
+        return out
+    cards = card_counts(whole)
+    if cards is None:
+        raise RulesError(f"rule '{name}' is not a card list: name an element by number, {name}[0]")
+    index = [i for i, (_, card) in enumerate(cards) if card == part]
+    if not index:
+        raise RulesError(f"no card '{part}' in {name} (cards: {', '.join(card for _, card in cards)})")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 999:
+        raise RulesError(f"{name}[{part}] is a card count: a whole number from 0 to 999, got {value!r}")
+    out[index[0]] = f"{value} x {part}"
+    return [v for v in out if v != f"0 x {part}"]          # no such card left: its entry goes
 
 
 def _coerce_like(key: str, value: Any, like: Any) -> Any:

@@ -15,7 +15,7 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
 from sim.analysis.calibration import verdict as claim_verdict  # noqa: E402
-from sim.analysis.equilibrium import STARTS, Study  # noqa: E402
+from sim.analysis.equilibrium import STARTS, STRONGER, Study  # noqa: E402
 from sim.analysis.gametheory._util import Interval  # noqa: E402
 from sim.report import numbers  # noqa: E402
 from sim.report.charts import ChartSaver, heat_colours, label_cells  # noqa: E402
@@ -80,7 +80,7 @@ def headline(s: Study) -> str:
     """The figure at equilibrium as a designer should read it: the bracket, which counts what fresh best
     responses still gain, and the table's value inside it; "not converged" when a fresh check fails."""
     br, v = s.bracket(), s.value
-    if not s.fresh:
+    if not s.fresh and not s.search_fresh:
         return f"{pct(v)} (table value; no fresh best-response check)"
     if br.lo == v.lo and br.hi == v.hi:
         return f"{pct(v)} (fresh best responses gain nothing beyond it)"
@@ -152,8 +152,9 @@ def findings(s: Study) -> list[str]:
                        "below stands for it.")
     for side, g in getattr(s, "search_fresh", {}).items():
         if plays_search_only(s, side):
-            out.append(f"The solution for {side} is the search player itself, so checking it against the solution "
-                       "adds nothing.")
+            out.append(f"The solution for {side} is the search player itself; checked with the search player at "
+                       f"{STRONGER} times its playouts per decision, it gains {points(g)} over it on the same "
+                       f"{s.search.check_games:,} fresh games{fresh_verdict(g, s.search.tol)}")
             continue
         out.append(f"Checked with the search player for {side}, playing out against the strategies the solution "
                    f"plays (informed): it gains {points(g)} over the equilibrium's own mixture on the same "
@@ -273,9 +274,13 @@ def deck_text(s: Study, side: str) -> str:
 def convergence_text(s: Study) -> str:
     rounds = len(s.rounds)
     if s.converged and not getattr(s, "fresh_converged", lambda: True)():
-        return (f"The double oracle stopped after {rounds} round(s): no best response its weight search found gained "
-                f"more than {100 * s.search.tol:.1f} points on the table's seeds, but a fresh check below gains "
-                "more: the weight search missed it, and the solution is not an equilibrium of the game.")
+        return (f"The double oracle stopped after {rounds} round(s): no best response it found gained more than "
+                f"{100 * s.search.tol:.1f} points on the table's seeds, but a fresh check below gains more: the "
+                "oracle missed it, and the solution is not an equilibrium of the game.")
+    if s.converged and s.rounds and not s.rounds[-1].found and not s.rounds[-1].searched:
+        return (f"The double oracle stopped after {rounds} round(s): its last round had nothing left to try (no weight "
+                "search trains against a solution that is the search player alone, and the search player was "
+                "already in); the checks below say how far the solution is from an equilibrium.")
     if s.converged:
         return (f"The double oracle converged after {rounds} round(s): no best response found by the search gained "
                 f"more than {100 * s.search.tol:.1f} points against the solution, measured on the table's seeds.")

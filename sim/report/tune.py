@@ -9,9 +9,11 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from sim.analysis.tune import Evaluator, TuneResult, Tuning, inside, show_value  # noqa: E402
+from sim.analysis.tune import (PROBE_PRECISION, EquilibriumEvaluator, Evaluator, TuneResult, Tuning,  # noqa: E402
+                               inside, show_value)
 from sim.engine.game import Game  # noqa: E402
 from sim.engine.spec import RunSpec  # noqa: E402
+from sim.report import equilibrium as equilibrium_report  # noqa: E402
 from sim.report import numbers  # noqa: E402
 from sim.report.charts import ChartSaver, legend_beside  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
@@ -25,6 +27,10 @@ def write(t: Tuning, to: Path) -> Path:
     curve = response_chart(t, chart)
     t.table().write_parquet(to / f"tune_{t.game.name}.parquet")
     lines = report_lines(t.game, t.base, t.evaluator, t.result, curve)
+    if isinstance(t.evaluator, EquilibriumEvaluator):
+        for (point, fresh), study in t.evaluator.studies.items():
+            if fresh:
+                equilibrium_report.write(study, to / "equilibrium" / "_".join(map(str, point)))
     return write_report(to, f"tune_{t.game.name}", "\n".join(lines), t.game.title)
 
 
@@ -54,11 +60,14 @@ def _target(t) -> str:
 
 def findings(ev: Evaluator, result: TuneResult) -> list[str]:
     out = []
+    solved = isinstance(ev, EquilibriumEvaluator)
     for c in result.candidates:
         parts = []
         for t, est in zip(ev.targets, result.verified[c]):
             verdict = "inside" if inside(est, t.value) else "outside"
-            parts.append(f"{t.outcome.label or t.outcome.name} is {_fmt(t, est)} over {est.n:,} fresh games "
+            where = (f"solved in full on fresh seeds ({est.n:,} games; the interval is the study's bracket)"
+                     if solved else f"over {est.n:,} fresh games")
+            parts.append(f"{t.outcome.label or t.outcome.name} is {_fmt(t, est)} {where} "
                          f"(target {_target(t)}: {verdict} the interval)")
         out.append(f"- With **{ev.describe(c)}**: " + "; ".join(parts) + ".")
     return out
@@ -74,11 +83,7 @@ def report_lines(game: Game, base: RunSpec, ev: Evaluator, result: TuneResult, c
              f"- The search: {result.note}.", "",
              f"Rests on: {spec_words(game, base)}, and the assumed values listed by `dsim games {game.name}`; "
              f"searched {ranges}.", "",
-             "## Method", "",
-             f"Every setting searched played the same {base.n:,} games (seed {base.seed}: common random numbers), "
-             "so the search compares settings without noise between them; the answer was then replayed on "
-             f"fresh seeds (seed {base.seed} + 7919) for the intervals above. See `sim/analysis/tune.py` for why "
-             "bisection, Brent's method and differential evolution.", ""]
+             "## Method", "", method_text(base, ev), ""]
     if curve:
         lines += [curve, ""]
     lines += ["## Settings played on the search seeds", "", "| " + " | ".join([*(p.words for p in ev.params),
@@ -89,6 +94,22 @@ def report_lines(game: Game, base: RunSpec, ev: Evaluator, result: TuneResult, c
         lines.append("| " + " | ".join([*(show_value(p, v) for p, v in zip(ev.params, point)),
                                          *(_fmt(t, e) for t, e in zip(ev.targets, ests))]) + " |")
     return lines
+
+
+def method_text(base: RunSpec, ev: Evaluator) -> str:
+    if isinstance(ev, EquilibriumEvaluator):
+        q = ev.search
+        return (f"Every setting searched was solved as a game on the same seeds (seed {base.seed}), lightly: one "
+                f"round of best responses, no search player, cells to ±{100 * PROBE_PRECISION:.0f} points, each "
+                "solve starting from the strategies the solves before it found. The answer was then solved in full "
+                f"on fresh seeds (seed {base.seed} + 7919): up to {q.rounds} rounds of best responses, the search "
+                "player checked each round and joining a side it gains on, and its interval is that study's "
+                "bracket (the sampling interval widened by what fresh best responses still gain; the answer's "
+                "study is in `equilibrium/`). Integer bisection or Brent's method, as `sim/analysis/tune.py` says.")
+    return (f"Every setting searched played the same {base.n:,} games (seed {base.seed}: common random numbers), "
+            "so the search compares settings without noise between them; the answer was then replayed on "
+            f"fresh seeds (seed {base.seed} + 7919) for the intervals above. See `sim/analysis/tune.py` for why "
+            "bisection, Brent's method and differential evolution.")
 
 
 def response_chart(t: Tuning, chart: ChartSaver) -> str:
@@ -102,7 +123,8 @@ def response_chart(t: Tuning, chart: ChartSaver) -> str:
     fig, ax = plt.subplots(figsize=(6.5, 3.6))
     ax.errorbar(xs, [e.value * scale for e in ests],
                 yerr=[[(e.value - e.lo) * scale for e in ests], [(e.hi - e.value) * scale for e in ests]],
-                fmt="o-", capsize=3, label=f"search seeds ({ev.base.n:,} games each)")
+                fmt="o-", capsize=3, label="light solves, search seeds" if isinstance(ev, EquilibriumEvaluator)
+                else f"search seeds ({ev.base.n:,} games each)")
     for c in result.candidates:
         e = result.verified[c][0]
         ax.errorbar([c[0]], [e.value * scale], yerr=[[(e.value - e.lo) * scale], [(e.hi - e.value) * scale]],

@@ -18,7 +18,8 @@ the analysis layer and written by the report layer (this module sits above both,
                                           #   (as for `dsim equilibrium`)
     only = ["dwarf_spaces"]               # sensitivity: only these assumed values; ablate: elements or groups
     mode = "neutral"                      # ablate: neutral | remove | force
-    at_equilibrium = true                 # ablate: re-solve the game for each element (n: most games per cell)
+    at_equilibrium = true                 # ablate, compare, sweep, tune: solve each arm, point or setting as a game
+                                          # (n: most games per cell; tune's target: equilibrium=VALUE)
     outcome = "dragon_win"                # ladder: the finding's outcome, and the reference it is read against
     reference = 0.5
     equilibrium = true                    # ladder: the equilibrium as the top rung (the default); search_games
@@ -41,6 +42,7 @@ from pathlib import Path
 
 from sim.analysis.ablate import ablate
 from sim.analysis.ablate_equilibrium import ablate_at_equilibrium
+from sim.analysis.arms_equilibrium import compare_at_equilibrium, sweep_at_equilibrium
 from sim.analysis.compare import compare
 from sim.analysis.equilibrium import Search, equilibrium, search_player, standard_study
 from sim.analysis.payoffs import Budget
@@ -58,6 +60,7 @@ from sim.engine.strategy import load_plugin
 from sim.games import get_game
 from sim.report import ablate as ablate_report
 from sim.report import ablate_equilibrium as ablate_equilibrium_report
+from sim.report import arms_equilibrium as arms_report
 from sim.report import balance
 from sim.report import compare as compare_report
 from sim.report import equilibrium as equilibrium_report
@@ -111,15 +114,23 @@ def base_spec(spec: dict, players: int | None = None) -> RunSpec:
                    tuple(spec.get("plugins", [])))
 
 
+def cell_budget(spec: dict, base: RunSpec) -> Budget:
+    """How much each cell of a solve plays, from an experiment file (n: most games per cell)."""
+    return Budget(float(spec.get("precision", 0.01)), min(2_000, base.n), base.n if "n" in spec else 200_000)
+
+
+def equilibrium_search(spec: dict) -> Search:
+    """The best-response search of a solve, from an experiment file (the command's defaults where a key is
+    absent)."""
+    return Search(iters=int(spec.get("iters", 3)), refine=int(spec.get("refine", Search.refine)),
+                  games=int(spec.get("search_games", 1_000)), rounds=int(spec.get("rounds", 4)),
+                  tol=float(spec.get("tol", 0.01)), check_games=int(spec.get("check_games", 400)),
+                  search_joins=bool(spec.get("search_joins", True)))
+
+
 def run_equilibrium(spec: dict, base: RunSpec, jobs: int):
     """An equilibrium study from an experiment file (the command's defaults where a key is absent)."""
-    precision = float(spec.get("precision", 0.01))
-    budget = Budget(precision, min(2_000, base.n), base.n if "n" in spec else 200_000)
-    search = Search(iters=int(spec.get("iters", 3)), refine=int(spec.get("refine", Search.refine)),
-                    games=int(spec.get("search_games", 1_000)),
-                    rounds=int(spec.get("rounds", 4)), tol=float(spec.get("tol", 0.01)),
-                    check_games=int(spec.get("check_games", 400)),
-                    search_joins=bool(spec.get("search_joins", True)))
+    budget, search = cell_budget(spec, base), equilibrium_search(spec)
     decks = spec.get("decks")
     if decks == "all":
         decks = base.game.decks(base.rules)
@@ -157,25 +168,37 @@ def run_experiment(path: Path, results: Path | None = None, to: Path | None = No
                     run(dataclasses.replace(base, rules=rules, players=p, lineup=lineup), results, jobs=jobs,
                         progress=False)
         paths = balance.build(results, to, game.name)
+    elif kind == "compare" and spec.get("at_equilibrium"):
+        arms = compare_at_equilibrium(game, base, list(spec.get("variants", [])), cell_budget(spec, base),
+                                      equilibrium_search(spec), jobs, spec.get("rules"), sets)
+        paths = [arms_report.write(arms, to, f"compare_{game.name}_equilibrium",
+                                   f"{game.title}: rule variants at equilibrium", "variant")]
     elif kind == "compare":
         paths = [compare_report.write(compare(game, base, list(spec.get("variants", [])), results, jobs,
                                               spec.get("precision"), spec.get("rules"), sets), to)]
+    elif kind == "sweep" and spec.get("at_equilibrium"):
+        arms = sweep_at_equilibrium(game, base, list(spec.get("params", [])), cell_budget(spec, base),
+                                    equilibrium_search(spec), jobs, spec.get("rules"), tuple(spec.get("variant", [])),
+                                    sets)
+        paths = [arms_report.write(arms, to, f"sweep_{game.name}_equilibrium",
+                                   f"{game.title}: rule settings at equilibrium", "point")]
     elif kind == "sweep":
         paths = [sweep_report.write(sweep(game, base, list(spec.get("params", [])), results, jobs, spec.get("rules"),
                                           tuple(spec.get("variant", [])), sets), to)]
     elif kind == "tune":
         verify_n = check_n(float(spec["verify"])) if "verify" in spec else None
+        solved = (cell_budget(spec, base), equilibrium_search(spec)) if spec.get("at_equilibrium") else None
         paths = [tune_report.write(tune(game, base, list(spec.get("params", [])), list(spec.get("targets", [])), jobs,
-                                        verify_n, spec.get("rules"), tuple(spec.get("variant", [])), sets), to)]
+                                        verify_n, spec.get("rules"), tuple(spec.get("variant", [])), sets, solved),
+                                   to)]
     elif kind == "sensitivity":
         paths = [sensitivity_report.write(sensitivity(game, base, results, jobs, spec.get("precision"),
                                                       tuple(spec.get("only", [])), spec.get("rules"),
                                                       tuple(spec.get("variant", [])), sets), to)]
     elif kind == "ablate" and spec.get("at_equilibrium"):
         paths = [ablate_equilibrium_report.write(ablate_at_equilibrium(
-            game, base, Budget(float(spec.get("precision", 0.01)), 2_000, base.n), Search(),
-            spec.get("mode", "neutral"), jobs, tuple(spec.get("only", [])), spec.get("rules"),
-            tuple(spec.get("variant", [])), sets), to)]
+            game, base, cell_budget(spec, base), equilibrium_search(spec), spec.get("mode", "neutral"), jobs,
+            tuple(spec.get("only", [])), spec.get("rules"), tuple(spec.get("variant", [])), sets), to)]
     elif kind == "ablate":
         paths = [ablate_report.write(ablate(game, base, results, spec.get("mode", "neutral"), jobs,
                                             spec.get("precision"), tuple(spec.get("only", [])), spec.get("rules"),
