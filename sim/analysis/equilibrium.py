@@ -235,8 +235,6 @@ def slow_budget(search: Search, budget: Budget) -> Budget:
     return Budget(budget.precision, n, n)
 
 
-# -- two sides -----------------------------------------------------------------------------------------------
-
 def warm_start(study: Study) -> dict[str, list[Candidate]]:
     """What a study found beyond the built-in strategies (best responses, the search player), per side: where
     another study of nearby rules may start."""
@@ -252,6 +250,8 @@ def with_start(game: Game, rules, options: list[Candidate], more: list[Candidate
             options.append(c)
     return options
 
+
+# -- two sides -----------------------------------------------------------------------------------------------
 
 def _two_sided(game, base, roles, budget, search, player, decks, boot, with_search, start) -> Study:
     rows, cols = (with_start(game, base.rules, candidates(game, r, decks, base.rules, with_search), start.get(r, []))
