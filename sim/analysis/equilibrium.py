@@ -586,34 +586,32 @@ class SeatCells:
     lineups: list[tuple[int, ...]]
     k: int
     n: int
-    index: dict[tuple[int, int, int], int]        # (line-up, seat, option) -> position in the flat list
+    where: np.ndarray        # (cells, 3): the (line-up, seat, option) of each entry of the flat list
+    counts: np.ndarray       # (line-ups, k): how many seats hold each option
 
     @classmethod
     def of(cls, table: SymmetricTable) -> tuple["SeatCells", np.ndarray]:
         lineups, n = list(table.cells), len(table.roles)
-        index, samples = {}, []
+        where, samples = [], []
         for li, lu in enumerate(lineups):
             for s in range(n):
                 for o, x in seat_scores(lu, table.cells[lu], s).items():
-                    index[li, s, o] = len(samples)
+                    where.append((li, s, o))
                     samples.append(x)
         flat = np.empty(len(samples), dtype=object)
         flat[:] = samples
-        return cls(lineups, len(table.options), n, index), flat
-
-    def counts(self) -> np.ndarray:
-        return np.array([np.bincount(lu, minlength=self.k) for lu in self.lineups])
+        counts = np.array([np.bincount(lu, minlength=len(table.options)) for lu in lineups])
+        return cls(lineups, len(table.options), n, np.array(where, dtype=np.int64).reshape(-1, 3), counts), flat
 
     def payoffs(self, t: np.ndarray, seat: int | None = None) -> np.ndarray:
         """(line-ups, k) payoffs in full-profile form, NaN where an option is absent: one seat's, or (None) the
         mean over the seats."""
         pay = np.full((len(self.lineups), self.k, self.n), np.nan)
-        for (li, s, o), i in self.index.items():
-            pay[li, o, s] = t[i]
+        pay[self.where[:, 0], self.where[:, 2], self.where[:, 1]] = t
         return pay.mean(axis=2) if seat is None else pay[:, :, seat]
 
     def game(self, t: np.ndarray, seat: int | None = None) -> SymmetricGame:
-        return SymmetricGame.from_hpt(self.counts(), self.payoffs(t, seat))
+        return SymmetricGame.from_hpt(self.counts, self.payoffs(t, seat))
 
 
 def seat_figures(cells: SeatCells, t: np.ndarray, x: np.ndarray) -> dict[str, float]:

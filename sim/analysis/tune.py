@@ -130,10 +130,7 @@ def parse_target(text: str, game: Game) -> Target:
     outcomes = {o.name: o for o in game.outcomes()}
     if name not in outcomes:
         raise DsimError(f"unknown outcome '{name}' for {game.name} (known: {', '.join(outcomes)})")
-    try:
-        value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
-    except ValueError:
-        raise DsimError(f"--target value must be a number, got '{raw}'") from None
+    value = target_value(raw)
     if outcomes[name].kind == "rate" and not 0 <= value <= 1:
         raise DsimError(f"{name} is a rate: its target must be from 0 to 1 (or 0% to 100%), got {raw}")
     return Target(outcomes[name], value)
@@ -242,6 +239,14 @@ def probe_search(search):
                                search_joins=False)
 
 
+def target_value(raw: str) -> float:
+    """A target as written: a number, or a percentage (50%)."""
+    try:
+        return float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+    except ValueError:
+        raise DsimError(f"--target value must be a number, got '{raw}'") from None
+
+
 def equilibrium_target(text: str, game: Game, base: RunSpec) -> Target:
     """`equilibrium=VALUE`: the figure at equilibrium (the first side's score, win 1 and draw ½; with three or
     more seats, seat 0's share of the wins)."""
@@ -252,10 +257,7 @@ def equilibrium_target(text: str, game: Game, base: RunSpec) -> Target:
     roles = game.active_roles(base.players)
     label = (f"{roles[0]}'s score at equilibrium" if len(roles) == 2 else "seat 0's share at equilibrium")
     raw = raw.strip()
-    try:
-        value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
-    except ValueError:
-        raise DsimError(f"--target value must be a number, got '{raw}'") from None
+    value = target_value(raw)
     if not 0 <= value <= 1:
         raise DsimError(f"the figure at equilibrium is a share: its target must be from 0 to 1 (or 0% to 100%), "
                         f"got {raw}")
