@@ -51,6 +51,7 @@ DESIGN := $(wildcard experiments/*_equilibrium.toml experiments/*_sensitivity.to
 
 reports: $(STAMP)
 	for f in $(DESIGN) $(filter-out $(DESIGN),$(wildcard experiments/*.toml)); do $(BIN)/dsim experiment $$f || exit 1; done
+	$(BIN)/python -m sim.report.answers
 
 clean:
 	rm -rf $(VENV) results build *.egg-info

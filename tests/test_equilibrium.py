@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import numpy as np
 import polars as pl
@@ -355,11 +356,13 @@ def test_tune_at_equilibrium_solves_each_setting_and_verifies_the_answer(tmp_pat
     probes = {k[0][0]: e[0].value for k, e in ev.cache.items() if not k[1]}
     assert set(probes) >= {3, 5}
     target = 0.75
-    answer = [c[0] for c in t.result.candidates]
+    best = t.result.best[0]
+    assert t.result.candidates == [t.result.best]          # each verification is a full solve: the answer's only
     if "outside" in t.result.note:
         assert all((v > target) == (probes[3] > target) for v in probes.values())
     else:
-        assert len(answer) == 2 and (probes[answer[0]] - target) * (probes[answer[1]] - target) <= 0
+        lo, hi = map(int, re.search(r"between (\d+) and (\d+)", t.result.note).groups())
+        assert hi == lo + 1 and best in (lo, hi) and (probes[lo] - target) * (probes[hi] - target) <= 0
     for c in t.result.candidates:
         study = ev.studies[(c, True)]
         est = t.result.verified[c][0]
@@ -367,7 +370,10 @@ def test_tune_at_equilibrium_solves_each_setting_and_verifies_the_answer(tmp_pat
         assert study.search.rounds == QUICK.rounds          # the answer's solve is the full one
     text = write_tune(t, tmp_path).read_text()
     assert "solved in full on fresh seeds" in text
-    assert (tmp_path / "equilibrium" / str(answer[0]) / "equilibrium_drako_2p.md").exists()
+    assert (tmp_path / "equilibrium" / f"tune_drako_equilibrium_dwarf_spaces_0_{best}" /
+            "equilibrium_drako_2p.md").exists()
+    assert json.loads((tmp_path / "tune_drako_equilibrium_dwarf_spaces_0.json").read_text())["best"] == {
+        "dwarf_spaces[0]": best}
     assert main(["tune", "--game", "drako", "--param", "dwarf_spaces[0]=3:5", "--target", "dragon_win=0.5",
                  "--at-equilibrium"]) == 2
 

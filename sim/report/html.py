@@ -12,6 +12,8 @@ import html
 import re
 from pathlib import Path
 
+from sim.report.glossary import glossary_html
+
 STYLE = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;
      color:#222;line-height:1.45}
@@ -21,6 +23,7 @@ table{border-collapse:collapse;margin:.6rem 0;font-size:.85rem;max-width:100%}
 td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left;vertical-align:top;overflow-wrap:break-word}
 .num{text-align:right}th{background:#f3f3f3}
 details{margin:.6rem 0}summary{cursor:pointer;color:#3a6fd8}
+.glossary dt{font-weight:600}.glossary dd{margin:0 0 .4rem 1rem}
 img{max-width:100%;height:auto;display:block;margin:.6rem 0}
 code{background:#f4f4f4;padding:0 .2rem;border-radius:3px;font-size:.9em}
 ul{padding-left:1.3rem}li{margin:.2rem 0}
@@ -120,7 +123,7 @@ def markdown_to_html(text: str, title: str, folder: Path | None = None) -> str:
         page = page[:start] + f'<h2>Findings</h2>\n<div class="findings">{inner}</div>' + page[end:]
     return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
             f"content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
-            f"<style>{STYLE}</style></head><body>\n{page}\n</body></html>\n")
+            f"<style>{STYLE}</style></head><body>\n{page}\n{glossary_html(text)}\n</body></html>\n")
 
 
 def write_report(folder: Path, stem: str, text: str, title: str) -> Path:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import matplotlib
@@ -20,18 +22,29 @@ from sim.report.html import write_report  # noqa: E402
 from sim.report.labels import spec_words  # noqa: E402
 
 
+def stem(t: Tuning) -> str:
+    """`tune_<game>`; at equilibrium `tune_<game>_equilibrium_<levers>`, so each lever's answer keeps its page."""
+    if not isinstance(t.evaluator, EquilibriumEvaluator):
+        return f"tune_{t.game.name}"
+    levers = "_".join(re.sub(r"\W+", "_", p.name).strip("_") for p in t.evaluator.params)
+    return f"tune_{t.game.name}_equilibrium_{levers}"
+
+
 def write(t: Tuning, to: Path) -> Path:
-    """`tune_<game>.md` and its HTML twin, the response chart, and `.parquet` (every setting played)."""
+    """`<stem>.md` and its HTML twin, the response chart, `.parquet` (every setting played) and `.json` (the
+    answer's figures); at equilibrium the answer's study in `equilibrium/<stem>_<setting>/`."""
     to.mkdir(parents=True, exist_ok=True)
-    chart = ChartSaver(to, f"tune_{t.game.name}")
+    name = stem(t)
+    chart = ChartSaver(to, name)
     curve = response_chart(t, chart)
-    t.table().write_parquet(to / f"tune_{t.game.name}.parquet")
+    t.table().write_parquet(to / f"{name}.parquet")
+    (to / f"{name}.json").write_text(json.dumps(figures(t), indent=1, default=str))
     lines = report_lines(t.game, t.base, t.evaluator, t.result, curve)
     if isinstance(t.evaluator, EquilibriumEvaluator):
         for (point, fresh), study in t.evaluator.studies.items():
             if fresh:
-                equilibrium_report.write(study, to / "equilibrium" / "_".join(map(str, point)))
-    return write_report(to, f"tune_{t.game.name}", "\n".join(lines), t.game.title)
+                equilibrium_report.write(study, to / "equilibrium" / "_".join([name, *map(str, point)]))
+    return write_report(to, name, "\n".join(lines), t.game.title)
 
 
 def figures(t: Tuning) -> dict:

@@ -1,0 +1,83 @@
+"""The answer pages and the question table of reports/README.md are generated from the studies' files: the
+committed text must be what the generator writes now, and every Markdown table must render as one table."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+from sim.report import answers
+
+REPORTS = Path(__file__).resolve().parents[1] / "reports"
+
+
+def broken_tables(text: str) -> list[int]:
+    """Line numbers where a table row starts a new block without a header and separator (a blank line inside a
+    table, or a row with no header), or a table's rows differ in column count from its header."""
+    lines, bad, columns = text.splitlines(), [], None
+    for i, line in enumerate(lines):
+        if not line.startswith("|"):
+            columns = None
+            continue
+        cells = len(re.findall(r"(?<!\\)\|", line)) - 1
+        if columns is None:
+            header_ok = i + 1 < len(lines) and re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", lines[i + 1].strip())
+            if not header_ok:
+                bad.append(i + 1)
+            columns = cells
+        elif cells != columns:
+            bad.append(i + 1)
+    return bad
+
+
+def test_committed_answers_are_what_the_studies_say():
+    for q in answers.QUESTIONS:
+        committed = (REPORTS / q.game / "answer.md").read_text()
+        assert committed == answers.page(q, REPORTS) + "\n", f"{q.game}/answer.md: rerun python -m sim.report.answers"
+    assert (REPORTS / "README.md").read_text() == answers.readme(REPORTS), "rerun python -m sim.report.answers"
+
+
+def test_no_broken_tables_and_drako_answered_first():
+    readme = (REPORTS / "README.md").read_text()
+    for path in [REPORTS / "README.md", *(REPORTS / q.game / "answer.md" for q in answers.QUESTIONS)]:
+        assert broken_tables(path.read_text()) == [], path
+    rows = readme.split(answers.START)[1].split(answers.END)[0].strip().splitlines()
+    assert rows[2].startswith("| [Drako: Does the dragon win too often?]")
+    assert broken_tables("| a | b |\n|---|---|\n| 1 | 2 |\n\n| 3 | 4 |\n") == [5]
+    assert broken_tables("| a | b |\n|---|---|\n| 1 | 2 | 3 |\n") == [3]
+
+
+def test_the_answer_follows_the_study(tmp_path):
+    """Move the study's bracket above a half and the verdict says so; give the game a tune at equilibrium and its
+    setting becomes the row's change."""
+    q = answers.QUESTIONS[0]
+    root = tmp_path / "reports"
+    shutil.copytree(REPORTS / q.game, root / q.game)
+    shutil.copy(REPORTS / "README.md", root / "README.md")
+    for other in answers.QUESTIONS[1:]:
+        shutil.copytree(REPORTS / other.game, root / other.game)
+    path = root / f"{q.equilibrium}.json"
+    eq = json.loads(path.read_text())
+    eq.update(bracket=[0.61, 0.72], equilibrium=[0.66, 0.64, 0.68], fresh_converged=False)
+    path.write_text(json.dumps(eq))
+    tune = {"best": {"dragon_deck[defense]": 3}, "note": "no whole value hits the target: it lies between 3 and 4",
+            "settings": [{"setting": {"dragon_deck[defense]": 3}, "outcomes": [
+                {"outcome": "equilibrium", "target": 50.0, "value": 51.2, "low": 40.1, "high": 60.3, "unit": "%",
+                 "target_inside": True}]}]}
+    (root / q.game / "tune_drako_equilibrium_dragon_deck_defense.json").write_text(json.dumps(tune))
+    answers.write_all(root)
+    page = (root / q.game / "answer.md").read_text()
+    assert "**Above 50%, whichever way it settles.**" in page and "between 61.0% and 72.0%" in page
+    assert "`dragon_deck[defense]` = 3: 51.2% at equilibrium, between 40.1% and 60.3%" in page
+    row = (root / "README.md").read_text().split(answers.START)[1].splitlines()[4]
+    assert "**Above 50%" in row and "`dragon_deck[defense]` = 3" in row
+
+
+def test_each_report_explains_the_words_it_uses():
+    from sim.report.html import markdown_to_html
+    page = markdown_to_html("The figure at equilibrium lies in its bracket.", "t")
+    assert "Words used here" in page and "<dt>bracket</dt>" in page and "<dt>equilibrium</dt>" in page
+    assert "<dt>playouts</dt>" not in page
+    assert "Words used here" not in markdown_to_html("Nothing technical.", "t")
