@@ -27,7 +27,7 @@ def equilibrium(game: GameOpt = "drako", players: PlayersOpt = None, variant: Va
                 n: Annotated[float, typer.Option("--n", "-n", metavar="N", help="most games per cell")] = 200_000,
                 tol: Annotated[float, typer.Option(
                     "--tol", metavar="SHARE", help="stop when no best response gains more than this (0.01 = 1 point)")] = 0.01,
-                rounds: Annotated[int, typer.Option(metavar="ROUNDS", help="most double-oracle rounds")] = 4,
+                rounds: Annotated[int, typer.Option(metavar="ROUNDS", help="most rounds of adding best responses and solving again")] = 4,
                 iters: Annotated[int, typer.Option(metavar="GENERATIONS", help="best-response search: generations of "
                                                    "the short run from every strategy family")] = 3,
                 refine: Annotated[int, typer.Option(metavar="GENERATIONS", help="best-response search: generations of "
@@ -37,7 +37,7 @@ def equilibrium(game: GameOpt = "drako", players: PlayersOpt = None, variant: Va
                 decks: Annotated[Optional[str], typer.Option(
                     "--decks", metavar="DECKS", help="games with decks: the decks a side may choose (comma-separated, or 'all')")]
                 = None,
-                boot: Annotated[int, typer.Option(metavar="RESAMPLES", help="bootstrap resamples for the intervals")] = 200,
+                boot: Annotated[int, typer.Option(metavar="RESAMPLES", help="resamplings of the games played, for the intervals")] = 200,
                 check_games: Annotated[int, typer.Option(
                     "--check-games", metavar="N", help="games of the search player's fresh check per side (it plays "
                                                        "out against the solution; 0: no check), and of each cell "
@@ -49,8 +49,8 @@ def equilibrium(game: GameOpt = "drako", players: PlayersOpt = None, variant: Va
                     "--search-joins/--no-search-joins", help="two sides: the search player joins a side when, checked "
                                                              "each round, it gains on fresh games")] = True,
                 search_budget: Annotated[Optional[int], typer.Option(
-                    "--search-budget", metavar="N", help="with --with-search: the search player's playouts per "
-                                                         "decision (default: its own)")] = None,
+                    "--search-budget", metavar="N", help="with --with-search: the trial games the search player "
+                                                         "plays per move (default: its own)")] = None,
                 to: ToOpt = None, format_: FormatOpt = "text") -> None:
     """The balance when every side plays its best.
 

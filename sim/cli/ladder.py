@@ -28,7 +28,7 @@ def ladder(game: GameOpt = "dragonwake", n: NOpt = 50_000, players: PlayersOpt =
            search_games: Annotated[Optional[int], typer.Option(
                "--search-games", metavar="N", help="deals each search rung plays (0: no search rungs; default 10,000)")] = None,
            search_budgets: Annotated[Optional[str], typer.Option(
-               "--search-budgets", metavar="B1,B2", help="the search rungs' playouts per decision (default: a quarter of the search player's default budget, and the default: 50,200 in most games)")] = None,
+               "--search-budgets", metavar="B1,B2", help="the search rungs' trial games per move (default: a quarter of the search player's default budget, and the default: 50,200 in most games)")] = None,
            jobs: JobsOpt = 1,
            format_: FormatOpt = "text",
            to: ToOpt = None) -> None:

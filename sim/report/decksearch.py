@@ -13,7 +13,7 @@ from sim.report.html import write_report
 from sim.report.labels import spec_words
 from sim.report.autobalance import shown
 
-BAR = 0.60        # a deck scoring above this against the field breaks the set (issue 26: more than 10 points over)
+BAR = 0.60        # a deck scoring above this against the field breaks the set (the design target: more than 10 points over)
 
 
 def verdict(f: Found) -> str:

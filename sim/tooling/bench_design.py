@@ -1,4 +1,4 @@
-"""Wall-clock of the design commands against their targets (#14): whole `dsim` commands on both cores,
+"""Wall-clock of the design commands against their targets: whole `dsim` commands on both cores,
 as a designer runs them, from a warm numba cache (one untimed run first)."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 Runs the command in a child process with DSIM_PHASES set (sim.engine.phases), sampling its whole process tree's
 resident memory every 20 ms. Python's start and the imports are the time from launching the process to the
 command's first line, and the exit is from the command's last exit handler to the process's end; "other" is what
-the named phases leave of the rest (typer, the summary line, loky's exit handlers). Issue #48's
+the named phases leave of the rest (typer, the summary line, loky's exit handlers). The
 targets: peak memory at most 600 MiB with 2 workers; the whole command no slower than 1.05x c0ee031's (that ratio
 is `make bench-compare`'s, measured A B A B in one run).
 """

@@ -99,7 +99,7 @@ def dask_overhead(game: str = "dragonwake", chunks: int = 200, chunk_size: int =
 
 def scale_section(games: list[str], sizes: tuple[float, float] = (1e6, 1e7)) -> list[str]:
     """Peak memory of `dsim run` at two sizes for every game: within 15% of each other when nothing grows
-    with --n (issue #28)."""
+    with --n."""
     small, large = sizes
     lines = ["", "## Scale", "", "Peak resident memory of the whole `dsim run` process tree (the command and its "
              f"two joblib workers, report included), sampled every 20 ms, at {small:.0e} and {large:.0e} games:", "",

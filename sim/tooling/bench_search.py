@@ -1,5 +1,5 @@
 """`make bench`: each game's search player at its default budget: decisions per second of one core, and what
-that makes of a skill-ladder rung (10,000 games with one search seat on 2 cores; issue #25 asks for at most
+that makes of a skill-ladder rung (10,000 games with one search seat on 2 cores; the target is at most
 10 minutes).
 
 One search seat against the defaults, for each role it plays, in this process; CPU time of this thread, best of

@@ -1,6 +1,6 @@
 """`make bench`: Drarkane's seeker against the bare numba trick-taking yardstick (shared/tools/yardstick_trick.py),
 measured in one run: the two kernels are played in turn and the ratio is taken pair by pair, so the host's drift
-mostly cancels. Issue #28 asks for at least 0.75 of the yardstick's rounds per second."""
+mostly cancels. The target is at least 0.75 of the yardstick's rounds per second."""
 
 from __future__ import annotations
 
