@@ -60,7 +60,8 @@ def test_the_answer_follows_the_study(tmp_path):
         shutil.copytree(REPORTS / other.game, root / other.game)
     path = root / f"{q.equilibrium}.json"
     eq = json.loads(path.read_text())
-    eq.update(bracket=[0.61, 0.72], equilibrium=[0.66, 0.64, 0.68], fresh_converged=False)
+    eq.update(bracket=[0.61, 0.72], equilibrium=[0.66, 0.64, 0.68], fresh_converged=False,
+              search_gain={"dragon": [0.03, 0.01, 0.04]})
     path.write_text(json.dumps(eq))
     tune = {"best": {"dragon_deck[defense]": 3}, "note": "no whole value hits the target: it lies between 3 and 4",
             "settings": [{"setting": {"dragon_deck[defense]": 3}, "outcomes": [
@@ -70,6 +71,7 @@ def test_the_answer_follows_the_study(tmp_path):
     answers.write_all(root)
     page = (root / q.game / "answer.md").read_text()
     assert "**Above 50%, whichever way it settles.**" in page and "between 61.0% and 72.0%" in page
+    assert "the search player for dragon +3.0 points [+1.0, +4.0]" in page
     assert "`dragon_deck[defense]` = 3: 51.2% at equilibrium, between 40.1% and 60.3%" in page
     row = (root / "README.md").read_text().split(answers.START)[1].splitlines()[4]
     assert "**Above 50%" in row and "`dragon_deck[defense]` = 3" in row

@@ -110,8 +110,14 @@ def test_two_sided_solution_is_the_table_the_report_writes(tmp_path):
     assert f"{100 * study.value.value:.1f}%" in text and f"{100 * study.default.value:.1f}%" in text
     br = study.bracket()
     assert br.lo <= study.value.lo and br.hi >= study.value.hi
-    assert json.loads((tmp_path / "equilibrium_drako_2p.json").read_text())["bracket"] == [br.lo, br.hi]
+    summary = json.loads((tmp_path / "equilibrium_drako_2p.json").read_text())
+    assert summary["bracket"] == [br.lo, br.hi]
     assert set(study.search_fresh) == {"dragon", "dwarves"}       # Drako's search player can be informed
+    assert set(summary["search_gain"]) == {"dragon", "dwarves"}
+    for side in ("dragon", "dwarves"):                          # what the answer pages name: the support
+        weights = solution.filter(pl.col("side") == side)
+        assert summary["solution"][side] == {k: w for k, w in zip(weights["strategy"], weights["weight"])
+                                             if w > 0.005}
     assert ("Checked with the search player for dwarves" in text
             or "The solution for dwarves is the search player itself" in text)
     for g in [*study.fresh.values(), *study.search_fresh.values()]:   # paired on the same games: never a bare +0.0
@@ -328,14 +334,42 @@ def test_sweep_and_compare_at_equilibrium_solve_each_arm(tmp_path):
     br_few, br_many = few.bracket(), many.bracket()
     assert change.lo <= br_many.hi - br_few.lo and change.lo <= many.value.value - few.value.value <= change.hi
     assert (a.verdict("dwarf_spaces[0]=9") == "down") == (change.hi < 0)
-    text = write_arms(a, tmp_path, "sweep_drako_equilibrium", "Drako", "point").read_text()
+    band = (br_few.lo - 0.001, br_few.hi + 0.001)            # holds the first point's bracket whole
+    text = write_arms(a, tmp_path, "sweep_drako_equilibrium", "Drako", "point", band=band).read_text()
     assert "dwarf_spaces[0]=9" in text and "bracket" in text
-    assert json.loads((tmp_path / "sweep_drako_equilibrium.json").read_text()) == arm_figures(a)
+    found = json.loads((tmp_path / "sweep_drako_equilibrium.json").read_text())
+    assert found == arm_figures(a, band)
+    assert found["band"]["reaches"]["dwarf_spaces[0]=3"] == "yes"
+    assert "| dwarf_spaces[0]=3 |" in text.split("## Which points reach")[1]
     c = compare_at_equilibrium(s.game, s, ["dwarf_spaces[0]=3", "dwarf_spaces[0]=9"], SMALL, QUICK, boot=30)
     assert c.studies["dwarf_spaces[0]=9"].value.value == pytest.approx(many.value.value)
 
 
+def test_a_setting_reaches_a_band_only_when_its_whole_bracket_does():
+    """yes: the bracket inside the band; maybe: they overlap; no: it misses. With none sure, the finding names
+    the ones that may and the nearest table value."""
+    from types import SimpleNamespace
+    from sim.analysis.intervals import Interval
+    from sim.report.arms_equilibrium import band_finding, reaches
+
+    def study(v, lo, hi):
+        return SimpleNamespace(value=Interval(v, v - 0.01, v + 0.01, 100), bracket=lambda: Interval(v, lo, hi, 100))
+    band = (0.4, 0.6)
+    assert [reaches(study(*x), band) for x in [(0.5, 0.45, 0.55), (0.35, 0.2, 0.45), (0.2, 0.1, 0.3)]] == [
+        "yes", "maybe", "no"]
+    arms = SimpleNamespace(reference="a", arms=lambda: ["b", "c"],
+                           studies={"a": study(0.2, 0.1, 0.3), "b": study(0.35, 0.2, 0.45), "c": study(0.3, 0.25, 0.35)})
+    text = band_finding(arms, band, "point")
+    assert "no point surely reaches it; b may" in text and "nearest table value is b's" in text
+    arms.studies["c"] = study(0.5, 0.42, 0.58)
+    assert band_finding(arms, band, "point").startswith("Target 40–60%: c reaches it whichever way")
+
+
 def test_at_equilibrium_refuses_bad_input_in_one_line(capsys):
+    for bad in (["--band", "40%:60%"], ["--band", "40%", "--at-equilibrium"], ["--band", "0.7:0.2", "--at-equilibrium"]):
+        assert main(["sweep", "--game", "drako", "--param", "dwarf_spaces[0]=3|9", *bad]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0 and "--band" in err
     assert main(["sweep", "--game", "drako", "--param", "dwarf_spaces[0]=3|9", "--at-equilibrium",
                  "--precision", "0.7"]) == 2
     assert capsys.readouterr().err.strip().count("\n") == 0

@@ -145,3 +145,33 @@ def test_the_search_rungs_budgets_follow_each_games_default():
     from sim.analysis.ladder import default_budgets
     assert default_budgets(get_game("drako").strategies.get("search")) == (50, 200)
     assert default_budgets(get_game("drakerion").strategies.get("search")) == (5, 20)
+
+
+def test_an_unconverged_equilibrium_rung_carries_its_bracket():
+    """The equilibrium rung's intervals are widened by what fresh best responses still gain (the study's
+    bracket), and its verdict is read off the widened interval: a 20-point rise known only to ±25 points is not
+    a detected change, while the same rung from a converged study is."""
+    from sim.analysis.intervals_paired import NO_CHANGE, UP
+    from sim.analysis.ladder import Level, judge
+    rng = np.random.default_rng(3)
+    values = {"default": (rng.random(4000) < 0.5).astype(float), "equilibrium": (rng.random(4000) < 0.7).astype(float)}
+    for widen, verdict in (((0.0, 0.0), UP), ((0.25, 0.1), NO_CHANGE)):
+        steps = [Level("default", {}), Level("equilibrium", {}, mixture=[({}, 1.0)], widen=widen)]
+        judge(steps, values)
+        top = steps[1]
+        assert top.verdict == verdict
+        assert top.shown.lo < 0 if widen[0] else top.shown.lo > 0
+        assert top.estimate.lo == pytest.approx(max(0.0, top.against_default.b.lo - widen[0]))
+        assert top.estimate.hi == pytest.approx(min(1.0, top.against_default.b.hi + widen[1]))
+
+
+def test_a_lineup_in_words_names_only_the_seats_that_play():
+    """Drarkane at 4 players: seats 4 and 5 exist in the line-up but never play, so the ladder does not list them."""
+    from sim.report.labels import lineup_words
+    game = get_game("drarkane")
+    lineup = dict(game.lineup(None))
+    first = next(iter(lineup))
+    lineup[first] = lineup[first].__class__(lineup[first].strategy, lineup[first].params * 0 + 1.5)
+    text = lineup_words(game, lineup, 4)
+    assert "seat 3" in text and "seat 4" not in text and "seat 5" not in text
+    assert "seat 5" in lineup_words(game, lineup)

@@ -27,6 +27,7 @@ from sim.analysis.intervals import Interval, z_of
 from sim.analysis.intervals_paired import Family, simultaneous, verdict
 from sim.analysis.payoffs import Budget
 from sim.analysis.sweep import point_label, point_specs
+from sim.engine.errors import DsimError
 from sim.engine.game import Game
 from sim.engine.spec import RunSpec
 
@@ -91,6 +92,21 @@ def compare_studies(game: Game, base: RunSpec, reference: str, studies: dict[str
     family = simultaneous(values, ses, n=len(names), corr=corr)
     changes = {k: widened(family.intervals[i], ref, studies[k]) for i, k in enumerate(names)}
     return Arms(game, base, reference, studies, family, changes)
+
+
+def parse_band(text: str | None) -> tuple[float, float] | None:
+    """A target band of the figure at equilibrium, "LO:HI" as shares or percentages (0.4:0.6, 40%:60%)."""
+    if text is None:
+        return None
+    from sim.analysis.tune import target_value
+    lo, sep, hi = str(text).partition(":")
+    if not sep:
+        raise DsimError(f"--band is LO:HI (e.g. 40%:60%), got '{text}'")
+    band = target_value(lo.strip(), "each end of --band"), target_value(hi.strip(), "each end of --band")
+    if not 0 <= band[0] <= band[1] <= 1:
+        raise DsimError(f"--band must run from a low share to a higher one within 0 and 1 (or 0% and 100%), "
+                        f"got '{text}'")
+    return band
 
 
 def compare_at_equilibrium(game: Game, base: RunSpec, variants: list[str], budget: Budget, search: Search = Search(),

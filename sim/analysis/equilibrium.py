@@ -524,7 +524,7 @@ def play_plan(player: Player, plan, seed: int, budget: Budget, games: int | None
 
 def _found(c: Candidate, theta: np.ndarray, round_: int) -> Candidate:
     return dataclasses.replace(c, params=theta, origin=f"best response to round {round_ + 1}'s solution",
-                               tag=f"{c.strategy.name}+{round_ + 1}")
+                               tag=f"{c.strategy.name}, tuned in round {round_ + 1}")
 
 
 def _evolve(player: Player, iters: int, popsize: int, lineups, start: Candidate, round_: int, games: int):

@@ -23,7 +23,7 @@ import polars as pl
 
 from sim.analysis.optimize import best_response
 from sim.analysis.intervals import NAN, Interval
-from sim.analysis.intervals_paired import NO_CHANGE, PairedChange, family_of_changes, paired_change
+from sim.analysis.intervals_paired import DOWN, NO_CHANGE, UP, PairedChange, family_of_changes, paired_change
 from sim.engine.errors import DsimError
 from sim.engine.game import Game, Outcome
 from sim.engine.runner import iter_chunks
@@ -53,6 +53,10 @@ class Level:
     mixture: list = field(default_factory=list)   # the equilibrium rung: (line-up, weight) pairs it plays
     games: int | None = None     # plays only the first this many deals (None: all of the ladder's)
     searching: bool = False      # a side plays the search player (a rung beside the others, read on its own)
+    # the equilibrium rung: how far the study's bracket reaches below and above its value's interval (what fresh
+    # best responses still gain), added to this rung's intervals so that the ladder and the equilibrium report
+    # read "holds" or "indistinguishable" off the same range
+    widen: tuple[float, float] = (0.0, 0.0)
 
     def label(self) -> str:
         return "equilibrium mixture" if self.mixture else lineup_label(self.lineup)
@@ -172,7 +176,20 @@ def equilibrium_level(game: Game, base: RunSpec, study) -> Level:
     state = "converged" if study.converged else f"not converged after {len(study.rounds)} rounds"
     note = (f"equilibrium: {study.mixture_words()} (`dsim equilibrium`, {sum(len(o) for o in study.options.values())} "
             f"strategies, tolerance {100 * study.search.tol:.1f} points, {state})")
-    return Level("equilibrium", max(mixture, key=lambda m: m[1])[0], note=note, mixture=mixture)
+    br, v = study.bracket(), study.value
+    widen = (max(0.0, v.lo - br.lo), max(0.0, br.hi - v.hi))
+    if widen != (0.0, 0.0):
+        note += ("; its intervals are widened by what fresh best responses still gain on it (the study's bracket, "
+                 f"{100 * br.lo:.1f}% to {100 * br.hi:.1f}%)")
+    return Level("equilibrium", max(mixture, key=lambda m: m[1])[0], note=note, mixture=mixture, widen=widen)
+
+
+def widened(e: Interval, widen: tuple[float, float], share: bool) -> Interval:
+    """`e` with the bracket's reach added at each end (a share stays within 0 and 1)."""
+    lo, hi = e.lo - widen[0], e.hi + widen[1]
+    if share:
+        lo, hi = max(0.0, lo), min(1.0, hi)
+    return dataclasses.replace(e, lo=lo, hi=hi, lo_open=False, hi_open=False)
 
 
 @dataclass(frozen=True)
@@ -207,6 +224,10 @@ def judge(steps: list[Level], values: dict[str, np.ndarray]) -> None:
     fam = family_of_changes([s.against_default for s in others])
     for s, shown, word, p in zip(others, fam.intervals, fam.verdicts, fam.p_adjusted):
         s.shown, s.verdict, s.p_adjusted = shown, word, float(p)
+        if s.widen != (0.0, 0.0):      # an unconverged equilibrium: its figure is known only to its bracket
+            s.estimate = widened(s.estimate, s.widen, True)
+            s.shown = widened(shown, s.widen, False)
+            s.verdict = UP if s.shown.lo > 0 else DOWN if s.shown.hi < 0 else NO_CHANGE
     for s in steps:
         if s.name == "default":
             s.shown, s.verdict, s.p_adjusted = s.against_default.diff, NO_CHANGE, 1.0
@@ -221,7 +242,10 @@ def ladder(game: Game, base: RunSpec, outcome_name: str | None = None, reference
     search = Search(iters, popsize, tune_n or max(2_000, base.n // 10))
     steps = levels(game, base, iters, popsize, search.games, jobs)
     if study is not None:
-        steps.append(equilibrium_level(game, base, study))
+        top = equilibrium_level(game, base, study)
+        if outcome.kind != "rate":
+            top.widen = (0.0, 0.0)    # the bracket is a share: it says nothing of a mean's range
+        steps.append(top)
     steps += search_levels(game, base, search_budgets, search_games)
     judge(steps, {s.name: play_level(game, base, s, outcome, base.n, jobs) for s in steps})
     return Ladder(game, base, outcome, steps, reference, search)

@@ -43,7 +43,7 @@ class Candidate:
     params: np.ndarray
     deck: str | None = None
     origin: str = "built-in"
-    tag: str = ""            # a short name, e.g. "kiter+1" for the best response found in round 1
+    tag: str = ""            # a short name, e.g. "kiter, tuned in round 1" for the best response found then
 
     def label(self) -> str:
         """The strategy's name (with its weights when they are not the defaults and it was given them); a best

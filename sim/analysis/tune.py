@@ -239,12 +239,12 @@ def probe_search(search):
                                search_joins=False)
 
 
-def target_value(raw: str) -> float:
+def target_value(raw: str, what: str = "--target value") -> float:
     """A target as written: a number, or a percentage (50%)."""
     try:
         return float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
     except ValueError:
-        raise DsimError(f"--target value must be a number, got '{raw}'") from None
+        raise DsimError(f"{what} must be a number, got '{raw}'") from None
 
 
 def equilibrium_target(text: str, game: Game, base: RunSpec) -> Target:

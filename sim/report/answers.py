@@ -103,6 +103,15 @@ def band_text(q: Question) -> str:
     return f"{100 * lo:g}%" if lo == hi else f"{100 * lo:g}–{100 * hi:g}%"
 
 
+def gains_text(eq: dict) -> str:
+    """What still gains on the solution, side by side, on fresh games (studies from 2026-11-29 on record it)."""
+    parts = []
+    for key, who in (("fresh_gain", "a tuned best response"), ("search_gain", "the search player")):
+        for side, (v, lo, hi) in eq.get(key, {}).items():
+            parts.append(f"{who} for {side} {100 * v:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]")
+    return f" What still gains on it, on fresh games: {'; '.join(parts)}." if parts else ""
+
+
 def verdict(q: Question, root: Path) -> str:
     """Whether the figure is off balance, read off the bracket (or the table's interval when there is none)."""
     eq = load(q.equilibrium, root)
@@ -138,7 +147,14 @@ def arms_text(found: dict, link: str) -> str:
     for arm in found["arms"]:
         c = arm["change"]
         words.append(f"{arm['arm']} {c['value']:+.1f} points [{c['low']:+.1f}, {c['high']:+.1f}] ({c['verdict']})")
-    return f"against {found['reference']} at equilibrium: " + "; ".join(words) + f" — [report]({link})"
+    text = f"against {found['reference']} at equilibrium: " + "; ".join(words)
+    if "band" in found:
+        band = found["band"]
+        reach = {k: [a for a, r in band["reaches"].items() if r == k] for k in ("yes", "maybe")}
+        text = (f"{band['low']:g}–{band['high']:g}%: reached by {', '.join(reach['yes']) or 'no setting'} whichever "
+                f"way the solve settles" + (f", possibly by {', '.join(reach['maybe'])}" if reach["maybe"] else "")
+                + f" ({text})")
+    return text + f" — [report]({link})"
 
 
 def lineup_words(lineup: str) -> str:
@@ -169,7 +185,7 @@ def page(q: Question, root: Path) -> str:
     lines = [f"# {q.title}: {q.question[0].lower()}{q.question[1:]}", "",
              f"When both sides play their best: {verdict(q, root)} {capital(sentence)}.", "",
              f"At equilibrium each side plays: {support(q.equilibrium, root)} "
-             f"([equilibrium study]({rel}.md), {eq['seconds'] / 60:.0f} minutes to solve).", "",
+             f"([equilibrium study]({rel}.md), {eq['seconds'] / 60:.0f} minutes to solve).{gains_text(eq)}", "",
              "## What to change", ""]
     found = fixes(q, root)
     lines += [f"- {f}" for f in found] or ["No rule change has been solved at equilibrium for this game yet: the "

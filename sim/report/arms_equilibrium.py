@@ -26,15 +26,19 @@ def bracket_text(s) -> str:
     return f"{pct(s.value)}; bracket [{100 * br.lo:.1f}, {100 * br.hi:.1f}]"
 
 
-def write(a: Arms, to: Path, stem: str, title: str, what: str, doing: str = "") -> Path:
+def write(a: Arms, to: Path, stem: str, title: str, what: str, doing: str = "",
+          band: tuple[float, float] | None = None) -> Path:
     """`<stem>.md`, its HTML twin, `<stem>.parquet` and `<stem>.json`. `what` names an arm (element, variant,
-    point); `doing` what was done to it ("neutralised"), if anything."""
+    point); `doing` what was done to it ("neutralised"), if anything; `band` a target range of the figure (shares):
+    which arms reach it."""
     to.mkdir(parents=True, exist_ok=True)
     rows = sorted(a.arms(), key=lambda k: -abs(a.changes[k].value))
     table(a, rows).write_parquet(to / f"{stem}.parquet")
-    (to / f"{stem}.json").write_text(json.dumps(figures(a)))
-    lines = [f"# {title}", "", "## Findings", "", *[f"- {f}" for f in findings(a, rows, what, doing)], "",
+    (to / f"{stem}.json").write_text(json.dumps(figures(a, band)))
+    lines = [f"# {title}", "", "## Findings", "", *[f"- {f}" for f in findings(a, rows, what, doing)],
+             *([f"- {band_finding(a, band, what)}"] if band else []), "",
              "## What these findings rest on", "", *[f"- {r}" for r in rests_on(a, what)], "",
+             *band_lines(a, band, what),
              f"| {what} | {figure_name(a.studies[a.reference])} at equilibrium [95%]; bracket | change from "
              f"{a.reference} [simultaneous 95%, with brackets] | verdict | converged |", "|---|---|---|---|---|",
              f"| {a.reference} | {bracket_text(a.studies[a.reference])} | — | reference | "
@@ -43,6 +47,47 @@ def write(a: Arms, to: Path, stem: str, title: str, what: str, doing: str = "") 
         s = a.studies[k]
         lines.append(f"| {k} | {bracket_text(s)} | {points(a.changes[k])} | {a.verdict(k)} | {converged_text(s)} |")
     return write_report(to, stem, "\n".join(lines), a.game.title)
+
+
+def reaches(s, band: tuple[float, float]) -> str:
+    """Whether a study's figure reaches the band: "yes" when its whole bracket lies inside, "no" when the bracket
+    misses it, "maybe" when they overlap (the solve has not settled enough to say)."""
+    br = s.bracket()
+    if band[0] <= br.lo and br.hi <= band[1]:
+        return "yes"
+    return "no" if br.hi < band[0] or br.lo > band[1] else "maybe"
+
+
+def band_words(band: tuple[float, float]) -> str:
+    return f"{100 * band[0]:g}–{100 * band[1]:g}%"
+
+
+def band_finding(a: Arms, band: tuple[float, float], what: str) -> str:
+    """Which arms bring the figure into the band; when none surely does, the nearest."""
+    keys = [a.reference, *a.arms()]
+    sure = [k for k in keys if reaches(a.studies[k], band) == "yes"]
+    maybe = [k for k in keys if reaches(a.studies[k], band) == "maybe"]
+    head = f"Target {band_words(band)}: "
+    if sure:
+        return head + f"{', '.join(sure)} reach{'es' if len(sure) == 1 else ''} it whichever way the solve settles" + (
+            f"; {', '.join(maybe)} may (their brackets overlap it)." if maybe else ".")
+    centre = sum(band) / 2
+    near = min(keys, key=lambda k: abs(a.studies[k].value.value - centre))
+    if maybe:
+        return head + (f"no {what} surely reaches it; {', '.join(maybe)} may (their brackets overlap it, the solves "
+                       f"not settled); the nearest table value is {near}'s, {bracket_text(a.studies[near])}.")
+    return head + (f"no {what} reaches it: every bracket misses it; the nearest is {near}, "
+                   f"{bracket_text(a.studies[near])}.")
+
+
+def band_lines(a: Arms, band: tuple[float, float] | None, what: str) -> list[str]:
+    if not band:
+        return []
+    lines = [f"## Which {what}s reach {band_words(band)}", "",
+             f"| {what} | at equilibrium [95%]; bracket | reaches {band_words(band)} |", "|---|---|---|"]
+    lines += [f"| {k} | {bracket_text(a.studies[k])} | {reaches(a.studies[k], band)} |"
+              for k in [a.reference, *a.arms()]]
+    return [*lines, ""]
 
 
 def converged_text(s) -> str:
@@ -79,17 +124,22 @@ def rests_on(a: Arms, what: str) -> list[str]:
             "max-|t|), and is widened by what each study's bracket adds to its value's interval."]
 
 
-def figures(a: Arms) -> dict:
-    """--format json: the figure at equilibrium for each arm (%) with its bracket, each change (points)."""
+def figures(a: Arms, band: tuple[float, float] | None = None) -> dict:
+    """--format json: the figure at equilibrium for each arm (%) with its bracket, each change (points); with a
+    target band (%), whether each arm reaches it ("yes", "maybe", "no")."""
     ref = a.studies[a.reference]
-    return {"figure": figure_name(ref), "reference": a.reference,
-            "at_reference": numbers.estimate(ref.value, True),
-            "reference_bracket": numbers.estimate(ref.bracket(), True),
-            "arms": [{"arm": k, "at_equilibrium": numbers.estimate(a.studies[k].value, True),
-                      "bracket": numbers.estimate(a.studies[k].bracket(), True),
-                      "change": {**numbers.change(a.changes[k], True), "verdict": a.verdict(k),
-                                 "detected": a.verdict(k) in ("up", "down")},
-                      "converged": converged_text(a.studies[k]) == "yes"} for k in a.arms()]}
+    out = {"figure": figure_name(ref), "reference": a.reference,
+           "at_reference": numbers.estimate(ref.value, True),
+           "reference_bracket": numbers.estimate(ref.bracket(), True),
+           "arms": [{"arm": k, "at_equilibrium": numbers.estimate(a.studies[k].value, True),
+                     "bracket": numbers.estimate(a.studies[k].bracket(), True),
+                     "change": {**numbers.change(a.changes[k], True), "verdict": a.verdict(k),
+                                "detected": a.verdict(k) in ("up", "down")},
+                     "converged": converged_text(a.studies[k]) == "yes"} for k in a.arms()]}
+    if band:
+        out["band"] = {"low": 100 * band[0], "high": 100 * band[1], "unit": "%",
+                       "reaches": {k: reaches(a.studies[k], band) for k in [a.reference, *a.arms()]}}
+    return out
 
 
 def table(a: Arms, rows: list[str]) -> pl.DataFrame:

@@ -71,6 +71,10 @@ def summary(s: Study) -> dict:
             "bracket": [br.lo, br.hi], "fresh_converged": s.fresh_converged(),
             "default": [s.default.value, s.default.lo, s.default.hi], "converged": s.converged,
             "seat_regret": {r: [g.value, g.lo, g.hi] for r, (_, g) in s.seats.items()},
+            "fresh_gain": {side: [g.value, g.lo, g.hi] for side, g in s.fresh.items()},
+            "search_gain": {side: [g.value, g.lo, g.hi] for side, g in s.search_fresh.items()},
+            "solution": {side: {c.label(): float(s.weights[side][i]) for i, c in enumerate(options)
+                                if s.weights[side][i] > 0.005} for side, options in s.options.items()},
             "finding": f"{figure_name(s)} at equilibrium is {headline(s)}; {pct(s.default)} with the default "
                        f"strategies ({defaults_text(s)})",
             "seconds": s.seconds}

@@ -151,11 +151,12 @@ def role_words(role: str) -> str:
     return re.sub(r"^seat(\d+)$", r"seat \1", role)
 
 
-def lineup_words(game: Game, lineup) -> str:
-    """A `Lineup` (role -> Seat) in words, as `lineup_text` gives a stored run's."""
+def lineup_words(game: Game, lineup, players: int | None = None) -> str:
+    """A `Lineup` (role -> Seat) in words, as `lineup_text` gives a stored run's (with `players`, only the seats
+    that play)."""
     return lineup_text(game, {role: {"name": s.strategy.name, "params": dict(zip(s.strategy.param_names,
                                                                                   s.params.tolist()))}
-                              for role, s in lineup.items()})
+                              for role, s in lineup.items()}, players)
 
 
 def spec_words(game: Game, spec) -> str:

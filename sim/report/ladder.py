@@ -59,7 +59,8 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
              f"| level | lineup | estimate [95% CI] | change from the default | verdict | adjusted p |",
              "|---|---|---|---|---|---|"]
     for s in steps:
-        lines.append(f"| {s.name} | {'mixture (below)' if s.mixture else lineup_words(game, s.lineup)} | "
+        who = "mixture (below)" if s.mixture else lineup_words(game, s.lineup, base.players)
+        lines.append(f"| {s.name} | {who} | "
                      f"{s.estimate.fmt(pct=pct, digits=1 if pct else 3)} | "
                      f"{change_text(s.against_default, s.shown, kind)} | {s.verdict} | {s.p_adjusted:.3g} |")
     notes = [s.note.strip() for s in steps if s.note]
@@ -75,7 +76,8 @@ def figures(result: Ladder) -> dict:
     for s in result.steps:
         change = None if s.shown is None else {**numbers.change(s.shown, pct), "verdict": s.verdict,
                                                "detected": s.verdict in (UP, DOWN), "p_adjusted": s.p_adjusted}
-        levels.append({"level": s.name, "lineup": "mixture" if s.mixture else lineup_words(result.game, s.lineup),
+        who = "mixture" if s.mixture else lineup_words(result.game, s.lineup, result.base.players)
+        levels.append({"level": s.name, "lineup": who,
                        "searching": s.searching, **numbers.estimate(s.estimate, pct), "change": change})
     return {"outcome": result.outcome.name, "reference": None if result.reference is None else
             numbers.num((100 if pct else 1) * result.reference), "levels": levels}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import time
 
 import numpy as np
@@ -30,9 +31,10 @@ def published(game) -> dict:
     out = {}
     for side in ROLES:
         rows = sol.filter(pl.col("side") == side)
-        out[side] = ([Candidate(game.strategies.get(r["strategy"].split("+")[0]),
+        out[side] = ([Candidate(game.strategies.get(re.split(r"\+|, ", r["strategy"])[0]),
                                 np.array(list(json.loads(r["params"]).values()), dtype=float), None, r["origin"],
-                                r["strategy"] if "+" in r["strategy"] else "") for r in rows.iter_rows(named=True)],
+                                r["strategy"] if r["origin"] != "built-in" else "")
+                      for r in rows.iter_rows(named=True)],
                      rows["weight"].to_numpy())
     return out
 

@@ -20,6 +20,7 @@ the analysis layer and written by the report layer (this module sits above both,
     mode = "neutral"                      # ablate: neutral | remove | force
     at_equilibrium = true                 # ablate, compare, sweep, tune: solve each arm, point or setting as a game
                                           # (n: most games per cell; tune's target: equilibrium=VALUE)
+    band = "40%:60%"                      # sweep at equilibrium: the settings that bring the figure into this range
     outcome = "dragon_win"                # ladder: the finding's outcome, and the reference it is read against
     reference = 0.5
     equilibrium = true                    # ladder: the equilibrium as the top rung (the default); search_games
@@ -42,7 +43,7 @@ from pathlib import Path
 
 from sim.analysis.ablate import ablate
 from sim.analysis.ablate_equilibrium import ablate_at_equilibrium
-from sim.analysis.arms_equilibrium import compare_at_equilibrium, sweep_at_equilibrium
+from sim.analysis.arms_equilibrium import compare_at_equilibrium, parse_band, sweep_at_equilibrium
 from sim.analysis.compare import compare
 from sim.analysis.equilibrium import Search, equilibrium, search_player, standard_study
 from sim.analysis.payoffs import Budget
@@ -77,7 +78,7 @@ KEYS = {"kind", "game", "title", "n", "players", "strategy", "seed", "jobs", "va
         "strategies", "configs", "role", "field", "set", "report", "rules", "iters", "refine", "plugins", "precision",
         "targets", "verify", "only", "mode", "outcome", "reference", "tol", "rounds", "search_games", "decks", "boot",
         "equilibrium", "at_equilibrium", "search_budgets", "with_search", "search_budget", "check_games",
-        "search_joins"}
+        "search_joins", "band"}
 
 
 def load_spec(path: Path) -> dict:
@@ -181,7 +182,8 @@ def run_experiment(path: Path, results: Path | None = None, to: Path | None = No
                                     equilibrium_search(spec), jobs, spec.get("rules"), tuple(spec.get("variant", [])),
                                     sets)
         paths = [arms_report.write(arms, to, f"sweep_{game.name}_equilibrium",
-                                   f"{game.title}: rule settings at equilibrium", "point")]
+                                   f"{game.title}: rule settings at equilibrium", "point",
+                                   band=parse_band(spec.get("band")))]
     elif kind == "sweep":
         paths = [sweep_report.write(sweep(game, base, list(spec.get("params", [])), results, jobs, spec.get("rules"),
                                           tuple(spec.get("variant", [])), sets), to)]
