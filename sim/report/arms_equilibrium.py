@@ -121,7 +121,13 @@ def rests_on(a: Arms, what: str) -> list[str]:
             f"was within ±{100 * b.precision:.1f} points (at most {b.cap:,} games).",
             "A change's interval adds the two studies' bootstrap variances as if independent (their shared seeds "
             "make them positively correlated, so it is conservative), holds for every change at once (single-step "
-            "max-|t|), and is widened by what each study's bracket adds to its value's interval."]
+            "max-|t|), and is widened by what each study's bracket adds to its value's interval.",
+            f"Solved in {minutes(a)} in all ("
+            + ", ".join(f"{k}: {s.seconds / 60:.1f}" for k, s in a.studies.items()) + ")."]
+
+
+def minutes(a: Arms) -> str:
+    return f"{sum(s.seconds for s in a.studies.values()) / 60:.0f} minutes"
 
 
 def figures(a: Arms, band: tuple[float, float] | None = None) -> dict:
@@ -129,6 +135,7 @@ def figures(a: Arms, band: tuple[float, float] | None = None) -> dict:
     target band (%), whether each arm reaches it ("yes", "maybe", "no")."""
     ref = a.studies[a.reference]
     out = {"figure": figure_name(ref), "reference": a.reference,
+           "seconds": sum(s.seconds for s in a.studies.values()),
            "at_reference": numbers.estimate(ref.value, True),
            "reference_bracket": numbers.estimate(ref.bracket(), True),
            "arms": [{"arm": k, "at_equilibrium": numbers.estimate(a.studies[k].value, True),

@@ -59,8 +59,11 @@ def figures(t: Tuning) -> dict:
             found.append({"outcome": target.outcome.name, "target": numbers.num((100 if pct else 1) * target.value),
                           **numbers.estimate(est, pct), "target_inside": inside(est, target.value)})
         settings.append({"setting": dict(zip([p.name for p in ev.params], c)), "outcomes": found})
-    return {"best": dict(zip([p.name for p in ev.params], result.best)), "settings": settings,
-            "search_settings": len({k[0] for k in ev.cache if not k[1]}), "note": result.note}
+    out = {"best": dict(zip([p.name for p in ev.params], result.best)), "settings": settings,
+           "search_settings": len({k[0] for k in ev.cache if not k[1]}), "note": result.note}
+    if isinstance(ev, EquilibriumEvaluator):
+        out["seconds"] = sum(s.seconds for s in ev.studies.values())
+    return out
 
 
 def _fmt(t, est) -> str:
@@ -118,7 +121,8 @@ def method_text(base: RunSpec, ev: Evaluator) -> str:
                 f"on fresh seeds (seed {base.seed} + 7919): up to {q.rounds} rounds of best responses, the search "
                 "player checked each round and joining a side it gains on, and its interval is that study's "
                 "bracket (the sampling interval widened by what fresh best responses still gain; the answer's "
-                "study is in `equilibrium/`). Integer bisection or Brent's method, as `sim/analysis/tune.py` says.")
+                "study is in `equilibrium/`). Integer bisection or Brent's method, as `sim/analysis/tune.py` says. "
+                f"The solves took {sum(s.seconds for s in ev.studies.values()) / 60:.0f} minutes in all.")
     return (f"Every setting searched played the same {base.n:,} games (seed {base.seed}: common random numbers), "
             "so the search compares settings without noise between them; the answer was then replayed on "
             f"fresh seeds (seed {base.seed} + 7919) for the intervals above. See `sim/analysis/tune.py` for why "
