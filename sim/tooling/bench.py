@@ -103,6 +103,8 @@ def main() -> None:
     if not args.no_design:
         from sim.tooling.bench_design import design_section
         lines += design_section()
+    from sim.tooling.bench_studies import studies_section
+    lines += studies_section()
     out.write_text("\n".join(lines + kept_comparisons(out)) + "\n")
     out.with_suffix(".json").write_text(json.dumps(results, indent=2))
     print(f"wrote {out}")
