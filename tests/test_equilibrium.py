@@ -358,7 +358,8 @@ def test_a_setting_reaches_a_band_only_when_its_whole_bracket_does():
     assert [reaches(study(*x), band) for x in [(0.5, 0.45, 0.55), (0.35, 0.2, 0.45), (0.2, 0.1, 0.3)]] == [
         "yes", "maybe", "no"]
     arms = SimpleNamespace(reference="a", arms=lambda: ["b", "c"],
-                           studies={"a": study(0.2, 0.1, 0.3), "b": study(0.35, 0.2, 0.45), "c": study(0.3, 0.25, 0.35)})
+                           studies={"a": study(0.2, 0.1, 0.3), "b": study(0.35, 0.2, 0.45),
+                                    "c": study(0.3, 0.25, 0.35)})
     text = band_finding(arms, band, "point")
     assert "no point surely reaches it; b may" in text and "nearest table value is b's" in text
     arms.studies["c"] = study(0.5, 0.42, 0.58)
@@ -366,7 +367,8 @@ def test_a_setting_reaches_a_band_only_when_its_whole_bracket_does():
 
 
 def test_at_equilibrium_refuses_bad_input_in_one_line(capsys):
-    for bad in (["--band", "40%:60%"], ["--band", "40%", "--at-equilibrium"], ["--band", "0.7:0.2", "--at-equilibrium"]):
+    for bad in (["--band", "40%:60%"], ["--band", "40%", "--at-equilibrium"],
+                ["--band", "0.7:0.2", "--at-equilibrium"]):
         assert main(["sweep", "--game", "drako", "--param", "dwarf_spaces[0]=3|9", *bad]) == 2
         err = capsys.readouterr().err.strip()
         assert err.count("\n") == 0 and "--band" in err
@@ -391,12 +393,12 @@ def test_tune_at_equilibrium_solves_each_setting_and_verifies_the_answer(tmp_pat
     assert set(probes) >= {3, 5}
     target = 0.75
     best = t.result.best[0]
-    assert t.result.candidates == [t.result.best]          # each verification is a full solve: the answer's only
+    assert t.result.best in t.result.candidates            # the answer and any setting `settle` solved in full
     if "outside" in t.result.note:
         assert all((v > target) == (probes[3] > target) for v in probes.values())
     else:
         lo, hi = map(int, re.search(r"between (\d+) and (\d+)", t.result.note).groups())
-        assert hi == lo + 1 and best in (lo, hi) and (probes[lo] - target) * (probes[hi] - target) <= 0
+        assert hi == lo + 1 and (probes[lo] - target) * (probes[hi] - target) <= 0
     for c in t.result.candidates:
         study = ev.studies[(c, True)]
         est = t.result.verified[c][0]
@@ -410,6 +412,41 @@ def test_tune_at_equilibrium_solves_each_setting_and_verifies_the_answer(tmp_pat
         "dwarf_spaces[0]": best}
     assert main(["tune", "--game", "drako", "--param", "dwarf_spaces[0]=3:5", "--target", "dragon_win=0.5",
                  "--at-equilibrium"]) == 2
+
+
+def test_a_tune_at_equilibrium_walks_its_answer_to_where_the_full_solves_cross_the_target():
+    """The light probes (no search player) put 50% at 3; solved in full the figure there is 25%, so `settle` steps
+    the lever up (the way the probes rise), solving each setting in full, until the figure crosses 50% between 5
+    and 6, and answers with the nearer (6: 54% against 44%)."""
+    from types import SimpleNamespace
+    from sim.analysis.intervals import Interval
+    from sim.analysis.tune import TuneResult, settle
+
+    def full(x):
+        v = 0.1 * x - 0.06
+        return Interval(v, v - 0.02, v + 0.02, 1000)
+
+    class Stub:
+        params = [SimpleNamespace(lo=0, hi=8, integer=True)]
+        targets = [SimpleNamespace(value=0.5)]
+        cache = {((0,), False, None): [Interval(0.2, 0.19, 0.21, 10)],
+                 ((8,), False, None): [Interval(0.9, 0.89, 0.91, 10)]}
+        studies = {((3,), True): SimpleNamespace(value=full(3))}
+        solved = []
+
+        def __call__(self, point, phase, n):
+            self.solved.append(point[0])
+            self.studies[(point, True)] = SimpleNamespace(value=full(point[0]))
+            return [full(point[0])]
+    ev = Stub()
+    result = TuneResult((3,), [(3,)], "between 3 and 4", {(3,): [full(3)]})
+    settle(ev, result, 100)
+    assert ev.solved == [4, 5, 6] and result.best == (6,)
+    assert result.candidates == [(3,), (4,), (5,), (6,)] and "crosses the target between 5 and 6" in result.note
+    result = TuneResult((3,), [(3,)], "", {(3,): [full(3)]})
+    ev.solved = []
+    settle(ev, result, 100, steps=2)                        # out of steps: the nearest so far, said so
+    assert ev.solved[-2:] == [4, 5] and result.best == (5,) and "has not crossed" in result.note
 
 
 def test_a_search_player_solution_is_checked_by_a_stronger_search():

@@ -351,12 +351,50 @@ def curve_points(p: Param, best: float, count: int = 7) -> list[float]:
 
 
 def verify(ev: Evaluator, result: TuneResult, n: int) -> TuneResult:
-    """Replays the candidates on fresh seeds. At equilibrium each is a full solve (a quarter of an hour for
-    Drako), so only the answer is verified; its neighbour's figure stays in the searched settings."""
+    """Replays the candidates on fresh seeds. At equilibrium each is a full solve (minutes to a quarter of an hour),
+    so only the answer is verified, then corrected by full solves (`settle`)."""
     if isinstance(ev, EquilibriumEvaluator):
         result.candidates = [result.best]
     result.verified = {c: ev(c, "verify", n) for c in result.candidates}
+    if isinstance(ev, EquilibriumEvaluator) and len(ev.params) == 1 and ev.params[0].integer:
+        settle(ev, result, n)
     return result
+
+
+SETTLE_STEPS = 4
+
+
+def settle(ev: "EquilibriumEvaluator", result: TuneResult, n: int, steps: int = SETTLE_STEPS) -> None:
+    """The probes are light solves without the search player; the answer's full solve, with it, can land far
+    from them. While the target lies outside the full solve's own interval (its table value's, not the bracket),
+    step the lever one unit toward the target (the way the probes say the figure moves) and solve that setting in
+    full too, until the figure crosses the target, the range ends or `steps` solves were made. The answer is
+    then the full-solved setting nearest the target; every full solve is reported."""
+    p, target = ev.params[0], ev.targets[0].value
+    lo, hi = ev.cache.get(((int(p.lo),), False, None)), ev.cache.get(((int(p.hi),), False, None))
+    if lo is None or hi is None or lo[0].value == hi[0].value:
+        return
+    rising = hi[0].value > lo[0].value
+    x = result.best[0]
+    for _ in range(steps):
+        here = ev.studies[((x,), True)].value
+        if here.lo <= target <= here.hi:
+            return
+        nxt = x + (1 if (here.value < target) == rising else -1)
+        if not p.lo <= nxt <= p.hi:
+            result.note += f"; solved in full, the figure at {x} still misses the target and the range ends there"
+            return
+        result.verified[(nxt,)] = ev((nxt,), "verify", n)
+        result.candidates = sorted(result.verified)
+        there = ev.studies[((nxt,), True)].value
+        if (there.value - target) * (here.value - target) <= 0:
+            result.best = min([(x,), (nxt,)], key=lambda c: abs(ev.studies[(c, True)].value.value - target))
+            result.note += (f"; solved in full with the search player, the figure crosses the target between "
+                            f"{min(x, nxt)} and {max(x, nxt)}")
+            return
+        x = nxt
+        result.best = (x,)
+    result.note += f"; after {steps} full solves the figure has not crossed the target: the nearest is shown"
 
 
 def inside(est: Estimate, target: float) -> bool:

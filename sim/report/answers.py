@@ -136,10 +136,14 @@ def fixes(q: Question, root: Path) -> list[str]:
 
 def tune_text(found: dict, link: str) -> str:
     (lever, value), = found["best"].items()
-    s = found["settings"][0]["outcomes"][0]
-    inside = "the target is inside" if s["target_inside"] else "the target is outside"
-    return (f"`{lever}` = {value}: {s['value']:.1f}% at equilibrium, between {s['low']:.1f}% and {s['high']:.1f}% "
-            f"solved in full on fresh seeds ({inside}; {found['note']}) — [tune]({link})")
+    setting = next(s for s in found["settings"] if s["setting"] == found["best"])
+    s = setting["outcomes"][0]
+    table = setting.get("table")
+    point = (f"the table's value {table['value']:.1f}% [{table['low']:.1f}, {table['high']:.1f}]" if table
+             else f"{s['value']:.1f}%")
+    inside = "the target is inside that range" if s["target_inside"] else "the target is outside that range"
+    return (f"`{lever}` = {value}: between {s['low']:.1f}% and {s['high']:.1f}% at equilibrium ({point}), solved "
+            f"in full on fresh seeds with the search player; {inside} ({found['note']}) — [tune]({link})")
 
 
 def arms_text(found: dict, link: str) -> str:

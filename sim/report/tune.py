@@ -11,8 +11,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from sim.analysis.tune import (PROBE_PRECISION, EquilibriumEvaluator, Evaluator, TuneResult, Tuning,  # noqa: E402
-                               inside, show_value)
+from sim.analysis.tune import (PROBE_PRECISION, SETTLE_STEPS, EquilibriumEvaluator, Evaluator,  # noqa: E402
+                               TuneResult, Tuning, inside, show_value)
 from sim.engine.game import Game  # noqa: E402
 from sim.engine.spec import RunSpec  # noqa: E402
 from sim.report import equilibrium as equilibrium_report  # noqa: E402
@@ -58,7 +58,10 @@ def figures(t: Tuning) -> dict:
             pct = target.outcome.shows_percent()
             found.append({"outcome": target.outcome.name, "target": numbers.num((100 if pct else 1) * target.value),
                           **numbers.estimate(est, pct), "target_inside": inside(est, target.value)})
-        settings.append({"setting": dict(zip([p.name for p in ev.params], c)), "outcomes": found})
+        setting = {"setting": dict(zip([p.name for p in ev.params], c)), "outcomes": found}
+        if isinstance(ev, EquilibriumEvaluator):       # the interval above is the bracket; this, the table's value
+            setting["table"] = numbers.estimate(ev.studies[(c, True)].value, True)
+        settings.append(setting)
     out = {"best": dict(zip([p.name for p in ev.params], result.best)), "settings": settings,
            "search_settings": len({k[0] for k in ev.cache if not k[1]}), "note": result.note}
     if isinstance(ev, EquilibriumEvaluator):
@@ -81,11 +84,18 @@ def findings(ev: Evaluator, result: TuneResult) -> list[str]:
         parts = []
         for t, est in zip(ev.targets, result.verified[c]):
             verdict = "inside" if inside(est, t.value) else "outside"
-            where = (f"solved in full on fresh seeds ({est.n:,} games; the interval is the study's bracket)"
-                     if solved else f"over {est.n:,} fresh games")
-            parts.append(f"{t.outcome.label or t.outcome.name} is {_fmt(t, est)} {where} "
-                         f"(target {_target(t)}: {verdict} the interval)")
-        out.append(f"- With **{ev.describe(c)}**: " + "; ".join(parts) + ".")
+            if solved:
+                v = ev.studies[(c, True)].value
+                parts.append(f"{t.outcome.label or t.outcome.name} is between {100 * est.lo:.1f}% and "
+                             f"{100 * est.hi:.1f}% (the table's value {100 * v.value:.1f}% [{100 * v.lo:.1f}, "
+                             f"{100 * v.hi:.1f}], widened by what fresh best responses still gain), solved in full "
+                             f"on fresh seeds with the search player ({est.n:,} games; target {_target(t)}: "
+                             f"{verdict} that range)")
+            else:
+                parts.append(f"{t.outcome.label or t.outcome.name} is {_fmt(t, est)} over {est.n:,} fresh games "
+                             f"(target {_target(t)}: {verdict} the interval)")
+        best = " (the answer)" if solved and len(result.candidates) > 1 and c == result.best else ""
+        out.append(f"- With **{ev.describe(c)}**{best}: " + "; ".join(parts) + ".")
     return out
 
 
@@ -102,6 +112,15 @@ def report_lines(game: Game, base: RunSpec, ev: Evaluator, result: TuneResult, c
              "## Method", "", method_text(base, ev), ""]
     if curve:
         lines += [curve, ""]
+    if isinstance(ev, EquilibriumEvaluator):
+        lines += ["## Settings solved in full (fresh seeds, the search player in the population)", "",
+                  f"| {ev.params[0].words} | table's value [95%] | bracket | both sides play |", "|---|---|---|---|"]
+        for c in result.candidates:
+            study = ev.studies[(c, True)]
+            br = study.bracket()
+            lines.append(f"| {show_value(ev.params[0], c[0])} | {equilibrium_report.pct(study.value)} | "
+                         f"{100 * br.lo:.1f}–{100 * br.hi:.1f}% | {study.mixture_words()} |")
+        lines.append("")
     lines += ["## Settings played on the search seeds", "", "| " + " | ".join([*(p.words for p in ev.params),
                                                                *(t.outcome.label or t.outcome.name for t in ev.targets)])
               + " |", "|" + "---|" * (len(ev.params) + len(ev.targets))]
@@ -121,7 +140,10 @@ def method_text(base: RunSpec, ev: Evaluator) -> str:
                 f"on fresh seeds (seed {base.seed} + 7919): up to {q.rounds} rounds of best responses, the search "
                 "player checked each round and joining a side it gains on, and its interval is that study's "
                 "bracket (the sampling interval widened by what fresh best responses still gain; the answer's "
-                "study is in `equilibrium/`). Integer bisection or Brent's method, as `sim/analysis/tune.py` says. "
+                "study is in `equilibrium/`). When that solve's table value missed the target beyond its own "
+                "interval, the lever was moved one step toward the target and solved in full again, until the "
+                f"figure crossed the target (at most {SETTLE_STEPS} more solves, `settle` in `sim/analysis/tune.py`). "
+                "Integer bisection or Brent's method, as `sim/analysis/tune.py` says. "
                 f"The solves took {sum(s.seconds for s in ev.studies.values()) / 60:.0f} minutes in all.")
     return (f"Every setting searched played the same {base.n:,} games (seed {base.seed}: common random numbers), "
             "so the search compares settings without noise between them; the answer was then replayed on "
