@@ -123,18 +123,19 @@ def verdict(q: Question, root: Path) -> str:
     return f"**Not told apart from {band_text(q)}.**"
 
 
-def fixes(q: Question, root: Path) -> list[str]:
-    """What to change, from every tune, compare and sweep solved at equilibrium that the game has."""
+def fixes(q: Question, root: Path, short: bool = False) -> list[str]:
+    """What to change, from every tune, compare and sweep solved at equilibrium that the game has (`short`: a
+    band's settings without each one's change, for the README's cell)."""
     out = []
     for pattern in q.fixes:
         for path in sorted(root.glob(f"{pattern}.json")):
             found = json.loads(path.read_text())
             link = path.relative_to(root / q.game).with_suffix(".md").as_posix()
-            out.append(tune_text(found, link) if "best" in found else arms_text(found, link))
+            out.append(tune_text(found, link, short) if "best" in found else arms_text(found, link, short))
     return out
 
 
-def tune_text(found: dict, link: str) -> str:
+def tune_text(found: dict, link: str, short: bool = False) -> str:
     (lever, value), = found["best"].items()
     setting = next(s for s in found["settings"] if s["setting"] == found["best"])
     s = setting["outcomes"][0]
@@ -143,10 +144,11 @@ def tune_text(found: dict, link: str) -> str:
              else f"{s['value']:.1f}%")
     inside = "the target is inside that range" if s["target_inside"] else "the target is outside that range"
     return (f"`{lever}` = {value}: between {s['low']:.1f}% and {s['high']:.1f}% at equilibrium ({point}), solved "
-            f"in full on fresh seeds with the search player; {inside} ({found['note']}) — [tune]({link})")
+            f"in full on fresh seeds with the search player; {inside}" + ("" if short else f" ({found['note']})")
+            + f" — [tune]({link})")
 
 
-def arms_text(found: dict, link: str) -> str:
+def arms_text(found: dict, link: str, short: bool = False) -> str:
     words = []
     for arm in found["arms"]:
         c = arm["change"]
@@ -155,9 +157,9 @@ def arms_text(found: dict, link: str) -> str:
     if "band" in found:
         band = found["band"]
         reach = {k: [a for a, r in band["reaches"].items() if r == k] for k in ("yes", "maybe")}
-        text = (f"{band['low']:g}–{band['high']:g}%: reached by {', '.join(reach['yes']) or 'no setting'} whichever "
-                f"way the solve settles" + (f", possibly by {', '.join(reach['maybe'])}" if reach["maybe"] else "")
-                + f" ({text})")
+        text = (f"{band['low']:g}–{band['high']:g}%: reached by {'; '.join(reach['yes']) or 'no setting'} whichever "
+                f"way the solve settles" + (f"; possibly by {'; '.join(reach['maybe'])}" if reach["maybe"] else "")
+                + ("" if short else f" ({text})"))
     return text + f" — [report]({link})"
 
 
@@ -208,7 +210,7 @@ def readme_rows(root: Path) -> str:
     lines = [START, "", "| question | answer when both sides play their best | what to change |", "|---|---|---|"]
     for q in QUESTIONS:
         sentence, _ = best_play(q, root)
-        found = fixes(q, root)
+        found = fixes(q, root, short=True)
         change = found[0].split(" — ")[0] if found else "not yet solved at equilibrium"
         more = f" ({len(found) - 1} more on the page)" if len(found) > 1 else ""
         lines.append(f"| [{q.title}: {q.question}]({q.game}/answer.md) | {verdict(q, root)} {capital(sentence)}. | "
