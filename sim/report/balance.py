@@ -129,6 +129,9 @@ def design_caveats(game_name: str, to: Path) -> list[str]:
         data = json.loads(path.read_text())
         out.append(f"The headline rests on the default strategies. When every player plays their best "
                    f"([equilibrium]({path.stem}.md), {data['players']} players): {data['finding']}.")
+    if (to / "answer.md").exists():
+        out.append("The game's question answered at the strongest play measured, with each side searching and what "
+                   "to change: [answer page](answer.md).")
     return out
 
 
