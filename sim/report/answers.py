@@ -83,19 +83,19 @@ def support(stem: str, root: Path) -> str:
     return "; ".join(parts)
 
 
-def best_play(q: Question, root: Path) -> tuple[str, str]:
-    """The answer at the strongest play measured, in one sentence, and whether it is settled."""
+def best_play(q: Question, root: Path) -> str:
+    """The answer at the strongest play measured, in one sentence, saying whether it is settled."""
     eq = load(q.equilibrium, root)
     name = eq["figure"]
     table = interval(eq["equilibrium"])
     if eq.get("bracket") is None:
         return (f"{name} is {table} at equilibrium, an earlier study's table value with no fresh best-response "
-                "check, so how far it is from converged is not known", "unchecked")
+                "check, so how far it is from converged is not known")
     lo, hi = eq["bracket"]
     if not eq.get("fresh_converged"):
         return (f"not settled: {name} lies between {pct(lo)} and {pct(hi)} (the table's value {table}, widened "
-                "by what fresh best responses still gain)", "not converged")
-    return f"{name} is {table} at equilibrium; fresh best responses gain nothing beyond it", "converged"
+                "by what fresh best responses still gain)")
+    return f"{name} is {table} at equilibrium; fresh best responses gain nothing beyond it"
 
 
 def band_text(q: Question) -> str:
@@ -186,7 +186,7 @@ def context_rows(q: Question, root: Path) -> list[tuple[str, str, str]]:
 
 def page(q: Question, root: Path) -> str:
     eq = load(q.equilibrium, root)
-    sentence, _ = best_play(q, root)
+    sentence = best_play(q, root)
     rel = Path(q.equilibrium).relative_to(q.game).as_posix()
     lines = [f"# {q.title}: {q.question[0].lower()}{q.question[1:]}", "",
              f"When both sides play their best: {verdict(q, root)} {capital(sentence)}.", "",
@@ -209,7 +209,7 @@ def readme_rows(root: Path) -> str:
     """The question table that opens reports/README.md: one row per question, the answer first."""
     lines = [START, "", "| question | answer when both sides play their best | what to change |", "|---|---|---|"]
     for q in QUESTIONS:
-        sentence, _ = best_play(q, root)
+        sentence = best_play(q, root)
         found = fixes(q, root, short=True)
         change = found[0].split(" — ")[0] if found else "not yet solved at equilibrium"
         more = f" ({len(found) - 1} more on the page)" if len(found) > 1 else ""
