@@ -84,3 +84,14 @@ def test_each_report_explains_the_words_it_uses():
     assert "Words used here" in page and "<dt>bracket</dt>" in page and "<dt>equilibrium</dt>" in page
     assert "<dt>playouts</dt>" not in page
     assert "Words used here" not in markdown_to_html("Nothing technical.", "t")
+
+
+def test_a_band_names_the_settings_that_reach_it_with_their_figures():
+    found = {"reference": "a=1, b=0", "at_reference": {"value": 18.2}, "reference_bracket": {"low": 1.7, "high": 35.7},
+             "arms": [{"arm": "a=5, b=10", "at_equilibrium": {"value": 33.5}, "bracket": {"low": 18.6, "high": 51.2},
+                       "change": {"value": 15.3, "low": -16.1, "high": 49.4, "verdict": "no change detected"}}],
+             "band": {"low": 40.0, "high": 60.0, "reaches": {"a=1, b=0": "no", "a=5, b=10": "maybe"}}}
+    text = answers.arms_text(found, "sweep.md")
+    assert text.startswith("40–60%: no setting reaches it") and "`a=5, b=10` (33.5%, between 18.6% and 51.2%)" in text
+    found["band"]["reaches"]["a=5, b=10"] = "yes"
+    assert answers.arms_text(found, "sweep.md", short=True).startswith("40–60%: reached by `a=5, b=10` whichever")

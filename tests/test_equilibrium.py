@@ -361,9 +361,9 @@ def test_a_setting_reaches_a_band_only_when_its_whole_bracket_does():
                            studies={"a": study(0.2, 0.1, 0.3), "b": study(0.35, 0.2, 0.45),
                                     "c": study(0.3, 0.25, 0.35)})
     text = band_finding(arms, band, "point")
-    assert "no point surely reaches it; b may" in text and "nearest table value is b's" in text
+    assert "no point surely reaches it; `b` may" in text and "nearest table value is b's" in text
     arms.studies["c"] = study(0.5, 0.42, 0.58)
-    assert band_finding(arms, band, "point").startswith("Target 40–60%: c reaches it whichever way")
+    assert band_finding(arms, band, "point").startswith("Target 40–60%: `c` reaches it whichever way")
 
 
 def test_at_equilibrium_refuses_bad_input_in_one_line(capsys):

@@ -117,9 +117,11 @@ def verdict(q: Question, root: Path) -> str:
     eq = load(q.equilibrium, root)
     lo, hi = eq["bracket"] if eq.get("bracket") is not None else eq["equilibrium"][1:]
     if lo > q.band[1]:
-        return f"**Above {band_text(q)}, whichever way it settles.**"
+        return f"**Above {100 * q.band[1]:g}%, whichever way it settles.**"
     if hi < q.band[0]:
-        return f"**Below {band_text(q)}, whichever way it settles.**"
+        return f"**Below {100 * q.band[0]:g}%, whichever way it settles.**"
+    if q.band[0] < q.band[1] and q.band[0] <= lo and hi <= q.band[1]:
+        return f"**Within {band_text(q)}, whichever way it settles.**"
     return f"**Not told apart from {band_text(q)}.**"
 
 
@@ -149,18 +151,29 @@ def tune_text(found: dict, link: str, short: bool = False) -> str:
 
 
 def arms_text(found: dict, link: str, short: bool = False) -> str:
+    """A compare's or sweep's changes against its reference; with a target band, the settings that reach it and
+    those that may, each with its figure (`short`: the settings alone)."""
+    if "band" in found:
+        figures = {found["reference"]: (found["at_reference"], found["reference_bracket"]),
+                   **{a["arm"]: (a["at_equilibrium"], a["bracket"]) for a in found["arms"]}}
+
+        def shown(k):
+            if short:
+                return f"`{k}`"
+            v, b = figures[k]
+            return f"`{k}` ({v['value']:.1f}%, between {b['low']:.1f}% and {b['high']:.1f}%)"
+        band = found["band"]
+        reach = {k: ", ".join(shown(a) for a, r in band["reaches"].items() if r == k) for k in ("yes", "maybe")}
+        text = (f"{band['low']:g}–{band['high']:g}%: "
+                + (f"reached by {reach['yes']} whichever way the solve settles" if reach["yes"]
+                   else "no setting reaches it whichever way the solves settle")
+                + (f"; possibly by {reach['maybe']}" if reach["maybe"] else ""))
+        return text + f" — [report]({link})"
     words = []
     for arm in found["arms"]:
         c = arm["change"]
-        words.append(f"{arm['arm']} {c['value']:+.1f} points [{c['low']:+.1f}, {c['high']:+.1f}] ({c['verdict']})")
-    text = f"against {found['reference']} at equilibrium: " + "; ".join(words)
-    if "band" in found:
-        band = found["band"]
-        reach = {k: [a for a, r in band["reaches"].items() if r == k] for k in ("yes", "maybe")}
-        text = (f"{band['low']:g}–{band['high']:g}%: reached by {'; '.join(reach['yes']) or 'no setting'} whichever "
-                f"way the solve settles" + (f"; possibly by {'; '.join(reach['maybe'])}" if reach["maybe"] else "")
-                + ("" if short else f" ({text})"))
-    return text + f" — [report]({link})"
+        words.append(f"`{arm['arm']}` {c['value']:+.1f} points [{c['low']:+.1f}, {c['high']:+.1f}] ({c['verdict']})")
+    return f"against `{found['reference']}` at equilibrium: " + "; ".join(words) + f" — [report]({link})"
 
 
 def lineup_words(lineup: str) -> str:

@@ -58,6 +58,11 @@ def reaches(s, band: tuple[float, float]) -> str:
     return "no" if br.hi < band[0] or br.lo > band[1] else "maybe"
 
 
+def names(arms: list[str]) -> str:
+    """Arms in a sentence: a sweep's point names hold commas ("a=1, b=2"), so each is set in code type."""
+    return ", ".join(f"`{a}`" for a in arms)
+
+
 def band_words(band: tuple[float, float]) -> str:
     return f"{100 * band[0]:g}–{100 * band[1]:g}%"
 
@@ -69,12 +74,12 @@ def band_finding(a: Arms, band: tuple[float, float], what: str) -> str:
     maybe = [k for k in keys if reaches(a.studies[k], band) == "maybe"]
     head = f"Target {band_words(band)}: "
     if sure:
-        return head + f"{', '.join(sure)} reach{'es' if len(sure) == 1 else ''} it whichever way the solve settles" + (
-            f"; {', '.join(maybe)} may (their brackets overlap it)." if maybe else ".")
+        return head + f"{names(sure)} reach{'es' if len(sure) == 1 else ''} it whichever way the solve settles" + (
+            f"; {names(maybe)} may (their brackets overlap it)." if maybe else ".")
     centre = sum(band) / 2
     near = min(keys, key=lambda k: abs(a.studies[k].value.value - centre))
     if maybe:
-        return head + (f"no {what} surely reaches it; {', '.join(maybe)} may (their brackets overlap it, the solves "
+        return head + (f"no {what} surely reaches it; {names(maybe)} may (their brackets overlap it, the solves "
                        f"not settled); the nearest table value is {near}'s, {bracket_text(a.studies[near])}.")
     return head + (f"no {what} reaches it: every bracket misses it; the nearest is {near}, "
                    f"{bracket_text(a.studies[near])}.")
@@ -106,7 +111,7 @@ def findings(a: Arms, rows: list[str], what: str, doing: str) -> list[str]:
                    "change holds for the whole family at 95% and spans both arms' brackets.")
     unsettled = [k for k in [a.reference, *rows] if converged_text(a.studies[k]) == "no"]
     if unsettled:
-        out.append(f"Not converged: {', '.join(unsettled)} (a fresh best response or the search player still gains, "
+        out.append(f"Not converged: {names(unsettled)} (a fresh best response or the search player still gains, "
                    "or the oracle ran out of rounds); what they still gain is inside the intervals above.")
     return out
 
@@ -123,7 +128,7 @@ def rests_on(a: Arms, what: str) -> list[str]:
             "make them positively correlated, so it is conservative), holds for every change at once (single-step "
             "max-|t|), and is widened by what each study's bracket adds to its value's interval.",
             f"Solved in {minutes(a)} in all ("
-            + ", ".join(f"{k}: {s.seconds / 60:.1f}" for k, s in a.studies.items()) + ")."]
+            + "; ".join(f"{k}: {s.seconds / 60:.1f}" for k, s in a.studies.items()) + ")."]
 
 
 def minutes(a: Arms) -> str:
