@@ -515,9 +515,13 @@ def test_the_games_unpaired_runs_would_need_count_deals_as_each_run_would():
 
 # -- 7. families of elements (ablate, sensitivity) ----------------------------------------------------------
 
-def test_null_elements_family_wise_error():
+@pytest.mark.parametrize("reps, bound", [(200, 0.075), pytest.param(800, 0.05, marks=pytest.mark.soak)])
+def test_null_elements_family_wise_error(reps, bound):
+    """20 null elements: Holm keeps the family-wise error at 5% where testing each alone errs in most families.
+    The fast suite's 200 families allow for their own noise (a true 5% reads up to 7.5% in 1 run of 20); `make
+    soak` runs 800 against 5% itself."""
     rng = np.random.default_rng(11)
-    k, n, reps = 20, 2000, 800
+    k, n = 20, 2000
     fw = raw = 0
     for _ in range(reps):
         base = (rng.random(n) < 0.3).astype(float)
@@ -526,7 +530,7 @@ def test_null_elements_family_wise_error():
         fw += bool(fam.detected())
         raw += any(c.p_value < 0.05 for c in fam.changes)
     print(f"\n20 null elements: family-wise error with Holm {fw / reps:.3f}, each tested alone {raw / reps:.3f}")
-    assert fw / reps <= 0.05
+    assert fw / reps <= bound
     assert raw / reps > 0.5
 
 
