@@ -6,6 +6,7 @@ answer page (`reports/<game>/answer.md` and its HTML twin) and the question tabl
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -176,9 +177,11 @@ def arms_text(found: dict, link: str, short: bool = False) -> str:
     return f"against `{found['reference']}` at equilibrium: " + "; ".join(words) + f" — [report]({link})"
 
 
-def lineup_words(lineup: str) -> str:
-    """A ladder's line-up key ("dragon-brawler_dwarves-search(50)") as the reports write one."""
-    return ", ".join(part.replace("-", "=", 1) for part in lineup.split("_"))
+def lineup_words(lineup: str, players: int) -> str:
+    """A ladder's line-up key ("dragon-brawler_dwarves-search(50)") as the reports write one, without the seats
+    a game of `players` leaves empty ("seat4-seeker" at 4 players)."""
+    parts = [part.replace("-", "=", 1) for part in lineup.split("_")]
+    return ", ".join(p for p in parts if not (re.match(r"seat(\d+)=", p) and int(p[4:p.index("=")]) >= players))
 
 
 def context_rows(q: Question, root: Path) -> list[tuple[str, str, str]]:
@@ -192,9 +195,15 @@ def context_rows(q: Question, root: Path) -> list[tuple[str, str, str]]:
         for r in pl.read_parquet(root / f"{q.ladder}.parquet").iter_rows(named=True):
             if r["level"] == "equilibrium" or "best response" in r["level"]:
                 continue          # the ladder's own solve is older than the equilibrium study quoted here
-            rows.append((r["level"], interval((r["value"], r["lo"], r["hi"])), lineup_words(r["lineup"])))
+            rows.append((r["level"], interval((r["value"], r["lo"], r["hi"])),
+                         lineup_words(r["lineup"], eq["players"])))
     rows.append(("at equilibrium (the table's value)", interval(eq["equilibrium"]), support(q.equilibrium, root)))
     return rows
+
+
+def who(eq: dict) -> str:
+    """Who plays well: two sides (roles, or Drakerion's two seats), or every seat of a 3+ seat game."""
+    return "every seat plays its best" if eq["figure"].startswith("seat 0's share") else "both sides play their best"
 
 
 def page(q: Question, root: Path) -> str:
@@ -202,7 +211,7 @@ def page(q: Question, root: Path) -> str:
     sentence = best_play(q, root)
     rel = Path(q.equilibrium).relative_to(q.game).as_posix()
     lines = [f"# {q.title}: {q.question[0].lower()}{q.question[1:]}", "",
-             f"When both sides play their best: {verdict(q, root)} {capital(sentence)}.", "",
+             f"When {who(eq)}: {verdict(q, root)} {capital(sentence)}.", "",
              f"At equilibrium each side plays: {support(q.equilibrium, root)} "
              f"([equilibrium study]({rel}.md), {eq['seconds'] / 60:.0f} minutes to solve).{gains_text(eq)}", "",
              "## What to change", ""]
@@ -220,7 +229,7 @@ def page(q: Question, root: Path) -> str:
 
 def readme_rows(root: Path) -> str:
     """The question table that opens reports/README.md: one row per question, the answer first."""
-    lines = [START, "", "| question | answer when both sides play their best | what to change |", "|---|---|---|"]
+    lines = [START, "", "| question | answer when everyone plays their best | what to change |", "|---|---|---|"]
     for q in QUESTIONS:
         sentence = best_play(q, root)
         found = fixes(q, root, short=True)
