@@ -73,9 +73,9 @@ def test_the_answer_follows_the_study(tmp_path):
     page = (root / q.game / "answer.md").read_text()
     assert "**Above 50%, whichever way it settles.**" in page and "between 61.0% and 72.0%" in page
     assert "the search player for dragon +3.0 points [+1.0, +4.0]" in page
-    assert "`dragon_deck[defense]` = 3: between 40.1% and 60.3% at equilibrium (51.2%)" in page
+    assert "3 defense cards in the dragon deck (the rules have 8): between 40.1% and 60.3% at equilibrium (51.2%)" in page
     row = (root / "README.md").read_text().split(answers.START)[1].splitlines()[4]
-    assert "**Above 50%" in row and "`dragon_deck[defense]` = 3" in row
+    assert "**Above 50%" in row and "3 defense cards in the dragon deck" in row
 
 
 def test_each_report_explains_the_words_it_uses():

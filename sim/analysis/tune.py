@@ -306,8 +306,9 @@ def _bisect_integer(ev: Evaluator, p: Param) -> TuneResult:
         else:
             hi, g_hi = mid, g
     best = lo if abs(g_lo) <= abs(g_hi) else hi
+    where = " on the light solves (no search player)" if isinstance(ev, EquilibriumEvaluator) else ""
     return TuneResult((best,), [(lo,), (hi,)],
-                      f"no whole value of {p.words} hits the target: it lies between {lo} and {hi}", {})
+                      f"no whole value of {p.words} hits the target{where}: it lies between {lo} and {hi}", {})
 
 
 def _brent(ev: Evaluator, p: Param) -> TuneResult:
@@ -379,6 +380,9 @@ def settle(ev: "EquilibriumEvaluator", result: TuneResult, n: int, steps: int = 
     for _ in range(steps):
         here = ev.studies[((x,), True)].value
         if here.lo <= target <= here.hi:
+            if len(result.candidates) > 1:
+                result.note += (f"; solved in full with the search player, the target lies inside {x}'s interval, "
+                                "so the walk stopped there")
             return
         nxt = x + (1 if (here.value < target) == rising else -1)
         if not p.lo <= nxt <= p.hi:

@@ -134,20 +134,42 @@ def fixes(q: Question, root: Path, short: bool = False) -> list[str]:
         for path in sorted(root.glob(f"{pattern}.json")):
             found = json.loads(path.read_text())
             link = path.relative_to(root / q.game).with_suffix(".md").as_posix()
-            out.append(tune_text(found, link, short) if "best" in found else arms_text(found, link, short))
+            out.append(tune_text(found, link, short, q.game) if "best" in found else arms_text(found, link, short))
     return out
 
 
-def tune_text(found: dict, link: str, short: bool = False) -> str:
+def lever_words(game: str, lever: str) -> tuple[str, object]:
+    """A tuned lever in words, with its value in the game's rules file: ("defense cards in the dragon deck", 8)."""
+    from types import SimpleNamespace
+    from sim.analysis.tune import param_words, part_value
+    from sim.games import get_game
+    rules = get_game(game).load_rules()
+    key, _, part = lever.partition("[")
+    index = part.rstrip("]") or None
+    index = int(index) if index is not None and index.isdigit() else index
+    current = rules.ruleset.entries[key].value
+    if index is not None:
+        current = part_value(key, current, index)
+    return param_words(key, index, SimpleNamespace(rules=rules)), current
+
+
+def tune_text(found: dict, link: str, short: bool = False, game: str | None = None) -> str:
     (lever, value), = found["best"].items()
+    if game is not None:
+        words, current = lever_words(game, lever)
+        lever = f"{value} {words}" if isinstance(value, int) and "cards in" in words else f"{words} = {value}"
+        lever += f" (the rules have {current})"
+    else:
+        lever = f"`{lever}` = {value}"
     setting = next(s for s in found["settings"] if s["setting"] == found["best"])
     s = setting["outcomes"][0]
     table = setting.get("table")
     point = (f"the table's value {table['value']:.1f}% [{table['low']:.1f}, {table['high']:.1f}]" if table
              else f"{s['value']:.1f}%")
     inside = "the target is inside that range" if s["target_inside"] else "the target is outside that range"
-    return (f"`{lever}` = {value}: between {s['low']:.1f}% and {s['high']:.1f}% at equilibrium ({point}), solved "
-            f"in full on fresh seeds with the search player; {inside}" + ("" if short else f" ({found['note']})")
+    return (f"{lever}: between {s['low']:.1f}% and {s['high']:.1f}% at equilibrium ({point}), solved "
+            f"in full on fresh seeds with the search player; {inside}"
+            + ("" if short else f" (the search: {found['note']})")
             + f" — [tune]({link})")
 
 
