@@ -102,7 +102,8 @@ def converged_text(s) -> str:
 def findings(a: Arms, rows: list[str], what: str, doing: str) -> list[str]:
     ref = a.studies[a.reference]
     name = figure_name(ref)
-    out = [f"With {a.reference}, {name} when both sides play their best is {headline(ref)}."]
+    who = "every seat plays its" if ref.kind == "symmetric" else "both sides play their"
+    out = [f"With {a.reference}, {name} when {who} best is {headline(ref)}."]
     moved = [k for k in rows if a.verdict(k) in ("up", "down")]
     out += [f"{k}{' ' + doing if doing else ''} moves it by {points(a.changes[k])} ({headline(a.studies[k])})."
             for k in moved]
