@@ -173,6 +173,11 @@ def tune_text(found: dict, link: str, short: bool = False, game: str | None = No
             + f" — [tune]({link})")
 
 
+def signed(v: float) -> str:
+    """A change in points with its sign, and no sign on a change that rounds to nothing ("0.0", not "-0.0")."""
+    return "0.0" if abs(v) < 0.05 else f"{v:+.1f}"
+
+
 def arms_text(found: dict, link: str, short: bool = False) -> str:
     """A compare's or sweep's changes against its reference; with a target band, the settings that reach it and
     those that may, each with its figure (`short`: the settings alone)."""
@@ -195,7 +200,8 @@ def arms_text(found: dict, link: str, short: bool = False) -> str:
     words = []
     for arm in found["arms"]:
         c = arm["change"]
-        words.append(f"`{arm['arm']}` {c['value']:+.1f} points [{c['low']:+.1f}, {c['high']:+.1f}] ({c['verdict']})")
+        words.append(f"`{arm['arm']}` {signed(c['value'])} points [{signed(c['low'])}, {signed(c['high'])}] "
+                     f"({c['verdict']})")
     return f"against `{found['reference']}` at equilibrium: " + "; ".join(words) + f" — [report]({link})"
 
 
