@@ -168,13 +168,16 @@ def response_chart(t: Tuning, chart: ChartSaver) -> str:
         e = result.verified[c][0]
         ax.errorbar([c[0]], [e.value * scale], yerr=[[(e.value - e.lo) * scale], [(e.hi - e.value) * scale]],
                     fmt="s", color="tab:red", capsize=4)
-    ax.plot([], [], "s", color="tab:red", label="verified on fresh seeds")
+    solved = isinstance(ev, EquilibriumEvaluator)
+    ax.plot([], [], "s", color="tab:red", label="solved in full, fresh seeds\n(bracket)" if solved
+            else "verified on fresh seeds")
     ax.axhline(target.value * scale, color="black", lw=0.8, ls="--", label=f"target {_target(target)}")
     ax.set_xlabel(p.words)
     ax.set_ylabel((target.outcome.label or target.outcome.name) + (" (%)" if scale == 100 else ""))
     if p.integer:
-        ax.set_xticks(xs)
-    answer = " or ".join(show_value(p, c[0]) for c in result.candidates)
+        ax.set_xticks(sorted({*xs, *(c[0] for c in result.candidates)}))
+    answer = (show_value(p, result.best[0]) if solved
+              else " or ".join(show_value(p, c[0]) for c in result.candidates))
     ax.set_title(f"{target.outcome.label or target.outcome.name} against {p.words}: closest {answer}", fontsize=10)
     ax.grid(alpha=0.3)
     legend_beside(ax)
