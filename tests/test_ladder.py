@@ -160,6 +160,7 @@ def test_an_unconverged_equilibrium_rung_carries_its_bracket():
         judge(steps, values)
         top = steps[1]
         assert top.verdict == verdict
+        assert (top.p_adjusted != top.p_adjusted) == bool(widen[0])      # no p beside a widened interval
         assert top.shown.lo < 0 if widen[0] else top.shown.lo > 0
         assert top.estimate.lo == pytest.approx(max(0.0, top.against_default.b.lo - widen[0]))
         assert top.estimate.hi == pytest.approx(min(1.0, top.against_default.b.hi + widen[1]))

@@ -228,6 +228,7 @@ def judge(steps: list[Level], values: dict[str, np.ndarray]) -> None:
             s.estimate = widened(s.estimate, s.widen, True)
             s.shown = widened(shown, s.widen, False)
             s.verdict = UP if s.shown.lo > 0 else DOWN if s.shown.hi < 0 else NO_CHANGE
+            s.p_adjusted = NAN          # the sampling test's p no longer matches the widened interval shown
     for s in steps:
         if s.name == "default":
             s.shown, s.verdict, s.p_adjusted = s.against_default.diff, NO_CHANGE, 1.0

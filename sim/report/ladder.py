@@ -62,7 +62,8 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
         who = "mixture (below)" if s.mixture else lineup_words(game, s.lineup, base.players)
         lines.append(f"| {s.name} | {who} | "
                      f"{s.estimate.fmt(pct=pct, digits=1 if pct else 3)} | "
-                     f"{change_text(s.against_default, s.shown, kind)} | {s.verdict} | {s.p_adjusted:.3g} |")
+                     f"{change_text(s.against_default, s.shown, kind)} | {s.verdict} | "
+                     f"{'—' if s.p_adjusted != s.p_adjusted else f'{s.p_adjusted:.3g}'} |")
     notes = [s.note.strip() for s in steps if s.note]
     if notes:
         lines += ["", *[f"- {n}" for n in notes]]
@@ -75,7 +76,7 @@ def figures(result: Ladder) -> dict:
     levels = []
     for s in result.steps:
         change = None if s.shown is None else {**numbers.change(s.shown, pct), "verdict": s.verdict,
-                                               "detected": s.verdict in (UP, DOWN), "p_adjusted": s.p_adjusted}
+                                               "detected": s.verdict in (UP, DOWN), "p_adjusted": numbers.num(s.p_adjusted)}
         who = "mixture" if s.mixture else lineup_words(result.game, s.lineup, result.base.players)
         levels.append({"level": s.name, "lineup": who,
                        "searching": s.searching, **numbers.estimate(s.estimate, pct), "change": change})
