@@ -76,7 +76,8 @@ def figures(result: Ladder) -> dict:
     levels = []
     for s in result.steps:
         change = None if s.shown is None else {**numbers.change(s.shown, pct), "verdict": s.verdict,
-                                               "detected": s.verdict in (UP, DOWN), "p_adjusted": numbers.num(s.p_adjusted)}
+                                               "detected": s.verdict in (UP, DOWN),
+                                               "p_adjusted": numbers.num(s.p_adjusted)}
         who = "mixture" if s.mixture else lineup_words(result.game, s.lineup, result.base.players)
         levels.append({"level": s.name, "lineup": who,
                        "searching": s.searching, **numbers.estimate(s.estimate, pct), "change": change})
