@@ -11,7 +11,7 @@ import polars as pl
 
 from sim.analysis.arms_equilibrium import Arms
 from sim.report import numbers
-from sim.report.equilibrium import figure_name, headline, pct, search_words
+from sim.report.equilibrium import figure_name, headline, pct, players_words, search_words
 from sim.report.html import write_report
 from sim.report.labels import spec_words
 
@@ -102,8 +102,7 @@ def converged_text(s) -> str:
 def findings(a: Arms, rows: list[str], what: str, doing: str) -> list[str]:
     ref = a.studies[a.reference]
     name = figure_name(ref)
-    who = "every seat plays its" if ref.kind == "symmetric" else "both sides play their"
-    out = [f"With {a.reference}, {name} when {who} best is {headline(ref)}."]
+    out = [f"With {a.reference}, {name} when {players_words(ref)} best is {headline(ref)}."]
     moved = [k for k in rows if a.verdict(k) in ("up", "down")]
     out += [f"{k}{' ' + doing if doing else ''} moves it by {points(a.changes[k])} ({headline(a.studies[k])})."
             for k in moved]

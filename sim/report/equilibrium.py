@@ -112,9 +112,14 @@ def figures(s: Study) -> dict:
             "equilibria_found": len(s.equilibria) if s.kind == "symmetric" else 1}
 
 
+def players_words(s: Study) -> str:
+    """Who plays well in a study's sentences: every seat of a symmetric game, or both sides."""
+    return "every seat plays its" if s.kind == "symmetric" else "both sides play their"
+
+
 def findings(s: Study) -> list[str]:
     name = figure_name(s)
-    who = "every seat plays its" if s.kind == "symmetric" else "both sides play their"
+    who = players_words(s)
     out = [f"When {who} best among the strategies measured, {name} is **{headline(s)}**; "
            f"with the default strategies ({defaults_text(s)}) it is {pct(s.default)}."]
     br = s.bracket()
