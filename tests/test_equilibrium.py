@@ -415,38 +415,46 @@ def test_tune_at_equilibrium_solves_each_setting_and_verifies_the_answer(tmp_pat
 
 
 def test_a_tune_at_equilibrium_walks_its_answer_to_where_the_full_solves_cross_the_target():
-    """The light probes (no search player) put 50% at 3; solved in full the figure there is 25%, so `settle` steps
-    the lever up (the way the probes rise), solving each setting in full, until the figure crosses 50% between 5
-    and 6, and answers with the nearer (6: 54% against 44%)."""
+    """The light probes (no search player) put 50% at 3; solved in full the figure there is 24%, 22 points under
+    the probes' line, so `settle` aims where that line lowered by 22 points meets 50% (6: 54%), then between the
+    two full solves that straddle the target (5: 44%), and answers with the nearer of the neighbours (6)."""
     from types import SimpleNamespace
     from sim.analysis.intervals import Interval
     from sim.analysis.tune import TuneResult, settle
 
-    def full(x):
-        v = 0.1 * x - 0.06
-        return Interval(v, v - 0.02, v + 0.02, 1000)
+    def line(slope, shift):
+        return lambda x: Interval(slope * x + shift, slope * x + shift - 0.01, slope * x + shift + 0.01, 1000)
 
     class Stub:
         params = [SimpleNamespace(lo=0, hi=8, integer=True)]
         targets = [SimpleNamespace(value=0.5)]
-        cache = {((0,), False, None): [Interval(0.2, 0.19, 0.21, 10)],
-                 ((8,), False, None): [Interval(0.9, 0.89, 0.91, 10)]}
-        studies = {((3,), True): SimpleNamespace(value=full(3))}
-        solved = []
+
+        def __init__(self, full, probes):
+            self.full, self.solved = full, []
+            self.cache = {((x,), False, None): [Interval(v, v - 0.01, v + 0.01, 10)] for x, v in probes.items()}
+            self.studies = {((3,), True): SimpleNamespace(value=full(3))}
 
         def __call__(self, point, phase, n):
             self.solved.append(point[0])
-            self.studies[(point, True)] = SimpleNamespace(value=full(point[0]))
-            return [full(point[0])]
-    ev = Stub()
-    result = TuneResult((3,), [(3,)], "between 3 and 4", {(3,): [full(3)]})
-    settle(ev, result, 100)
-    assert ev.solved == [4, 5, 6] and result.best == (6,)
-    assert result.candidates == [(3,), (4,), (5,), (6,)] and "crosses the target between 5 and 6" in result.note
-    result = TuneResult((3,), [(3,)], "", {(3,): [full(3)]})
-    ev.solved = []
-    settle(ev, result, 100, steps=2)                        # out of steps: the nearest so far, said so
-    assert ev.solved[-2:] == [4, 5] and result.best == (5,) and "has not crossed" in result.note
+            self.studies[(point, True)] = SimpleNamespace(value=self.full(point[0]))
+            return [self.full(point[0])]
+
+    def walk(full, probes, steps=4):
+        ev = Stub(full, probes)
+        result = TuneResult((3,), [(3,)], "", {(3,): [full(3)]})
+        settle(ev, result, 100, steps=steps)
+        return ev.solved, result
+
+    full, probes = line(0.1, -0.06), {0: 0.2, 8: 0.9}
+    solved, result = walk(full, probes)
+    assert solved == [6, 5] and result.best == (6,)
+    assert result.candidates == [(3,), (5,), (6,)] and "crosses the target between 5 and 6" in result.note
+    solved, result = walk(full, probes, steps=1)            # out of steps: the nearest so far, said so
+    assert solved == [6] and result.best == (6,) and "between 3 and 6; out of full solves" in result.note
+    solved, result = walk(line(0.03, 0.0), {0: 0.2, 8: 0.3})   # the aim runs off the range: its end, then stop
+    assert solved == [8] and result.best == (8,) and "range ends there" in result.note
+    solved, result = walk(line(0.1, 0.2), probes)           # 50% inside the first full solve's interval
+    assert solved == [] and result.best == (3,)
 
 
 def test_a_search_player_solution_is_checked_by_a_stronger_search():

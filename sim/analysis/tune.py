@@ -367,38 +367,76 @@ SETTLE_STEPS = 4
 
 def settle(ev: "EquilibriumEvaluator", result: TuneResult, n: int, steps: int = SETTLE_STEPS) -> None:
     """The probes are light solves without the search player; the answer's full solve, with it, can land far
-    from them. While the target lies outside the full solve's own interval (its table value's, not the bracket),
-    step the lever one unit toward the target (the way the probes say the figure moves) and solve that setting in
-    full too, until the figure crosses the target, the range ends or `steps` solves were made. The answer is
-    then the full-solved setting nearest the target; every full solve is reported."""
+    from them. While the target lies outside the last full solve's own interval (its table value's, not the
+    bracket), solve one more setting in full: where the probes' curve, shifted by what the full solve differs from
+    it, meets the target (at least one step toward it); once two full solves straddle the target, where the line
+    between them meets it. It stops when the figure crosses the target between neighbours, the range ends or
+    `steps` solves were made; the answer is then the full-solved setting nearest the target, and every full
+    solve is reported."""
     p, target = ev.params[0], ev.targets[0].value
-    lo, hi = ev.cache.get(((int(p.lo),), False, None)), ev.cache.get(((int(p.hi),), False, None))
-    if lo is None or hi is None or lo[0].value == hi[0].value:
+    light = sorted((k[0][0], v[0].value) for k, v in ev.cache.items() if not k[1] and k[2] is None)
+    if len(light) < 2 or light[0][1] == light[-1][1]:
         return
-    rising = hi[0].value > lo[0].value
+    full = lambda x: ev.studies[((x,), True)].value
     x = result.best[0]
     for _ in range(steps):
-        here = ev.studies[((x,), True)].value
-        if here.lo <= target <= here.hi:
+        if full(x).lo <= target <= full(x).hi:
             if len(result.candidates) > 1:
                 result.note += (f"; solved in full with the search player, the target lies inside {x}'s interval, "
                                 "so the walk stopped there")
             return
-        nxt = x + (1 if (here.value < target) == rising else -1)
-        if not p.lo <= nxt <= p.hi:
+        pair = straddle({c[0]: full(c[0]).value for c in result.verified}, target)
+        if pair and pair[1] - pair[0] == 1:
+            break
+        nxt = between(pair, full, target) if pair else aim(light, x, full(x).value, target, p)
+        if nxt is None:
+            result.best = (x,)
             result.note += f"; solved in full, the figure at {x} still misses the target and the range ends there"
             return
         result.verified[(nxt,)] = ev((nxt,), "verify", n)
         result.candidates = sorted(result.verified)
-        there = ev.studies[((nxt,), True)].value
-        if (there.value - target) * (here.value - target) <= 0:
-            result.best = min([(x,), (nxt,)], key=lambda c: abs(ev.studies[(c, True)].value.value - target))
-            result.note += (f"; solved in full with the search player, the figure crosses the target between "
-                            f"{min(x, nxt)} and {max(x, nxt)}")
-            return
         x = nxt
-        result.best = (x,)
-    result.note += f"; after {steps} full solves the figure has not crossed the target: the nearest is shown"
+    solved = {c[0]: full(c[0]).value for c in result.verified}
+    result.best = (min(solved, key=lambda c: abs(solved[c] - target)),)
+    pair = straddle(solved, target)
+    if pair:
+        more = "" if pair[1] - pair[0] == 1 else f"; out of full solves ({steps}), the nearer is shown"
+        result.note += (f"; solved in full with the search player, the figure crosses the target between "
+                        f"{pair[0]} and {pair[1]}{more}")
+    else:
+        result.note += f"; after {steps} full solves the figure has not crossed the target: the nearest is shown"
+
+
+def straddle(solved: dict, target: float) -> tuple[int, int] | None:
+    """The closest two full-solved settings whose figures lie either side of the target."""
+    pairs = [(a, b) for a in solved for b in solved if a < b and (solved[a] - target) * (solved[b] - target) <= 0]
+    return min(pairs, key=lambda ab: ab[1] - ab[0]) if pairs else None
+
+
+def between(pair: tuple[int, int], full, target: float) -> int:
+    """Where the line through the two full solves meets the target, strictly between them."""
+    a, b = pair
+    fa, fb = full(a).value, full(b).value
+    x = a + (b - a) * (target - fa) / (fb - fa) if fb != fa else (a + b) / 2
+    return int(min(max(round(x), a + 1), b - 1))
+
+
+def aim(light: list[tuple[float, float]], x: int, here: float, target: float, p: Param) -> int | None:
+    """The setting where the probes' curve, shifted to pass through the full solve at `x`, meets the target: the
+    search player moves the figure by about as much at neighbouring settings. One step toward the target where
+    the probes' curve is not monotone; None where the range ends."""
+    xs, ys = np.array([a for a, _ in light]), np.array([b for _, b in light])
+    rising = ys[-1] > ys[0]
+    step = 1 if (here < target) == rising else -1
+    want = target - (here - float(np.interp(x, xs, ys)))
+    order = np.argsort(ys)
+    if np.all(np.diff(ys) > 0) or np.all(np.diff(ys) < 0):
+        guess = int(round(float(np.interp(want, ys[order], xs[order]))))
+        nxt = x + step * max(1, step * (guess - x))
+    else:
+        nxt = x + step
+    nxt = int(min(max(nxt, p.lo), p.hi))
+    return None if nxt == x else nxt
 
 
 def inside(est: Estimate, target: float) -> bool:
