@@ -54,7 +54,7 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
                 "line-ups its mixture plays, dealt alike." if at_eq else ""), "",
              f"Each level's change from the default is paired game by game; the {len(steps) - 1} changes are one "
              f"family, shown as {family} intervals, and a change is called only when its interval leaves out 0 "
-             "(an open end, (0, +7.4], means \"more than 0, at most +7.4\").", "",
+             "(both ends say how large the change can be).", "",
              "## Levels", "", ladder_chart(game, steps, label, pct, reference, chart), "",
              f"| level | lineup | estimate [95% CI] | change from the default | verdict | adjusted p |",
              "|---|---|---|---|---|---|"]
