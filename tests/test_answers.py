@@ -95,3 +95,36 @@ def test_a_band_names_the_settings_that_reach_it_with_their_figures():
     assert text.startswith("40–60%: no setting reaches it") and "`a=5, b=10` (33.5%, between 18.6% and 51.2%)" in text
     found["band"]["reaches"]["a=5, b=10"] = "yes"
     assert answers.arms_text(found, "sweep.md", short=True).startswith("40–60%: reached by `a=5, b=10` whichever")
+
+
+FIGURE = re.compile(r"[−+-]?\d+(?:\.\d+)?%?(?: points)?\s*\[([−+-]?\d+(?:\.\d+)?)%?,\s+([−+-]?\d+(?:\.\d+)?)%?\]")
+
+
+def quoted_figures(text: str) -> list[tuple[str, str, str]]:
+    """Every 'value [lo, hi]' in `text`: (the whole figure, lo, hi), signs as ASCII, '%' dropped in the brackets."""
+    return [(m[0], *(x.replace("−", "-") for x in m.groups())) for m in FIGURE.finditer(text)]
+
+
+def published() -> str:
+    """Every published report's Markdown and JSON, figures normalised as `quoted_figures` reads them."""
+    text = "\n".join(p.read_text() for p in sorted(REPORTS.rglob("*.md")) + sorted(REPORTS.rglob("*.json"))
+                     if p.name not in ("README.md", "bench.md"))
+    return re.sub(r"(\d)%(?=[,\]])", r"\1", text.replace("−", "-"))
+
+
+def test_every_interval_the_indexes_quote_is_in_a_published_report():
+    """The hand-written rows of reports/README.md ("Every study") and the README quote figures: each interval
+    must appear, digit for digit, in a published report or its JSON, so a figure copied wrong or left behind by a
+    rerun fails here."""
+    reports = published()
+    for index in (REPORTS / "README.md", REPORTS.parent / "README.md"):
+        figures = quoted_figures(index.read_text())
+        assert len(figures) > 0 or index.name != "README.md"
+        missing = [whole for whole, lo, hi in figures if re.search(rf"\[{re.escape(lo)},\s+{re.escape(hi)}\]",
+                                                                   reports) is None]
+        assert not missing, f"{index.relative_to(REPORTS.parent)} quotes figures no report holds: {missing}"
+
+
+def test_the_figure_check_reads_intervals_as_reports_print_them():
+    got = quoted_figures("won 8.5% [7.2%, 10.0%], moved −1.3 points [−1.6, −1.0] and 54.5% [54.3,\n54.7]")
+    assert [(lo, hi) for _, lo, hi in got] == [("7.2", "10.0"), ("-1.6", "-1.0"), ("54.3", "54.7")]
