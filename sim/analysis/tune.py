@@ -69,17 +69,9 @@ def parse_param(text: str, game: Game, base: RunSpec) -> Param:
     m = re.fullmatch(r"\s*([A-Za-z_]\w*)(?:\[([^\]=]+)\])?\s*(?:=\s*(\S+?)\s*:\s*(\S+)\s*)?", text)
     if not m:
         raise DsimError(f"--param expects key=lo:hi, key[i]=lo:hi or key[CARD]=lo:hi, got '{text}'")
-    key, part, lo, hi = m[1], None if m[2] is None else m[2].strip(), m[3], m[4]
-    index = int(part) if part is not None and part.isdigit() else part
-    if key == "players":
-        current = base.players
-    else:
-        entries = base.rules.ruleset.entries
-        if key not in entries:
-            raise DsimError(f"unknown rule '{key}' for {game.name} (see `dsim games {game.name}`)")
-        current = entries[key].value
-        if index is not None:
-            current = part_value(key, current, index)
+    key, lo, hi = m[1], m[3], m[4]
+    index = part_index(m[2])
+    current = current_value(key, index, game, base)
     if isinstance(current, bool) or not isinstance(current, (int, float)):
         raise DsimError(f"{text.split('=')[0]} is not a number ({current!r}); tune moves numeric rules")
     if lo is None:
@@ -94,6 +86,23 @@ def parse_param(text: str, game: Game, base: RunSpec) -> Param:
     if not low < high:
         raise DsimError(f"--param range {lo}:{hi} is empty")
     return Param(key, index, low, high, integer, param_words(key, index, base))
+
+
+def part_index(part: str | None) -> int | str | None:
+    """The part of `key[part]`: an element's number, a card's name, or None for the whole rule."""
+    part = None if part is None else part.strip()
+    return int(part) if part is not None and part.isdigit() else part
+
+
+def current_value(key: str, index: int | str | None, game: Game, base: RunSpec):
+    """The value a lever has in `base`: the rule's, one element of a list rule, or a card's count."""
+    if key == "players":
+        return base.players
+    entries = base.rules.ruleset.entries
+    if key not in entries:
+        raise DsimError(f"unknown rule '{key}' for {game.name} (see `dsim games {game.name}`)")
+    current = entries[key].value
+    return current if index is None else part_value(key, current, index)
 
 
 def part_value(key: str, whole, index: int | str):

@@ -141,16 +141,13 @@ def fixes(q: Question, root: Path, short: bool = False) -> list[str]:
 def lever_words(game: str, lever: str) -> tuple[str, object]:
     """A tuned lever in words, with its value in the game's rules file: ("defense cards in the dragon deck", 8)."""
     from types import SimpleNamespace
-    from sim.analysis.tune import param_words, part_value
+    from sim.analysis.tune import current_value, param_words, part_index
     from sim.games import get_game
-    rules = get_game(game).load_rules()
+    g = get_game(game)
+    base = SimpleNamespace(rules=g.load_rules(), players=g.default_players)
     key, _, part = lever.partition("[")
-    index = part.rstrip("]") or None
-    index = int(index) if index is not None and index.isdigit() else index
-    current = rules.ruleset.entries[key].value
-    if index is not None:
-        current = part_value(key, current, index)
-    return param_words(key, index, SimpleNamespace(rules=rules)), current
+    index = part_index(part.rstrip("]") or None)
+    return param_words(key, index, base), current_value(key, index, g, base)
 
 
 def tune_text(found: dict, link: str, short: bool = False, game: str | None = None) -> str:
