@@ -429,19 +429,19 @@ def test_a_tune_at_equilibrium_walks_its_answer_to_where_the_full_solves_cross_t
         params = [SimpleNamespace(lo=0, hi=8, integer=True)]
         targets = [SimpleNamespace(value=0.5)]
 
-        def __init__(self, full, probes):
+        def __init__(self, full, probes, start):
             self.full, self.solved = full, []
             self.cache = {((x,), False, None): [Interval(v, v - 0.01, v + 0.01, 10)] for x, v in probes.items()}
-            self.studies = {((3,), True): SimpleNamespace(value=full(3))}
+            self.studies = {((start,), True): SimpleNamespace(value=full(start))}
 
         def __call__(self, point, phase, n):
             self.solved.append(point[0])
             self.studies[(point, True)] = SimpleNamespace(value=self.full(point[0]))
             return [self.full(point[0])]
 
-    def walk(full, probes, steps=4):
-        ev = Stub(full, probes)
-        result = TuneResult((3,), [(3,)], "", {(3,): [full(3)]})
+    def walk(full, probes, steps=4, start=3):
+        ev = Stub(full, probes, start)
+        result = TuneResult((start,), [(start,)], "", {(start,): [full(start)]})
         settle(ev, result, 100, steps=steps)
         return ev.solved, result
 
@@ -451,8 +451,11 @@ def test_a_tune_at_equilibrium_walks_its_answer_to_where_the_full_solves_cross_t
     assert result.candidates == [(3,), (5,), (6,)] and "crosses the target between 5 and 6" in result.note
     solved, result = walk(full, probes, steps=1)            # out of steps: the nearest so far, said so
     assert solved == [6] and result.best == (6,) and "between 3 and 6; out of full solves" in result.note
-    solved, result = walk(line(0.03, 0.0), {0: 0.2, 8: 0.3})   # the aim runs off the range: its end, then stop
-    assert solved == [8] and result.best == (8,) and "range ends there" in result.note
+    solved, result = walk(line(0.03, 0.0), {0: 0.2, 8: 0.3})   # off the range: both ends solved, both short
+    assert solved == [8, 0] and result.best == (8,) and "no setting in the range reaches it" in result.note
+    # the probes are flat and rise a little; in full the figure falls: the far end is solved, then between
+    solved, result = walk(line(-0.1, 1.0), {0: 0.9, 8: 0.95}, start=0)
+    assert solved == [8, 5] and result.best == (5,)
     solved, result = walk(line(0.1, 0.2), probes)           # 50% inside the first full solve's interval
     assert solved == [] and result.best == (3,)
 
