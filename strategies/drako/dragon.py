@@ -12,7 +12,7 @@ from sim.games.drako.records import (
     K_MULLIGAN, K_VICTIM, SYM_ATTACK, SYM_DEFENSE, SYM_FIRE, SYM_FLIGHT, SYM_MOVE, S_POS, S_SYM,
 )
 from strategies.drako.shared import (
-    FAST, INLINE, NEG, archer_aims_at, cheapest_block, dragon_other, dwarves_next_to, keep_defense_cost,
+    FAST, NEG, archer_aims_at, cheapest_block, dragon_other, dwarves_next_to, keep_defense_cost,
     left, n_hexes, nearest_dwarf, weakest_dwarf, weakest_victim, widest_fire, worst_card,
 )
 
@@ -23,7 +23,7 @@ BRAWLER_DEFAULTS = (3.0, 3.0, 3.0, 1.5, 1.0, 1.0)
 BRAWLER_BOUNDS = ((0.0, 6.0), (0.0, 10.0), (0.0, 10.0), (0.0, 5.0), (0.0, 5.0), (1.0, 4.0))
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def brawler_main(opts, n, st, geo, p, b, flee):
     """The brawler's main action. With `flee` (brawler2), among two or more dwarves and with
     p[b + 6] >= 0, the best walk or flight out (worth p[b + 6]) wins unless v1's pick kills, or is a
@@ -78,7 +78,7 @@ def brawler_main(opts, n, st, geo, p, b, flee):
     return pick
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def brawler_move(opts, n, st, geo, crowd_weight):
     """Where the brawler walks or flies: near the weakest dwarf, on lines with dwarves (fire), not
     among several (each dwarf past the first costs crowd_weight)."""
@@ -104,7 +104,7 @@ def brawler_move(opts, n, st, geo, crowd_weight):
     return pick
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def brawler_rest(kind, opts, n, st, geo, p, b):
     """The brawler's answers besides its main action and its moves (v1 and v2 alike)."""
     if kind == K_VICTIM:
@@ -123,7 +123,7 @@ def brawler_rest(kind, opts, n, st, geo, p, b):
     return 0
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def brawler(kind, opts, n, st, geo, p, b):
     if kind == K_MAIN:
         return brawler_main(opts, n, st, geo, p, b, False)
@@ -147,7 +147,7 @@ BRAWLER2_DEFAULTS = BRAWLER_DEFAULTS + (6.0, 2.0)
 BRAWLER2_BOUNDS = BRAWLER_BOUNDS + ((-1.0, 10.0), (0.0, 5.0))
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def brawler2(kind, opts, n, st, geo, p, b):
     if kind == K_MAIN:
         return brawler_main(opts, n, st, geo, p, b, True)
@@ -167,7 +167,7 @@ KITER_DEFAULTS = (4.0, 2.0, 1.5, 2.0, 1.5, 3.0)
 KITER_BOUNDS = ((0.0, 6.0), (0.0, 5.0), (0.0, 5.0), (1.0, 3.0), (0.0, 5.0), (0.0, 6.0))
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def kiter_move(opts, n, st, geo, p, b):
     """Where the kiter walks or flies: away from the dwarves (up to four hexes), off the archer's
     lines, next to none."""

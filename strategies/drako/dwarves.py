@@ -13,7 +13,7 @@ from sim.games.drako.records import (
     SYM_ATTACK_TWO, SYM_CROSSBOW, SYM_DEFENSE, SYM_MOVE_TWO, SYM_NET, S_ACTIONS, S_NETTED, S_POS, S_SYM,
 )
 from strategies.drako.shared import (
-    FAST, INLINE, NEG, argmax_area, cheapest_block, draw_score, dud_score, dwarves_next_to, in_line,
+    FAST, NEG, argmax_area, cheapest_block, draw_score, dud_score, dwarves_next_to, in_line,
     keep_defense_cost, left, n_hexes, worst_card,
 )
 
@@ -26,12 +26,12 @@ RUSH_BOUNDS = ((0.0, 6.0), (0.0, 10.0), (0.0, 10.0), (0.0, 10.0), (0.0, 5.0), (1
                (0.0, 5.0), (0.0, 5.0), (0.0, 5.0))
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def attack_cards(st):
     return st[S_SYM + N_SYM + SYM_ATTACK] + st[S_SYM + N_SYM + SYM_ATTACK_TWO]
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def dwarf_hand_action(st, opts, i, p, hand_at):
     """Drawing costs the dwarves nothing on their clock (cards go from deck to hand) unless the
     hand limit makes them throw some away."""
@@ -43,7 +43,7 @@ def dwarf_hand_action(st, opts, i, p, hand_at):
     return -50.0
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def dwarves_away(st, geo, g):
     """Living dwarves not next to the dragon on hex g (no two figures share a hex)."""
     living = (st[S_POS + 1] >= 0) + (st[S_POS + 2] >= 0) + (st[S_POS + 3] >= 0)
@@ -129,7 +129,7 @@ COORDINATED_BOUNDS = ((0.0, 6.0), (0.0, 10.0), (0.0, 5.0), (0.0, 10.0), (1.0, 3.
                       (0.0, 5.0), (0.0, 5.0), (0.0, 5.0), (0.0, 5.0))
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def wanted_distance(st, f):
     """Fighters close in once the dragon is netted (or no net can come); before that they wait
     two hexes away, out of reach of its claws but ready."""
@@ -140,7 +140,7 @@ def wanted_distance(st, f):
     return 2
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def spot_score(st, geo, f, h, g, p, b):
     """How good hex h is for dwarf f with the dragon on g."""
     d = geo[g, h]
@@ -159,7 +159,7 @@ def spot_score(st, geo, f, h, g, p, b):
     return -1.0 * abs(d - wanted_distance(st, f))
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def card_score(opts, i, p, b, misplaced, net):
     """The coordinated dwarves' worth of playing row i's card option (v1 and v2): `net` for the net,
     attacks by their weight, moves by how far the dwarves are from their spots; less a Defense lost."""
@@ -180,7 +180,7 @@ def card_score(opts, i, p, b, misplaced, net):
     return x
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def coordinated_rest(kind, opts, n, st, geo, p, b):
     """The coordinated dwarves' wound placement, discards, free placement and mulligan (v1 and v2)."""
     g = st[S_POS + FIG_DRAGON]
@@ -201,7 +201,7 @@ def coordinated_rest(kind, opts, n, st, geo, p, b):
     return 0
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def coordinated(kind, opts, n, st, geo, p, b):
     g = st[S_POS + FIG_DRAGON]
     if kind == K_MAIN:
@@ -265,13 +265,13 @@ COORDINATED2_DEFAULTS = (6.0, 6.0, 1.5, 8.0, 1.0, 1.0, 2.0, 3.0, 1.0, 2.0) + (0.
 COORDINATED2_BOUNDS = COORDINATED_BOUNDS + ((0.0, 5.0), (0.0, 6.0), (0.0, 3.0), (0.0, 1.0), (0.0, 5.0))
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def in_danger(st, f):
     """A dwarf the dragon's strongest blow (3) could kill."""
     return left(st, f) <= 3
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def spot_score2(st, geo, f, h, g, p, b):
     """v1's spot, plus: a dwarf in danger keeps out of claw reach and out of the dragon's lines
     (fire), and no two dwarves share a line from the dragon."""
@@ -292,7 +292,7 @@ def spot_score2(st, geo, f, h, g, p, b):
     return x
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def spot2_at(geo, hx, g, f, h, p, b, wd, danger, q1, q2, q3, l1, l2, l3):
     """spot_score2(st, geo, f, h, g, p, b) from what a decision fixes: hx = n_hexes(geo), wd the
     fighters' wanted_distance, danger = in_danger(f) and the dragon not netted, q1..q3 the dwarves'
@@ -328,17 +328,17 @@ def spot2_at(geo, hx, g, f, h, p, b, wd, danger, q1, q2, q3, l1, l2, l3):
     return x
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def line_from(geo, hx, g, q):
     return geo[hx + g, q] if q >= 0 else -9
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def danger_of(st, f):
     return in_danger(st, f) and st[S_NETTED] == 0
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def archer_spot(geo, hx, g, h, p6, q1, q2, l1, l2):
     """spot_score for the archer on hex h, from the hexes q1, q2 of the Fury and Net dwarves and their
     lines l1, l2 from the dragon (line_from): the same operations in the same order."""
@@ -353,7 +353,7 @@ def archer_spot(geo, hx, g, h, p6, q1, q2, l1, l2):
     return x
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def coordinated2(kind, opts, n, st, geo, p, b):
     g = st[S_POS + FIG_DRAGON]
     # with caution and spread 0 (the defaults) spot_score2 is spot_score: its extra terms subtract

@@ -13,26 +13,25 @@ from sim.games.drako.records import (
 )
 
 FAST = dict(cache=True, _nrt=False)
-INLINE = dict(FAST, inline="always")   # small helpers: numba inlines them into each caller
 NEG = -1.0e9
 
-@njit(**INLINE)
+@njit(**FAST)
 def n_hexes(geo):
     return geo.shape[0] // 3
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def in_line(geo, a, b):
     return geo[n_hexes(geo) + a, b] >= 0
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def left(st, f):
     """Wound spaces a figure still has."""
     return st[S_CAP + f] - st[S_WOUND + f]
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def dwarves_next_to(st, geo, h, skip):
     n = 0
     for f in range(1, 4):
@@ -42,7 +41,7 @@ def dwarves_next_to(st, geo, h, skip):
     return n
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def nearest_dwarf(st, geo, h):
     best = 1000
     for f in range(1, 4):
@@ -52,7 +51,7 @@ def nearest_dwarf(st, geo, h):
     return best
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def weakest_dwarf(st):
     """The living dwarf closest to death (the archer wins ties: it is the one that shoots)."""
     best, who = 1000, -1
@@ -62,13 +61,13 @@ def weakest_dwarf(st):
     return who
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def archer_aims_at(st, geo, h):
     a = st[S_POS + FIG_ARCHER]
     return a >= 0 and a != h and in_line(geo, a, h)
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def card_worth(s0, v0, s1, v1, defense):
     """Rough worth of a card for keeping it: its better option, Defense counted as `defense`."""
     best = 0.0
@@ -94,7 +93,7 @@ def card_worth(s0, v0, s1, v1, defense):
     return best
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def cheapest_block(opts, n):
     """Among block rows, the card whose other option is worth least (pure Defense first)."""
     best, pick = 1.0e9, 0
@@ -105,7 +104,7 @@ def cheapest_block(opts, n):
     return pick
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def worst_card(opts, n, defense):
     """Discard / throw-away: the card kind worth least (rows of K_DISCARD)."""
     best, pick = 1.0e9, 0
@@ -116,13 +115,13 @@ def worst_card(opts, n, defense):
     return pick
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def dud_score(opts, i, defense):
     """A throw-away (no legal action): the least valuable card goes."""
     return -50.0 - card_worth(opts[i, 3], opts[i, 4], opts[i, 6], opts[i, 7], defense)
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def argmax_area(opts, n, p, at):
     """Wound placement: the open area with the highest weight p[at + area - 1]."""
     best, pick = NEG, 0
@@ -133,12 +132,12 @@ def argmax_area(opts, n, p, at):
     return pick
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def keep_defense_cost(row_other, weight):
     return weight if row_other == SYM_DEFENSE else 0.0
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def draw_score(st, side, hand_target, discard_cost):
     """Wanting cards up to `hand_target`; a draw past the hand limit throws cards away, which
     costs `discard_cost` a card (cycling the deck for better cards can be worth it)."""
@@ -151,7 +150,7 @@ def draw_score(st, side, hand_target, discard_cost):
     return x
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def dragon_other(st, opts, i, hand_target, draw_bonus, escape, defense):
     """The dragon's worth of a main-action row that plays no card (draw, escape, throw-away, pass)."""
     a = opts[i, 0]
@@ -164,7 +163,7 @@ def dragon_other(st, opts, i, hand_target, draw_bonus, escape, defense):
     return -50.0
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def weakest_victim(opts, n, st):
     """A claw: the row of the dwarf with the fewest wound spaces left."""
     best, pick = 1000, 0
@@ -175,7 +174,7 @@ def weakest_victim(opts, n, st):
     return pick
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def widest_fire(opts, n):
     """A breath of fire: the row of the line with the most dwarves on it."""
     best, pick = -1, 0
@@ -188,7 +187,7 @@ def widest_fire(opts, n):
 # ---- random ---------------------------------------------------------------------------------------
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def draw(st, n):
     """A uniform integer in [0, n) from the game's own stream (sim.engine.rng's xorshift64*)."""
     x = np.uint64(st[S_RNG])

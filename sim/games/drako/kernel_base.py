@@ -24,8 +24,6 @@ from sim.games.drako.records import (
 )
 
 FAST = dict(cache=True, _nrt=False)
-# pieces split out of one step for reading (and written once): inlined where used, as if written in place
-INLINE = dict(FAST, inline="always")
 
 
 # ---- unchecked access for the hottest helpers ---------------------------------------------------
@@ -114,7 +112,7 @@ def emit(w, tr, code, a, b, c, d, e, f, g):
     put(w, W_TROW, r + 1)
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def played(w, tr, side, a, b, c, d):
     """The event of the card being played (w's R_CARD and R_OPT) with what it was played on."""
     emit(w, tr, EV_PLAY, side, w[W_ST + R_CARD], w[W_ST + R_OPT], a, b, c, d)

@@ -18,7 +18,7 @@ from sim.games.drako.records import (
     W_BOARD, W_ST, WIN_DRAGON, WIN_DWARVES,
 )
 from sim.games.drako.kernel_base import (
-    area_open, ask, dist, dwarves_out, emit, FAST, finish, INLINE, neighbour, NO_QUESTION, PH_ACTION_END,
+    area_open, ask, dist, dwarves_out, emit, FAST, finish, neighbour, NO_QUESTION, PH_ACTION_END,
     PH_AFTER_DRAGON_HIT, PH_ATTACK_DRAGON, PH_ATTACK_DWARF, PH_ATTACKERS_ANS, PH_BLOCK_DRAGON_ANS,
     PH_BLOCK_DWARF_ANS, PH_FIRE_NEXT, PH_WOUND, PH_WOUND_ANS, played, set_row,
 )
@@ -137,7 +137,7 @@ def on_fire_next(w, tr):
 # ---- the dwarves attack -----------------------------------------------------------------------
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def dwarf_attack(w, tr, sym):
     """An attack card on the dragon. Who strikes never changes the wounds; with more adjacent dwarves
     than the card lets strike, the dwarf player picks them (attackers_chosen) or the first found do."""
@@ -174,7 +174,7 @@ def dwarf_attack(w, tr, sym):
     return NO_QUESTION
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def strikers(w, tr, first, second):
     """The dwarves who strike, in order (second -1 for one): the card's play event, then the blows."""
     if second >= 0:
@@ -210,7 +210,7 @@ def on_attack(w, tr, struck):
     return NO_QUESTION
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def block_answer(w, tr, side):
     """The struck side's answer: 1 when it blocked (the Defense card is spent), else 0."""
     if w[W_ST + R_ROW] != 1:
@@ -253,7 +253,7 @@ def dragon_blow_done(w, blocked):
         w[W_ST + R_PHASE] = PH_WOUND
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def second_striker(w):
     """Whether a two-dwarf attack has its second blow to come (the machine then goes to it)."""
     if w[W_ST + R_SECOND] < 0:

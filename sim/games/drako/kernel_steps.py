@@ -20,7 +20,7 @@ from sim.games.drako.records import (
     W_ST, WIN_NOBODY,
 )
 from sim.games.drako.kernel_base import (
-    ask, dist, dwarves_out, emit, FAST, finish, INLINE, neighbour, NO_QUESTION, PH_ACTION, PH_ACTION_END,
+    ask, dist, dwarves_out, emit, FAST, finish, neighbour, NO_QUESTION, PH_ACTION, PH_ACTION_END,
     PH_DISCARD, PH_DISCARD_ANS, PH_DRAGON_MOVE_ANS, PH_DWARF_MOVE2_ANS, PH_DWARF_MOVE_ANS, PH_FIRE_ANS,
     PH_MAIN_ANS, PH_MULLIGAN, PH_MULLIGAN_ANS, PH_PLACE, PH_PLACE_ANS, PH_TURN, PH_VICTIM_ANS, played,
     set_row, violations,
@@ -90,7 +90,7 @@ def on_place(w, tr):
     return ask(w, DWARVES, F_SETUP, K_PLACE, n, PH_PLACE_ANS)
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def place_dwarf(w, tr, h):
     """The next dwarf (by R_INDEX) goes on hex h."""
     i = w[W_ST + R_INDEX]
@@ -243,7 +243,7 @@ def play_card(w, tr):
     return dwarf_attack(w, tr, sym)
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def dragon_card(w, sym):
     """The dragon's card: ask where it walks or flies, whom it claws or where it breathes fire."""
     g = w[W_ST + S_POS + FIG_DRAGON]
