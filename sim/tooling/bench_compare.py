@@ -98,7 +98,7 @@ def whole_run(tree: Path, game: str, n: float, jobs: int) -> tuple[float, int]:
         cmd = [sys.executable, "-c", "import sys; sys.path.insert(0, '.'); from sim.cli.main import main; main()",
                "run", "--game", game, "--n", f"{n:g}", "--jobs", str(jobs), "--out", str(Path(tmp) / "r"),
                "--no-progress"]
-        code, err, seconds, peak = sampled_run(cmd, cwd=tree, env=env_for(tree))
+        code, err, seconds, peak, _ = sampled_run(cmd, cwd=tree, env=env_for(tree))
         if code:
             sys.exit(f"bench-compare: dsim run --game {game} failed in {tree}: {err.strip()[-300:]}")
         return seconds, peak

@@ -36,7 +36,7 @@ def measure(game: str, n: float, jobs: int) -> dict:
     exit_ = max(0.0, launched + wall - got["end"])
     named = list(got["phases"].items())
     other = max(0.0, wall - start - exit_ - sum(s for _, s in named))
-    return {"game": game, "n": n, "jobs": jobs, "wall": wall, "peak_rss": run["peak_rss"],
+    return {"game": game, "n": n, "jobs": jobs, "wall": wall, "peak_rss": run["peak_rss"], "peak_pss": run["peak_pss"],
             "phases": [("start Python, import dsim", start), *named, ("other", other),
                        ("exit (workers stop, Python ends)", exit_)]}
 
@@ -49,7 +49,10 @@ def phases_section(game: str = "drako", n: float = 1e6, jobs: int = 2) -> list[s
     lines = ["", f"## Where a plain run's time goes ({game}, {n:,.0f} games, {jobs} workers)", "",
              f"`dsim run --game {game} --n {n:g} --jobs {jobs}` with numba's cache warm "
              f"(`sim/tooling/bench_phases.py`): {r['wall']:.1f} s in all, peak memory of the whole process tree "
-             f"{mib:,.0f} MiB (target {MEMORY_TARGET_MIB} MiB: {'met' if mib <= MEMORY_TARGET_MIB else 'NOT met'}).",
+             f"{mib:,.0f} MiB (RSS summed over its processes; target {MEMORY_TARGET_MIB} MiB: "
+             f"{'met' if mib <= MEMORY_TARGET_MIB else 'NOT met'}). Counting each shared page once (PSS: numba's, "
+             f"numpy's and Python's libraries are mapped by the command and by each worker) the tree holds "
+             f"{r['peak_pss'] / 2**20:,.0f} MiB at its peak.",
              "", "| phase | seconds | share |", "|---|---|---|"]
     for name, seconds in r["phases"]:
         lines.append(f"| {name} | {seconds:.2f} | {seconds / r['wall']:.0%} |")

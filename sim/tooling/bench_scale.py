@@ -15,50 +15,64 @@ import time
 from pathlib import Path
 
 
-def tree_rss(pid: int) -> int:
-    """Resident bytes of a process and all its descendants (Linux /proc)."""
-    total, todo = 0, [pid]
+def tree_memory(pid: int) -> tuple[int, int]:
+    """(RSS, PSS) bytes of a process and all its descendants (Linux /proc). RSS counts a shared page once per
+    process that maps it (numba's and numpy's libraries in the command and in each worker); PSS splits it
+    between them, so the tree's PSS is what the machine holds for it."""
+    rss = pss = 0
+    todo = [pid]
     while todo:
         p = todo.pop()
         try:
-            with open(f"/proc/{p}/status") as f:
-                total += next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmRSS:"))
+            with open(f"/proc/{p}/smaps_rollup") as f:
+                for line in f:
+                    if line.startswith("Rss:"):
+                        rss += int(line.split()[1]) * 1024
+                    elif line.startswith("Pss:"):
+                        pss += int(line.split()[1]) * 1024
             for task in os.listdir(f"/proc/{p}/task"):
                 with open(f"/proc/{p}/task/{task}/children") as f:
                     todo += [int(c) for c in f.read().split()]
-        except (OSError, StopIteration):
+        except (OSError, ValueError):
             continue                    # the process ended meanwhile
-    return total
+    return rss, pss
 
 
-def sampled_run(cmd: list[str], cwd=None, env=None) -> tuple[int, str, float, int]:
-    """Run a command, sampling its process tree's RSS every 20 ms: (exit code, stderr, seconds, peak bytes)."""
+def tree_rss(pid: int) -> int:
+    """Resident bytes of a process and all its descendants."""
+    return tree_memory(pid)[0]
+
+
+def sampled_run(cmd: list[str], cwd=None, env=None) -> tuple[int, str, float, int, int]:
+    """Run a command, sampling its process tree's memory every 20 ms: (exit code, stderr, seconds, peak RSS bytes,
+    peak PSS bytes)."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    peak = [0]
+    peak = [0, 0]
 
     def sample():
         while proc.poll() is None:
-            peak[0] = max(peak[0], tree_rss(proc.pid))
+            rss, pss = tree_memory(proc.pid)
+            peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
             time.sleep(0.02)
 
     sampler = threading.Thread(target=sample)
     sampler.start()
     _, err = proc.communicate()
     sampler.join()
-    return proc.returncode, err, time.perf_counter() - start, peak[0]
+    return proc.returncode, err, time.perf_counter() - start, peak[0], peak[1]
 
 
 def peak_rss_run(game: str, n: float, jobs: int = 2, env: dict | None = None) -> dict:
-    """Run `dsim run` in a child process (with `env`, if given), sampling the tree's RSS; returns seconds and peak
-    bytes."""
+    """Run `dsim run` in a child process (with `env`, if given), sampling the tree's memory; returns seconds and
+    the peak RSS and PSS bytes."""
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, "-m", "sim.cli.main", "run", "--game", game, "--n", f"{n:g}", "--jobs", str(jobs),
                "--out", str(Path(tmp) / "res"), "--no-progress"]
-        code, err, seconds, peak = sampled_run(cmd, env=env)
+        code, err, seconds, peak, pss = sampled_run(cmd, env=env)
         if code:
             raise RuntimeError(f"{' '.join(cmd)} failed: {err.strip()[-300:]}")
-        return {"game": game, "n": n, "jobs": jobs, "seconds": seconds, "peak_rss": peak}
+        return {"game": game, "n": n, "jobs": jobs, "seconds": seconds, "peak_rss": peak, "peak_pss": pss}
 
 
 def dask_overhead(game: str = "dragonwake", chunks: int = 200, chunk_size: int = 2_000) -> dict:
