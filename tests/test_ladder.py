@@ -176,3 +176,24 @@ def test_a_lineup_in_words_names_only_the_seats_that_play():
     text = lineup_words(game, lineup, 4)
     assert "seat 3" in text and "seat 4" not in text and "seat 5" not in text
     assert "seat 5" in lineup_words(game, lineup)
+
+
+def test_an_equilibrium_that_searches_is_played_on_fewer_deals():
+    """An equilibrium whose line-ups search (every seat, in Dragonwake) would take days on the ladder's 100,000
+    deals: its rung plays the first EQUILIBRIUM_SEARCH_GAMES; a heuristic equilibrium plays them all."""
+    from types import SimpleNamespace
+    from sim.analysis.ladder import EQUILIBRIUM_SEARCH_GAMES, equilibrium_level
+    from sim.engine.strategy import Seat
+    game = get_game("drako")
+    base_lineup = game.lineup(None)
+    search = game.strategies.get("search")
+
+    def study(lineup):
+        v = Interval(0.5, 0.45, 0.55, 1000)
+        return SimpleNamespace(lineups_played=lambda _: [(lineup, 1.0)], converged=True, rounds=[],
+                               mixture_words=lambda: "x", options={"dragon": [1]}, search=SimpleNamespace(tol=0.01),
+                               bracket=lambda: v, value=v)
+    searching = {**base_lineup, "dragon": Seat(search, search.params())}
+    base = SimpleNamespace(lineup=base_lineup)
+    assert equilibrium_level(game, base, study(searching)).games == EQUILIBRIUM_SEARCH_GAMES
+    assert equilibrium_level(game, base, study(dict(base_lineup))).games is None

@@ -33,6 +33,7 @@ from sim.engine.strategy import Seat, lineup_label
 
 SEARCH_BUDGETS = None          # the search rungs' playouts per decision; None: a quarter of the default, the default
 SEARCH_GAMES = 10_000          # the search rungs play the first this many of the ladder's deals
+EQUILIBRIUM_SEARCH_GAMES = 2_000   # an equilibrium where every seat may search: days for 100,000 games at 5 seats
 LADDER_CHUNK = 2_000           # games per chunk, in every rung
 
 
@@ -181,7 +182,12 @@ def equilibrium_level(game: Game, base: RunSpec, study) -> Level:
     if widen != (0.0, 0.0):
         note += ("; its intervals are widened by what fresh best responses still gain on it (the study's bracket, "
                  f"{100 * br.lo:.1f}% to {100 * br.hi:.1f}%)")
-    return Level("equilibrium", max(mixture, key=lambda m: m[1])[0], note=note, mixture=mixture, widen=widen)
+    searching = any(seat.strategy.name == "search" for lineup, _ in mixture for seat in lineup.values())
+    if searching:
+        note += (f"; its line-ups search, so it plays the first {EQUILIBRIUM_SEARCH_GAMES:,} deals (as the study's "
+                 "cells did: the bracket dwarfs their sampling error)")
+    return Level("equilibrium", max(mixture, key=lambda m: m[1])[0], note=note, mixture=mixture, widen=widen,
+                 games=EQUILIBRIUM_SEARCH_GAMES if searching else None)
 
 
 def widened(e: Interval, widen: tuple[float, float], share: bool) -> Interval:
