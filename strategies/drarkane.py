@@ -19,7 +19,7 @@ Heuristic parameters (one array shared by the heuristic bundles, so a sweep can 
                 (0: its strongest winner unless it plays last)
   short_from    the three habits above apply only at tables of at least this many seats
 
-The first-player habit (issue #13). With seekers, the round's first player took fewer tricks for the same
+The first-player habit (found by the calibration). With seekers, the round's first player took fewer tricks for the same
 contract (6 players: 0.47 fewer, 36% of its contracts hit against 50% for the others; 4 players: 0.37
 fewer); random players show no such effect (+0.02 to +0.04), so it comes from purposeful play: the first
 player commits its card to trick 1 before players who all still want tricks and answer it, and
@@ -56,7 +56,7 @@ PARAM_NAMES = ("w_obscure", "w_trump_high", "w_trump_low", "w_suit_high", "w_sui
                "follow_cheap", "short_from")
 # round_share and seat_exponent were tuned on 3, 4 and 6 players (exact-hit rate of seekers against seekers)
 DEFAULTS_V1 = (0.95, 0.75, 0.3, 0.35, 0.1, 0.05, 0.85, 0.0, 0.3, 1.0, 0.7, 0.0, 0.0, 0.0, 5.0)
-# the seeker since issue #13: the first bidder bids half a trick lower, and leads trumps last
+# the seeker since the calibration: the first bidder bids half a trick lower, and leads trumps last
 DEFAULTS = DEFAULTS_V1[:11] + (-0.5, 1.0, 1.0, 5.0)
 BOUNDS = ((0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0),
           (0.1, 1.5), (-3.0, 3.0), (0.0, 3.0), (0.0, 1.0), (0.0, 2.0), (-3.0, 3.0), (0.0, 1.0), (0.0, 1.0), (2.0, 7.0))

@@ -24,7 +24,7 @@ instructions for a few seconds of compiling. An inlined helper has no signature:
 own. The search player's part (kernel_search, the machines, `searched_batch`) compiles only for a run with a
 searching seat (`njit_later`, Game.kernels(search=True)).
 
-A turn avoids what a profile (perf's cpu-clock samples, callgrind's counts) showed to cost (issue #28: the
+A turn avoids what a profile (perf's cpu-clock samples, callgrind's counts) showed to cost (the
 rule flags, fired_ counters and the new weighted strategy had made a round 12-19% slower; with these it is
 as fast as before them):
 - card types as bit masks: each seat's types in hand and open row are kept in step with the counts (ST_HELD),

@@ -291,8 +291,8 @@ class DrakoGame(Game):
 
 # ---- calibration causes --------------------------------------------------------------------------
 
-# How the calibration failures were traced (issue #13): the default lineup (brawler dragon, coordinated
-# dwarves, both as improved in #13) on 4,000 games, seed 7, changing one thing at a time; 95% Wilson
+# How the calibration failures were traced: the default lineup (brawler dragon, coordinated
+# dwarves, both as improved by that calibration) on 4,000 games, seed 7, changing one thing at a time; 95% Wilson
 # intervals. The paired strategy comparisons used 10,000 games.
 CAUSE_SLAIN = (
     "mostly the dragon's strategy, then the assumed wound spaces. The default dragon (brawler) fights in melee, "
@@ -319,7 +319,7 @@ GAME = DrakoGame(
     # both sides playing the game the rulebook describes (the dragon fights, the dwarves net, close in
     # and rage); the stalling kiter beats both dwarf strategies about nine games in ten, which says
     # more about those strategies than about the game: compare it with --strategy dragon=kiter.
-    # brawler_v1 and coordinated_v1 are the defaults before issue #13 (each new one beats its v1)
+    # brawler_v1 and coordinated_v1 are the defaults before the calibration (each new one beats its v1)
     default_lineup={"dragon": "brawler", "dwarves": "coordinated"},
     strategies=REGISTRY, rules_class=DrakoRules, chunk_size=50_000,
     bench_cases=[BenchCase("brawler vs coordinated (default)", 2, "default", 50_000)],

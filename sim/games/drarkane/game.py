@@ -132,7 +132,7 @@ class DrarkaneGame(Game):
 
     def calibration(self) -> list[Claim]:
         """The rulebook's checkable claims. It gives no play time; its numbers are the solo rank table and the
-        two ways a round ends. Figures in `cause` are from 20,000 solo / 10,000 table games, seed 1 (issue #13)."""
+        two ways a round ends. Figures in `cause` are from 20,000 solo / 10,000 table games, seed 1."""
         claims = [
             Claim(f"the solo rank table's rank '{name}' can be reached (the table lists it as an outcome; range: "
                   "at least 1 solo game in 1,000)", f"solo_rank_{k}", 1, 0.001, 1.0,

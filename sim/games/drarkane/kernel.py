@@ -52,7 +52,7 @@ Speed notes (measured with perf on this kernel):
   every card; `c & ID_MASK` in the hot loops lets numba drop its negative-index fix-up.
 - the tables are written in their own types, one column-major block per type (records.GAME_BLOCKS, ROUND_BLOCKS;
   a game's row is summed in a scratch row first): the int32 records they replaced, their page clearing and the
-  copies into the tables' types took about a tenth of a batch's time (#28). record_round, score_round and
+  copies into the tables' types took about a tenth of a batch's time. record_round, score_round and
   finish_game are inlined (their array arguments cost more than their work).
 The tiniest helpers (trace rows, card keys) are inlined at numba's IR level (`inline='always'`), and so are
 `play_trick`, `place_trick` and `place_inline` (their ~15-20 array arguments cost a few hundred pushes per
