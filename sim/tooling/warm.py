@@ -17,7 +17,10 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-SLOWEST_FIRST = ("dragonwake", "drakerion", "drarkane", "drako", "drachensachen")   # measured cold compile times
+# longest first, so the two cores finish together: a fresh clone's whole warm-up, two at a time (29 November 2026:
+# Drarkane 312 s, Drakerion 122, Dragonwake 103, Drako 378 before its helpers stopped inlining, 98 after, beside a
+# study; Drachensachen 54)
+SLOWEST_FIRST = ("drarkane", "drakerion", "dragonwake", "drako", "drachensachen")
 
 
 def warm(name: str, plain: bool = False) -> tuple[str, float]:
