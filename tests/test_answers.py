@@ -128,3 +128,14 @@ def test_every_interval_the_indexes_quote_is_in_a_published_report():
 def test_the_figure_check_reads_intervals_as_reports_print_them():
     got = quoted_figures("won 8.5% [7.2%, 10.0%], moved −1.3 points [−1.6, −1.0] and 54.5% [54.3,\n54.7]")
     assert [(lo, hi) for _, lo, hi in got] == [("7.2", "10.0"), ("-1.6", "-1.0"), ("54.3", "54.7")]
+
+
+def test_a_lever_that_cannot_reach_the_target_is_said_so_with_both_ends():
+    def setting(v, value, lo, hi):
+        return {"setting": {"dwarf_deck[defense]": v},
+                "outcomes": [{"target": 50, "value": value, "low": lo, "high": hi, "target_inside": False}]}
+    found = {"best": {"dwarf_deck[defense]": 20}, "range": {"dwarf_deck[defense]": [0.0, 20.0]}, "out_of_reach": True,
+             "settings": [setting(0, 88.2, 79.1, 99.4), setting(20, 81.0, 70.2, 95.0)], "note": ""}
+    text = answers.tune_text(found, "tune.md", game="drako")
+    assert text.startswith("No defense cards in the dwarf deck from 0 to 20 (the rules have 8) brings it to 50%")
+    assert "88.2% at 0 (between 79.1% and 99.4%); 81.0% at 20 (between 70.2% and 95.0%)" in text

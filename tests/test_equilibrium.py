@@ -453,9 +453,10 @@ def test_a_tune_at_equilibrium_walks_its_answer_to_where_the_full_solves_cross_t
     assert solved == [6] and result.best == (6,) and "between 3 and 6; out of full solves" in result.note
     solved, result = walk(line(0.03, 0.0), {0: 0.2, 8: 0.3})   # off the range: both ends solved, both short
     assert solved == [8, 0] and result.best == (8,) and "no setting in the range reaches it" in result.note
+    assert result.out_of_reach
     # the probes are flat and rise a little; in full the figure falls: the far end is solved, then between
     solved, result = walk(line(-0.1, 1.0), {0: 0.9, 8: 0.95}, start=0)
-    assert solved == [8, 5] and result.best == (5,)
+    assert solved == [8, 5] and result.best == (5,) and not result.out_of_reach
     solved, result = walk(line(0.1, 0.2), probes)           # 50% inside the first full solve's interval
     assert solved == [] and result.best == (3,)
 

@@ -283,6 +283,7 @@ class TuneResult:
     candidates: list[tuple]           # the settings verified (two neighbours for an integer miss)
     note: str                         # how the search ended, in words
     verified: dict[tuple, list[Estimate]]
+    out_of_reach: bool = False        # solved in full at both ends of the range, the target lay beyond both
 
 
 def search(ev: Evaluator) -> TuneResult:
@@ -405,6 +406,7 @@ def settle(ev: "EquilibriumEvaluator", result: TuneResult, n: int, steps: int = 
         if nxt is None:
             solved = {c[0]: full(c[0]).value for c in result.verified}
             result.best = (min(solved, key=lambda c: abs(solved[c] - target)),)
+            result.out_of_reach = True
             result.note += (f"; solved in full at both ends of the range ({int(p.lo)} and {int(p.hi)}), the figure "
                             "misses the target on the same side: no setting in the range reaches it")
             return

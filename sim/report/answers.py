@@ -152,6 +152,8 @@ def lever_words(game: str, lever: str) -> tuple[str, object]:
 
 def tune_text(found: dict, link: str, short: bool = False, game: str | None = None) -> str:
     (lever, value), = found["best"].items()
+    if found.get("out_of_reach"):
+        return unreachable_text(found, lever, link, game)
     if game is not None:
         words, current = lever_words(game, lever)
         lever = f"{value} {words}" if isinstance(value, int) and "cards in" in words else f"{words} = {value}"
@@ -168,6 +170,19 @@ def tune_text(found: dict, link: str, short: bool = False, game: str | None = No
             f"in full on fresh seeds with the search player; {inside}"
             + ("" if short else f" (the search: {found['note']})")
             + f" — [tune]({link})")
+
+
+def unreachable_text(found: dict, lever: str, link: str, game: str | None) -> str:
+    """A lever no setting of which reaches the target: the figure at each end of its range, solved in full."""
+    words, current = lever_words(game, lever) if game is not None else (f"`{lever}`", None)
+    lo, hi = (int(v) if float(v).is_integer() else v for v in found["range"][lever])
+    ends = [s for s in found["settings"] if s["setting"][lever] in (lo, hi)]
+    at = "; ".join(f"{s['outcomes'][0]['value']:.1f}% at {s['setting'][lever]} (between {s['outcomes'][0]['low']:.1f}% "
+                   f"and {s['outcomes'][0]['high']:.1f}%)" for s in sorted(ends, key=lambda s: s["setting"][lever]))
+    target = found["settings"][0]["outcomes"][0]["target"]
+    rules = "" if current is None else f" (the rules have {current})"
+    return (f"No {words} from {lo} to {hi}{rules} brings it to {target:g}%: solved in full with the search player, "
+            f"{at} — [tune]({link})")
 
 
 def signed(v: float) -> str:

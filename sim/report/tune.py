@@ -63,7 +63,8 @@ def figures(t: Tuning) -> dict:
             setting["table"] = numbers.estimate(ev.studies[(c, True)].value, True)
         settings.append(setting)
     out = {"best": dict(zip([p.name for p in ev.params], result.best)), "settings": settings,
-           "search_settings": len({k[0] for k in ev.cache if not k[1]}), "note": result.note}
+           "search_settings": len({k[0] for k in ev.cache if not k[1]}), "note": result.note,
+           "range": {p.name: [p.lo, p.hi] for p in ev.params}, "out_of_reach": result.out_of_reach}
     if isinstance(ev, EquilibriumEvaluator):
         out["seconds"] = sum(s.seconds for s in ev.studies.values())
     return out
@@ -96,6 +97,11 @@ def findings(ev: Evaluator, result: TuneResult) -> list[str]:
                              f"(target {_target(t)}: {verdict} the interval)")
         best = " (the answer)" if solved and len(result.candidates) > 1 and c == result.best else ""
         out.append(f"- With **{ev.describe(c)}**{best}: " + "; ".join(parts) + ".")
+    if result.out_of_reach:
+        p, t = ev.params[0], ev.targets[0]
+        out.insert(0, f"- **No {p.words} from {show_value(p, p.lo)} to {show_value(p, p.hi)} brings "
+                      f"{t.outcome.label or t.outcome.name} to {_target(t)}**: solved in full at both ends, the "
+                      "figure stays on the same side of the target (below).")
     return out
 
 
