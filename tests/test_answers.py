@@ -137,5 +137,6 @@ def test_a_lever_that_cannot_reach_the_target_is_said_so_with_both_ends():
     found = {"best": {"dwarf_deck[defense]": 20}, "range": {"dwarf_deck[defense]": [0.0, 20.0]}, "out_of_reach": True,
              "settings": [setting(0, 88.2, 79.1, 99.4), setting(20, 81.0, 70.2, 95.0)], "note": ""}
     text = answers.tune_text(found, "tune.md", game="drako")
-    assert text.startswith("No defense cards in the dwarf deck from 0 to 20 (the rules have 8) brings it to 50%")
+    assert text.startswith("No setting of defense cards in the dwarf deck from 0 to 20 (the rules have 8) brings the "
+                           "figure to 50%")
     assert "88.2% at 0 (between 79.1% and 99.4%); 81.0% at 20 (between 70.2% and 95.0%)" in text

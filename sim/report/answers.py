@@ -181,8 +181,8 @@ def unreachable_text(found: dict, lever: str, link: str, game: str | None) -> st
                    f"and {s['outcomes'][0]['high']:.1f}%)" for s in sorted(ends, key=lambda s: s["setting"][lever]))
     target = found["settings"][0]["outcomes"][0]["target"]
     rules = "" if current is None else f" (the rules have {current})"
-    return (f"No {words} from {lo} to {hi}{rules} brings it to {target:g}%: solved in full with the search player, "
-            f"{at} — [tune]({link})")
+    return (f"No setting of {words} from {lo} to {hi}{rules} brings the figure to {target:g}%: solved in full with "
+            f"the search player, {at} — [tune]({link})")
 
 
 def signed(v: float) -> str:

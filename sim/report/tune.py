@@ -99,7 +99,7 @@ def findings(ev: Evaluator, result: TuneResult) -> list[str]:
         out.append(f"- With **{ev.describe(c)}**{best}: " + "; ".join(parts) + ".")
     if result.out_of_reach:
         p, t = ev.params[0], ev.targets[0]
-        out.insert(0, f"- **No {p.words} from {show_value(p, p.lo)} to {show_value(p, p.hi)} brings "
+        out.insert(0, f"- **No setting of {p.words} from {show_value(p, p.lo)} to {show_value(p, p.hi)} brings "
                       f"{t.outcome.label or t.outcome.name} to {_target(t)}**: solved in full at both ends, the "
                       "figure stays on the same side of the target (below).")
     return out
