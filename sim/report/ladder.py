@@ -41,9 +41,11 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
     family = family_name(len(steps) - 1)
     at_eq = core[-1].mixture != []
     question = "when both sides play their best" if at_eq else "against best responses to the defaults"
-    short = [s for s in steps if s.games is not None and s.games < base.n]
-    per_level = f"{base.n:,} games per level" + (f" (the search levels on the first {short[0].games:,} deals)"
-                                                  if short else "")
+    fewer = [(f"the equilibrium on the first {s.games:,} deals (its line-ups search)" if s.mixture else
+              f"the search levels on the first {s.games:,} deals") for s in steps
+             if s.games is not None and s.games < base.n]
+    fewer = list(dict.fromkeys(fewer))      # one phrase for all the search levels
+    per_level = f"{base.n:,} games per level" + (f" ({'; '.join(fewer)})" if fewer else "")
     lines = [f"# {game.title}: does '{label}' hold {question}?", "", "## Findings", "",
              f"- {label[:1].upper()}{label[1:]}: {words}.", *search_findings(steps, kind), "",
              f"{per_level}, {base.players} players, every level on the same seeds. The levels "
