@@ -134,7 +134,7 @@ def fixes(q: Question, root: Path, short: bool = False) -> list[str]:
         for path in sorted(root.glob(f"{pattern}.json")):
             found = json.loads(path.read_text())
             link = path.relative_to(root / q.game).with_suffix(".md").as_posix()
-            out.append(tune_text(found, link, short, q.game) if "best" in found else arms_text(found, link, short))
+            out.append(tune_text(found, link, q.game) if "best" in found else arms_text(found, link, short))
     return out
 
 
@@ -150,7 +150,9 @@ def lever_words(game: str, lever: str) -> tuple[str, object]:
     return param_words(key, index, base), current_value(key, index, g, base)
 
 
-def tune_text(found: dict, link: str, short: bool = False, game: str | None = None) -> str:
+def tune_text(found: dict, link: str, game: str | None = None) -> str:
+    """A tuned lever: its answer and the figure there, solved in full (how the search got there is in the tune's
+    report)."""
     (lever, value), = found["best"].items()
     if found.get("out_of_reach"):
         return unreachable_text(found, lever, link, game)
@@ -167,9 +169,7 @@ def tune_text(found: dict, link: str, short: bool = False, game: str | None = No
              else f"{s['value']:.1f}%")
     inside = "the target is inside that range" if s["target_inside"] else "the target is outside that range"
     return (f"{lever}: between {s['low']:.1f}% and {s['high']:.1f}% at equilibrium ({point}), solved "
-            f"in full on fresh seeds with the search player; {inside}"
-            + ("" if short else f" (the search: {found['note']})")
-            + f" — [tune]({link})")
+            f"in full on fresh seeds with the search player; {inside} — [tune]({link})")
 
 
 def unreachable_text(found: dict, lever: str, link: str, game: str | None) -> str:
