@@ -97,12 +97,13 @@ def test_a_band_names_the_settings_that_reach_it_with_their_figures():
     assert answers.arms_text(found, "sweep.md", short=True).startswith("40–60%: reached by `a=5, b=10` whichever")
 
 
-FIGURE = re.compile(r"[−+-]?\d+(?:\.\d+)?%?(?: points)?\s*\[([−+-]?\d+(?:\.\d+)?)%?,\s+([−+-]?\d+(?:\.\d+)?)%?\]")
+FIGURE = re.compile(r"[−+-]?\d+(?:\.\d+)?%?(?: points)?\s*([\[(][−+-]?\d+(?:\.\d+)?)%?,\s+([−+-]?\d+(?:\.\d+)?)%?([\])])")
 
 
 def quoted_figures(text: str) -> list[tuple[str, str, str]]:
-    """Every 'value [lo, hi]' in `text`: (the whole figure, lo, hi), signs as ASCII, '%' dropped in the brackets."""
-    return [(m[0], *(x.replace("−", "-") for x in m.groups())) for m in FIGURE.finditer(text)]
+    """Every 'value [lo, hi]' in `text` (an open end, '(0, 2.4]' or '[−30.4, 0)', kept with its bracket): (the
+    whole figure, its opening with lo, hi with its closing), signs as ASCII, '%' dropped in the brackets."""
+    return [(m[0], m[1].replace("−", "-"), m[2].replace("−", "-") + m[3]) for m in FIGURE.finditer(text)]
 
 
 def published() -> str:
@@ -120,14 +121,16 @@ def test_every_interval_the_indexes_quote_is_in_a_published_report():
     for index in (REPORTS / "README.md", REPORTS.parent / "README.md"):
         figures = quoted_figures(index.read_text())
         assert len(figures) > 0 or index.name != "README.md"
-        missing = [whole for whole, lo, hi in figures if re.search(rf"\[{re.escape(lo)},\s+{re.escape(hi)}\]",
+        missing = [whole for whole, lo, hi in figures if re.search(rf"{re.escape(lo)},\s+{re.escape(hi)}",
                                                                    reports) is None]
         assert not missing, f"{index.relative_to(REPORTS.parent)} quotes figures no report holds: {missing}"
 
 
 def test_the_figure_check_reads_intervals_as_reports_print_them():
-    got = quoted_figures("won 8.5% [7.2%, 10.0%], moved −1.3 points [−1.6, −1.0] and 54.5% [54.3,\n54.7]")
-    assert [(lo, hi) for _, lo, hi in got] == [("7.2", "10.0"), ("-1.6", "-1.0"), ("54.3", "54.7")]
+    got = quoted_figures("won 8.5% [7.2%, 10.0%], moved −1.3 points [−1.6, −1.0] and 54.5% [54.3,\n54.7]; "
+                         "+2.2 points (0, +2.4] and −29.7 points [−30.4, 0)")
+    assert [(lo, hi) for _, lo, hi in got] == [("[7.2", "10.0]"), ("[-1.6", "-1.0]"), ("[54.3", "54.7]"),
+                                               ("(0", "+2.4]"), ("[-30.4", "0)")]
 
 
 def test_a_lever_that_cannot_reach_the_target_is_said_so_with_both_ends():
