@@ -57,11 +57,15 @@ def test_a_refusal_compiles_nothing(argv, tmp_path):
 def test_a_cold_game_is_announced_once(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(_numba_cache, "_ANNOUNCED", set())
+    monkeypatch.setitem(_numba_cache.COMPILE_SECONDS, ("drako", "kernels"), 150)
     assert not _numba_cache.is_warm("drako")
     _numba_cache.announce("drako")
     _numba_cache.announce("drako")
-    minutes = round(_numba_cache.COMPILE_SECONDS["drako", "kernels"] / 60)
-    assert capsys.readouterr().err == f"compiling the Drako kernels (about {minutes} minutes, once per machine)…\n"
+    assert capsys.readouterr().err == "compiling the Drako kernels (about 2 minutes, once per machine)…\n"
+    monkeypatch.setitem(_numba_cache.COMPILE_SECONDS, ("drako", "kernels"), 50)    # under 90 s: in seconds
+    monkeypatch.setattr(_numba_cache, "_ANNOUNCED", set())
+    _numba_cache.announce("drako")
+    assert capsys.readouterr().err == "compiling the Drako kernels (about 50 s, once per machine)…\n"
     _numba_cache.mark_warm("drako")
     monkeypatch.setattr(_numba_cache, "_ANNOUNCED", set())
     _numba_cache.announce("drako")
