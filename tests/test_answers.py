@@ -97,7 +97,8 @@ def test_a_band_names_the_settings_that_reach_it_with_their_figures():
     assert answers.arms_text(found, "sweep.md", short=True).startswith("40–60%: reached by `a=5, b=10` whichever")
 
 
-FIGURE = re.compile(r"[−+-]?\d+(?:\.\d+)?%?(?: points)?\s*([\[(][−+-]?\d+(?:\.\d+)?)%?,\s+([−+-]?\d+(?:\.\d+)?)%?([\])])")
+FIGURE = re.compile(r"[−+-]?\d+(?:\.\d+)?%?(?: points)?\s*"                 # the figure, then its interval
+                    r"([\[(][−+-]?\d+(?:\.\d+)?)%?,\s+([−+-]?\d+(?:\.\d+)?)%?([\])])")
 
 
 def quoted_figures(text: str) -> list[tuple[str, str, str]]:
