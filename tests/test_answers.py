@@ -144,3 +144,13 @@ def test_a_lever_that_cannot_reach_the_target_is_said_so_with_both_ends():
     assert text.startswith("No setting of defense cards in the dwarf deck from 0 to 20 (the rules have 8) brings the "
                            "figure to 50%")
     assert "88.2% at 0 (between 79.1% and 99.4%); 81.0% at 20 (between 70.2% and 95.0%)" in text
+
+
+def test_a_ladder_of_another_figure_gets_its_own_table():
+    """Drachensachen's ladder measures who goes out first in a round, not seat 0's share of the wins: its rungs
+    must not sit in the table of the equilibrium's figure."""
+    q = next(q for q in answers.QUESTIONS if q.game == "drachensachen")
+    page = answers.page(q, REPORTS)
+    first, _, second = page.partition("measures another figure")
+    assert second and "searches" not in first and "seat0 searches" in second
+    assert "| the default strategies |" in first

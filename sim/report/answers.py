@@ -30,6 +30,7 @@ class Question:
     ladder: str | None          # the skill ladder on the same rules: random play, the defaults, each side searching
     fixes: tuple[str, ...]      # tune / compare / sweep at equilibrium: what to change (globs)
     band: tuple[float, float]   # the figures a balanced game gives (a half, a seat's even share, the rulebook's aim)
+    ladder_figure: str | None = None    # what the ladder measures, where it is not the equilibrium's figure
 
 
 QUESTIONS = (
@@ -45,7 +46,9 @@ QUESTIONS = (
              ("drarkane/compare_drarkane_equilibrium", "drarkane/sweep_drarkane_equilibrium"), (0.25, 0.25)),
     Question("drachensachen", "Drachensachen", "Is the first player favoured (4 players)?",
              "drachensachen/equilibrium_drachensachen_4p", "drachensachen/ladder_drachensachen_starter_out",
-             ("drachensachen/compare_drachensachen_equilibrium",), (0.25, 0.25)),
+             ("drachensachen/compare_drachensachen_equilibrium",), (0.25, 0.25),
+             "the share of its decided rounds in which the round's starter went out first, a mean over games "
+             "(fair: 25%)"),
     Question("drakerion", "Drakerion", "Is the first player favoured, deck against deck (the starter set)?",
              "drakerion/starter/search_equilibrium/equilibrium_drakerion_2p",
              None,             # the factions ladder plays the first-draft pool, not the starter set
@@ -229,16 +232,19 @@ def context_rows(q: Question, root: Path) -> list[tuple[str, str, str]]:
     equilibrium study's default line-up where the game has no ladder on the same rules; then the table's value."""
     eq = load(q.equilibrium, root)
     rows = []
-    if q.ladder is None:
+    if q.ladder is None or q.ladder_figure:
         rows.append(("the default strategies", interval(eq["default"]), "each side's default"))
     else:
-        for r in pl.read_parquet(root / f"{q.ladder}.parquet").iter_rows(named=True):
-            if r["level"] == "equilibrium" or "best response" in r["level"]:
-                continue          # the ladder's own solve is older than the equilibrium study quoted here
-            rows.append((r["level"], interval((r["value"], r["lo"], r["hi"])),
-                         lineup_words(r["lineup"], eq["players"])))
+        rows += ladder_rows(q, root, eq)
     rows.append(("at equilibrium (the table's value)", interval(eq["equilibrium"]), support(q.equilibrium, root)))
     return rows
+
+
+def ladder_rows(q: Question, root: Path, eq: dict) -> list[tuple[str, str, str]]:
+    """The ladder's levels but its own solve (older than the equilibrium study quoted) and the best responses."""
+    return [(r["level"], interval((r["value"], r["lo"], r["hi"])), lineup_words(r["lineup"], eq["players"]))
+            for r in pl.read_parquet(root / f"{q.ladder}.parquet").iter_rows(named=True)
+            if r["level"] != "equilibrium" and "best response" not in r["level"]]
 
 
 def who(eq: dict) -> str:
@@ -258,12 +264,17 @@ def page(q: Question, root: Path) -> str:
     found = fixes(q, root)
     lines += [f"- {f}" for f in found] or ["No rule change has been solved at equilibrium for this game yet: the "
                                            "rule studies in `reports/README.md` use the default strategies."]
-    source = ("the equilibrium study" if q.ladder is None else
-              f"[the skill ladder]({Path(q.ladder).relative_to(q.game).as_posix()}.md) and the equilibrium study")
+    path = None if q.ladder is None else f"{Path(q.ladder).relative_to(q.game).as_posix()}.md"
+    source = ("the equilibrium study" if path is None or q.ladder_figure else
+              f"[the skill ladder]({path}) and the equilibrium study")
     lines += ["", "## The same figure under other play", "",
               f"{capital(eq['figure'])}, with 95% intervals, from {source}.", "",
               "| play | figure [95%] | strategies |", "|---|---|---|"]
     lines += [f"| {level} | {figure} | {who} |" for level, figure, who in context_rows(q, root)]
+    if q.ladder_figure:       # a ladder of another figure: its own table, never mixed with the one above
+        lines += ["", f"The [skill ladder]({path}) measures another figure: {q.ladder_figure}.", "",
+                  "| play | figure [95%] | strategies |", "|---|---|---|"]
+        lines += [f"| {level} | {figure} | {who} |" for level, figure, who in ladder_rows(q, root, eq)]
     return "\n".join(lines)
 
 
