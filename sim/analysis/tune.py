@@ -389,6 +389,7 @@ def settle(ev: "EquilibriumEvaluator", result: TuneResult, n: int, steps: int = 
     if len(light) < 2:
         return
     full = lambda x: ev.studies[((x,), True)].value
+    solved = lambda: {c[0]: full(c[0]).value for c in result.verified}     # setting -> its full solve's figure
     x = result.best[0]
     for _ in range(steps):
         if full(x).lo <= target <= full(x).hi:
@@ -397,15 +398,14 @@ def settle(ev: "EquilibriumEvaluator", result: TuneResult, n: int, steps: int = 
                 result.note += (f"; solved in full with the search player, the target lies inside {x}'s interval, "
                                 "so the walk stopped there")
             return
-        pair = straddle({c[0]: full(c[0]).value for c in result.verified}, target)
+        pair = straddle(solved(), target)
         if pair and pair[1] - pair[0] == 1:
             break
         nxt = between(pair, full, target) if pair else aim(light, x, full(x).value, target, p)
         if nxt is None or (nxt,) in result.verified:
             nxt = far_end(p, result.verified)
         if nxt is None:
-            solved = {c[0]: full(c[0]).value for c in result.verified}
-            result.best = (min(solved, key=lambda c: abs(solved[c] - target)),)
+            result.best = nearest(solved(), target)
             result.out_of_reach = True
             result.note += (f"; solved in full at both ends of the range ({int(p.lo)} and {int(p.hi)}), the figure "
                             "misses the target on the same side: no setting in the range reaches it")
@@ -413,15 +413,19 @@ def settle(ev: "EquilibriumEvaluator", result: TuneResult, n: int, steps: int = 
         result.verified[(nxt,)] = ev((nxt,), "verify", n)
         result.candidates = sorted(result.verified)
         x = nxt
-    solved = {c[0]: full(c[0]).value for c in result.verified}
-    result.best = (min(solved, key=lambda c: abs(solved[c] - target)),)
-    pair = straddle(solved, target)
+    result.best = nearest(solved(), target)
+    pair = straddle(solved(), target)
     if pair:
         more = "" if pair[1] - pair[0] == 1 else f"; out of full solves ({steps}), the nearer is shown"
         result.note += (f"; solved in full with the search player, the figure crosses the target between "
                         f"{pair[0]} and {pair[1]}{more}")
     else:
         result.note += f"; after {steps} full solves the figure has not crossed the target: the nearest is shown"
+
+
+def nearest(solved: dict, target: float) -> tuple:
+    """The full-solved setting whose figure is nearest the target."""
+    return (min(solved, key=lambda c: abs(solved[c] - target)),)
 
 
 def far_end(p: Param, verified: dict) -> int | None:

@@ -268,14 +268,16 @@ def page(q: Question, root: Path) -> str:
     source = ("the equilibrium study" if path is None or q.ladder_figure else
               f"[the skill ladder]({path}) and the equilibrium study")
     lines += ["", "## The same figure under other play", "",
-              f"{capital(eq['figure'])}, with 95% intervals, from {source}.", "",
-              "| play | figure [95%] | strategies |", "|---|---|---|"]
-    lines += [f"| {level} | {figure} | {who} |" for level, figure, who in context_rows(q, root)]
+              f"{capital(eq['figure'])}, with 95% intervals, from {source}.", "", *figure_table(context_rows(q, root))]
     if q.ladder_figure:       # a ladder of another figure: its own table, never mixed with the one above
         lines += ["", f"The [skill ladder]({path}) measures another figure: {q.ladder_figure}.", "",
-                  "| play | figure [95%] | strategies |", "|---|---|---|"]
-        lines += [f"| {level} | {figure} | {who} |" for level, figure, who in ladder_rows(q, root, eq)]
+                  *figure_table(ladder_rows(q, root, eq))]
     return "\n".join(lines)
+
+
+def figure_table(rows: list[tuple[str, str, str]]) -> list[str]:
+    return ["| play | figure [95%] | strategies |", "|---|---|---|",
+            *(f"| {level} | {figure} | {who} |" for level, figure, who in rows)]
 
 
 def readme_rows(root: Path) -> str:

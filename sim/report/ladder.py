@@ -6,6 +6,7 @@ sentence read off the intervals shown, the levels' chart and table; beside it th
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import matplotlib
@@ -65,7 +66,7 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
         lines.append(f"| {s.name} | {who} | "
                      f"{s.estimate.fmt(pct=pct, digits=1 if pct else 3)} | "
                      f"{change_text(s.against_default, s.shown, kind)} | {s.verdict} | "
-                     f"{'—' if s.p_adjusted != s.p_adjusted else f'{s.p_adjusted:.3g}'} |")
+                     f"{'—' if math.isnan(s.p_adjusted) else f'{s.p_adjusted:.3g}'} |")
     notes = [s.note.strip() for s in steps if s.note]
     if notes:
         lines += ["", *[f"- {n}" for n in notes]]

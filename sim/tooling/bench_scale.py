@@ -38,11 +38,6 @@ def tree_memory(pid: int) -> tuple[int, int]:
     return rss, pss
 
 
-def tree_rss(pid: int) -> int:
-    """Resident bytes of a process and all its descendants."""
-    return tree_memory(pid)[0]
-
-
 def sampled_run(cmd: list[str], cwd=None, env=None) -> tuple[int, str, float, int, int]:
     """Run a command, sampling its process tree's memory every 20 ms: (exit code, stderr, seconds, peak RSS bytes,
     peak PSS bytes)."""
