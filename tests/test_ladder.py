@@ -1,10 +1,12 @@
 """`dsim ladder` over the Game API."""
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
 from sim.analysis.intervals import Interval
-from sim.analysis.ladder import Level, Search, judge, ladder
+from sim.analysis.ladder import Level, Search, judge, ladder, pick_outcome
 from sim.cli.common import build_spec
 from sim.games import get_game
 from sim.report.ladder import verdict, write
@@ -182,19 +184,46 @@ def test_a_lineup_in_words_names_only_the_seats_that_play():
 def test_an_equilibrium_that_searches_is_played_on_fewer_deals():
     """An equilibrium whose line-ups search (every seat, in Dragonwake) would take days on the ladder's 100,000
     deals: its rung plays the first EQUILIBRIUM_SEARCH_GAMES; a heuristic equilibrium plays them all."""
-    from types import SimpleNamespace
     from sim.analysis.ladder import EQUILIBRIUM_SEARCH_GAMES, equilibrium_level
     from sim.engine.strategy import Seat
     game = get_game("drako")
     base_lineup = game.lineup(None)
     search = game.strategies.get("search")
 
-    def study(lineup):
-        v = Interval(0.5, 0.45, 0.55, 1000)
-        return SimpleNamespace(lineups_played=lambda _: [(lineup, 1.0)], converged=True, rounds=[],
-                               mixture_words=lambda: "x", options={"dragon": [1]}, search=SimpleNamespace(tol=0.01),
-                               bracket=lambda: v, value=v)
     searching = {**base_lineup, "dragon": Seat(search, search.params())}
     base = SimpleNamespace(lineup=base_lineup)
-    assert equilibrium_level(game, base, study(searching)).games == EQUILIBRIUM_SEARCH_GAMES
-    assert equilibrium_level(game, base, study(dict(base_lineup))).games is None
+    dragon_win = pick_outcome(game, "dragon_win")
+    assert equilibrium_level(game, base, fake_study(searching), dragon_win).games == EQUILIBRIUM_SEARCH_GAMES
+    assert equilibrium_level(game, base, fake_study(dict(base_lineup)), dragon_win).games is None
+
+
+def fake_study(lineup, bracket=(0.45, 0.55)):
+    """What the ladder reads of an equilibrium study of Drako (the dragon its first side): value 50% [45, 55]."""
+    from types import SimpleNamespace
+    v = Interval(0.5, 0.45, 0.55, 1000)
+    return SimpleNamespace(lineups_played=lambda _: [(lineup, 1.0)], converged=True, rounds=[], sides=("dragon", "dwarves"),
+                           mixture_words=lambda: "x", options={"dragon": [1]}, search=SimpleNamespace(tol=0.01),
+                           bracket=lambda: Interval(0.5, *bracket, 1000), value=v)
+
+
+@pytest.mark.parametrize("outcome, bracket, widen, settled", [
+    ("dragon_win", (0.30, 0.60), (0.15, 0.05), True),     # the study's own figure: widened by its bracket
+    ("dragon_win", (0.45, 0.55), (0.0, 0.0), True),       # a settled study adds nothing
+    ("turns", (0.30, 0.60), (0.0, 0.0), False),           # another figure: not widened, and not settled
+    ("turns", (0.45, 0.55), (0.0, 0.0), True)])
+def test_the_equilibrium_rung_widens_only_the_studys_own_figure(outcome, bracket, widen, settled):
+    """The study's bracket bounds the first side's score (the dragon's wins in Drako), not another figure of the
+    same games: an unsettled study leaves that figure at the study's mixture, and the report says so."""
+    from sim.analysis.ladder import Level, equilibrium_level
+    from sim.report.ladder import verdict
+    game = get_game("drako")
+    base = SimpleNamespace(lineup=game.lineup(None))
+    top = equilibrium_level(game, base, fake_study(dict(base.lineup), bracket), pick_outcome(game, outcome))
+    assert top.widen == pytest.approx(widen) and top.settled == settled
+    assert ("not settled" in top.note) == (not settled)
+    top.estimate = Interval(0.3, 0.28, 0.32, 1000)
+    steps = [Level("random", {}, estimate=Interval(0.5, 0.48, 0.52, 1000)),
+             Level("default", {}, estimate=Interval(0.3, 0.28, 0.32, 1000)), top]
+    words = verdict(steps, 0.5, "rate")
+    assert ("holds at equilibrium:" in words) == settled
+    assert ("holds at the equilibrium study's mixture" in words) == (not settled)

@@ -58,6 +58,9 @@ class Level:
     # best responses still gain), added to this rung's intervals so that the ladder and the equilibrium report
     # read "holds" or "indistinguishable" off the same range
     widen: tuple[float, float] = (0.0, 0.0)
+    # the equilibrium rung of another figure than the study's: the study's bracket does not bound it, so where
+    # that bracket is wider than the study's value interval, this figure is known only at the study's mixture
+    settled: bool = True
 
     def label(self) -> str:
         return "equilibrium mixture" if self.mixture else lineup_label(self.lineup)
@@ -171,23 +174,32 @@ def play_level(game: Game, base: RunSpec, level: Level, outcome: Outcome, n: int
         return np.where(weight > 0, total / np.where(weight > 0, weight, 1.0), np.nan)
 
 
-def equilibrium_level(game: Game, base: RunSpec, study) -> Level:
-    """The top rung: the equilibrium mixture of `dsim equilibrium`, every line-up it plays with its probability."""
+def equilibrium_level(game: Game, base: RunSpec, study, outcome: Outcome) -> Level:
+    """The top rung: the equilibrium mixture of `dsim equilibrium`, every line-up it plays with its probability.
+    Its intervals are widened by the study's bracket when `outcome` is the study's figure (the first side's
+    score); for another figure an unsettled study leaves the rung at the study's mixture, and says so."""
     mixture = study.lineups_played(dict(base.lineup))
     state = "converged" if study.converged else f"not converged after {len(study.rounds)} rounds"
     note = (f"equilibrium: {study.mixture_words()} (`dsim equilibrium`, {sum(len(o) for o in study.options.values())} "
             f"strategies, tolerance {100 * study.search.tol:.1f} points, {state})")
     br, v = study.bracket(), study.value
-    widen = (max(0.0, v.lo - br.lo), max(0.0, br.hi - v.hi))
-    if widen != (0.0, 0.0):
-        note += ("; its intervals are widened by what fresh best responses still gain on it (the study's bracket, "
-                 f"{100 * br.lo:.1f}% to {100 * br.hi:.1f}%)")
+    reach = (max(0.0, v.lo - br.lo), max(0.0, br.hi - v.hi))
+    bracket = f"{100 * br.lo:.1f}% to {100 * br.hi:.1f}%"
+    widen, settled = (0.0, 0.0), True
+    if reach != (0.0, 0.0) and outcome.role == study.sides[0]:
+        widen = reach
+        note += f"; its intervals are widened by what fresh best responses still gain on it (the study's bracket, {bracket})"
+    elif reach != (0.0, 0.0):
+        settled = False
+        note += (f"; not settled: fresh best responses still move the study's own figure ({study.sides[0]}'s score, "
+                 f"bracket {bracket}), which does not bound this one, so this level shows the figure at the study's "
+                 "mixture with its sampling interval alone")
     searching = any(seat.strategy.name == "search" for lineup, _ in mixture for seat in lineup.values())
     if searching:
         note += (f"; its line-ups search, so it plays the first {EQUILIBRIUM_SEARCH_GAMES:,} deals (as the study's "
                  "cells did: the bracket dwarfs their sampling error)")
     return Level("equilibrium", max(mixture, key=lambda m: m[1])[0], note=note, mixture=mixture, widen=widen,
-                 games=EQUILIBRIUM_SEARCH_GAMES if searching else None)
+                 games=EQUILIBRIUM_SEARCH_GAMES if searching else None, settled=settled)
 
 
 def widened(e: Interval, widen: tuple[float, float], share: bool) -> Interval:
@@ -249,10 +261,7 @@ def ladder(game: Game, base: RunSpec, outcome_name: str | None = None, reference
     search = Search(iters, popsize, tune_n or max(2_000, base.n // 10))
     steps = levels(game, base, iters, popsize, search.games, jobs)
     if study is not None:
-        top = equilibrium_level(game, base, study)
-        if outcome.kind != "rate":
-            top.widen = (0.0, 0.0)    # the bracket is a share: it says nothing of a mean's range
-        steps.append(top)
+        steps.append(equilibrium_level(game, base, study, outcome))
     steps += search_levels(game, base, search_budgets, search_games)
     judge(steps, {s.name: play_level(game, base, s, outcome, base.n, jobs) for s in steps})
     return Ladder(game, base, outcome, steps, reference, search)

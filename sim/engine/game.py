@@ -69,6 +69,8 @@ class Outcome:
     short: str = ""            # a few words heading a table's column, where the label is a sentence
     step: float = 1.0          # the least a game can add when it adds anything (1,000 for a count per 1,000
                                # games): the interval's upper end when no game added any
+    role: str = ""             # the role whose score (`role_scores`) this is, but for draws (a score of one half):
+                               # an equilibrium study's bracket on that role's score bounds this outcome too
 
     def reference_at(self, players: int) -> float | None:
         if self.reference == "fair":

@@ -105,7 +105,7 @@ def search_findings(steps: list[Level], kind: str) -> list[str]:
 def top_words(top: Level, search: Search | None) -> str:
     """What the top level is when it is a best response: never "tuned" or "skilled" without the search."""
     if top.mixture:
-        return "; the top level is the equilibrium"
+        return "; the top level is the equilibrium" + ("" if top.settled else " study's mixture, not settled")
     if not top.tuned:
         return ""
     return f"; the top level plays {search.words() if search else 'best responses to the defaults found by a short search'}"
@@ -116,8 +116,10 @@ def verdict(steps: list[Level], reference: float | None, kind: str, search: Sear
     change's (moved or not, which way) and each level's own (which side of the reference)."""
     default, top = steps[1].estimate, steps[-1].estimate
     change = steps[-1].verdict if steps[-1] is not steps[1] else "no change detected"
-    where = "at equilibrium" if steps[-1].mixture else "against the best responses"
-    to_top = "to the equilibrium" if steps[-1].mixture else "to the best responses"
+    where, to_top = "against the best responses", "to the best responses"
+    if steps[-1].mixture:     # an unsettled study: its mixture is not known to be the equilibrium of this figure
+        mix = "the equilibrium" if steps[-1].settled else "the equilibrium study's mixture"
+        where, to_top = ("at equilibrium" if steps[-1].settled else "at " + mix), "to " + mix
     moved = change in (UP, DOWN)
     pct = kind == "rate"
     show = (lambda v: f"{100 * v:.1f}%") if pct else (lambda v: f"{v:.3g}")

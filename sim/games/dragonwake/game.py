@@ -138,7 +138,7 @@ class DragonwakeGame(Game):
 
     def outcomes(self):
         return [
-            Outcome("hero_win", "rate", pl.col("winner") == 0, "heroes win", headline=True),
+            Outcome("hero_win", "rate", pl.col("winner") == 0, "heroes win", headline=True, role="hero"),
             Outcome("win_by_relics", "rate", pl.col("end_mode") == 0, "heroes find every relic"),
             Outcome("win_by_dragon", "rate", pl.col("end_mode") == 1, "the dragon is found"),
             Outcome("win_by_time", "rate", pl.col("end_mode") == 2, "time runs out"),

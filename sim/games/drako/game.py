@@ -212,7 +212,7 @@ class DrakoGame(Game):
         end = pl.col("end")
         return [
             Outcome("dragon_win", "rate", pl.col("dragon_win").cast(pl.Float64), "dragon wins", headline=True,
-                    reference=0.5),
+                    reference=0.5, role="dragon"),
             Outcome("dragon_slain", "rate", (end == R.END_DRAGON_SLAIN).cast(pl.Float64), "dragon slain"),
             Outcome("dwarves_slain", "rate", (end == R.END_DWARVES_SLAIN).cast(pl.Float64), "dwarves slain"),
             Outcome("out_of_cards", "rate", (end == R.END_OUT_OF_CARDS).cast(pl.Float64),
