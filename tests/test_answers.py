@@ -97,7 +97,7 @@ def test_a_band_names_the_settings_that_reach_it_with_their_figures():
     assert answers.arms_text(found, "sweep.md", short=True).startswith("40–60%: reached by `a=5, b=10` whichever")
 
 
-FIGURE = re.compile(r"[−+-]?\d+(?:\.\d+)?%?(?: points)?\s*"                 # the figure, then its interval
+FIGURE = re.compile(r"[−+-]?\d+(?:\.\d+)?%?(?:\s+points)?\s*"              # the figure, then its interval
                     r"([\[(][−+-]?\d+(?:\.\d+)?)%?,\s+([−+-]?\d+(?:\.\d+)?)%?([\])])")
 
 
@@ -114,17 +114,51 @@ def published() -> str:
     return re.sub(r"(\d)%(?=[,\]])", r"\1", text.replace("−", "-"))
 
 
-def test_every_interval_the_indexes_quote_is_in_a_published_report():
-    """The hand-written rows of reports/README.md ("Every study") and the README quote figures: each interval
-    must appear, digit for digit, in a published report or its JSON, so a figure copied wrong or left behind by a
-    rerun fails here."""
+RECORD_HEADINGS = ("Development record", "Worked example")
+
+
+def outside_records(text: str) -> str:
+    """`text` without the passages a doc marks as not a product answer: each heading (any level) whose title starts
+    with one of RECORD_HEADINGS, and everything under it up to the next heading of the same or a higher level.
+    Lines in fenced code blocks are never headings."""
+    kept, skip_level, fenced = [], None, False
+    for line in text.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        heading = None if fenced else re.match(r"(#{1,6})\s+(.*)", line)
+        if heading:
+            level = len(heading[1])
+            if skip_level is not None and level <= skip_level:
+                skip_level = None
+            if skip_level is None and heading[2].startswith(RECORD_HEADINGS):
+                skip_level = level
+        if skip_level is None:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def test_every_interval_the_indexes_and_docs_quote_is_in_a_published_report():
+    """The hand-written rows of reports/README.md ("Every study"), the README and docs/*.md quote figures: each
+    interval must appear, digit for digit, in a published report or its JSON, so a figure copied wrong or left
+    behind by a rerun fails here. A doc keeps development measurements and worked examples of a method only under
+    headings that say so ("Development record: ...", "Worked example: ..."), which are not checked."""
     reports = published()
-    for index in (REPORTS / "README.md", REPORTS.parent / "README.md"):
-        figures = quoted_figures(index.read_text())
-        assert len(figures) > 0 or index.name != "README.md"
+    root = REPORTS.parent
+    for page in (REPORTS / "README.md", root / "README.md", *sorted((root / "docs").glob("*.md"))):
+        figures = quoted_figures(outside_records(page.read_text()))
+        assert len(figures) > 0 or page.name != "README.md"
         missing = [whole for whole, lo, hi in figures if re.search(rf"{re.escape(lo)},\s+{re.escape(hi)}",
                                                                    reports) is None]
-        assert not missing, f"{index.relative_to(REPORTS.parent)} quotes figures no report holds: {missing}"
+        assert not missing, f"{page.relative_to(root)} quotes figures no report holds: {missing}"
+
+
+def test_the_interval_check_skips_development_records_and_worked_examples():
+    doc = ("# Page\nkept 1.0% [0.5, 1.5]\n## Development record: tuning\nskipped 2.0% [1.5, 2.5]\n"
+           "### Detail\nskipped 3.0% [2.5, 3.5]\n```\n# not a heading\n```\nskipped 4.0% [3.5, 4.5]\n"
+           "## Next\nkept 5.0% [4.5, 5.5]\n### Worked example: a few games\nskipped 6.0% [5.5, 6.5]\n"
+           "#### Worked example inside\n## Last\nkept 7.0% [6.5, 7.5]\n")
+    assert [lo for _, lo, _ in quoted_figures(outside_records(doc))] == ["[0.5", "[4.5", "[6.5"]
+    assert outside_records("## Development record: x\n1.0% [0.5, 1.5]\n") == ""
 
 
 def test_the_figure_check_reads_intervals_as_reports_print_them():
