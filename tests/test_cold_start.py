@@ -128,6 +128,25 @@ def test_a_run_compiles_only_the_strategies_it_plays(name, unplayed):
     assert unplayed <= set(compiled_after(name, "default")["pending"])
 
 
+SOLO = """
+import json, sys
+from sim.games import get_game
+game = get_game("drarkane")
+rules = game.load_rules()
+game.simulate(rules, {players}, game.lineup(None, rules), 1, 20)
+print(json.dumps(bool(sys.modules["sim.games.drarkane.kernel"].solo_game.overloads)), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("players, compiled", [(4, False), (1, True)])
+def test_drarkane_compiles_its_solo_game_only_when_a_run_plays_solo(players, compiled):
+    """The solo game is a sixth of Drarkane's compile: a table game neither compiles nor loads it."""
+    proc = subprocess.run([sys.executable, "-c", SOLO.format(players=players)], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stderr.strip().splitlines()[-1]) is compiled
+
+
 def test_a_dragonwake_run_compiles_only_the_strategies_it_plays():
     """The demo's line-up under the default rules: the other strategies, and the powers (the default rules deal
     none), are left waiting."""

@@ -128,8 +128,9 @@ def install() -> None:
 COMPILE_SECONDS = {("dragonwake", "kernels"): 45, ("dragonwake", "search"): 220, ("drako", "kernels"): 50,
                    ("drako", "search"): 180, ("drakerion", "kernels"): 235, ("drakerion", "search"): 200,
                    ("drarkane", "kernels"): 240, ("drarkane", "search"): 100, ("drachensachen", "kernels"): 50,
-                   ("drachensachen", "search"): 120}
-PART_NAMES = {"kernels": "kernels", "search": "search player", "machine": "kernels for the advanced rules"}
+                   ("drachensachen", "search"): 120, ("drarkane", "solo"): 22}
+PART_NAMES = {"kernels": "kernels", "search": "search player", "machine": "kernels for the advanced rules",
+              "solo": "solo game"}
 _ANNOUNCED: set[tuple[str, str]] = set()
 
 

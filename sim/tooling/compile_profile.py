@@ -5,7 +5,8 @@
 Runs in a new process with an empty NUMBA_CACHE_DIR (a temporary folder), so it measures what a newcomer's
 first run of that line-up compiles. numba announces each compile as a `numba:compile` event, nested when a
 function compiles its callees; a function's own time is its span less its callees' (inlined functions are not
-compiled apart: their cost lands in the caller). Prints the phases (importing; compiling what the line-up plays
+compiled apart: their cost lands in the caller), and the part of it spent in LLVM (`numba:llvm_lock`: optimising
+and emitting machine code; the rest is numba's typing and lowering). Prints the phases (importing; compiling what the line-up plays
 and playing its first games) and the functions that took longest on their own.
 """
 
@@ -24,12 +25,12 @@ def profile(game_name: str, lineup_text: str | None, players: int | None) -> dic
     """Compile and play a few games of one line-up in this process; return the phases and the compiles."""
     from numba.core import event
 
-    spans: list[list] = []            # [name, start, end, depth, own]
+    spans: list[list] = []            # [name, start, end, depth, own, own in LLVM]
     stack: list[list] = []
 
     class Listener(event.Listener):
         def on_start(self, ev):
-            stack.append([ev.data["dispatcher"].py_func.__qualname__, time.perf_counter(), 0.0, len(stack), 0.0])
+            stack.append([ev.data["dispatcher"].py_func.__qualname__, time.perf_counter(), 0.0, len(stack), 0.0, 0.0])
 
         def on_end(self, ev):
             span = stack.pop()
@@ -39,6 +40,15 @@ def profile(game_name: str, lineup_text: str | None, players: int | None) -> dic
                 stack[-1][4] -= span[2] - span[1]
             spans.append(span)
 
+    class LLVM(event.Listener):
+        """Time in LLVM (optimising and emitting machine code), charged to the function compiling then."""
+        def on_start(self, ev):
+            self.start = time.perf_counter()
+
+        def on_end(self, ev):
+            if stack:
+                stack[-1][5] += time.perf_counter() - self.start
+
     phases = {}
     t = time.perf_counter()
     from sim.games import get_game
@@ -46,15 +56,17 @@ def profile(game_name: str, lineup_text: str | None, players: int | None) -> dic
     rules = game.load_rules()
     lineup = game.lineup(lineup_text, rules)
     phases["import"] = time.perf_counter() - t
-    with event.install_listener("numba:compile", Listener()):
+    with event.install_listener("numba:compile", Listener()), event.install_listener("numba:llvm_lock", LLVM()):
         t = time.perf_counter()
         game.simulate(rules, players or game.default_players, lineup, 1, 4)
         phases["compile and first games"] = time.perf_counter() - t
-    own: dict[str, float] = {}
-    for name, _, _, _, seconds in spans:
-        own[name] = own.get(name, 0.0) + seconds
+    own: dict[str, list[float]] = {}
+    for name, _, _, _, seconds, llvm in spans:
+        total = own.setdefault(name, [0.0, 0.0])
+        total[0] += seconds
+        total[1] += llvm
     return {"game": game_name, "lineup": lineup_text or "default", "phases": phases, "compiles": len(spans),
-            "own": sorted(own.items(), key=lambda kv: -kv[1])}
+            "llvm": sum(llvm for *_, llvm in spans), "own": sorted(own.items(), key=lambda kv: -kv[1][0])}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -84,12 +96,13 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(result))
         return
     total = sum(result["phases"].values())
-    print(f"{result['game']} ({result['lineup']}): {total:.0f} s cold, {result['compiles']} compiles")
+    print(f"{result['game']} ({result['lineup']}): {total:.0f} s cold, {result['compiles']} compiles, "
+          f"{result['llvm']:.0f} s of it in LLVM")
     for phase, seconds in result["phases"].items():
         print(f"  {phase:<30} {seconds:7.1f} s")
-    print("  longest on their own:")
-    for name, seconds in result["own"][:args.top]:
-        print(f"    {name:<50} {seconds:7.1f} s")
+    print(f"  longest on their own:{'':<34}own s  in LLVM")
+    for name, (seconds, llvm) in result["own"][:args.top]:
+        print(f"    {name:<50} {seconds:7.1f} {llvm:7.1f}")
 
 
 if __name__ == "__main__":

@@ -68,7 +68,7 @@ from numba.extending import intrinsic
 from sim.engine.dispatch import call
 from sim.engine.playouts import informed_playouts
 from sim.engine.rng import mix
-from sim.engine.strategy import compile_now, compile_part, compile_pending
+from sim.engine.strategy import compile_now, compile_part, compile_pending, njit_later
 from strategies import drarkane as builtin
 from strategies.drarkane import FOLLOW_CHEAP, LEAD_TRUMPS_LAST, SHORT_FROM, card_worth, rivals_factor
 
@@ -151,12 +151,13 @@ KERNEL_SIG = types.int64(
 def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ranks, deck_cards, dr, ob, bid_fns, play_fns,
               place_fns, give_fns, draft_fns, params, codes, g8, g16, g32, r8, r16, trace, row, hand, hand_n, hx, zone, gs,
               ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard, played, plays, sc, ss,
-              searched):
+              searched, solo):
     """The batch's games. A game's row is summed in `row` (records.G), then written to the games table's blocks
     g8, g16 and g32. `plays` (the playouts' and the informed playouts'), sc and ss are the search player's
     (kernel_search.searched_round, passed as `searched`, a first-class function: a plain run passes
     `no_search_round` and never compiles the search player); sc has one word when no seat searches, and the games
-    are then played by play_round's plain path."""
+    are then played by play_round's plain path. `solo` plays a solo game without a searching seat: `solo_game`, or
+    `no_search_round` in a table game (which then never compiles play_solo, a sixth of the kernels' compile)."""
     mode = cf[CF_MODE]
     players = cf[CF_PLAYERS]
     n_rounds = cf[CF_ROUNDS]
@@ -175,7 +176,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
             if searching:
                 searched(cf, tables, work, fns, params, codes, trace, plays, sc, ss)
             else:
-                play_solo(cf, tables, work, fns, params, codes, trace, False)
+                solo(cf, tables, work, fns, params, codes, trace, plays, sc, ss)
             rank = solo_rank(cf, ps[0, PS_SCORE])
             record_round(g, cf, gs, ps, r8, r16, 0)
             row[G_SOLO_SCORE] = ps[0, PS_SCORE]
@@ -350,13 +351,20 @@ def no_search_round(cf, tables, work, fns, params, codes, trace, plays, sc, ss):
     return
 
 
-@njit(types.int64(*KERNEL_SIG.args, types.FunctionType(ks.ROUND_SIG)), cache=True)
+@njit_later(ks.ROUND_SIG, cache=True, _nrt=False)
+def solo_game(cf, tables, work, fns, params, codes, trace, plays, sc, ss):
+    """A solo game where no seat searches (run_batch's `solo`; compiled when a run first plays solo)."""
+    play_solo(cf, tables, work, fns, params, codes, trace, False)
+
+
+@njit(types.int64(*KERNEL_SIG.args, types.FunctionType(ks.ROUND_SIG), types.FunctionType(ks.ROUND_SIG)), cache=True)
 def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
                    draft_fns, params, codes, g8, g16, g32, r8, r16, trace, pbid, pplay, pplace, pgive, pdraft, pparams,
-                   pcodes, ibid, iplay, iplace, igive, idraft, iparams, icodes, counts, searched):
+                   pcodes, ibid, iplay, iplace, igive, idraft, iparams, icodes, counts, searched, solo):
     """play_batch's kernel; returns the decisions the search player searched, and leaves the search state's counts
     in `counts` (kernel_search.SS_*). `searched` plays a round with a searching seat: kernel_search.searched_round,
-    compiled when a run first searches, or no_search_round (a first-class function: one kernel for both)."""
+    compiled when a run first searches, or no_search_round (a first-class function: one kernel for both); `solo`
+    a solo game where none searches, solo_game or (a table game) no_search_round."""
     np.random.seed(seed)      # for user strategies that draw from np.random
     work = new_work()
     (hand, hand_n, hx, zone, gs, ps, tr, moves, pairs, objopt, state, deck, ddeck, odeck, zobj, card_loc, discard,
@@ -378,7 +386,8 @@ def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns
               give_fns, draft_fns, borrow(params), borrow(codes), borrow(g8), borrow(g16), borrow(g32), borrow(r8),
               borrow(r16), borrow(trace), borrow(row), borrow(hand), borrow(hand_n), borrow(hx), borrow(zone), borrow(gs), borrow(ps), borrow(tr), borrow(moves), borrow(pairs),
               borrow(objopt), borrow(state), borrow(deck), borrow(ddeck), borrow(odeck), borrow(zobj),
-              borrow(card_loc), borrow(discard), borrow(played), (play, iplayout), borrow(sc), borrow(ss), searched)
+              borrow(card_loc), borrow(discard), borrow(played), (play, iplayout), borrow(sc), borrow(ss), searched,
+              solo)
     # the owners stay alive until here: the borrowed views above hold no reference
     keep = (hand[0, 0] + hand_n[0] + zone[0, 0] + gs[0] + ps[0, 0] + tr[0, 0] + moves[0, 0] + pairs[0, 0]
             + objopt[0, 0] + state[0] + deck[0] + ddeck[0] + odeck[0] + zobj[0, 0] + card_loc[0] + discard[0]
@@ -463,9 +472,13 @@ def play_batch(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, pl
         pfns, pparams, pcodes = fns, params, codes
         ifns, iparams, icodes = pfns, pparams, pcodes
         rounds = no_search_round
+    solo = no_search_round
+    if cf[CF_MODE] == MODE_SOLO and rounds is no_search_round:
+        compile_part((solo_game,), "solo")
+        solo = solo_game
     out = np.zeros(ks.SS_SIZE, np.int64)
     searched = call(play_batch_jit, seed, n, cf, kind, colour, value, deck_cards, dr, ob, *fns, params, codes, g8, g16,
-                    g32, r8, r16, trace, *pfns, pparams, pcodes, *ifns, iparams, icodes, out, rounds)
+                    g32, r8, r16, trace, *pfns, pparams, pcodes, *ifns, iparams, icodes, out, rounds, solo)
     if counts is not None:
         counts["search_decisions"] = int(out[ks.SS_DECISIONS])
         counts["belief_deals"] = int(out[ks.SS_BELIEF_DEALS])
