@@ -179,7 +179,9 @@ def equilibrium_level(game: Game, base: RunSpec, study, outcome: Outcome) -> Lev
     Its intervals are widened by the study's bracket when `outcome` is the study's figure (the first side's
     score); for another figure an unsettled study leaves the rung at the study's mixture, and says so."""
     mixture = study.lineups_played(dict(base.lineup))
-    state = "converged" if study.converged else f"not converged after {len(study.rounds)} rounds"
+    # the rounds' own test (on the table's seeds), which the fresh checks behind the bracket may still overturn
+    state = ("no best response gained more than the tolerance on its table" if study.converged else
+             f"best responses still gained more than the tolerance after {len(study.rounds)} rounds")
     note = (f"equilibrium: {study.mixture_words()} (`dsim equilibrium`, {sum(len(o) for o in study.options.values())} "
             f"strategies, tolerance {100 * study.search.tol:.1f} points, {state})")
     br, v = study.bracket(), study.value
