@@ -64,7 +64,7 @@ BOUNDS = ((0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (0.0, 1.0)
 
 # ---- helpers ----------------------------------------------------------------------------------------
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def draw(state, n):
     """A uniform integer in [0, n) from the game's own random stream (`sim.engine.rng.below` on the cell
     state[S_RNG], written out here so that no array view is made)."""
@@ -73,7 +73,7 @@ def draw(state, n):
     return np.int64((((x * _MUL) >> _S32) * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def chance(state):
     """A uniform float in [0, 1) from the game's own random stream (`sim.engine.rng.uniform`)."""
     x = step(np.uint64(state[S_RNG]))
@@ -81,7 +81,7 @@ def chance(state):
     return np.float64((x * _MUL) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def card_power(k, v, m, colour, trump):
     """A card's raw strength, context-free: Obscure > trump > other colours; Egg, 0 and Wizards at the bottom.
     (k, v, m, colour) as in an option row: kind, value as played, mode, colour."""
@@ -91,18 +91,18 @@ def card_power(k, v, m, colour, trump):
     return top * (20 + v) + arcana * (v + 10 * trumps)     # written without branches: cheaper to predict
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def lead_power(k, v, m, colour, trump):
     """card_power for a leader that leads trumps last: every trump ranks below every other card."""
     return card_power(k, v, m, colour, trump) - 100 * ((k == ARCANA) & (colour == trump))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def power(options, i, trump):
     return card_power(options[i, M_KIND], options[i, M_VALUE], options[i, M_MODE], options[i, M_COLOUR], trump)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def extreme(options, n, trump, wins, want, highest):
     """Index of the highest/lowest-power option whose M_WINS equals `want` (any when want < 0); -1 if none.
     Ties go to the first such option."""
@@ -126,7 +126,7 @@ def bid_random(options, n, state, params):
     return draw(state, state[S_CONTRACT_MAX] + 1)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def card_worth(k, v, colour, trump, params):
     """Expected tricks of one card for the bid estimator (its class weight)."""
     if k == OBSCURE or k == MERCENARY:
@@ -144,20 +144,20 @@ def card_worth(k, v, colour, trump, params):
     return 0.0
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def rivals_factor(seats, params):
     """The estimate's scale for the number of seats: more rivals, fewer tricks each."""
     return (4.0 / seats) ** params[SEAT_EXPONENT]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def short_table(seats, params):
     """Whether the short-round habits apply: at `short_from` seats or more the zone starts within two dragons of
     full (6 players: one), so most rounds last a few tricks and the first trick weighs heavily."""
     return seats >= params[SHORT_FROM]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def estimate_contract(total, rivals, contract_max, params, bids_before, seats):
     """The contract for a hand worth `total` tricks (`bids_before`: contracts taken before mine; 0 = I am the
     round's first player, who leads its first trick)."""
@@ -184,7 +184,7 @@ def play_random(options, n, state, params):
     return draw(state, n)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def seeker_aim(pos, last, need, cheap):
     """(M_WINS wanted or -1 for any, highest?) of the seeker's first choice; when no option has the wanted
     M_WINS it plays its weakest card. `cheap` (follow_cheap): a follower takes the trick with its cheapest
@@ -224,20 +224,20 @@ def place_random(options, n, state, params):
     return draw(state, n)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def greedy_key(left, terror, terror_weight):
     """place_greedy takes the placement with the lowest key (the first of equals)."""
     key = float(left if left > 0 else -1000 - left)       # (an integer select: no branch to mispredict)
     return key - terror_weight * terror
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def spread_key(left, defeats):
     """place_spread takes the placement with the highest key (the first of equals)."""
     return float(left) if defeats == 0 else -1000.0 + left
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def placement(options, n, terror_weight, spread):
     """The placement with the lowest greedy_key, or with `spread` the highest spread_key (the first of equals)."""
     best = 0
@@ -329,7 +329,7 @@ def draft_points(options, n, state, params):
     return best
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def draft_value(cond, p, points, bid, known):
     """An objective's worth to a drafter: its points, or nothing when my contract (once known) rules it out."""
     if known == 0:

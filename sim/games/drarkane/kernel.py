@@ -54,9 +54,11 @@ Speed notes (measured with perf on this kernel):
   a game's row is summed in a scratch row first): the int32 records they replaced, their page clearing and the
   copies into the tables' types took about a tenth of a batch's time. record_round, score_round and
   finish_game are inlined (their array arguments cost more than their work).
-The tiniest helpers (trace rows, card keys) are inlined at numba's IR level (`inline='always'`), and so are
-`play_trick`, `place_trick` and `place_inline` (their ~15-20 array arguments cost a few hundred pushes per
-call). Inlining the other large ones made compiling several times slower.
+`play_round`, `play_trick`, `place_trick` and `place_inline` are inlined at numba's IR level (`inline='always'`:
+their ~15-20 array arguments cost a few hundred pushes per call), and so are the few helpers that return a view
+(`follow_row`, `search_stream`: a plain call may not, under `_nrt=False`). The small helpers (trace rows, card
+keys, up to ~25 lines) are plain calls, which LLVM inlines: as fast, with the same games, and a quarter less to
+compile (docs/ENGINE-GUIDE.md). Inlining the other large ones made compiling several times slower.
 Not done yet: hands as bit masks (has-led and legality without a scan), per-seat colour counts; the seeker's
 loop still reloads spilled values from the stack on every card (play_round is one large function).
 """
@@ -223,7 +225,7 @@ def run_batch(seed, n, cf, kind, colour, value, keys, ptab, follows, worths, ran
         write_game(g, row, g8, g16, g32)
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def write_game(g, row, g8, g16, g32):
     """Game g's row (records.G) into the games table's int8, int16 and int32 blocks (records.GAME_SLOTS)."""
     for j in range(SLOTS8.shape[0]):

@@ -210,13 +210,13 @@ def popcount(typingctx, x):
     return x(x), codegen
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def shuffle(state, a, n):
     """Shuffle with the game's own random stream (a cell of `state`, shared with the strategies)."""
     rng_shuffle(state[S_RNG:S_RNG + 1], a, n)
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def rec(trace, gs, code, a, b, c, d):
     """Append one trace row for the traced game (no-op otherwise)."""
     g = gs[GS_TG]
@@ -235,7 +235,7 @@ def rec(trace, gs, code, a, b, c, d):
     gs[GS_TS] = t + 1
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def regime_of(nlow, nhigh):
     if nlow > 0 and nhigh == 0:
         return REG_LOW
@@ -244,7 +244,7 @@ def regime_of(nlow, nhigh):
     return REG_STD     # no Wizard, or both (they cancel)
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def card_key(c, m, reg, led, kind, colour, value, trump, egg_low):
     """How strongly a played card claims the trick under a regime; -1 when it cannot win."""
     k = kind[c]
@@ -269,7 +269,7 @@ def card_key(c, m, reg, led, kind, colour, value, trump, egg_low):
     return -1
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def option_row(moves, n, c, m, k, col, v, wins, slot):
     """Row n of the option rows: card c played in mode m (kind, colour and value as the row shows them)."""
     moves[n, M_CARD] = c
@@ -290,19 +290,19 @@ def hand_rows(hand, hand_n, s, kind, colour, value, moves):
     return hand_n[s]
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def remove_slot(hand, hand_n, s, i):
     last = hand_n[s] - 1
     hand[s, i] = hand[s, last]
     hand_n[s] = last
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def card_bit(c):
     return np.int64(1) << (c & ID_MASK)
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def deal_card(hand, hand_n, hx, s, c):
     """Card c joins the end of seat s's hand (table games: `hx` kept in step)."""
     i = hand_n[s]
@@ -312,7 +312,7 @@ def deal_card(hand, hand_n, hx, s, c):
     hx[HX_BITS + s] |= card_bit(c)
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def deal_hand(hand, hand_n, hx, s, deck, pos, cnt):
     """Seat s's whole hand: deck[pos:pos + cnt], as deal_card card by card into an empty hand (the count and the
     mask kept in registers, not read back from the arrays after every card)."""
@@ -326,7 +326,7 @@ def deal_hand(hand, hand_n, hx, s, deck, pos, cnt):
     hx[HX_BITS + s] = bits
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def take_slot(hand, hand_n, hx, s, i):
     """remove_slot for a table game, `hx` kept in step: the last card moves into slot i."""
     last = hand_n[s] - 1
@@ -338,7 +338,7 @@ def take_slot(hand, hand_n, hx, s, i):
     hand_n[s] = last
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def put_slot(hand, hx, s, i, c):
     """Card c replaces the card in slot i of seat s's hand (a swap of the teams' trick exchange)."""
     old = hand[s, i]
@@ -347,17 +347,17 @@ def put_slot(hand, hx, s, i, c):
     hx[HX_BITS + s] = (hx[HX_BITS + s] & ~card_bit(old)) | card_bit(c)
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def imax(a, b):
     return a if a > b else b
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def imin(a, b):
     return a if a < b else b
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def partner_of(cf, s):
     if cf[CF_TEAMS] == 0:
         return -1
@@ -365,7 +365,7 @@ def partner_of(cf, s):
     return p - cf[CF_PLAYERS] if p >= cf[CF_PLAYERS] else p
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def fill_table(state, cf, gs, dealt):
     """The public facts that are the same for every seat at this moment."""
     state[S_PLAYERS] = cf[CF_PLAYERS]
@@ -386,7 +386,7 @@ def fill_table(state, cf, gs, dealt):
     state[S_CONTRACT_MAX] = cf[CF_CONTRACT_MAX]
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def fill_seat(state, s, cf, ps, hn):
     """The public facts of seat s (holding hn cards) and its partner; returns the partner (-1: none)."""
     state[S_SEAT] = s
@@ -417,7 +417,7 @@ def fill_state(state, s, cf, gs, ps, hand_n, dealt):
     state[S_REGIME] = REG_STD
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def checked(i, lo, hi, gs):
     """A strategy's answer, or `lo` (counted as a bad decision) when out of range."""
     if i < lo or i >= hi:
@@ -426,7 +426,7 @@ def checked(i, lo, hi, gs):
     return i
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def new_game(seed, g, traced, state, gs, ps):
     """Game g of a batch from `seed`: its own random stream (same seed and index, same deals), the state cleared, the
     totals at 0; `traced`: it writes its trace."""
@@ -438,7 +438,7 @@ def new_game(seed, g, traced, state, gs, ps):
         ps[s, PS_EXACT] = 0
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def ask(gs, decision, s, n, rows):
     """The round machine stops: seat s must choose among n options (rows: the option rows behind them). Returns
     the question, decision * MAX_SEATS + s (the caller saves where it stopped)."""
@@ -449,14 +449,14 @@ def ask(gs, decision, s, n, rows):
     return q
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def by_question(code, gs):
     """Whether a decision goes by the question: its seat searches (a question is asked, or its answer taken), or
     an answer is pending (a playout's first decision, kernel_search: whatever the seat's code there)."""
     return code == SEARCH or gs[GS_ANSWER] != 0
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def answer(gs):
     """The pending question's answer, or -1 when none is pending; taken (the machine goes on from there)."""
     a = gs[GS_ANSWER] - 1
@@ -464,7 +464,7 @@ def answer(gs):
     return a
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def shuffled_ids(state, a, n, gs, trace, code):
     """a[:n] = 0..n-1 in the order of the game's stream (a deck of dragons or objectives), traced as `code` rows."""
     for i in range(n):

@@ -79,7 +79,7 @@ def opening_exchange(cf, kind, colour, value, hand, hand_n, hx, gs, ps, moves, s
 ASKED = -2      # give_slot: the searching seat was asked
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def passed(gs, a, b, c):
     """Seat a gave card c to its partner b after the contracts: the masks the search reads (kernel_base.GS_GAVE...),
     the flows after the contracts kept net (a card given back leaves both masks)."""
@@ -147,7 +147,7 @@ def trick_exchange(w, cf, kind, colour, value, hand, hand_n, hx, gs, ps, moves, 
     return -1
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def shuffle_deck(deck, deck_cards, nd, card_loc, cf, gs, state, trace):
     """The nd cards of the game into `deck` in the order of the game's stream, none on a dragon; traced."""
     for i in range(nd):
@@ -161,7 +161,7 @@ def shuffle_deck(deck, deck_cards, nd, card_loc, cf, gs, state, trace):
             rec(trace, gs, EV_DECK, i, deck[i], 0, 0)
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def start_round(zone, gs, ddeck, dr, cf, state, trace):
     """The round's counters at 0 (an empty zone, no trick, bid, discard or defeat yet) and a shuffled dragon
     deck, then the starting dragons revealed. (A solo game is one round: its pile pointers are set before.)"""
@@ -543,7 +543,7 @@ def play_solo(cf, tables, work, fns, params, codes, trace, search):
     return -1
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def solo_rank(cf, score):
     """The solo rank of a final score (0 Burned Villager ... 4 Legend)."""
     rank = 0
@@ -586,7 +586,7 @@ def round_on(cf, tables, work, fns, params, codes, trace):
     return play_round(cf, tables, work, fns, params, codes, trace, True)
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def next_first(cf, gs, r):
     """The first player of the round after round r: the last trick's winner, unless it is the Fallen King and he may
     not open a round (counted: fallen_king_may_lead)."""

@@ -73,7 +73,7 @@ def instant_met(cond, p, w, c, m, both_wiz, trumps, gs, ps, value):
     return False
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def objective_done(o, s, paid, ob, gs, ps, trace):
     """Seat s has completed objective o: its points when `paid` (a player, not the Fallen King), the counters
     and the trace row."""
@@ -243,7 +243,7 @@ def draft(cf, ob, gs, ps, odeck, zobj, objopt, state, hand_n, draft_fns, params,
     return -1
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def terror_share(diff, pool, cf):
     d = abs(diff)
     if d == 0:

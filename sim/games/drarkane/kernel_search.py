@@ -102,7 +102,7 @@ def search_stream(ss):
 # ---- the root's copy ---------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def put1(a, sc, at, back):
     for i in range(a.shape[0]):
         if back:
@@ -112,7 +112,7 @@ def put1(a, sc, at, back):
     return at + a.shape[0]
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def put2(a, sc, at, back):
     for i in range(a.shape[0]):
         for j in range(a.shape[1]):
@@ -157,7 +157,7 @@ def shuffled(ss, sc, at, k):
     shuffle(search_stream(ss), sc[at:at + k], k)
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def unknown_ids(known, n, sc, at, ss):
     """Lay out in sc[at:] the ids below n that are not in the bit mask `known`, in order, then shuffle them on the
     search stream; returns how many."""

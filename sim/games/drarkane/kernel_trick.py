@@ -145,14 +145,14 @@ def build_keys(kind, colour, value, trump, egg_low, keys):
                     keys[reg, led + 1, m, c] = -2 if kind[c] == WIZ_LOW or kind[c] == WIZ_HIGH else key
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def kix(reg, led, m):
     """Offset of keys[reg, led + 1, m, 0] in the flat key table (rows padded to MAX_CARDS: the offsets are
     shifts, not multiplications by strides read from the array)."""
     return ((reg * (N_COLOURS + 1) + led + 1) * 2 + m) * MAX_CARDS
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def seeker_fold(top, bottom, key, p, sp, legal, j, bound, want_win):
     """play_trick's inline play_seeker when following: fold option j (trick key `key`, power p, sign * power
     sp) into the running choices. `top` = (sign * power, then the first option) of the options with the
@@ -177,7 +177,7 @@ def follow_row(follows, led, has_led):
     return follows[led + 1] if has_led else follows[N_COLOURS + 1]
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def random_options(c, frow, kind):
     """play_random's options for card c (frow: its follow-suit row): 0 when it may not be played, else 1, or
     2 for the Mercenary (as 14 and as 0)."""

@@ -25,7 +25,7 @@ from sim.games.drarkane.kernel_base import (
 )
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def reveal(zone, gs, ddeck, dr, cf, trace):
     """Turn the next dragon into the zone; False when the deck is empty."""
     if gs[GS_DPTR] >= cf[CF_N_DRAGONS]:
@@ -45,7 +45,7 @@ def reveal(zone, gs, ddeck, dr, cf, trace):
     return True
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def zone_full(gs, cf):
     """Whether the zone has reached its limit, which loses the round."""
     full = gs[GS_ZONE_N] >= cf[CF_ZONE_LIMIT]
@@ -57,7 +57,7 @@ def zone_full(gs, cf):
 
 # ---- placement ------------------------------------------------------------------------------------
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def placeable(c, m, kind):
     k = kind[c]
     return k == ARCANA or k == OBSCURE or (k == MERCENARY and m == 0)
@@ -72,7 +72,7 @@ ROWS = np.int64(0x0001000100010001)         # bit 0 of each PAIR_BITS-bit row of
 LOW_BYTES = np.int64(0x00FF00FF00FF00FF)    # the low half of each row
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def drop_slot(m, z, last):
     """A pair mask after the dragon in zone slot z fell and the last slot's dragon moved into z: in every card's
     row, bit z goes and bit `last` moves to z."""
@@ -81,7 +81,7 @@ def drop_slot(m, z, last):
     return (m & ~(zbits | lbits)) | (((m & lbits & ~zbits) >> (last - z)) & zbits)
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def row_flags(m):
     """Bit i set when row i (PAIR_BITS bits) of a pair mask is not empty, for rows 0-3."""
     t = (m | (m >> 8)) & LOW_BYTES          # each row folded into its low byte, then into its bit 0
@@ -92,7 +92,7 @@ def row_flags(m):
     return (t | (t >> 15) | (t >> 30) | (t >> 45)) & 15
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def nth_bit(m, k):
     """Position of the k-th (from 0) set bit of m."""
     for _ in range(k):
@@ -371,7 +371,7 @@ def place_trick(w, auto, cf, kind, colour, value, dr, zone, gs, ps, tr, pairs, s
     return -1
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)
 def discard_card(c, card_loc, discard, gs, trace):
     card_loc[c] = -2
     discard[gs[GS_DISC]] = c
