@@ -471,3 +471,19 @@ def test_a_search_player_solution_is_checked_by_a_stronger_search():
     strong = stronger(base)
     assert strong.params[budget] == STRONGER * base.params[budget] and strong.searches()
     assert np.delete(strong.params, budget).tolist() == np.delete(base.params, budget).tolist()
+
+
+@pytest.mark.parametrize("joins, checks, words", [
+    (False, 400, "kept out of the table (its cells would cost too much here) and checked against the final solution"),
+    (True, 0, "its checks were turned off"),
+    (False, 0, "its checks were turned off"),
+    (True, 400, "was checked each round and never gained enough to join")])
+def test_the_report_says_why_the_search_player_is_not_in_the_table(joins, checks, words):
+    """A study that keeps the search player out of its cells but still checks the solution with it (Drakerion's)
+    must not say its checks were turned off beside the checks' own findings."""
+    from types import SimpleNamespace
+    from sim.report.equilibrium import search_words
+    study = SimpleNamespace(game=get_game("drako"), rounds=[], sides=("dragon", "dwarves"), kind="two-sided",
+                            options={"dragon": [], "dwarves": []}, budget=Budget(0.01, 2_000, 200_000),
+                            search=SimpleNamespace(check_games=checks, search_joins=joins))
+    assert words in search_words(study)

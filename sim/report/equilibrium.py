@@ -336,8 +336,11 @@ def search_words(s: Study) -> str:
     if s.kind == "symmetric":
         return ("; not the search player: with three or more seats each of its line-ups would be played in every "
                 "seating at its speed, so it is checked against the final solution only (`--with-search` adds it)")
-    if not s.search.search_joins or not s.search.check_games:
+    if not s.search.check_games:
         return "; not the search player (its checks were turned off)"
+    if not s.search.search_joins:
+        return ("; not the search player: it was kept out of the table (its cells would cost too much here) and "
+                "checked against the final solution only")
     return "; the search player was checked each round and never gained enough to join"
 
 
