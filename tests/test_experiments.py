@@ -180,3 +180,21 @@ def test_paired_intervals_cover_a_known_difference():
         r = paired_change((u < 0.30).astype(float), (u < 0.32).astype(float))
         covered += r.diff.lo <= 0.02 <= r.diff.hi
     assert covered / 400 >= 0.93
+
+
+def test_a_ladder_spec_can_keep_the_search_player_out_of_its_study(tmp_path, monkeypatch):
+    """`search_joins = false` in a ladder spec reaches the equilibrium study of its top rung (Drakerion's: the
+    search player's cells would cost hours), and the default lets it join."""
+    import sim.workflows.experiment as experiment
+    seen = []
+
+    def stop(game, base, jobs, search):
+        seen.append(search.search_joins)
+        raise RuntimeError("stop before solving")
+    monkeypatch.setattr(experiment, "standard_study", stop)
+    for joins in ("false", "true"):
+        spec = tmp_path / f"ladder_{joins}.toml"
+        spec.write_text(f'[experiment]\nkind = "ladder"\ngame = "drako"\nn = 100\nsearch_joins = {joins}\n')
+        with pytest.raises(RuntimeError):
+            experiment.run_experiment(spec, tmp_path / "r", tmp_path / "out")
+    assert seen == [False, True]

@@ -207,12 +207,13 @@ def equilibrium(game: Game, base: RunSpec, budget: Budget, search: Search = Sear
     return study
 
 
-def standard_study(game: Game, base: RunSpec, jobs: int = 1) -> Study | None:
-    """The study `dsim equilibrium` runs by default (1-point cells and tolerance), or None when the game has one
-    side at this player count, for callers that add it beside other figures (the skill ladder's top rung)."""
+def standard_study(game: Game, base: RunSpec, jobs: int = 1, search: Search = Search()) -> Study | None:
+    """The study `dsim equilibrium` runs by default (1-point cells and tolerance; `search`: its best-response
+    search), or None when the game has one side at this player count, for callers that add it beside other figures
+    (the skill ladder's top rung)."""
     if len(game.active_roles(base.players)) < 2:
         return None
-    return equilibrium(game, base, Budget(0.01, 2_000, 200_000), Search(), jobs)
+    return equilibrium(game, base, Budget(0.01, 2_000, 200_000), search, jobs)
 
 
 def grow(table, solve, oracle_round, player: Player, budget: Budget, search: Search) -> tuple[list[Round], bool]:

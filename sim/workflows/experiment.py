@@ -206,7 +206,9 @@ def run_experiment(path: Path, results: Path | None = None, to: Path | None = No
                                             spec.get("precision"), tuple(spec.get("only", [])), spec.get("rules"),
                                             tuple(spec.get("variant", [])), sets), to)]
     elif kind == "ladder":
-        study = standard_study(game, base, jobs) if spec.get("equilibrium", True) else None
+        # search_joins = false: the search player checks the study's solution but plays no cell of its table
+        study_search = Search(search_joins=bool(spec.get("search_joins", True)))
+        study = standard_study(game, base, jobs, study_search) if spec.get("equilibrium", True) else None
         budgets = spec.get("search_budgets")
         paths = [ladder_report.write(ladder(game, base, spec.get("outcome"), spec.get("reference"),
                                             int(spec.get("iters", 4)), study=study, jobs=jobs,
