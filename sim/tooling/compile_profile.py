@@ -6,8 +6,8 @@ Runs in a new process with an empty NUMBA_CACHE_DIR (a temporary folder), so it 
 first run of that line-up compiles. numba announces each compile as a `numba:compile` event, nested when a
 function compiles its callees; a function's own time is its span less its callees' (inlined functions are not
 compiled apart: their cost lands in the caller), and the part of it spent in LLVM (`numba:llvm_lock`: optimising
-and emitting machine code; the rest is numba's typing and lowering). Prints the phases (importing; compiling what the line-up plays
-and playing its first games) and the functions that took longest on their own.
+and emitting machine code; the rest is numba's typing and lowering). Prints the phases (importing; compiling what
+the line-up plays and playing its first games) and the functions that took longest on their own.
 """
 
 from __future__ import annotations
@@ -41,12 +41,18 @@ def profile(game_name: str, lineup_text: str | None, players: int | None) -> dic
             spans.append(span)
 
     class LLVM(event.Listener):
-        """Time in LLVM (optimising and emitting machine code), charged to the function compiling then."""
+        """Time in LLVM (optimising and emitting machine code), charged to the function compiling then; a lock
+        taken again while held counts once."""
+        depth, start = 0, 0.0
+
         def on_start(self, ev):
-            self.start = time.perf_counter()
+            if self.depth == 0:
+                self.start = time.perf_counter()
+            self.depth += 1
 
         def on_end(self, ev):
-            if stack:
+            self.depth -= 1
+            if self.depth == 0 and stack:
                 stack[-1][5] += time.perf_counter() - self.start
 
     phases = {}
