@@ -236,3 +236,13 @@ def test_drakerion_opens_with_the_strongest_deck_and_the_card_that_weighs_most(t
     row = re.search(rf"^\| \*\*{strongest[1]}\*\* \|.* \| ([\d.]+% \[[\d.]+, [\d.]+\]) \|$", text, re.M)
     assert row and row[1] == strongest[2], "the finding and the table's field column disagree"
     assert (out / "report" / "drakerion_factions.png").exists()
+
+
+def test_a_p_value_below_the_simulations_reach_is_not_printed_as_zero():
+    """A max-|t| p comes from MAXT_DRAWS simulated draws: when none reaches the change, the p-value is below one
+    in MAXT_DRAWS, and reports say so rather than "0"."""
+    from sim.analysis.intervals_paired import MAXT_DRAWS
+    from sim.report.labels import p_text
+    assert p_text(0.0) == f"< {1 / MAXT_DRAWS:.0e}" == "< 5e-06"
+    assert p_text(0.0312) == "0.0312" and p_text(0.0312, 2, relation=True) == "= 0.031"
+    assert p_text(1.8e-17) == "1.8e-17"

@@ -12,7 +12,7 @@ from sim.report.arms import detected_text, outcome_family, rank_text, ranking_te
 from sim.report import layout
 from sim.report.charts import ChartSaver
 from sim.report.html import write_report
-from sim.report.labels import spec_words
+from sim.report.labels import p_text, spec_words
 
 SHOWN = 14          # elements in the chart: the most and the least impactful
 
@@ -46,7 +46,7 @@ def outcome_section(game, o: str, effects: list[Effect], groups: dict, chart, fa
     label, kind = rows[0][2][0].label, rows[0][2][0].kind
     family = outcome_family(effects, o)
     shown = rows if len(rows) <= SHOWN else rows[:SHOWN - 4] + rows[-4:]
-    body = [[key, groups.get(key, ""), rank_text(es[0]), signed(es[0]), es[0].verdict, f"{es[0].p_adjusted:.3g}"]
+    body = [[key, groups.get(key, ""), rank_text(es[0]), signed(es[0]), es[0].verdict, p_text(es[0].p_adjusted)]
             for key, _, es in rows]
     table = layout.table(["element", "group", "rank [95%]", f"change [{family}]", "verdict", "adjusted p"], body)
     return [f"## {label}", "", tornado(game, shown, label, kind, chart, o, family), "",

@@ -19,7 +19,7 @@ from sim.report.changes import change_text, family_reading  # noqa: E402
 from sim.report.charts import ChartSaver, fit_span  # noqa: E402
 from sim.report.coverage import silent_warning  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
-from sim.report.labels import DEFAULT_RULES, lineup_text, rules_text, words  # noqa: E402
+from sim.report.labels import DEFAULT_RULES, lineup_text, p_text, rules_text, words  # noqa: E402
 
 SHOWN = 6           # detected changes named one by one in the findings (the first screen); the rest in the tables
 FOLDED = 2          # more variants than this: each variant's own section is folded
@@ -107,7 +107,7 @@ def findings(cells: list[Change], base: str, percent: set[str], others: list[Cha
 def _moves(c: Change, base: str, percent: set[str]) -> str:
     pct = c.outcome in percent
     return (f"**{c.variant}** moves {c.label} from {value(c, 'a', pct)} to {value(c, 'b', pct)} "
-            f"({change(c, pct)} against {base}; adjusted p = {c.p_adjusted:.2g}).")
+            f"({change(c, pct)} against {base}; adjusted p {p_text(c.p_adjusted, 2, relation=True)}).")
 
 
 def _names(names: list[str]) -> str:
@@ -185,7 +185,7 @@ def variant_table(v: str, base: str, rows: list[Change], family: str, percent: s
     for ch in rows:
         pct, r = ch.outcome in percent, ch.paired
         body.append([ch.label, value(ch, "a", pct), value(ch, "b", pct), change(ch, pct), verdict_word(ch),
-                     f"{ch.p_adjusted:.3g}", _unpaired(r)])
+                     p_text(ch.p_adjusted), _unpaired(r)])
     methods = list(dict.fromkeys(method_name(ch.paired) for ch in rows))
     return [*layout.table(["outcome", base, v, f"change [{family}]", "verdict", "adjusted p",
                            "games unpaired would need"], body, layout.MAX_COLUMNS), "",

@@ -16,6 +16,15 @@ from sim.engine.strategy import Seat, lineup_label
 DEFAULT_RULES = "default rules"
 
 
+def p_text(p: float, digits: int = 3, relation: bool = False) -> str:
+    """An adjusted p-value as reports print it ("= 0.03" with `relation`, for a sentence). A max-|t| p of 0 means no
+    simulated draw of the family's largest |Z| reached the change's: the p-value lies below one in MAXT_DRAWS."""
+    from sim.analysis.intervals_paired import MAXT_DRAWS
+    if p == 0:
+        return f"< {1 / MAXT_DRAWS:.0e}"
+    return f"{'= ' if relation else ''}{p:.{digits}g}"
+
+
 def rules_text(run: dict, decks: tuple[str, ...] = ()) -> str:
     """A run's rules as what changed from the game's own rules file: its variants and --set values, in words;
     with `decks` (the rules choosing each seat's deck, in seat order) a deck choice reads "ember vs tide"."""

@@ -22,7 +22,7 @@ from sim.report import numbers  # noqa: E402
 from sim.report.changes import change_text  # noqa: E402
 from sim.report.charts import ChartSaver, fit_span  # noqa: E402
 from sim.report.html import write_report  # noqa: E402
-from sim.report.labels import lineup_words  # noqa: E402
+from sim.report.labels import lineup_words, p_text  # noqa: E402
 
 
 def write(result: Ladder, to: Path) -> tuple[Path, str]:
@@ -66,7 +66,7 @@ def write(result: Ladder, to: Path) -> tuple[Path, str]:
         lines.append(f"| {s.name} | {who} | "
                      f"{s.estimate.fmt(pct=pct, digits=1 if pct else 3)} | "
                      f"{change_text(s.against_default, s.shown, kind)} | {s.verdict} | "
-                     f"{'—' if math.isnan(s.p_adjusted) else f'{s.p_adjusted:.3g}'} |")
+                     f"{'—' if math.isnan(s.p_adjusted) else p_text(s.p_adjusted)} |")
     notes = [s.note.strip() for s in steps if s.note]
     if notes:
         lines += ["", *[f"- {n}" for n in notes]]

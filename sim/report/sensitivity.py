@@ -18,7 +18,7 @@ from sim.report import layout
 from sim.report.changes import zero_text
 from sim.report.charts import ChartSaver
 from sim.report.html import write_report
-from sim.report.labels import rule_words, spec_words, value_words
+from sim.report.labels import p_text, rule_words, spec_words, value_words
 
 
 def write(s: Sensitivity, to: Path) -> Path:
@@ -104,7 +104,7 @@ def report_lines(game: Game, base: RunSpec, effects: list[Effect], played: int, 
         rows = ranked(effects, o)
         label, kind = rows[0][2][0].label, rows[0][2][0].kind
         family = outcome_family(effects, o)
-        body = [[key, rank_text(e), value_words(e.alternative), signed(e), e.verdict, f"{e.p_adjusted:.3g}"]
+        body = [[key, rank_text(e), value_words(e.alternative), signed(e), e.verdict, p_text(e.p_adjusted)]
                 for key, _, es in rows for e in es]
         table = layout.table(["assumption", "rank [95%]", "alternative", f"change [{family}]", "verdict",
                               "adjusted p"], body)
