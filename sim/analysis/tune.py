@@ -413,8 +413,9 @@ def settle(ev: "EquilibriumEvaluator", result: TuneResult, n: int, steps: int = 
         result.verified[(nxt,)] = ev((nxt,), "verify", n)
         result.candidates = sorted(result.verified)
         x = nxt
-    result.best = nearest(solved(), target)
-    pair = straddle(solved(), target)
+    figures = solved()
+    result.best = nearest(figures, target)
+    pair = straddle(figures, target)
     if pair:
         more = "" if pair[1] - pair[0] == 1 else f"; out of full solves ({steps}), the nearer is shown"
         result.note += (f"; solved in full with the search player, the figure crosses the target between "

@@ -19,7 +19,7 @@ DEFAULT_RULES = "default rules"
 def p_text(p: float, digits: int = 3, relation: bool = False) -> str:
     """An adjusted p-value as reports print it ("= 0.03" with `relation`, for a sentence). A max-|t| p of 0 means no
     simulated draw of the family's largest |Z| reached the change's: the p-value lies below one in MAXT_DRAWS."""
-    from sim.analysis.intervals_paired import MAXT_DRAWS
+    from sim.analysis.intervals_paired import MAXT_DRAWS    # here, not at the top: it loads scipy
     if p == 0:
         return f"< {1 / MAXT_DRAWS:.0e}"
     return f"{'= ' if relation else ''}{p:.{digits}g}"
