@@ -487,3 +487,25 @@ def test_the_report_says_why_the_search_player_is_not_in_the_table(joins, checks
                             options={"dragon": [], "dwarves": []}, budget=Budget(0.01, 2_000, 200_000),
                             search=SimpleNamespace(check_games=checks, search_joins=joins))
     assert words in search_words(study)
+
+
+def test_the_final_table_is_replayed_on_fresh_seeds_only_when_a_round_kept_a_best_response():
+    """Replaying removes the luck that got a best response admitted; with none admitted, nothing was chosen on the
+    table's seeds and the table stands as played (a search player's table would cost as much again)."""
+    from sim.analysis.equilibrium import REPLAY, Round, replayed
+
+    class Table:
+        def __init__(self):
+            self.seeds = []
+
+        def fill(self, player, budget, slow):
+            self.seeds.append(player.seed)
+
+    s = spec("drako")
+    player = Player(s.game, s.rules, s.players, 11)
+    played, empty = Table(), Table()
+    quiet = [Round((2, 2), 0.5, {}, {}, [])]
+    assert replayed(played, empty, quiet, player, SMALL, QUICK) is played and empty.seeds == []
+    assert replayed(played, empty, [], player, SMALL, QUICK) is played and empty.seeds == []
+    kept = [*quiet, Round((3, 2), 0.6, {"dragon": "x"}, {"dragon": 0.1}, ["dragon"])]
+    assert replayed(played, empty, kept, player, SMALL, QUICK) is empty and empty.seeds == [11 + REPLAY]
