@@ -42,7 +42,7 @@ def compile_section(names: list[str]) -> list[str]:
         for lineup in (None, searching) if searching else (None,):
             res = cold_compile(name, lineup)
             seconds = sum(res["phases"].values())
-            top = ", ".join(f"{fn} {s:.0f} s" for fn, (s, _) in res["own"][:3])
+            top = ", ".join(f"{fn} {s:.0f} s" for fn, (s, *_) in res["own"][:3])
             plain = lineup is None
             meets = ("yes" if seconds <= TARGET_SECONDS else "NO") if plain else "-"
             lines.append(f"| {name} | {lineup or 'default'} | {seconds:.0f} | {TARGET_SECONDS if plain else '-'} | "

@@ -68,9 +68,10 @@ def profile(game_name: str, lineup_text: str | None, players: int | None) -> dic
         phases["compile and first games"] = time.perf_counter() - t
     own: dict[str, list[float]] = {}
     for name, _, _, _, seconds, llvm in spans:
-        total = own.setdefault(name, [0.0, 0.0])
+        total = own.setdefault(name, [0.0, 0.0, 0])
         total[0] += seconds
         total[1] += llvm
+        total[2] += 1           # more than one: compiled for several signatures
     return {"game": game_name, "lineup": lineup_text or "default", "phases": phases, "compiles": len(spans),
             "llvm": sum(llvm for *_, llvm in spans), "own": sorted(own.items(), key=lambda kv: -kv[1][0])}
 
@@ -106,9 +107,13 @@ def main(argv: list[str] | None = None) -> None:
           f"{result['llvm']:.0f} s of it in LLVM")
     for phase, seconds in result["phases"].items():
         print(f"  {phase:<30} {seconds:7.1f} s")
-    print(f"  longest on their own:{'':<34}own s  in LLVM")
-    for name, (seconds, llvm) in result["own"][:args.top]:
-        print(f"    {name:<50} {seconds:7.1f} {llvm:7.1f}")
+    print(f"  longest on their own:{'':<34}own s  in LLVM  compiles")
+    for name, (seconds, llvm, count) in result["own"][:args.top]:
+        print(f"    {name:<50} {seconds:7.1f} {llvm:7.1f} {count:5d}")
+    repeated = [(name, count) for name, (_, _, count) in result["own"] if count > 1]
+    if repeated:
+        print("  compiled for more than one signature: "
+              + ", ".join(f"{name} ({count})" for name, count in sorted(repeated, key=lambda r: -r[1])))
 
 
 if __name__ == "__main__":
