@@ -188,3 +188,16 @@ def test_a_ladder_of_another_figure_gets_its_own_table():
     first, _, second = page.partition("measures another figure")
     assert second and "searches" not in first and "seat0 searches" in second
     assert "| the default strategies |" in first
+
+
+def test_an_unsettled_bracket_across_the_band_reads_unknown_not_balanced(tmp_path):
+    """A bracket that reaches both sides of the band is 'unknown' while best play is unsettled; the same interval
+    from a settled study is 'not told apart'."""
+    q = answers.QUESTIONS[0]
+    (tmp_path / f"{q.equilibrium}.json").parent.mkdir(parents=True)
+    path = tmp_path / f"{q.equilibrium}.json"
+    base = {"equilibrium": [0.5, 0.47, 0.53], "bracket": [0.2, 0.8]}
+    path.write_text(json.dumps({**base, "fresh_converged": False}))
+    assert answers.verdict(q, tmp_path) == f"**Unknown: it could settle on either side of {answers.band_text(q)}.**"
+    path.write_text(json.dumps({**base, "fresh_converged": True}))
+    assert answers.verdict(q, tmp_path) == f"**Not told apart from {answers.band_text(q)}.**"

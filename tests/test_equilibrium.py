@@ -130,6 +130,7 @@ def test_two_sided_solution_is_the_table_the_report_writes(tmp_path):
     j = next(i for i, c in enumerate(dwarves) if c.searches())
     assert (study.counts_games[:, j] == QUICK.check_games).all()
     assert "the search player, playing out against the strategies it meets, joined dwarves in round 1" in text
+    assert "played again on fresh seeds before solving" in text        # a round admitted one: replayed
 
 
 def test_symmetric_seats_give_one_mixture_with_no_regret():
@@ -151,6 +152,9 @@ def test_symmetric_seats_give_one_mixture_with_no_regret():
     assert study.seats["seat0"][0].value == pytest.approx(study.value.value)
     assert all(g.value >= -1e-9 and g.lo <= g.value <= g.hi for _, g in study.seats.values())
     assert len(study.equilibria) >= 1 and study.solver
+    from sim.report.equilibrium import rests_on        # no round: nothing admitted, nothing replayed
+    words = " ".join(rests_on(study))
+    assert "solved as played" in words and "best responses the search added" not in words
 
 
 def test_converged_study_holds_on_fresh_seeds():

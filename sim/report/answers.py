@@ -126,6 +126,8 @@ def verdict(q: Question, root: Path) -> str:
         return f"**Below {100 * q.band[0]:g}%, whichever way it settles.**"
     if q.band[0] < q.band[1] and q.band[0] <= lo and hi <= q.band[1]:
         return f"**Within {band_text(q)}, whichever way it settles.**"
+    if eq.get("bracket") is not None and not eq.get("fresh_converged", True):
+        return f"**Unknown: it could settle on either side of {band_text(q)}.**"
     return f"**Not told apart from {band_text(q)}.**"
 
 

@@ -304,18 +304,23 @@ def convergence_text(s: Study) -> str:
 def rests_on(s: Study) -> list[str]:
     b, q = s.budget, s.search
     k = {side: len(o) for side, o in s.options.items()}
+    added = any(r.added for r in s.rounds)
     return [
         f"Strategies: {', '.join(f'{n} for {side}' for side, n in k.items())} — every built-in strategy at its "
-        f"default weights, plus the best responses the search added{search_words(s)}. Nothing here speaks for "
-        "strategies outside this family.",
+        f"default weights{', plus the best responses the search added' if added else ''}{search_words(s)}. "
+        "Nothing here speaks for strategies outside this family.",
         f"Rules: {rules_text(s.base.rules.ruleset.provenance())}; {s.base.players} players; seed {s.base.seed}.",
         f"Each cell played on common random numbers until its 95% interval was within ±{100 * b.precision:.1f} "
-        f"points (at most {b.cap:,} games, chunks of {b.chunk:,}); {s.games:,} games in all, {s.seconds:.0f}s.",
-        f"Best responses: differential evolution over a strategy's weights, from every strategy family the side "
-        f"has ({q.iters} generations each), then {q.refine} more from the best family's answer (population "
-        f"{q.popsize} per weight, {q.games:,} training games per opposing line-up, on seeds the table never uses, "
-        "against the other side's strategies but the search player); kept only if it gains more than "
-        f"{100 * q.tol:.1f} points on the table's seeds.",
+        f"points (at most {b.cap:,} games, chunks of {b.chunk:,}); {s.games:,} games in all, {s.seconds:.0f}s. "
+        + ("The final table was played again on fresh seeds before solving, so that no best response keeps the "
+           "luck that got it admitted." if added else
+           "No best response was admitted, so the table is solved as played (nothing was chosen on its seeds)."),
+        (f"Best responses: differential evolution over a strategy's weights, from every strategy family the side "
+         f"has ({q.iters} generations each), then {q.refine} more from the best family's answer (population "
+         f"{q.popsize} per weight, {q.games:,} training games per opposing line-up, on seeds the table never uses, "
+         "against the other side's strategies but the search player); kept only if it gains more than "
+         f"{100 * q.tol:.1f} points on the table's seeds." if s.rounds or s.fresh else
+         "Best responses: none searched (no rounds, and no weight search could train against the solution)."),
         "Intervals: paired bootstrap over the games behind every cell, re-solving each resample (95%). "
         + solver_text(s),
     ]
