@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sim.games import game_names, get_game
@@ -195,3 +196,34 @@ def test_a_worker_imports_no_table_or_chart_library(name):
     assert proc.returncode == 0, proc.stderr
     got = json.loads(proc.stderr.strip().splitlines()[-1])
     assert got == {"heavy": [], "games": 20}
+
+
+def test_our_functions_compile_once_whatever_integer_constants_their_callers_pass():
+    """numba would compile `below(state, 3)` and `below(state, 5)` apart (Drakerion compiled `add_row` 26 times);
+    our functions are typed with plain integers, so one compile serves every caller. Booleans keep their literal
+    type (a literal flag prunes a branch), and so does anything outside the project."""
+    from numba import njit, types
+
+    from sim.engine.rng import below
+
+    @njit
+    def twice(state):
+        return below(state, 3) + below(state, 5)
+
+    state = np.ones(1, np.uint64)
+    assert 0 <= twice(state) <= 6
+    assert below.signatures and not any(isinstance(t, types.Literal) for sig in below.signatures for t in sig)
+    assert _numba_cache.plain(types.literal(7)) == types.int64
+    assert _numba_cache.plain(types.literal(True)) == types.literal(True)
+    assert _numba_cache.plain(types.Tuple((types.literal(1), types.float64))) == types.Tuple((types.int64,
+                                                                                              types.float64))
+
+    @njit
+    def helper(k):
+        return k + 1
+
+    @njit
+    def caller():
+        return helper(1) + helper(2)
+
+    assert caller() == 5 and len(helper.signatures) == 2     # a function of the tests' own: numba's default

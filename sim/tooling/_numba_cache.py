@@ -49,7 +49,7 @@ def dependencies(game: str) -> list[Path]:
 def stamp(game: str) -> str:
     """Hash of the game's dependency files, recomputed when one changes on disk."""
     keys = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in dependencies(game) if p.exists())
-    return _hash(keys) + ",".join(CODEGEN_OPTIONS)
+    return _hash(keys) + ",".join(CODEGEN_OPTIONS) + CALLS
 
 
 @functools.lru_cache(maxsize=None)
@@ -69,8 +69,50 @@ def set_codegen_options() -> None:
         llvm.set_option("dsim", option)
 
 
+# numba compiles a jitted function called from jitted code once per combination of the constant integers its
+# callers pass: `add_row(opts, n, 0, -1, -1, -1)` and `add_row(opts, n, 1, -1, -1, -1)` were two compiles, and
+# Drakerion's `add_row` 26, `emit` 20, `replayed` 15 (one per decision kind). Our functions are typed with plain
+# integers instead, so each compiles once; LLVM still sees the constants where it inlines the call. Booleans keep
+# their literal types: a literal flag lets numba drop a branch (and what it calls) before compiling it.
+CALLS = ",int-args"
+
+
+def plain(t):
+    """An argument's type with its integer constants widened to their integer type (tuples included)."""
+    from numba.core import types
+    if isinstance(t, types.IntegerLiteral):
+        return t.literal_type
+    if isinstance(t, types.BaseTuple) and not isinstance(t, types.BaseNamedTuple):
+        members = [plain(m) for m in t]
+        return t if all(a is b for a, b in zip(members, t)) else types.BaseTuple.from_types(members)
+    return t
+
+
+@functools.lru_cache(maxsize=None)
+def _ours(py_file: str) -> bool:
+    return game_of(py_file) is not None
+
+
+def widen_integer_arguments() -> None:
+    """Type the calls between our jitted functions with plain integers (see CALLS)."""
+    from numba.core import dispatcher
+    original = dispatcher.Dispatcher.get_call_template
+    if getattr(original, "dsim", False):
+        return
+
+    def get_call_template(self, args, kws):
+        if _ours(getattr(getattr(self.py_func, "__code__", None), "co_filename", "")):
+            args = tuple(plain(a) for a in args)
+            kws = {k: plain(v) for k, v in kws.items()}
+        return original(self, args, kws)
+
+    get_call_template.dsim = True
+    dispatcher.Dispatcher.get_call_template = get_call_template
+
+
 def install() -> None:
     set_codegen_options()
+    widen_integer_arguments()
     try:
         from numba.core import caching
         defaults = list(caching.CacheImpl._locator_classes)
