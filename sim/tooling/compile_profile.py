@@ -90,7 +90,10 @@ def main(argv: list[str] | None = None) -> None:
         return
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        cmd = [sys.executable, "-m", "sim.tooling.compile_profile", args.game, "--inside"]
+        # imported as `dsim` imports its code, not run with -m: profiled under -m, Drarkane's compile took 62 s
+        # where `dsim run` took 45 s, cold cache each, same machine (the cause was not found)
+        cmd = [sys.executable, "-c", "import sys; from sim.tooling.compile_profile import main; main(sys.argv[1:])",
+               args.game, "--inside"]
         if args.lineup:
             cmd += ["--lineup", args.lineup]
         if args.players:
