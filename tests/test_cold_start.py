@@ -227,3 +227,5 @@ def test_our_functions_compile_once_whatever_integer_constants_their_callers_pas
         return helper(1) + helper(2)
 
     assert caller() == 5 and len(helper.signatures) == 2     # a function of the tests' own: numba's default
+    assert not _numba_cache._ours(str(ROOT / "sim" / "games" / "drarkane" / "kernel_base.py"))   # measured faster
+    assert _numba_cache._ours(str(ROOT / "sim" / "games" / "drakerion" / "kernel_base.py"))
