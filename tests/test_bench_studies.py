@@ -17,3 +17,13 @@ def test_the_benchmark_reads_each_study_time_against_its_target(tmp_path):
     text = "\n".join(studies_section(tmp_path))
     assert "| drako/equilibrium_drako_2p.json | equilibrium | 10.0 | 15 | yes |" in text
     assert "| drako/compare_drako_equilibrium.json | compare at equilibrium (2 arms) | 21.7 | 20 | NO |" in text
+
+
+def test_a_skipped_bench_section_is_kept_as_it_was_and_said_so(tmp_path):
+    from sim.tooling.bench import kept_section
+    path = tmp_path / "bench.md"
+    path.write_text("# Benchmark\n\n## Design commands (2 cores)\n\n| a | 1 |\n\n## Scale\n\nother\n")
+    kept = kept_section(path, "## Design commands")
+    assert kept[1] == "## Design commands (2 cores)" and "| a | 1 |" in kept and "other" not in kept
+    assert any("Not rerun" in line for line in kept)
+    assert kept_section(path, "## Nothing") == [] and kept_section(tmp_path / "none.md", "## Scale") == []

@@ -60,6 +60,17 @@ def kept_comparisons(path: Path) -> list[str]:
     return [] if start is None else ["", *old[start:]]
 
 
+def kept_section(path: Path, heading: str) -> list[str]:
+    """A section of the file as the last run wrote it (a section this run skips), said to be kept."""
+    old = path.read_text().splitlines() if path.exists() else []
+    start = next((i for i, line in enumerate(old) if line.startswith(heading)), None)
+    if start is None:
+        return []
+    end = next((i for i in range(start + 1, len(old)) if old[i].startswith("## ")), len(old))
+    return ["", old[start], "", "*Not rerun by this `make bench` (skipped): kept as the file had it.*",
+            *old[start + 1:end]]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="reports/bench.md")
@@ -103,6 +114,8 @@ def main() -> None:
     if not args.no_design:
         from sim.tooling.bench_design import design_section
         lines += design_section()
+    else:
+        lines += kept_section(out, "## Design commands")
     from sim.tooling.bench_studies import studies_section
     lines += studies_section()
     out.write_text("\n".join(lines + kept_comparisons(out)) + "\n")
