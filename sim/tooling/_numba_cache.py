@@ -169,15 +169,12 @@ def install() -> None:
 # under the current stamp: no marker, and the game is about to compile. A cleared cache clears the marker with it.
 
 # (game, part) -> seconds on one core: the kernels with the default line-up's strategies, and what a first searching
-# run adds. The kernels: sim.tooling.compile_profile in a fresh cache on this project's 2-core machine (29 November
-# 2026; Drakerion's with another compile on the other core; Drako's and Drarkane's after their small helpers stopped
-# inlining (Drarkane's also without its solo game), measured beside a study). The search: Dragonwake's and
-# Drachensachen's as a whole warm-up less the kernels; Drako's and Drarkane's the same, from warm-ups made beside
-# other compiles and scaled down by the kernels' ratio. `make bench` ("Cold compile") measures them again.
-COMPILE_SECONDS = {("dragonwake", "kernels"): 45, ("dragonwake", "search"): 220, ("drako", "kernels"): 50,
-                   ("drako", "search"): 180, ("drakerion", "kernels"): 235, ("drakerion", "search"): 200,
-                   ("drarkane", "kernels"): 80, ("drarkane", "search"): 100, ("drachensachen", "kernels"): 50,
-                   ("drachensachen", "search"): 120, ("drarkane", "solo"): 22}
+# run adds: `make bench`'s "Cold compile" table on this project's 2-core machine, nothing else running (29 November
+# 2026, 4e765a2): the plain line-up's compile, and the searching line-up's less it. The solo game: `play_solo`'s own.
+COMPILE_SECONDS = {("dragonwake", "kernels"): 20, ("dragonwake", "search"): 65, ("drako", "kernels"): 20,
+                   ("drako", "search"): 10, ("drakerion", "kernels"): 70, ("drakerion", "search"): 30,
+                   ("drarkane", "kernels"): 60, ("drarkane", "search"): 90, ("drachensachen", "kernels"): 25,
+                   ("drachensachen", "search"): 30, ("drarkane", "solo"): 20}
 PART_NAMES = {"kernels": "kernels", "search": "search player", "machine": "kernels for the advanced rules",
               "solo": "solo game"}
 _ANNOUNCED: set[tuple[str, str]] = set()

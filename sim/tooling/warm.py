@@ -17,10 +17,9 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-# longest first, so the two cores finish together: a fresh clone's whole warm-up, two at a time (29 November 2026:
-# Drarkane 312 s, Drakerion 122, Dragonwake 103, Drako 378 before its helpers stopped inlining, 98 after, beside a
-# study; Drachensachen 54; Drarkane's since its helpers stopped inlining: 393 s before, 215 after, beside a study)
-SLOWEST_FIRST = ("drarkane", "drakerion", "dragonwake", "drako", "drachensachen")
+# longest first, so the two cores finish together: a fresh clone's whole warm-up, two at a time (29 November 2026,
+# 4e765a2, nothing else running: Drarkane 152 s, Dragonwake 104, Drakerion 83, Drachensachen 52, Drako 28)
+SLOWEST_FIRST = ("drarkane", "dragonwake", "drakerion", "drachensachen", "drako")
 
 
 def warm(name: str, plain: bool = False) -> tuple[str, float]:
