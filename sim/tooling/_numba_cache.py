@@ -89,8 +89,8 @@ def plain(t):
     return t
 
 
-# Drarkane's kernel keeps numba's rule: typed with plain integers it played 13-15% slower (its trick loop gains
-# from callees specialised on their constants) and compiled only 3 s faster, 49 s against 46 (measured in one run).
+# Drarkane's kernel keeps numba's rule: typed with plain integers it played 13-15% slower (which callee gains from
+# its constants was not isolated) and compiled only 3 s faster, 49 s against 46 (measured in one run).
 LITERAL_GAMES = frozenset({"drarkane"})
 
 
