@@ -498,18 +498,21 @@ def test_the_final_table_is_replayed_on_fresh_seeds_only_when_a_round_kept_a_bes
     table's seeds and the table stands as played (a search player's table would cost as much again)."""
     from sim.analysis.equilibrium import REPLAY, Round, replayed
 
+    seeds = []
+
+    @dataclasses.dataclass
     class Table:
-        def __init__(self):
-            self.seeds = []
+        cells: dict
 
         def fill(self, player, budget, slow):
-            self.seeds.append(player.seed)
+            seeds.append(player.seed)
 
     s = spec("drako")
     player = Player(s.game, s.rules, s.players, 11)
-    played, empty = Table(), Table()
+    played = Table({(0, 0): np.zeros(3)})
     quiet = [Round((2, 2), 0.5, {}, {}, [])]
-    assert replayed(played, empty, quiet, player, SMALL, QUICK) is played and empty.seeds == []
-    assert replayed(played, empty, [], player, SMALL, QUICK) is played and empty.seeds == []
+    assert replayed(played, quiet, player, SMALL, QUICK) is played and seeds == []
+    assert replayed(played, [], player, SMALL, QUICK) is played and seeds == []
     kept = [*quiet, Round((3, 2), 0.6, {"dragon": "x"}, {"dragon": 0.1}, ["dragon"])]
-    assert replayed(played, empty, kept, player, SMALL, QUICK) is empty and empty.seeds == [11 + REPLAY]
+    empty = replayed(played, kept, player, SMALL, QUICK)
+    assert empty is not played and empty.cells == {} and seeds == [11 + REPLAY]

@@ -260,7 +260,7 @@ def _two_sided(game, base, roles, budget, search, player, decks, boot, with_sear
     d_row, d_col = default_index(rows, base.lineup[roles[0]]), default_index(cols, base.lineup[roles[1]])
     table = TwoSidedTable((roles[0], roles[1]), rows, cols)
     rounds, converged = grow(table, lambda: solve_zero_sum(table.means()), _oracle_round, player, budget, search)
-    table = replayed(table, TwoSidedTable(table.roles, table.rows, table.cols), rounds, player, budget, search)
+    table = replayed(table, rounds, player, budget, search)
     A = table.means()
 
     def extra(s, t):
@@ -290,13 +290,14 @@ def _two_sided(game, base, roles, budget, search, player, decks, boot, with_sear
 REPLAY = 2_750_159   # seed offset of the final table's replay: neither the table's, training nor fresh-check seeds
 
 
-def replayed(table, empty, rounds: list[Round], player: Player, budget: Budget, search: Search):
+def replayed(table, rounds: list[Round], player: Player, budget: Budget, search: Search):
     """The final table's candidates played again on fresh seeds, to solve and bootstrap. A best response was kept
     because it gained on the table's seeds, where a lucky candidate looks better than it is: solving on those same
     games would carry that selection into the value. When no round kept one, nothing was selected on those seeds,
     and `table` is returned as it is (a search player's table costs as much again to replay)."""
     if not any(r.added for r in rounds):
         return table
+    empty = dataclasses.replace(table, cells={})
     fresh = dataclasses.replace(player, seed=player.seed + REPLAY, games_played=0)
     empty.fill(fresh, budget, slow_budget(search, budget))
     player.games_played += fresh.games_played
@@ -642,7 +643,7 @@ def _symmetric(game, base, roles, budget, search, player, decks, boot, with_sear
     table = SymmetricTable(roles, options)
     rounds, converged = grow(table, lambda: solve_symmetric(SymmetricGame.from_hpt(*table.hpt())), _symmetric_round,
                              player, budget, search)
-    table = replayed(table, SymmetricTable(table.roles, table.options), rounds, player, budget, search)
+    table = replayed(table, rounds, player, budget, search)
     cells, samples = SeatCells.of(table)
     k, everyone_default = len(options), _pure(d, len(options))
 

@@ -49,7 +49,7 @@ def dependencies(game: str) -> list[Path]:
 def stamp(game: str) -> str:
     """Hash of the game's dependency files, recomputed when one changes on disk."""
     keys = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in dependencies(game) if p.exists())
-    return _hash(keys) + ",".join(CODEGEN_OPTIONS) + ("" if game in LITERAL_GAMES else CALLS)
+    return _hash(keys) + ",".join(CODEGEN_OPTIONS) + (CALLS if widens(game) else "")
 
 
 @functools.lru_cache(maxsize=None)
@@ -94,10 +94,14 @@ def plain(t):
 LITERAL_GAMES = frozenset({"drarkane"})
 
 
+def widens(game: str | None) -> bool:
+    """Whether calls to a game's functions ('' for sim/engine; None: not the project's) are typed widened."""
+    return game is not None and game not in LITERAL_GAMES
+
+
 @functools.lru_cache(maxsize=None)
 def _ours(py_file: str) -> bool:
-    game = game_of(py_file)
-    return game is not None and game not in LITERAL_GAMES
+    return widens(game_of(py_file))
 
 
 def widen_integer_arguments() -> None:
