@@ -201,3 +201,13 @@ def test_an_unsettled_bracket_across_the_band_reads_unknown_not_balanced(tmp_pat
     assert answers.verdict(q, tmp_path) == f"**Unknown: it could settle on either side of {answers.band_text(q)}.**"
     path.write_text(json.dumps({**base, "fresh_converged": True}))
     assert answers.verdict(q, tmp_path) == f"**Not told apart from {answers.band_text(q)}.**"
+
+
+def test_an_ablation_at_equilibrium_lists_the_largest_change_first_in_the_mode_words():
+    def arm(name, value, low, high, verdict):
+        return {"arm": name, "change": {"value": value, "low": low, "high": high, "verdict": verdict}}
+    found = {"arms": [arm("small", 3.04, -20.0, 30.0, "no change detected"), arm("big", -56.25, -92.4, -12.2, "down")]}
+    text = answers.ablation_text(found, "ablate.md", "remove")
+    assert text.startswith("What it rests on: 2 elements, each taken out and the game solved again: `big` -56.2 "
+                           "points [-92.4, -12.2] (down); `small` +3.0 points [-20.0, +30.0]")
+    assert text.endswith("[ablation at equilibrium](ablate.md)")

@@ -28,15 +28,15 @@ class Question:
     question: str
     equilibrium: str            # the equilibrium study answering it
     ladder: str | None          # the skill ladder on the same rules: random play, the defaults, each side searching
-    fixes: tuple[str, ...]      # tune / compare / sweep at equilibrium: what to change (globs)
+    fixes: tuple[str, ...]      # tune / compare / sweep / ablate at equilibrium: what to change (globs)
     band: tuple[float, float]   # the figures a balanced game gives (a half, a seat's even share, the rulebook's aim)
     ladder_figure: str | None = None    # what the ladder measures, where it is not the equilibrium's figure
 
 
 QUESTIONS = (
     Question("drako", "Drako", "Does the dragon win too often?", "drako/equilibrium_drako_2p",
-             "drako/ladder_drako_dragon_win", ("drako/tune_drako_equilibrium_*", "drako/compare_drako_equilibrium"),
-             (0.5, 0.5)),
+             "drako/ladder_drako_dragon_win", ("drako/tune_drako_equilibrium_*", "drako/compare_drako_equilibrium",
+                                               "drako/ablate_drako_*_equilibrium"), (0.5, 0.5)),
     Question("dragonwake", "Dragonwake", "Do the heroes win often enough (the rulebook aims at 40–60%)?",
              "dragonwake/equilibrium_dragonwake_5p", "dragonwake/ladder_dragonwake_hero_win",
              ("dragonwake/tune_dragonwake_equilibrium_*", "dragonwake/compare_dragonwake_equilibrium",
@@ -132,14 +132,19 @@ def verdict(q: Question, root: Path) -> str:
 
 
 def fixes(q: Question, root: Path, short: bool = False) -> list[str]:
-    """What to change, from every tune, compare and sweep solved at equilibrium that the game has (`short`: a
-    band's settings without each one's change, for the README's cell)."""
+    """What to change, from every tune, compare, sweep and ablation solved at equilibrium that the game has
+    (`short`: a band's settings without each one's change, for the README's cell)."""
     out = []
     for pattern in q.fixes:
         for path in sorted(root.glob(f"{pattern}.json")):
             found = json.loads(path.read_text())
             link = path.relative_to(root / q.game).with_suffix(".md").as_posix()
-            out.append(tune_text(found, link, q.game) if "best" in found else arms_text(found, link, short))
+            if "best" in found:
+                out.append(tune_text(found, link, q.game))
+            elif path.name.startswith("ablate_"):
+                out.append(ablation_text(found, link, path.stem.split("_")[2]))
+            else:
+                out.append(arms_text(found, link, short))
     return out
 
 
@@ -220,6 +225,18 @@ def arms_text(found: dict, link: str, short: bool = False) -> str:
         words.append(f"`{arm['arm']}` {signed(c['value'])} points [{signed(c['low'])}, {signed(c['high'])}] "
                      f"({c['verdict']})")
     return f"against `{found['reference']}` at equilibrium: " + "; ".join(words) + f" — [report]({link})"
+
+
+ABLATED = {"neutral": "replaced by a neutral element", "remove": "taken out", "force": "forced into every game"}
+
+
+def ablation_text(found: dict, link: str, mode: str) -> str:
+    """What the figure rests on: each element changed alone and the game solved again, the largest change first."""
+    arms = sorted(found["arms"], key=lambda a: -abs(a["change"]["value"]))
+    words = [f"`{a['arm']}` {signed(a['change']['value'])} points [{signed(a['change']['low'])}, "
+             f"{signed(a['change']['high'])}] ({a['change']['verdict']})" for a in arms]
+    return (f"What it rests on: {len(arms)} elements, each {ABLATED[mode]} and the game solved again: "
+            + "; ".join(words) + f" — [ablation at equilibrium]({link})")
 
 
 def lineup_words(lineup: str, players: int) -> str:

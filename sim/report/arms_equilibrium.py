@@ -99,10 +99,16 @@ def converged_text(s) -> str:
     return "yes" if s.converged and s.fresh_converged() else "no"
 
 
+def reference_words(reference: str) -> str:
+    """The reference arm in a sentence: 'as given' and 'base' name the rules, a setting names itself."""
+    return {"as given": "the rules as given", "base": "the base rules"}.get(reference, reference)
+
+
 def findings(a: Arms, rows: list[str], what: str, doing: str) -> list[str]:
     ref = a.studies[a.reference]
     name = figure_name(ref)
-    out = [f"With {a.reference}, {name} when {players_words(ref)} best is {headline(ref)}."]
+    out = [f"With {reference_words(a.reference)}, {name if name.startswith('seat') else 'the ' + name} when "
+           f"{players_words(ref)} best is {headline(ref)}."]
     moved = [k for k in rows if a.verdict(k) in ("up", "down")]
     out += [f"{k}{' ' + doing if doing else ''} moves it by {points(a.changes[k])} ({headline(a.studies[k])})."
             for k in moved]
