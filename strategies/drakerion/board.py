@@ -24,51 +24,53 @@ LOOP_GUARD = 100       # own actions + abilities a turn past which the heuristic
 
 
 # ---- small readers ---------------------------------------------------------------------------------
+# Plain functions, not inline='always': LLVM inlines them anyway, while numba's own inlining typed each body
+# again at every one of its ~150 call sites (6 s of a cold compile, same speed; docs/ENGINE-GUIDE.md).
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def printed(cards, board, i, field):
     """A printed value (card table column) of instance i."""
     return cards[board[i, B_CARD], field]
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def abil(cards, board, i, a, field):
     """Field AB_* of ability a of instance i's card."""
     return cards[board[i, B_CARD], CD_ABIL + a * ABIL_WIDTH + field]
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def in_play(board, i):
     """A character on the front or support line."""
     z = board[i, B_ZONE]
     return board[i, B_CARD] >= 0 and (z == Z_FRONT or z == Z_SUPPORT)
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def life(board, i):
     """Damage character i can still take this combat (shields included)."""
     return board[i, B_HP] - board[i, B_DAMAGE] + board[i, B_SHIELD]
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def hits(board, i, ranged):
     """Damage character i deals when it attacks (melee or ranged)."""
     return board[i, B_RANGED] if ranged else board[i, B_MELEE]
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def worth(board, i):
     """What losing character i costs its owner: its prestige to the opponent, plus a body."""
     return 1.0 + board[i, B_PRESTIGE]
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def is_shooter(cards, board, i):
     return printed(cards, board, i, CD_RANGED) > 0
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def subject(board, src):
     """The character an ability of src acts on as `self`: src itself, or an attachment's host."""
     z = board[src, B_ZONE]
@@ -79,18 +81,18 @@ def subject(board, src):
     return -1
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def fighting(st):
     return st[S_IN_COMBAT] != 0 and st[S_ATTACKER] >= 0 and st[S_DEFENDER] >= 0
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def worn_out(st, me):
     """Past the loop guard: the heuristics stop doing things."""
     return st[T_ACTIONS + me] + st[T_ABILITIES + me] > LOOP_GUARD * (st[S_TURN] + 1)
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def find(opts, n, col, value):
     """The first row whose column `col` holds `value`, or -1."""
     for r in range(n):
@@ -99,7 +101,7 @@ def find(opts, n, col, value):
     return -1
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def better(v, r, bv, k):
     """(score, row) of the best row so far once row r scores v: the first of equal scores stays."""
     if v > bv:
@@ -125,7 +127,7 @@ def scan_mask(board, p, hand):
     return m
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def chars_of(st, board, p):
     """Bit mask of p's characters in play (bit k: row p * MAX_INST + k)."""
     if st[S_MASKS_KEPT]:
@@ -133,7 +135,7 @@ def chars_of(st, board, p):
     return scan_mask(board, p, False)
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def hand_of(st, board, p):
     """Bit mask of the cards of p's hand."""
     if st[S_MASKS_KEPT]:
@@ -141,12 +143,12 @@ def hand_of(st, board, p):
     return scan_mask(board, p, True)
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def low_bit(m):
     return np.int64(trailing_zeros(m))
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def pop(p, m):
     """The row of the lowest set bit of p's mask m, and m without it: `i, m = pop(p, m)` visits p's rows."""
     return p * MAX_INST + low_bit(m), m & (m - 1)
@@ -163,7 +165,7 @@ def count_chars(st, board, p):
     return n
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def threat(st, cards, board, q, h, skip):
     """The most damage one character of q (other than `skip`) could deal to h in a later attack."""
     top = 0
@@ -200,7 +202,7 @@ def card_worth(cards, c, gold):
     return w
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def gold_cost(st, cards, board, me, skip, spend):
     """What spending `spend` gold takes from `me`: much while another card of my hand (not `skip`)
     would then be out of reach, little when the gold is spare (nothing left to pay for)."""

@@ -432,7 +432,7 @@ def cycle(w, st, board, opts, cards, tr, f0, f1, p0, p1, p, city):
     st[T_CYCLES + p] += 1
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def named_stat(w, k):
     """The effect code of the Named bonus's stat k (1: named_bonus_first, 2: named_bonus_second)."""
     if k == 2:
@@ -729,7 +729,7 @@ def fill_work(w, config, setup, deck_n):
             w[W_SETUP + p * MAX_SETUP + s] = setup[p, s]
 
 
-@njit(**FAST)
+@njit(**INLINE)      # inlined into play_batch: compiled apart, LLVM optimised and emitted the whole kernel twice
 def play_games(w, st, board, opts, cards, inst_card, tr, f0, f1, p0, p1, seed, n, out, played, starts,
                n_traced):
     w[W_TROW] = 0

@@ -9,11 +9,11 @@ from sim.games.drakerion.records import (
     FI_FRONT, FI_MAX_COST, FI_SUPPORT, FI_UNWOUNDED, FI_WOUNDED, S_RNG, Z_FRONT, Z_SUPPORT,
 )
 
-INLINE = dict(cache=True, _nrt=False, inline='always')
+FAST = dict(cache=True, _nrt=False)
 _MUL = np.uint64(0x2545F4914F6CDD1D)
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def below(st, m):
     """A uniform integer in [0, m) from the game's stream (xorshift64*, as sim.engine.rng, on st[S_RNG])."""
     x = np.uint64(st[S_RNG])
@@ -24,7 +24,7 @@ def below(st, m):
     return np.int64((((x * _MUL) >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))
 
 
-@njit(**INLINE)
+@njit(**FAST)
 def target_ok(cards, board, a, src, h):
     """Whether character h passes the trait and filter conditions of ability a of instance src."""
     sc, base = board[src, B_CARD], CD_ABIL + a * ABIL_WIDTH
