@@ -174,9 +174,10 @@ def install() -> None:
 
 # (game, part) -> seconds on one core: the kernels with the default line-up's strategies, and what a first searching
 # run adds: `make bench`'s "Cold compile" table on this project's 2-core machine, nothing else running (29 November
-# 2026, 4e765a2): the plain line-up's compile, and the searching line-up's less it. The solo game: `play_solo`'s own.
+# 2026, 4e765a2; Drakerion 197476f): the plain line-up's compile, and the searching line-up's less it. The solo
+# game: `play_solo`'s own.
 COMPILE_SECONDS = {("dragonwake", "kernels"): 20, ("dragonwake", "search"): 65, ("drako", "kernels"): 20,
-                   ("drako", "search"): 10, ("drakerion", "kernels"): 70, ("drakerion", "search"): 30,
+                   ("drako", "search"): 10, ("drakerion", "kernels"): 60, ("drakerion", "search"): 22,
                    ("drarkane", "kernels"): 60, ("drarkane", "search"): 90, ("drachensachen", "kernels"): 25,
                    ("drachensachen", "search"): 30, ("drarkane", "solo"): 20}
 PART_NAMES = {"kernels": "kernels", "search": "search player", "machine": "kernels for the advanced rules",
