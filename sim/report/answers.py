@@ -142,7 +142,7 @@ def fixes(q: Question, root: Path, short: bool = False) -> list[str]:
             if "best" in found:
                 out.append(tune_text(found, link, q.game))
             elif path.name.startswith("ablate_"):
-                out.append(ablation_text(found, link, path.stem.split("_")[2]))
+                out.append(ablation_text(found, link, path.stem.split("_")[-2]))   # ablate_<game>_<mode>_equilibrium
             else:
                 out.append(arms_text(found, link, short))
     return out
