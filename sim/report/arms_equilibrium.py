@@ -9,6 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
+from sim.analysis.ablate_equilibrium import AS_GIVEN
 from sim.analysis.arms_equilibrium import Arms
 from sim.report import numbers
 from sim.report.equilibrium import figure_name, headline, pct, players_words, search_words
@@ -100,8 +101,9 @@ def converged_text(s) -> str:
 
 
 def reference_words(reference: str) -> str:
-    """The reference arm in a sentence: 'as given' and 'base' name the rules, a setting names itself."""
-    return {"as given": "the rules as given", "base": "the base rules"}.get(reference, reference)
+    """The reference arm in a sentence: an ablation's and a compare's (the `base` variant) name the rules, a
+    setting names itself."""
+    return {AS_GIVEN: "the rules as given", "base": "the base rules"}.get(reference, reference)
 
 
 def findings(a: Arms, rows: list[str], what: str, doing: str) -> list[str]:
