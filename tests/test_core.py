@@ -121,7 +121,27 @@ def test_same_parquet_for_one_or_two_workers(tmp_path):
     assert a["game_id"].to_list() == list(range(30_000))
 
 
-def test_dask_cluster_gives_the_same_parquet_as_joblib(tmp_path, monkeypatch):
+@pytest.mark.parametrize("name", sorted(all_games()))
+def test_threads_play_the_games_one_thread_plays(name):
+    """Chunks on two threads of one process (the kernels release the GIL) give every table of the one-thread run,
+    chunk by chunk, for the default line-up and one with a searching side (its numba np.random state is per
+    thread)."""
+    from sim.engine.runner import iter_chunks
+    from sim.tooling.bench_compile import search_lineup
+    game = get_game(name)
+    for lineup, n, chunk in ((None, 1_200, 150), (search_lineup(game), 8, 2)):
+        s = RunSpec(game, game.load_rules(), game.default_players, game.lineup(lineup), n, 5, chunk_size=chunk)
+        one, two = list(iter_chunks(s, 1)), list(iter_chunks(s, 2))
+        assert [c[:2] for c in one] == [c[:2] for c in two] and len(one) == n // chunk
+        for (_, _, a), (_, _, b) in zip(one, two):
+            assert a.keys() == b.keys()
+            for table in a:
+                assert a[table].keys() == b[table].keys()
+                assert all(np.array_equal(a[table][c], b[table][c], equal_nan=a[table][c].dtype.kind == "f")
+                           for c in a[table]), (lineup, table)
+
+
+def test_dask_cluster_gives_the_same_parquet_as_threads(tmp_path, monkeypatch):
     from dask.distributed import LocalCluster
     run(spec(), tmp_path / "a", jobs=1, progress=False)
     # a scheduler reached by address, as on a real cluster (thread workers keep the test quick)

@@ -35,7 +35,7 @@ from sim.analysis.targets import Goal, Target, read_goal
 from sim.engine.errors import DsimError
 from sim.engine import seeding
 from sim.engine.game import Game, Rules, Tunable
-from sim.engine.runner import play_chunk
+from sim.engine.runner import play_chunk, play_tasks
 from sim.engine.spec import RunSpec, check_jobs
 
 FRESH = 7_919          # the verification plays seed + FRESH: other chunk seeds than the search's
@@ -117,11 +117,7 @@ def play_cells(game: Game, spec: RunSpec, cells: list[Rules], n: int, seed: int,
     size = spec.size()
     tasks = [(game.module, r, spec.players, spec.lineup_spec(), spec.plugins, seed, c, cn, c * size)
              for r in cells for c, cn in seeding.chunks(n, size)]
-    if jobs == 1:
-        parts = [play_chunk(*t)["games"] for t in tasks]
-    else:
-        from joblib import Parallel, delayed
-        parts = [p["games"] for p in Parallel(n_jobs=jobs)(delayed(play_chunk)(*t) for t in tasks)]
+    parts = [p["games"] for p in play_tasks(play_chunk, tasks, jobs)]
     per = len(tasks) // len(cells)
     return [pl.concat([pl.DataFrame(p) for p in parts[k * per:(k + 1) * per]]) for k in range(len(cells))]
 

@@ -21,6 +21,7 @@ from sim.analysis.payoffs import score_chunk
 from sim.engine import seeding
 from sim.engine.errors import DsimError
 from sim.engine.game import Game
+from sim.engine.runner import play_tasks
 from sim.engine.spec import RunSpec
 from sim.engine.strategy import Seat, Strategy
 
@@ -64,17 +65,13 @@ def best_response(game: Game, base: RunSpec, strategy: str, role: str, iters: in
 
 def training_scores(game: Game, spec: RunSpec, role: str, thetas, jobs: int = 1) -> list[float]:
     """The role's mean score with each weight vector, every one on the same training games (the first chunk of
-    the spec's seed); one process per vector with jobs > 1, each rebuilding the lineup from names."""
+    the spec's seed), on `jobs` threads, each rebuilding the lineup from names."""
     tasks = []
     for theta in thetas:
         lineup = spec.lineup_spec()
         lineup[role] = (lineup[role][0], np.asarray(theta, dtype=np.float64).tolist())
         tasks.append((game.module, spec.rules, spec.players, lineup, spec.plugins, spec.seed, 0, spec.n))
-    if jobs == 1 or len(tasks) == 1:
-        results = [score_chunk(*t) for t in tasks]
-    else:
-        from joblib import Parallel, delayed
-        results = Parallel(n_jobs=jobs)(delayed(score_chunk)(*t) for t in tasks)
+    results = play_tasks(score_chunk, tasks, jobs)
     return [float(r[role].mean()) for r in results]
 
 

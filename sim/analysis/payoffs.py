@@ -31,7 +31,7 @@ from sim.analysis.intervals import half_width
 from sim.engine import seeding
 from sim.engine.game import Game, Rules
 from sim.engine.rules import build_typed
-from sim.engine.runner import game_and_lineup
+from sim.engine.runner import game_and_lineup, play_tasks
 from sim.engine.strategy import Seat, Strategy
 
 
@@ -120,12 +120,9 @@ class Player:
         return self.decked[decks]
 
     def play(self, tasks: list[tuple]) -> list[dict[str, np.ndarray]]:
-        """Every task's role scores, in order (in parallel when jobs > 1)."""
+        """Every task's role scores, in order (on `jobs` threads)."""
         self.games_played += sum(t[-1] for t in tasks)
-        if self.jobs == 1 or len(tasks) == 1:
-            return [score_chunk(*t) for t in tasks]
-        from joblib import Parallel, delayed
-        return Parallel(n_jobs=self.jobs)(delayed(score_chunk)(*t) for t in tasks)
+        return play_tasks(score_chunk, tasks, self.jobs)
 
 
 def narrow(scores: np.ndarray, precision: float) -> bool:

@@ -21,7 +21,7 @@ StrategyOpt = Annotated[Optional[str], typer.Option(
                              "(parameters inline: hero=bayes:dragon_fear=2)")]
 VariantOpt = Annotated[Optional[list[str]], typer.Option("--variant", "-v", metavar="VARIANT", help="named rule preset (repeatable)")]
 SeedOpt = Annotated[int, typer.Option("--seed", metavar="SEED", help="root seed; same seed, same games")]
-JobsOpt = Annotated[int, typer.Option("--jobs", "-j", metavar="JOBS", help="worker processes")]
+JobsOpt = Annotated[int, typer.Option("--jobs", "-j", metavar="JOBS", help="cores to use (chunks played at once)")]
 OutOpt = Annotated[Path, typer.Option("--out", "-o", metavar="FOLDER", help="results folder (Parquet)")]
 RulesOpt = Annotated[Optional[Path], typer.Option("--rules", metavar="FILE", help="your own rules TOML (default: the game's)")]
 SetOpt = Annotated[Optional[list[str]], typer.Option("--set", metavar="KEY=VALUE", help="override a rule: key=value (repeatable)")]

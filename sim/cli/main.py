@@ -19,7 +19,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 @app.callback()
 def _global_options(scheduler: Annotated[str | None, typer.Option(
         "--scheduler", metavar="ADDRESS", help="play chunks on a Dask cluster: the scheduler's address, or 'local' for a local "
-        "cluster of --jobs processes (default: joblib; also read from DSIM_SCHEDULER)")] = None) -> None:
+        "cluster of --jobs processes (default: --jobs threads here; also read from DSIM_SCHEDULER)")] = None) -> None:
     if scheduler:
         os.environ["DSIM_SCHEDULER"] = scheduler
 
@@ -55,15 +55,8 @@ def _command(argv: list[str]) -> str | None:
     return None
 
 
-# After Ctrl-C, loky's resource tracker (a child process, so it reads this from the environment) warns about the
-# semaphores of the workers it is cleaning up: noise under the one line that says how to resume.
-QUIET_TRACKER = "ignore::UserWarning:joblib.externals.loky.backend.resource_tracker"
-
-
 def main(argv: list[str] | None = None) -> int:
     phases.begin()
-    if QUIET_TRACKER not in os.environ.get("PYTHONWARNINGS", ""):
-        os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [os.environ.get("PYTHONWARNINGS"), QUIET_TRACKER]))
     with phases.phase("import the command"):
         _register(argv)
     before = os.environ.get("DSIM_SCHEDULER")

@@ -33,8 +33,6 @@ def run(game: GameOpt = "dragonwake", n: NOpt = 100_000, players: PlayersOpt = N
         console.print(f"stopped after {result['n']:,} games: {result['reason']}")
     else:
         result = runner.run(spec, out, jobs=jobs, progress=progress)
-    with phases.phase("stop the workers"):
-        runner.stop_workers()
     kept = result.get("resumed_chunks", 0)
     if kept:
         console.print("resumed: the run was already complete" if kept < 0 else

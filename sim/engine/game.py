@@ -26,7 +26,8 @@ import numpy as np
 from sim.engine.errors import DsimError
 from sim.engine.lazy_polars import pl
 from sim.engine.rules import RuleSet, build_typed, load_ruleset, parse_set
-from sim.engine.strategy import Lineup, StrategyRegistry, compile_part, compile_pending, parse_lineup
+from sim.engine.strategy import (Lineup, StrategyRegistry, compile_part, compile_pending, one_at_a_time,
+                                 parse_lineup)
 from sim.tooling import _numba_cache
 
 
@@ -267,6 +268,7 @@ class Game:
         return True
 
     # ---- engine (each game overrides) ---------------------------------------------------------
+    @one_at_a_time
     def kernels(self, search: bool = False, strategies: bool = True):
         """The game's `kernel` module, imported on first play rather than with the game, so listing the games or
         reading `--help` compiles nothing. A cold numba cache is announced on stderr first (compiling takes
@@ -285,17 +287,6 @@ class Game:
         if search:
             compile_part(getattr(module, "SEARCH_PARTS", ()), "search")
         return module
-
-    def parts(self, rules: Rules, lineup: Lineup) -> tuple[str, ...]:
-        """The parts of the game's compiled code (sim.tooling._numba_cache.PART_NAMES) a run of this line-up may
-        play: the kernels, and the search player's when a seat searches."""
-        searching = any(seat.strategy.name == "search" for seat in lineup.values())
-        return ("kernels", "search") if searching else ("kernels",)
-
-    def cached(self, rules: Rules, lineup: Lineup) -> bool:
-        """Whether numba's cache holds every part a run of this line-up may play (a strategy function not compiled
-        yet still compiles where it is first played)."""
-        return all(_numba_cache.is_warm(self.name, part) for part in self.parts(rules, lineup))
 
     def simulate(self, rules: Rules, players: int, lineup: Lineup, seed: int, n: int) -> dict[str, dict[str, np.ndarray]]:
         """Play `n` games from `seed` (a uint32); return {table: {column: array}}, `games` first."""

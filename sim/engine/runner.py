@@ -1,4 +1,4 @@
-"""Runs a game: split into chunks, play each chunk's kernel (joblib workers or a Dask cluster), stream to Parquet.
+"""Runs a game: split into chunks, play each chunk's kernel (joblib threads or a Dask cluster), stream to Parquet.
 
 A run interrupted by Ctrl-C, a killed process, a lost worker or a full disk keeps its completed chunks;
 the same command with `resume` plays only the missing ones (see `sim.engine.resume`).
@@ -58,8 +58,9 @@ def scheduler() -> str | None:
 
 
 def iter_chunks(spec: RunSpec, jobs: int = 1, start: int = 0):
-    """Yield (chunk index, games in it, tables) in order from chunk `start`, playing chunks on `jobs`
-    processes, or on a Dask cluster when DSIM_SCHEDULER is set. Chunk i is seeded alike on every backend."""
+    """Yield (chunk index, games in it, tables) in order from chunk `start`, playing chunks on `jobs` threads (the
+    kernels release the GIL), or on a Dask cluster when DSIM_SCHEDULER is set. Chunk i is seeded alike on every
+    backend."""
     size = spec.size()
     plan = seeding.chunks(spec.n, size, start)
     args = (spec.game.module, spec.rules, spec.players, spec.lineup_spec(), spec.plugins, spec.seed)
@@ -71,13 +72,12 @@ def iter_chunks(spec: RunSpec, jobs: int = 1, start: int = 0):
             yield ci, cn, play_chunk(*args, ci, cn, ci * size)
         return
     from joblib import Parallel, delayed
-    if plays_first(spec, jobs):
-        play_chunk(*args, 0, 1, 0)
+    play_chunk(*args, 0, 1, 0)      # compiles or loads what the run plays, once, before the threads play it
     # a run that stops at its precision, or on Ctrl-C, closes this generator on purpose: the chunks in flight
     # are not wanted, and joblib's warning about them would bury the one line the user needs
     warnings.filterwarnings("ignore", message=r"\d+ tasks (have been successfully executed|which were still being "
                             r"processed)", category=UserWarning)
-    results = Parallel(n_jobs=jobs, return_as="generator", pre_dispatch="2*n_jobs")(
+    results = Parallel(n_jobs=jobs, prefer="threads", return_as="generator", pre_dispatch="2*n_jobs")(
         delayed(play_chunk)(*args, ci, cn, ci * size) for ci, cn in plan)
     for (ci, cn), tables in zip(seeding.chunks(spec.n, size, start), results):    # the plan again, lazily
         yield ci, cn, tables
@@ -118,19 +118,21 @@ def _dask_chunks(plan, args, size: int, address: str, jobs: int):
             cluster.close()
 
 
-def plays_first(spec: RunSpec, jobs: int) -> bool:
-    """Whether this process plays one game before the workers start: so that what the run plays is compiled (and
-    announced) once, here, rather than by every worker at the same time. Not when the workers will load every part
-    of it from the cache: this process would hold the kernels for nothing."""
-    return jobs == 1 or not spec.game.cached(spec.rules, spec.lineup)
+def play_tasks(fn, tasks: list[tuple], jobs: int = 1) -> list:
+    """fn(*task) for every task, in order, on `jobs` threads (fn plays chunks, whose kernels release the GIL): one
+    process holds the kernels once, and a task starts no worker. The first task plays alone: it compiles or loads
+    what the others play."""
+    if jobs == 1 or len(tasks) <= 1:
+        return [fn(*t) for t in tasks]
+    from joblib import Parallel, delayed
+    return [fn(*tasks[0]), *Parallel(n_jobs=jobs, prefer="threads")(delayed(fn)(*t) for t in tasks[1:])]
 
 
-def warm_up(spec: RunSpec, jobs: int = 1) -> None:
+def warm_up(spec: RunSpec) -> None:
     """Play one game before the clock starts, so a cold numba cache compiles here and the games/s a run reports
     is the speed of play, not of the compiler. Chunks are seeded by index, so this changes no result. Not for a
-    Dask cluster: its workers compile, and the machine that submits need not play at all; nor when `plays_first`
-    says no."""
-    if scheduler() or not plays_first(spec, jobs):
+    Dask cluster: its workers compile, and the machine that submits need not play at all."""
+    if scheduler():
         return
     spec.game.simulate(spec.rules, spec.players, spec.lineup, seeding.chunk_seed(spec.seed, 0), 1)
 
@@ -146,7 +148,7 @@ def run(spec: RunSpec, out: Path, jobs: int = 1, progress: bool = True) -> dict:
     writer = open_writer(spec, out)
     kept = writer.done
     with phases.phase("compile or load the kernels"):
-        warm_up(spec, jobs)
+        warm_up(spec)
     start = time.perf_counter()
     bar = _progress(progress, spec)
     try:
@@ -155,7 +157,7 @@ def run(spec: RunSpec, out: Path, jobs: int = 1, progress: bool = True) -> dict:
                 bar[0].update(bar[1], advance=min(spec.n, kept * spec.size()))
             waited = time.perf_counter()
             for ci, cn, tables in iter_chunks(spec, jobs, start=kept):
-                phases.add("first chunk (workers start)" if ci == kept else "play (waiting for chunks)",
+                phases.add("first chunk" if ci == kept else "play (waiting for chunks)",
                            time.perf_counter() - waited)
                 with phases.phase("write Parquet"):
                     writer.write_chunk(ci, tables)
@@ -174,16 +176,6 @@ def run(spec: RunSpec, out: Path, jobs: int = 1, progress: bool = True) -> dict:
     played = spec.n - min(spec.n, kept * spec.size())
     return {"path": path, "n": spec.n, "seconds": elapsed, "games_per_s": played / max(elapsed, 1e-9),
             "resumed_chunks": kept}
-
-
-def stop_workers() -> None:
-    """Stop the idle joblib workers, which loky keeps for the next Parallel call: a command that plays one run and
-    then writes its report need not hold every worker's kernels in memory meanwhile."""
-    if "joblib" not in sys.modules:
-        return
-    from joblib.externals.loky import reusable_executor
-    if reusable_executor._executor is not None:
-        reusable_executor._executor.shutdown(wait=True)
 
 
 def _progress(enabled: bool, spec: RunSpec):

@@ -56,5 +56,5 @@ def check_n(n: float) -> int:
 def check_jobs(jobs: int) -> int:
     most = max(64, 4 * (os.cpu_count() or 1))
     if not 1 <= jobs <= most:
-        raise DsimError(f"--jobs must be from 1 to {most} worker processes, got {jobs}")
+        raise DsimError(f"--jobs must be from 1 to {most} cores, got {jobs}")
     return jobs

@@ -12,9 +12,11 @@ first played rather than when the module is imported, so listing the games (`dsi
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import sys
+import threading
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +28,20 @@ from sim.tooling import _numba_cache
 
 # Strategies are first-class functions by design (see the module docstring); numba flags the feature.
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+
+
+_COMPILING = threading.RLock()
+
+
+def one_at_a_time(fn):
+    """`fn` under one lock per process: chunks play on threads (sim.engine.runner), and two of them reaching a cold
+    kernel together must not both compile it, nor one play it half-imported. numba compiles one function at a time
+    anyway, so this waits for nothing that was not already waited for."""
+    @functools.wraps(fn)
+    def locked(*args, **kwargs):
+        with _COMPILING:
+            return fn(*args, **kwargs)
+    return locked
 
 
 _PENDING: dict[str, list] = {}        # module -> [(dispatcher, signature)], in the order they were defined
@@ -44,6 +60,7 @@ def njit_later(signature, **options):
     return decorate
 
 
+@one_at_a_time
 def compile_pending(functions) -> None:
     """Compile the `njit_later` functions of the modules defining `functions`, every one of a module in the order
     written (as importing it with eager signatures would: one may call another), then fix each to its signature."""
@@ -53,6 +70,7 @@ def compile_pending(functions) -> None:
             _compile(module, dispatcher, signature)
 
 
+@one_at_a_time
 def compile_now(functions) -> None:
     """Compile these `njit_later` functions alone, in the order given (a callee before its callers), leaving the
     rest of their modules pending: a kernel's part that only some runs play (the search player's batch, an
@@ -66,6 +84,7 @@ def compile_now(functions) -> None:
                 break
 
 
+@one_at_a_time
 def compile_part(functions, part: str, exact: bool = False) -> None:
     """compile_pending (or, `exact`, compile_now) for a part of a game's kernels that only some runs play
     (`part`: "search", ...), said on stderr first when the cache does not hold it yet, as the kernels are."""

@@ -1,7 +1,7 @@
 """`make bench`, the scale part: peak memory of a long run against --n, and the Dask overhead per chunk.
 
-Peak RSS is sampled every 20 ms over the whole process tree of `dsim run` (the command and its joblib
-workers), so it is what the machine must hold, not one process's share.
+Peak RSS is sampled every 20 ms over the whole process tree of `dsim run` (one process since its chunks play on
+threads; a Dask cluster's workers are processes), so it is what the machine must hold, not one process's share.
 """
 
 from __future__ import annotations
@@ -110,8 +110,8 @@ def scale_section(games: list[str], sizes: tuple[float, float] = (1e6, 1e7)) -> 
     """Peak memory of `dsim run` at two sizes for every game: within 15% of each other when nothing grows
     with --n."""
     small, large = sizes
-    lines = ["", "## Scale", "", "Peak resident memory of the whole `dsim run` process tree (the command and its "
-             f"two joblib workers, report included), sampled every 20 ms, at {small:.0e} and {large:.0e} games:", "",
+    lines = ["", "## Scale", "", "Peak resident memory of the whole `dsim run --jobs 2` process tree (one process, "
+             f"its chunks on two threads, report included), sampled every 20 ms, at {small:.0e} and {large:.0e} games:", "",
              f"| game | wall-clock at {large:.0e} | games/s | peak RSS at {small:.0e} | at {large:.0e} | ratio |",
              "|---|---|---|---|---|---|"]
     for game in games:

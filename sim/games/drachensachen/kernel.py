@@ -130,7 +130,7 @@ def run_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fns
     counters[C_FALLBACKS] = np.int64(ss[SS_FALLBACKS])
 
 
-@njit(BATCH_SIG, cache=True)
+@njit(BATCH_SIG, cache=True, nogil=True)
 def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fns, choice_fns, params, games_out,
               players_out, rounds_out, trace, trace_start, counters, check, ask, pplay, psetup, pchoice, pparams, iplay,
               isetup, ichoice, iparams, lossc):
@@ -140,7 +140,7 @@ def play_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fn
               isetup, ichoice, iparams, lossc, False)
 
 
-@njit_later(BATCH_SIG, cache=True)
+@njit_later(BATCH_SIG, cache=True, nogil=True)
 def searched_batch(seed, n, players, rint, counts, coins, preset, play_fns, setup_fns, choice_fns, params, games_out,
               players_out, rounds_out, trace, trace_start, counters, check, ask, pplay, psetup, pchoice, pparams, iplay,
               isetup, ichoice, iparams, lossc):

@@ -98,9 +98,6 @@ class DragonwakeGame(Game):
                                                  else zeros(n, np.int32))
         return columns, trace
 
-    def parts(self, rules, lineup):
-        return (*super().parts(rules, lineup), "machine")      # (whether these rules need it is the kernel's call)
-
     def batch(self, args, lineup):
         """The kernel batch these rules (rule_args) and sides need, the sides' six decision functions (hero
         declare, pick, cultist declare, pick, hero power, cultist power) and the playouts' six, as play_batch takes

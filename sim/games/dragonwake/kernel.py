@@ -201,7 +201,7 @@ def run_batch(games, rules, functions, sides, outputs):
         searched[2] = sc[SC_FALLBACKS]
 
 
-@njit(PLAY_BATCH_SIG, cache=True)
+@njit(PLAY_BATCH_SIG, cache=True, nogil=True)
 def play_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
                hand_sizes, min_reveals, self_reveal, events, event_cards, gluttony_cards, mods, power_cards,
                hero_declare, hero_pick, cultist_declare, cultist_pick, hero_power, cultist_power,

@@ -57,7 +57,7 @@ def searched_games(seed, n, rint, hand_sizes, hero_code, cultist_code, hero_decl
                   memory, work, prog, sc, o_play, dfns, True)
 
 
-@njit_later(PLAY_BATCH_SIG, cache=True)
+@njit_later(PLAY_BATCH_SIG, cache=True, nogil=True)
 def full_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
                hand_sizes, min_reveals, self_reveal, events, event_cards, gluttony_cards, mods, power_cards,
                hero_declare, hero_pick, cultist_declare, cultist_pick, hero_power, cultist_power, hero_params,
@@ -70,7 +70,7 @@ def full_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, d
               (out, trace, check, searched, written, dfns))
 
 
-@njit_later(PLAY_BATCH_SIG, cache=True)
+@njit_later(PLAY_BATCH_SIG, cache=True, nogil=True)
 def searched_batch(seed, n, players, hero_cards, cultist_cards, relics_per_player, dragons, cards_per_player,
                    hand_sizes, min_reveals, self_reveal, events, event_cards, gluttony_cards, mods, power_cards,
                    hero_declare, hero_pick, cultist_declare, cultist_pick, hero_power, cultist_power, hero_params,

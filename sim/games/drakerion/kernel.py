@@ -750,7 +750,7 @@ BATCH_SIG = types.int64(types.int64, types.int64, I64_2D, I64_2D, I64_2D, types.
                         types.int16[:, ::1], types.int64[::1], types.int64)
 
 
-@njit(BATCH_SIG, cache=True)
+@njit(BATCH_SIG, cache=True, nogil=True)
 def play_batch(seed, n, cards, inst_card, setup, deck_n, config, f0, f1, p0, p1, out, played, tr, starts,
                n_traced):
     """Play n games from `seed`. out[s, g] is game g's state slot s (records.S_* / T_*: one row per slot,

@@ -164,7 +164,7 @@ SEARCH_SIG = types.int64(types.int64, types.int64, types.int64[:, ::1], types.in
                          types.int64[::1], types.int64)
 
 
-@njit(SEARCH_SIG, cache=True)
+@njit(SEARCH_SIG, cache=True, nogil=True)
 def search_batch(seed, n, cards, inst_card, setup, deck_n, config, f0, f1, p0, p1, pf, pp, budgets, informed, deal,
                  out, played, tr, starts, n_traced):
     """kernel.play_batch with searching seats: budgets[p] > 0 is seat p's budget (playouts per decision); pf and

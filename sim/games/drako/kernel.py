@@ -171,7 +171,7 @@ def play_batch(seed, n, w, d_act, d_target, d_react, d_setup,
                           np.zeros(1, dtype=np.int64), no_search)
 
 
-@njit(BATCH_SIG, **FAST)
+@njit(BATCH_SIG, nogil=True, **FAST)
 def play_batch_jit(seed, n, w, d_act, d_target, d_react, d_setup,
                    w_act, w_target, w_react, w_setup, pd, pw, out, trace, trace_start, n_traced, codes, sc, search):
     """`play_batch` (Python) with codes[slot]: the built-in strategy a decision slot runs inline, or IN_SEARCH;

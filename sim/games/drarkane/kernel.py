@@ -359,7 +359,8 @@ def solo_game(cf, tables, work, fns, params, codes, trace, plays, sc, ss):
     play_solo(cf, tables, work, fns, params, codes, trace, False)
 
 
-@njit(types.int64(*KERNEL_SIG.args, types.FunctionType(ks.ROUND_SIG), types.FunctionType(ks.ROUND_SIG)), cache=True)
+@njit(types.int64(*KERNEL_SIG.args, types.FunctionType(ks.ROUND_SIG), types.FunctionType(ks.ROUND_SIG)), cache=True,
+      nogil=True)
 def play_batch_jit(seed, n, cf, kind, colour, value, deck_cards, dr, ob, bid_fns, play_fns, place_fns, give_fns,
                    draft_fns, params, codes, g8, g16, g32, r8, r16, trace, pbid, pplay, pplace, pgive, pdraft, pparams,
                    pcodes, ibid, iplay, iplace, igive, idraft, iparams, icodes, counts, searched, solo):
