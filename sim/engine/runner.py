@@ -72,7 +72,6 @@ def iter_chunks(spec: RunSpec, jobs: int = 1, start: int = 0):
             yield ci, cn, play_chunk(*args, ci, cn, ci * size)
         return
     from joblib import Parallel, delayed
-    play_chunk(*args, 0, 1, 0)      # compiles or loads what the run plays, once, before the threads play it
     # a run that stops at its precision, or on Ctrl-C, closes this generator on purpose: the chunks in flight
     # are not wanted, and joblib's warning about them would bury the one line the user needs
     warnings.filterwarnings("ignore", message=r"\d+ tasks (have been successfully executed|which were still being "
@@ -120,12 +119,11 @@ def _dask_chunks(plan, args, size: int, address: str, jobs: int):
 
 def play_tasks(fn, tasks: list[tuple], jobs: int = 1) -> list:
     """fn(*task) for every task, in order, on `jobs` threads (fn plays chunks, whose kernels release the GIL): one
-    process holds the kernels once, and a task starts no worker. The first task plays alone: it compiles or loads
-    what the others play."""
+    process holds the kernels once, and a task starts no worker."""
     if jobs == 1 or len(tasks) <= 1:
         return [fn(*t) for t in tasks]
     from joblib import Parallel, delayed
-    return [fn(*tasks[0]), *Parallel(n_jobs=jobs, prefer="threads")(delayed(fn)(*t) for t in tasks[1:])]
+    return Parallel(n_jobs=jobs, prefer="threads")(delayed(fn)(*t) for t in tasks)
 
 
 def warm_up(spec: RunSpec) -> None:
