@@ -141,6 +141,40 @@ def test_threads_play_the_games_one_thread_plays(name):
                            for c in a[table]), (lineup, table)
 
 
+def test_a_thread_never_plays_what_another_is_still_compiling(monkeypatch):
+    """Two threads reach the same cold strategy function: the second waits until the first has compiled it, rather
+    than finding nothing pending and calling a function with no compiled signature (numba would refuse it as a
+    first-class argument)."""
+    import threading
+
+    from numba import types
+
+    from sim.engine import strategy
+
+    @strategy.njit_later(types.int64(types.int64), cache=False)
+    def plus_one(x):
+        return x + 1
+
+    slow, real = threading.Event(), strategy._compile
+
+    def compile_slowly(*args):
+        slow.set()
+        threading.Event().wait(0.3)        # the other thread asks meanwhile
+        real(*args)
+    monkeypatch.setattr(strategy, "_compile", compile_slowly)
+    ready = []
+
+    def second():
+        slow.wait(5)
+        strategy.compile_now([plus_one])
+        ready.append(bool(plus_one.signatures))
+    other = threading.Thread(target=second)
+    other.start()
+    strategy.compile_now([plus_one])
+    other.join(10)
+    assert ready == [True] and plus_one(4) == 5
+
+
 def test_dask_cluster_gives_the_same_parquet_as_threads(tmp_path, monkeypatch):
     from dask.distributed import LocalCluster
     run(spec(), tmp_path / "a", jobs=1, progress=False)
