@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core.types import WrapperAddressProtocol
+from numba.experimental.function_type import _get_wrapper_address
 
 from sim.games.drakerion import kernel
 from sim.games.drakerion import kernel_base as KB
@@ -35,6 +37,22 @@ def scripted(kind, opts, n, st, board, cards, params):
                 return r
     return 0
 
+
+
+class FirstClass(WrapperAddressProtocol):
+    """`scripted` typed as the kernel's decision functions are (a FunctionType), not as a dispatcher of its own: the
+    rule functions a test calls then run the overloads the kernel compiled and numba cached. Passed as itself, it
+    made numba compile those functions again in every test process: a dispatcher's type names its address, so its
+    overloads never matched the cache (13 s a process)."""
+
+    def __wrapper_address__(self):
+        return _get_wrapper_address(scripted, R.DECISION_SIG)
+
+    def signature(self):
+        return R.DECISION_SIG
+
+
+SCRIPTED = FirstClass()
 
 def script(*steps) -> np.ndarray:
     """Parameters for `scripted`: each step (kind, c0, c1, ...) padded with ANY."""
@@ -100,7 +118,7 @@ class Table:
         return i
 
     def args(self):
-        return (self.w, self.st, self.board, self.opts, self.table, self.tr, scripted, scripted,
+        return (self.w, self.st, self.board, self.opts, self.table, self.tr, SCRIPTED, SCRIPTED,
                 self.scripts[0], self.scripts[1])
 
     def plan(self, p, *steps):
