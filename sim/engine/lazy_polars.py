@@ -1,5 +1,5 @@
-"""`pl`, polars imported on first use: a worker that only plays games (joblib's, Dask's) never imports it, which
-keeps about 24 MiB and a quarter of a second off each worker's start. The modules that build or read tables
+"""`pl`, polars imported on first use: a Dask worker that only plays games never imports it, which keeps about
+24 MiB and a quarter of a second off each worker's start. The modules that build or read tables
 (`sim.engine.game`, `store`, the games' outcome definitions) take `pl` from here."""
 
 from __future__ import annotations

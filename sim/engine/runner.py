@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib
 import itertools
 import os
-import sys
 import time
 import warnings
 from collections import deque
@@ -53,7 +52,7 @@ def _with_game_id(columns: dict, first_id: int, n: int) -> dict:
 
 
 def scheduler() -> str | None:
-    """The Dask scheduler chunks go to: DSIM_SCHEDULER (an address, or 'local'); None means joblib."""
+    """The Dask scheduler chunks go to: DSIM_SCHEDULER (an address, or 'local'); None means this process's threads."""
     return os.environ.get("DSIM_SCHEDULER") or None
 
 
