@@ -1,9 +1,8 @@
 import os
 
+import pytest
+
 os.environ.setdefault("NUMBA_CACHE_DIR", os.path.join(os.path.dirname(__file__), "..", ".numba_cache"))
-
-
-import pytest  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

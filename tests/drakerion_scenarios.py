@@ -38,7 +38,6 @@ def scripted(kind, opts, n, st, board, cards, params):
     return 0
 
 
-
 class FirstClass(WrapperAddressProtocol):
     """`scripted` typed as the kernel's decision functions are (a FunctionType), not as a dispatcher of its own: the
     rule functions a test calls then run the overloads the kernel compiled and numba cached. Passed as itself, it
@@ -53,6 +52,7 @@ class FirstClass(WrapperAddressProtocol):
 
 
 SCRIPTED = FirstClass()
+
 
 def script(*steps) -> np.ndarray:
     """Parameters for `scripted`: each step (kind, c0, c1, ...) padded with ANY."""
