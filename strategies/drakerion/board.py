@@ -14,9 +14,8 @@ from sim.games.drakerion.records import (
     EVENT, KW_IMPREVISIBLE, MAX_DECK, MAX_INST, M_CHARS, M_HAND, S_MASK, S_MASKS_KEPT, S_ATTACKER, S_DEFENDER,
     S_GOLD, S_IN_COMBAT, S_TURN, TR_COMBAT, T_ABILITIES, T_ACTIONS, Z_ATTACHED, Z_FRONT, Z_HAND, Z_SUPPORT,
 )
+from sim.games.drakerion.shared import FAST, INLINE
 
-FAST = dict(cache=True, _nrt=False)
-INLINE = dict(cache=True, _nrt=False, inline='always')
 NEG = -1.0e9
 BIG = 50.0             # a win (or a loss) outweighs any trade
 WIN_PRESTIGE = 20      # the rules' default `win_prestige` (strategies do not see the rules' config row)

@@ -20,7 +20,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.engine.kernel_rows import put_row
 from sim.engine.rng import next_u64, shuffle as shuffle_rows
-from sim.games.drakerion.shared import below
+from sim.games.drakerion.shared import FAST, INLINE, below
 from sim.games.drakerion.records import (
     AB_AMOUNT, AB_CONDITION, AB_EFFECT, AB_TARGET, AB_TRAITS, AB_TRIGGER, ABIL_WIDTH, B_CARD, B_CB_HP, B_CB_MELEE, B_CB_RANGED,
     B_CB_RIPOSTE, B_DAMAGE, B_ENTERED, B_HOST, B_HP, B_MELEE, B_PRESTIGE, B_RANGED, B_RIPOSTE, B_SHIELD,
@@ -33,10 +33,6 @@ from sim.games.drakerion.records import (
     Z_DISCARD, Z_FRONT, Z_HAND, Z_MAN_TOP, Z_SUPPORT,
 )
 
-FAST = dict(cache=True, _nrt=False)
-INLINE = dict(FAST, inline='always')   # decide and the listing helpers: a call passing these wide array lists
-# is dear (measured: 9-16% slower as calls). Helpers taking a few scalars stay plain: LLVM inlines them, and
-# numba's inlining would type them again at every call site.
 
 # ---- the work array ------------------------------------------------------------------------------
 N_CFG_ROOM = 24
